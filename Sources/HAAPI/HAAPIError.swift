@@ -1,0 +1,76 @@
+/// The one error type of the HAAPI client library.
+///
+/// Every failure (transport, timeout, an unexpected upstream answer, a rejected DPoP proof, a
+/// refused href, an invalid call) is a `HAAPIError` with a stable ``Code`` that callers can switch on,
+/// and a ``message`` written for an operator. Neither the message nor ``description`` ever contains
+/// a secret: no token, code, client secret, DPoP proof, key or response body.
+///
+/// HAAPI *problems* (invalid input, incorrect credentials, ...) and OAuth error responses are not
+/// errors: they are values returned to the caller, to be shown to the user.
+public struct HAAPIError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A stable, machine-readable error code. New codes may be added; switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The configuration is invalid; ``HAAPIError/problems`` lists every problem found.
+        public static let invalidConfiguration = Code("invalidConfiguration")
+        /// The HTTP request could not be sent or its response not read (connection refused, TLS, reset).
+        public static let transport = Code("transport")
+        /// The upstream did not answer within the configured timeout.
+        public static let timeout = Code("timeout")
+        /// The upstream answered with an HTTP status the protocol step does not allow.
+        public static let upstreamStatus = Code("upstreamStatus")
+        /// The response body or content type is not what the protocol step requires.
+        public static let malformedResponse = Code("malformedResponse")
+        /// The upstream rejected the DPoP proof or the DPoP-bound token, also after the allowed retry.
+        public static let dpopRejected = Code("dpopRejected")
+        /// An href or link points outside the configured upstream origin (SSRF guard), or uses a scheme that is never fetched.
+        public static let offOriginHref = Code("offOriginHref")
+        /// The flow can no longer continue (its tokens or state expired, or it already completed).
+        public static let flowExpired = Code("flowExpired")
+        /// The caller passed parameters the action does not accept, or an action that does not belong to the current step.
+        public static let invalidParameters = Code("invalidParameters")
+        /// The authorization response does not match this flow (state or issuer mismatch).
+        public static let authorizationResponseMismatch = Code("authorizationResponseMismatch")
+        /// Too many automatic steps were followed without user input.
+        public static let tooManyRedirects = Code("tooManyRedirects")
+        /// A key or certificate could not be loaded or used.
+        public static let crypto = Code("crypto")
+    }
+
+    /// The stable code of this error.
+    public let code: Code
+    /// A message for operators and logs. Never contains secrets.
+    public let message: String
+    /// The upstream HTTP status, when the error comes from an HTTP answer.
+    public let status: Int?
+    /// The upstream content type, when the error comes from an HTTP answer.
+    public let contentType: String?
+    /// Every problem found, for ``Code/invalidConfiguration`` and ``Code/invalidParameters``.
+    public let problems: [String]
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: The stable error code.
+    ///   - message: A message for operators; must not contain secrets.
+    ///   - status: The upstream HTTP status, if any.
+    ///   - contentType: The upstream content type, if any.
+    ///   - problems: Individual problems, for errors that collect several.
+    public init(_ code: Code, _ message: String, status: Int? = nil, contentType: String? = nil, problems: [String] = []) {
+        self.code = code
+        self.message = message
+        self.status = status
+        self.contentType = contentType
+        self.problems = problems
+    }
+
+    public var description: String {
+        var text = "HAAPIError.\(code): \(message)"
+        if let status { text += " (status \(status))" }
+        if let contentType { text += " (content type \(contentType))" }
+        for problem in problems { text += "\n  - \(problem)" }
+        return text
+    }
+}

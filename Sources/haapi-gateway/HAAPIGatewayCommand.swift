@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct HAAPIGatewayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "haapi-gateway",
+        abstract: "Sign in through Curity's Hypermedia Authentication API (HAAPI) from any browser.",
+        subcommands: []
+    )
+}
