@@ -1,4 +1,9 @@
+import Foundation
+
 /// How the embedded demo HAAPI server is started.
+///
+/// Every value has a default that runs as shipped: loopback, a free port, no nonces.
+/// Lifetimes are in seconds and can be shortened by tests (for example `flowLifetimeSeconds`).
 public struct DemoServerConfiguration: Sendable {
     /// The address to bind; loopback by default. Any other address prints a loud warning.
     public var host: String
@@ -6,15 +11,60 @@ public struct DemoServerConfiguration: Sendable {
     public var port: Int
     /// When true, DPoP nonces are issued and required (`use_dpop_nonce` challenges).
     public var requireDPoPNonce: Bool
+    /// Where to write the demo client's private key (PEM, PKCS#8) for `private_key_jwt`; nil writes nothing.
+    public var clientKeyPath: String?
+    /// The base URL clients use to reach the server (issuer, `htu`, hrefs). Nil means `http://host:port`
+    /// with the bound port (`127.0.0.1` when binding a wildcard address).
+    public var publicBaseURL: String?
+    /// How long a login flow (HAAPI session) lives.
+    public var flowLifetimeSeconds: Double
+    /// Lifetime of the DPoP-bound HAAPI access token (client_credentials).
+    public var haapiTokenLifetimeSeconds: Double
+    /// Lifetime of access tokens from the code and refresh grants.
+    public var accessTokenLifetimeSeconds: Double
+    /// Lifetime of refresh tokens.
+    public var refreshTokenLifetimeSeconds: Double
+    /// Lifetime of authorization codes.
+    public var authorizationCodeLifetimeSeconds: Double
+    /// How far a DPoP proof's `iat` may be from the server's clock.
+    public var dpopProofWindowSeconds: Double
+    /// How often the DPoP nonce rotates (nonce mode only).
+    public var dpopNonceLifetimeSeconds: Double
+    /// The polling interval the server suggests on polling steps.
+    public var pollingIntervalSeconds: Int
+    /// The largest request body accepted; larger bodies get HTTP 413.
+    public var maximumRequestBodyBytes: Int
 
     /// Creates a configuration.
     /// - Parameters:
     ///   - host: The address to bind.
     ///   - port: The port to bind; 0 picks a free one.
     ///   - requireDPoPNonce: Whether DPoP nonces are issued and required.
-    public init(host: String = "127.0.0.1", port: Int = 0, requireDPoPNonce: Bool = false) {
+    ///   - clientKeyPath: Where to write the demo client's private key for `private_key_jwt`.
+    ///   - publicBaseURL: The externally visible base URL, when it differs from `http://host:port`.
+    ///   - flowLifetimeSeconds: Lifetime of a login flow.
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, requireDPoPNonce: Bool = false, clientKeyPath: String? = nil,
+        publicBaseURL: String? = nil, flowLifetimeSeconds: Double = 600
+    ) {
         self.host = host
         self.port = port
         self.requireDPoPNonce = requireDPoPNonce
+        self.clientKeyPath = clientKeyPath
+        self.publicBaseURL = publicBaseURL
+        self.flowLifetimeSeconds = flowLifetimeSeconds
+        self.haapiTokenLifetimeSeconds = 600
+        self.accessTokenLifetimeSeconds = 300
+        self.refreshTokenLifetimeSeconds = 3600
+        self.authorizationCodeLifetimeSeconds = 60
+        self.dpopProofWindowSeconds = 60
+        self.dpopNonceLifetimeSeconds = 60
+        self.pollingIntervalSeconds = 2
+        self.maximumRequestBodyBytes = 16 * 1024
+    }
+
+    /// Whether `host` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).
+    public var bindsLoopbackOnly: Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 }

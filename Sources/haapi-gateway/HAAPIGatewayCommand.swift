@@ -5,6 +5,6 @@ struct HAAPIGatewayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "haapi-gateway",
         abstract: "Sign in through Curity's Hypermedia Authentication API (HAAPI) from any browser.",
-        subcommands: []
+        subcommands: [DemoServerCommand.self]
     )
 }

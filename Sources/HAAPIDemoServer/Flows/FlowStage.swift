@@ -1,0 +1,21 @@
+/// Where a login flow stands; each `/authn` endpoint accepts only its own stage.
+enum FlowStage: Sendable, Equatable {
+    /// The authenticator selector is shown.
+    case selectingAuthenticator
+    /// A username-password form of the given authenticator path is shown.
+    case password(authenticatorPath: String)
+    /// The password was right; a redirection-step leads to the notice (demo user).
+    case notice
+    /// A one-time code was emailed and is expected.
+    case enterCode
+    /// Waiting for approval on another device.
+    case awaitingApproval
+    /// The external-browser client operation is shown.
+    case externalBrowser
+    /// The user authenticated; the consent step is shown.
+    case consent
+    /// Too many wrong passwords.
+    case locked
+    /// The flow ended (authorization response or error); nothing more is accepted.
+    case finished
+}

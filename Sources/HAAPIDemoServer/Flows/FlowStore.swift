@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+
+/// Login flows by `Session-Id`, plus the out-of-band handles that point into them
+/// (approval ids for `/demo/approve/{id}`, launch nonces of the external-browser page).
+final class FlowStore: Sendable {
+    private struct State {
+        var flows: [String: LoginFlow] = [:]
+        var flowByApprovalID: [String: String] = [:]
+        var flowByLaunchNonce: [String: String] = [:]
+    }
+
+    /// How a lookup by `Session-Id` went.
+    enum Lookup: Sendable {
+        case found
+        case unknown
+        case expired
+    }
+
+    private let state = Mutex(State())
+    private let lifetime: TimeInterval
+    private let capacity = 10_000
+
+    init(lifetime: TimeInterval) {
+        self.lifetime = lifetime
+    }
+
+    /// Starts a flow bound to `keyThumbprint`.
+    func start(request: AuthorizationRequest, keyThumbprint: String, now: Date = Date()) -> LoginFlow {
+        let flow = LoginFlow(
+            sessionID: RandomToken.make(), keyThumbprint: keyThumbprint, expiresAt: now.addingTimeInterval(lifetime), request: request)
+        state.withLock { state in
+            if state.flows.count >= capacity { Self.purge(&state, now: now) }
+            if state.flows.count >= capacity, let oldest = state.flows.values.min(by: { $0.expiresAt < $1.expiresAt }) {
+                Self.remove(oldest.sessionID, from: &state)
+            }
+            state.flows[flow.sessionID] = flow
+        }
+        return flow
+    }
+
+    /// Runs `body` on the flow under the lock; the flow is saved afterwards.
+    func withFlow<Result>(_ sessionID: String, now: Date = Date(), _ body: (inout LoginFlow) -> Result) -> (Lookup, Result?) {
+        state.withLock { state in
+            guard var flow = state.flows[sessionID] else { return (.unknown, nil) }
+            guard flow.expiresAt > now else {
+                Self.remove(sessionID, from: &state)
+                return (.expired, nil)
+            }
+            let result = body(&flow)
+            state.flows[sessionID] = flow
+            if let approvalID = flow.approvalID { state.flowByApprovalID[approvalID] = sessionID }
+            if let launchNonce = flow.launchNonce { state.flowByLaunchNonce[launchNonce] = sessionID }
+            return (.found, result)
+        }
+    }
+
+    /// Runs `body` on the flow waiting for the given approval id.
+    func withApproval<Result>(_ approvalID: String, now: Date = Date(), _ body: (inout LoginFlow) -> Result) -> Result? {
+        guard let sessionID = state.withLock({ $0.flowByApprovalID[approvalID] }) else { return nil }
+        let (lookup, result) = withFlow(sessionID, now: now) { flow -> Result? in
+            guard flow.approvalID == approvalID else { return nil }
+            return body(&flow)
+        }
+        return lookup == .found ? result ?? nil : nil
+    }
+
+    /// Runs `body` on the flow that issued the given external-browser launch nonce.
+    func withLaunchNonce<Result>(_ launchNonce: String, now: Date = Date(), _ body: (inout LoginFlow) -> Result) -> Result? {
+        guard let sessionID = state.withLock({ $0.flowByLaunchNonce[launchNonce] }) else { return nil }
+        let (lookup, result) = withFlow(sessionID, now: now) { flow -> Result? in
+            guard flow.launchNonce == launchNonce else { return nil }
+            return body(&flow)
+        }
+        return lookup == .found ? result ?? nil : nil
+    }
+
+    private static func remove(_ sessionID: String, from state: inout State) {
+        guard let flow = state.flows.removeValue(forKey: sessionID) else { return }
+        if let approvalID = flow.approvalID { state.flowByApprovalID[approvalID] = nil }
+        if let launchNonce = flow.launchNonce { state.flowByLaunchNonce[launchNonce] = nil }
+    }
+
+    private static func purge(_ state: inout State, now: Date) {
+        for flow in state.flows.values where flow.expiresAt <= now { remove(flow.sessionID, from: &state) }
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// One HAAPI login flow (the server side of a `Session-Id`), bound to the DPoP key that started it.
+struct LoginFlow: Sendable {
+    let sessionID: String
+    /// RFC 7638 thumbprint of the DPoP key that started the flow.
+    let keyThumbprint: String
+    let expiresAt: Date
+    let request: AuthorizationRequest
+    var stage: FlowStage = .selectingAuthenticator
+    var failedPasswordAttempts = 0
+    var user: DemoUser?
+    /// Value of the hidden field that forms of this flow carry; checked on submit.
+    var formState = RandomToken.make(byteCount: 16)
+    var oneTimeCode: String?
+    var approvalID: String?
+    var approvalStatus: ApprovalStatus = .pending
+    var approvalStartedAt: Date?
+    var launchNonce: String?
+    var resumeNonce: String?
+    var authenticatedAt: Date?
+}

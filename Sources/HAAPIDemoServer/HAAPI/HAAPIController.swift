@@ -1,0 +1,188 @@
+import Foundation
+import Hummingbird
+
+/// The HAAPI endpoints: the authorize endpoint and every `/authn` step.
+///
+/// Each request must accept `application/vnd.auth+json`, present the DPoP-bound HAAPI token as
+/// `Authorization: DPoP <token>` with a proof carrying `ath`, and (after authorize) the flow's `Session-Id`,
+/// from the DPoP key that started the flow.
+struct HAAPIController: Sendable {
+    let context: DemoServerContext
+    var engine: LoginFlowEngine { LoginFlowEngine(context: context) }
+
+    /// A flow step handler: runs under the flow store's lock.
+    typealias StepHandler = @Sendable (LoginFlowEngine, inout LoginFlow, FormParameters) -> FlowOutcome
+
+    /// Registers the authorize endpoint and the `/authn` steps.
+    func register(on router: Router<BasicRequestContext>) {
+        router.get(RouterPath(DemoPaths.authorize)) { request, _ in await authorize(request) }
+
+        let steps: [(HTTPRequest.Method, String, StepHandler)] = [
+            (.get, DemoPaths.authenticate, { engine, flow, _ in engine.selector(&flow) }),
+            (.get, DemoPaths.htmlForm, { engine, flow, _ in engine.passwordForm(&flow, authenticatorPath: DemoPaths.htmlForm) }),
+            (.post, DemoPaths.htmlForm, { engine, flow, form in engine.submitPassword(&flow, authenticatorPath: DemoPaths.htmlForm, form: form) }),
+            (.get, DemoPaths.email, { engine, flow, _ in engine.passwordForm(&flow, authenticatorPath: DemoPaths.email) }),
+            (.post, DemoPaths.email, { engine, flow, form in engine.submitPassword(&flow, authenticatorPath: DemoPaths.email, form: form) }),
+            (.get, DemoPaths.approval, { engine, flow, _ in engine.passwordForm(&flow, authenticatorPath: DemoPaths.approval) }),
+            (.post, DemoPaths.approval, { engine, flow, form in engine.submitPassword(&flow, authenticatorPath: DemoPaths.approval, form: form) }),
+            (.get, DemoPaths.forgotPassword, { engine, flow, _ in engine.forgotPassword(&flow) }),
+            (.get, DemoPaths.registerCreate, { engine, flow, _ in engine.registerCreate(&flow) }),
+            (.post, DemoPaths.cancel, { engine, flow, _ in engine.cancel(&flow) }),
+            (.get, DemoPaths.notice, { engine, flow, _ in engine.notice(&flow) }),
+            (.post, DemoPaths.notice, { engine, flow, form in engine.continueAfterNotice(&flow, form: form) }),
+            (.post, DemoPaths.noticeEmailCopy, { engine, flow, form in engine.emailNoticeCopy(&flow, form: form) }),
+            (.post, DemoPaths.enterOTP, { engine, flow, form in engine.submitCode(&flow, form: form) }),
+            (.get, DemoPaths.approvalPoller, { engine, flow, _ in engine.poll(&flow) }),
+            (.post, DemoPaths.approvalPoller, { engine, flow, form in engine.moveOnAfterApproval(&flow, form: form) }),
+            (.post, DemoPaths.approvalCancel, { engine, flow, _ in engine.cancelApproval(&flow) }),
+            (.get, DemoPaths.externalBrowser, { engine, flow, _ in engine.externalBrowser(&flow) }),
+            (.post, DemoPaths.externalBrowser, { engine, flow, form in engine.resumeAfterExternalBrowser(&flow, form: form) }),
+            (.post, DemoPaths.consent, { engine, flow, form in engine.submitConsent(&flow, form: form) }),
+        ]
+        for (method, path, handler) in steps {
+            router.on(RouterPath(path), method: method) { request, _ in await step(request, path: path, handler: handler) }
+        }
+    }
+
+    // MARK: Authorize
+
+    private func authorize(_ request: Request) async -> Response {
+        let caller: HAAPICaller
+        switch authenticateCaller(request, path: DemoPaths.authorize) {
+        case .failure(let response): return response
+        case .success(let value): caller = value
+        }
+        let query = FormParameters(encoded: request.uri.query ?? "")
+        switch validateAuthorizeRequest(query, tokenClientID: caller.token.clientID) {
+        case .failure(let problem):
+            return DemoResponse.problem(problem, headers: commonHeaders(sessionID: nil))
+        case .success(let authorizationRequest):
+            let flow = context.flows.start(request: authorizationRequest, keyThumbprint: caller.keyThumbprint)
+            context.logger.debug("HAAPI flow started")
+            return DemoResponse.representation(
+                FlowSteps.redirection(to: context.url(DemoPaths.authenticate)), headers: commonHeaders(sessionID: flow.sessionID))
+        }
+    }
+
+    private func validateAuthorizeRequest(_ query: FormParameters, tokenClientID: String) -> Result<AuthorizationRequest, Problem> {
+        func fail(_ error: String, _ description: String) -> Result<AuthorizationRequest, Problem> {
+            .failure(.authorization(error: error, description: description))
+        }
+        guard query.isWellFormed else { return fail("invalid_request", "The query is not well-formed") }
+        if let repeated = query.repeatedNames.sorted().first { return fail("invalid_request", "Repeated parameter: \(repeated)") }
+        guard let clientID = query.nonEmpty("client_id") else { return fail("invalid_request", "client_id is missing") }
+        guard clientID == context.client.clientID, clientID == tokenClientID else {
+            return fail("unauthorized_client", "Unknown client or not the client of the HAAPI token")
+        }
+        guard let redirectURI = query.nonEmpty("redirect_uri") else { return fail("invalid_request", "redirect_uri is missing") }
+        guard context.client.redirectURIs.contains(redirectURI) else {
+            return fail("invalid_request", "redirect_uri is not registered for the client")
+        }
+        guard let responseType = query.nonEmpty("response_type") else { return fail("invalid_request", "response_type is missing") }
+        guard responseType == "code" else { return fail("unsupported_response_type", "Only response_type=code is supported") }
+        let scopes = (query["scope"] ?? "").split(separator: " ").map(String.init)
+        guard !scopes.isEmpty else { return fail("invalid_scope", "scope is missing") }
+        guard scopes.allSatisfy(context.client.scopes.contains) else { return fail("invalid_scope", "A requested scope is not allowed") }
+        guard let challenge = query.nonEmpty("code_challenge") else {
+            return fail("invalid_request", "PKCE is required: code_challenge is missing")
+        }
+        guard query["code_challenge_method"] == "S256" else {
+            return fail("invalid_request", "PKCE code_challenge_method must be S256")
+        }
+        guard challenge.count == 43, Base64URL.decode(challenge)?.count == 32 else {
+            return fail("invalid_request", "code_challenge is not a base64url SHA-256 value")
+        }
+        var uniqueScopes: [String] = []
+        for scope in scopes where !uniqueScopes.contains(scope) { uniqueScopes.append(scope) }
+        return .success(
+            AuthorizationRequest(
+                clientID: clientID, redirectURI: redirectURI, scopes: uniqueScopes, state: query["state"], codeChallenge: challenge,
+                nonce: query["nonce"]))
+    }
+
+    // MARK: Steps
+
+    private func step(_ request: Request, path: String, handler: StepHandler) async -> Response {
+        let caller: HAAPICaller
+        switch authenticateCaller(request, path: path) {
+        case .failure(let response): return response
+        case .success(let value): caller = value
+        }
+        let sessionIDs = request.headers[values: .sessionID]
+        guard sessionIDs.count == 1, let sessionID = sessionIDs.first, !sessionID.isEmpty else {
+            return DemoResponse.problem(
+                .unexpected(code: "missing_session", messages: ["The Session-Id header is missing; start with the authorize request."]),
+                headers: commonHeaders(sessionID: nil))
+        }
+        let form: FormParameters
+        switch await parameters(of: request) {
+        case .failure(let problem): return DemoResponse.problem(problem, headers: commonHeaders(sessionID: nil))
+        case .success(let value): form = value
+        }
+        let engine = self.engine
+        let (lookup, result) = context.flows.withFlow(sessionID) { flow -> FlowOutcome in
+            guard flow.keyThumbprint == caller.keyThumbprint else { return .problem(Self.dpopSessionMismatch) }
+            return handler(engine, &flow, form)
+        }
+        switch (lookup, result) {
+        case (.found, .step(let representation)?):
+            return DemoResponse.representation(representation, headers: commonHeaders(sessionID: sessionID))
+        case (.found, .problem(let problem)?):
+            let echo = problem.code == Self.dpopSessionMismatch.code ? nil : sessionID
+            return DemoResponse.problem(problem, headers: commonHeaders(sessionID: echo))
+        case (.expired, _):
+            return DemoResponse.problem(
+                .unexpected(code: "session_expired", title: "Session Expired", messages: ["The login took too long; please start again."]),
+                headers: commonHeaders(sessionID: nil))
+        default:
+            return DemoResponse.problem(
+                .unexpected(code: "unknown_session", messages: ["The session is unknown or has ended; please start again."]),
+                headers: commonHeaders(sessionID: nil))
+        }
+    }
+
+    /// The `unexpected` problem for a flow accessed with another DPoP key (as Curity answers).
+    static let dpopSessionMismatch = Problem.unexpected(
+        code: "authorization_failed",
+        messages: ["You are not authorized to execute this request.", "A session can only be accessed using the original DPoP keys."],
+        status: 403, links: [Link(href: DemoPaths.authenticate, rel: "restart", title: "Try again")])
+
+    /// Query parameters of a GET, or the URL-encoded body of a POST.
+    private func parameters(of request: Request) async -> Result<FormParameters, Problem> {
+        guard request.method == .post else {
+            return .success(FormParameters(encoded: request.uri.query ?? ""))
+        }
+        let text: String
+        switch await RequestBodyReader(maximumBytes: context.configuration.maximumRequestBodyBytes).text(of: request) {
+        case .failure(.tooLarge):
+            return .failure(.unexpected(code: "request_too_large", title: "Request Too Large", messages: ["The request body is too large."], status: 413))
+        case .failure(.unreadable):
+            return .failure(.unexpected(code: "invalid_request", messages: ["The request body could not be read."]))
+        case .success(let value): text = value
+        }
+        let contentType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard contentType == FormModel.urlEncoded || (contentType == nil && text.isEmpty) else {
+            return .failure(.unexpected(code: "invalid_request", messages: ["Forms must be posted as application/x-www-form-urlencoded."], status: 415))
+        }
+        let form = FormParameters(encoded: text)
+        guard form.isWellFormed, form.repeatedNames.isEmpty else {
+            return .failure(.invalidInput(form.repeatedNames.sorted().map { .init(name: $0, reason: "invalidValue", detail: "The field was sent more than once") }
+                + (form.isWellFormed ? [] : [.init(name: "body", reason: "invalidValue", detail: "The body is not well-formed")])))
+        }
+        return .success(form)
+    }
+
+    // MARK: Caller authentication
+
+    private func authenticateCaller(_ request: Request, path: String) -> Result<HAAPICaller, Response> {
+        let guardian = HAAPIRequestGuard(context: context)
+        return guardian.authenticate(request, url: context.url(path))
+    }
+
+    private func commonHeaders(sessionID: String?) -> HTTPFields {
+        var fields: HTTPFields = [:]
+        if let sessionID { fields[.sessionID] = sessionID }
+        if let nonces = context.nonces { fields[.dpopNonce] = nonces.current() }
+        return fields
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+
+/// Checks what every HAAPI request needs: the `Accept` type, the DPoP-bound HAAPI token and its proof.
+struct HAAPIRequestGuard: Sendable {
+    let context: DemoServerContext
+
+    /// Returns the caller, or the response refusing the request.
+    /// - Parameters:
+    ///   - request: The HAAPI request.
+    ///   - url: The URL the request targets, without query (the expected `htu`).
+    func authenticate(_ request: Request, url: String) -> Result<HAAPICaller, Response> {
+        var nonceHeader: HTTPFields = [:]
+        if let nonces = context.nonces { nonceHeader[.dpopNonce] = nonces.current() }
+
+        guard AcceptHeader.accepts(request.headers[values: .accept], mediaType: DemoResponse.haapiMediaType) else {
+            return .failure(
+                DemoResponse.problem(
+                    .unexpected(
+                        code: "not_acceptable", title: "Not Acceptable",
+                        messages: ["HAAPI requests must accept application/vnd.auth+json."], status: 406), headers: nonceHeader))
+        }
+        let authorizations = request.headers[values: .authorization]
+        guard authorizations.count == 1, let authorization = authorizations.first else {
+            return .failure(DemoResponse.unauthorized(challenge: #"DPoP algs="ES256""#, headers: nonceHeader))
+        }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "dpop" else {
+            return .failure(
+                DemoResponse.unauthorized(
+                    challenge: #"DPoP error="invalid_token", error_description="The HAAPI token must be sent with the DPoP scheme", algs="ES256""#,
+                    headers: nonceHeader))
+        }
+        let accessToken = parts[1].trimmingCharacters(in: .whitespaces)
+        guard let token = context.tokens.lookup(accessToken, kind: .access),
+            token.scopes.contains(RegisteredClient.haapiScope), let boundKey = token.keyThumbprint
+        else {
+            return .failure(
+                DemoResponse.unauthorized(
+                    challenge: #"DPoP error="invalid_token", error_description="The HAAPI token is unknown, expired or not a HAAPI token", algs="ES256""#,
+                    headers: nonceHeader))
+        }
+        let result = context.dpopVerifier.verify(
+            headerValues: request.headers[values: .dpop], method: request.method.rawValue, url: url, accessToken: accessToken)
+        switch result {
+        case .failure(.useNonce):
+            return .failure(
+                DemoResponse.unauthorized(
+                    challenge: #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof", algs="ES256""#,
+                    headers: nonceHeader))
+        case .failure(.missing):
+            return .failure(
+                DemoResponse.unauthorized(
+                    challenge: #"DPoP error="invalid_dpop_proof", error_description="A DPoP proof is required", algs="ES256""#,
+                    headers: nonceHeader))
+        case .failure(.invalid(let reason)):
+            context.logger.debug("DPoP proof refused", metadata: ["reason": "\(reason)"])
+            return .failure(
+                DemoResponse.unauthorized(
+                    challenge: #"DPoP error="invalid_dpop_proof", error_description="\#(reason)", algs="ES256""#, headers: nonceHeader))
+        case .success(let proof):
+            guard proof.keyThumbprint == boundKey else {
+                return .failure(
+                    DemoResponse.unauthorized(
+                        challenge: #"DPoP error="invalid_dpop_proof", error_description="The proof key does not match the token's cnf.jkt", algs="ES256""#,
+                        headers: nonceHeader))
+            }
+            return .success(HAAPICaller(token: token, keyThumbprint: proof.keyThumbprint))
+        }
+    }
+}

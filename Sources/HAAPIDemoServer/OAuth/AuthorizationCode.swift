@@ -1,0 +1,13 @@
+import Foundation
+
+/// What an authorization code stands for; bound to client, redirect URI and PKCE challenge.
+struct AuthorizationCode: Sendable {
+    let clientID: String
+    let redirectURI: String
+    let codeChallenge: String
+    let subject: String
+    let scopes: [String]
+    let nonce: String?
+    let authTime: Date
+    let expiresAt: Date
+}

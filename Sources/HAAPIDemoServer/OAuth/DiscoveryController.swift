@@ -1,0 +1,40 @@
+import Hummingbird
+
+/// OpenID Connect discovery, RFC 8414 metadata and the JWKS with the id_token signing key.
+struct DiscoveryController: Sendable {
+    let context: DemoServerContext
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get(RouterPath(DemoPaths.openIDConfiguration)) { _, _ in DemoResponse.json(metadata) }
+        router.get(RouterPath(DemoPaths.authorizationServerMetadata)) { _, _ in DemoResponse.json(metadata) }
+        router.get(RouterPath(DemoPaths.jwks)) { _, _ in
+            DemoResponse.json(["keys": [context.idTokenSigner.publicJWK]], contentType: "application/jwk-set+json")
+        }
+    }
+
+    private var metadata: [String: JSONValue] {
+        func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+        return [
+            "issuer": .string(context.baseURL),
+            "authorization_endpoint": .string(context.url(DemoPaths.authorize)),
+            "token_endpoint": .string(context.url(DemoPaths.token)),
+            "revocation_endpoint": .string(context.url(DemoPaths.revoke)),
+            "introspection_endpoint": .string(context.url(DemoPaths.introspect)),
+            "jwks_uri": .string(context.url(DemoPaths.jwks)),
+            "response_types_supported": strings(["code"]),
+            "response_modes_supported": strings(["query"]),
+            "grant_types_supported": strings(["authorization_code", "refresh_token", "client_credentials"]),
+            "subject_types_supported": strings(["public"]),
+            "id_token_signing_alg_values_supported": strings(["ES256"]),
+            "scopes_supported": strings(["openid", "profile", "email", RegisteredClient.haapiScope]),
+            "claims_supported": strings(["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "name", "preferred_username", "email", "email_verified"]),
+            "token_endpoint_auth_methods_supported": strings(["client_secret_basic", "client_secret_post", "private_key_jwt"]),
+            "token_endpoint_auth_signing_alg_values_supported": strings(["ES256"]),
+            "revocation_endpoint_auth_methods_supported": strings(["client_secret_basic", "client_secret_post", "private_key_jwt"]),
+            "introspection_endpoint_auth_methods_supported": strings(["client_secret_basic", "client_secret_post", "private_key_jwt"]),
+            "code_challenge_methods_supported": strings(["S256"]),
+            "dpop_signing_alg_values_supported": strings(["ES256"]),
+            "authorization_response_iss_parameter_supported": .bool(true),
+        ]
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import Hummingbird
+
+/// The token, revocation and introspection endpoints.
+struct TokenController: Sendable {
+    let context: DemoServerContext
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.post(RouterPath(DemoPaths.token)) { request, _ in await token(request) }
+        router.post(RouterPath(DemoPaths.revoke)) { request, _ in await revoke(request) }
+        router.post(RouterPath(DemoPaths.introspect)) { request, _ in await introspect(request) }
+    }
+
+    // MARK: Token endpoint
+
+    private func token(_ request: Request) async -> Response {
+        var headers: HTTPFields = [:]
+        headers[.pragma] = "no-cache"
+        if let nonces = context.nonces { headers[.dpopNonce] = nonces.current() }
+        switch await tokenResponse(request) {
+        case .success(let body): return DemoResponse.json(body, headers: headers)
+        case .failure(let error):
+            if error.code != "use_dpop_nonce" { context.logger.debug("Token request refused", metadata: ["error": "\(error.code)"]) }
+            return DemoResponse.oauthError(error, headers: headers)
+        }
+    }
+
+    private func tokenResponse(_ request: Request) async -> Result<[String: JSONValue], OAuthError> {
+        let form: FormParameters
+        switch await formBody(request) {
+        case .failure(let error): return .failure(error)
+        case .success(let value): form = value
+        }
+        // DPoP first: a use_dpop_nonce retry must not burn a one-time client assertion.
+        var proof: VerifiedDPoPProof?
+        let proofHeaders = request.headers[values: .dpop]
+        if !proofHeaders.isEmpty {
+            switch context.dpopVerifier.verify(
+                headerValues: proofHeaders, method: "POST", url: context.url(DemoPaths.token), accessToken: nil)
+            {
+            case .success(let verified): proof = verified
+            case .failure(.useNonce): return .failure(.useDPoPNonce)
+            case .failure(.missing): return .failure(.invalidDPoPProof("A DPoP proof is required"))
+            case .failure(.invalid(let reason)): return .failure(.invalidDPoPProof(reason))
+            }
+        }
+        let client: RegisteredClient
+        switch context.clientAuthenticator.authenticate(authorization: request.headers[.authorization], form: form) {
+        case .failure(let error): return .failure(error)
+        case .success(let value): client = value
+        }
+        guard let grantType = form.nonEmpty("grant_type") else { return .failure(.invalidRequest("grant_type is missing")) }
+        switch grantType {
+        case "client_credentials": return clientCredentials(form: form, client: client, proof: proof)
+        case "authorization_code": return authorizationCode(form: form, client: client, proof: proof)
+        case "refresh_token": return refresh(form: form, client: client, proof: proof)
+        default: return .failure(.unsupportedGrantType("Supported: client_credentials, authorization_code, refresh_token"))
+        }
+    }
+
+    private func clientCredentials(form: FormParameters, client: RegisteredClient, proof: VerifiedDPoPProof?) -> Result<[String: JSONValue], OAuthError> {
+        let scopes = (form["scope"] ?? "").split(separator: " ").map(String.init)
+        guard !scopes.isEmpty else { return .failure(.invalidScope("scope is required; use \(RegisteredClient.haapiScope)")) }
+        guard scopes.allSatisfy(client.clientCredentialsScopes.contains) else {
+            return .failure(.invalidScope("Only \(RegisteredClient.haapiScope) can be requested with client_credentials"))
+        }
+        guard let proof else { return .failure(.invalidDPoPProof("The HAAPI token is DPoP-bound: a DPoP proof is required")) }
+        let now = Date()
+        let lifetime = context.configuration.haapiTokenLifetimeSeconds
+        let record = IssuedToken(
+            kind: .access, clientID: client.clientID, subject: nil, scopes: [RegisteredClient.haapiScope],
+            keyThumbprint: proof.keyThumbprint, issuedAt: now, expiresAt: now.addingTimeInterval(lifetime), grantID: RandomToken.make(),
+            authTime: nil, nonce: nil)
+        let accessToken = context.tokens.issue(record)
+        return .success([
+            "access_token": .string(accessToken), "token_type": .string("DPoP"), "expires_in": .number(lifetime.rounded()),
+            "scope": .string(RegisteredClient.haapiScope),
+        ])
+    }
+
+    private func authorizationCode(form: FormParameters, client: RegisteredClient, proof: VerifiedDPoPProof?) -> Result<[String: JSONValue], OAuthError> {
+        guard let code = form.nonEmpty("code") else { return .failure(.invalidRequest("code is missing")) }
+        guard let redirectURI = form.nonEmpty("redirect_uri") else { return .failure(.invalidRequest("redirect_uri is missing")) }
+        guard let verifier = form.nonEmpty("code_verifier") else { return .failure(.invalidRequest("code_verifier is missing (PKCE)")) }
+        guard (43...128).contains(verifier.count),
+            verifier.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-._~".unicodeScalars.contains($0)) })
+        else { return .failure(.invalidRequest("code_verifier is not a valid PKCE verifier")) }
+        guard let grant = context.codes.redeem(code) else { return .failure(.invalidGrant("The code is invalid, expired or already used")) }
+        guard grant.clientID == client.clientID else { return .failure(.invalidGrant("The code was issued to another client")) }
+        guard grant.redirectURI == redirectURI else { return .failure(.invalidGrant("redirect_uri does not match the authorization request")) }
+        guard RandomToken.constantTimeEquals(RandomToken.sha256(verifier), grant.codeChallenge) else {
+            return .failure(.invalidGrant("code_verifier does not match the code_challenge"))
+        }
+        return .success(
+            issueUserTokens(
+                client: client, subject: grant.subject, scopes: grant.scopes, keyThumbprint: proof?.keyThumbprint, grantID: RandomToken.make(),
+                authTime: grant.authTime, nonce: grant.nonce))
+    }
+
+    private func refresh(form: FormParameters, client: RegisteredClient, proof: VerifiedDPoPProof?) -> Result<[String: JSONValue], OAuthError> {
+        guard let refreshToken = form.nonEmpty("refresh_token") else { return .failure(.invalidRequest("refresh_token is missing")) }
+        if let current = context.tokens.lookup(refreshToken, kind: .refresh) {
+            guard current.clientID == client.clientID else { return .failure(.invalidGrant("The refresh token was issued to another client")) }
+            if let bound = current.keyThumbprint {
+                guard let proof else { return .failure(.invalidDPoPProof("The refresh token is DPoP-bound: a DPoP proof is required")) }
+                guard proof.keyThumbprint == bound else { return .failure(.invalidDPoPProof("The proof key does not match the refresh token")) }
+            }
+        }
+        guard let record = context.tokens.redeemRefreshToken(refreshToken) else {
+            return .failure(.invalidGrant("The refresh token is invalid, expired, revoked or already used"))
+        }
+        var scopes = record.scopes
+        if let requested = form.nonEmpty("scope") {
+            let narrowed = requested.split(separator: " ").map(String.init)
+            guard narrowed.allSatisfy(record.scopes.contains) else { return .failure(.invalidScope("scope exceeds the original grant")) }
+            scopes = narrowed
+        }
+        return .success(
+            issueUserTokens(
+                client: client, subject: record.subject ?? "", scopes: scopes, keyThumbprint: record.keyThumbprint ?? proof?.keyThumbprint,
+                grantID: record.grantID, authTime: record.authTime ?? Date(), nonce: record.nonce, refreshScopes: record.scopes))
+    }
+
+    private func issueUserTokens(
+        client: RegisteredClient, subject: String, scopes: [String], keyThumbprint: String?, grantID: String, authTime: Date, nonce: String?,
+        refreshScopes: [String]? = nil
+    ) -> [String: JSONValue] {
+        let now = Date()
+        let configuration = context.configuration
+        let access = IssuedToken(
+            kind: .access, clientID: client.clientID, subject: subject, scopes: scopes, keyThumbprint: keyThumbprint, issuedAt: now,
+            expiresAt: now.addingTimeInterval(configuration.accessTokenLifetimeSeconds), grantID: grantID, authTime: authTime, nonce: nonce)
+        let refresh = IssuedToken(
+            kind: .refresh, clientID: client.clientID, subject: subject, scopes: refreshScopes ?? scopes, keyThumbprint: keyThumbprint,
+            issuedAt: now, expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetimeSeconds), grantID: grantID, authTime: authTime,
+            nonce: nonce)
+        var body: [String: JSONValue] = [
+            "access_token": .string(context.tokens.issue(access)), "token_type": .string(access.tokenType),
+            "expires_in": .number(configuration.accessTokenLifetimeSeconds.rounded()), "scope": .string(scopes.joined(separator: " ")),
+            "refresh_token": .string(context.tokens.issue(refresh)),
+        ]
+        if scopes.contains("openid"), let idToken = try? idToken(subject: subject, client: client, authTime: authTime, nonce: nonce, scopes: scopes) {
+            body["id_token"] = .string(idToken)
+        }
+        return body
+    }
+
+    private func idToken(subject: String, client: RegisteredClient, authTime: Date, nonce: String?, scopes: [String]) throws -> String {
+        let now = Int(Date().timeIntervalSince1970)
+        var claims: [String: JSONValue] = [
+            "iss": .string(context.baseURL), "sub": .string(subject), "aud": .string(client.clientID),
+            "exp": .number(Double(now + 300)), "iat": .number(Double(now)), "auth_time": .number(authTime.timeIntervalSince1970.rounded(.down)),
+            "azp": .string(client.clientID),
+        ]
+        if let nonce { claims["nonce"] = .string(nonce) }
+        if let user = DemoUser.named(subject) {
+            if scopes.contains("profile") {
+                claims["name"] = .string(user.name)
+                claims["preferred_username"] = .string(user.username)
+            }
+            if scopes.contains("email") {
+                claims["email"] = .string(user.email)
+                claims["email_verified"] = .bool(true)
+            }
+        }
+        return try context.idTokenSigner.sign(claims: claims)
+    }
+
+    // MARK: Revocation and introspection
+
+    private func revoke(_ request: Request) async -> Response {
+        let form: FormParameters
+        switch await formBody(request) {
+        case .failure(let error): return DemoResponse.oauthError(error)
+        case .success(let value): form = value
+        }
+        let client: RegisteredClient
+        switch context.clientAuthenticator.authenticate(authorization: request.headers[.authorization], form: form) {
+        case .failure(let error): return DemoResponse.oauthError(error)
+        case .success(let value): client = value
+        }
+        guard let token = form.nonEmpty("token") else { return DemoResponse.oauthError(.invalidRequest("token is missing")) }
+        if let hint = form["token_type_hint"], hint != "access_token", hint != "refresh_token" {
+            return DemoResponse.oauthError(.init(code: "unsupported_token_type", description: "Unknown token_type_hint", status: 400))
+        }
+        context.tokens.revoke(token, clientID: client.clientID)
+        var headers: HTTPFields = [:]
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers)
+    }
+
+    private func introspect(_ request: Request) async -> Response {
+        let form: FormParameters
+        switch await formBody(request) {
+        case .failure(let error): return DemoResponse.oauthError(error)
+        case .success(let value): form = value
+        }
+        let client: RegisteredClient
+        switch context.clientAuthenticator.authenticate(authorization: request.headers[.authorization], form: form) {
+        case .failure(let error): return DemoResponse.oauthError(error)
+        case .success(let value): client = value
+        }
+        guard let token = form.nonEmpty("token") else { return DemoResponse.oauthError(.invalidRequest("token is missing")) }
+        guard let record = context.tokens.lookup(token, kind: .access) ?? context.tokens.lookup(token, kind: .refresh),
+            record.clientID == client.clientID
+        else { return DemoResponse.json(["active": JSONValue.bool(false)]) }
+        var body: [String: JSONValue] = [
+            "active": .bool(true), "client_id": .string(record.clientID), "scope": .string(record.scopes.joined(separator: " ")),
+            "token_type": .string(record.kind == .access ? record.tokenType : "refresh_token"),
+            "exp": .number(record.expiresAt.timeIntervalSince1970.rounded(.down)),
+            "iat": .number(record.issuedAt.timeIntervalSince1970.rounded(.down)), "iss": .string(context.baseURL),
+        ]
+        if let subject = record.subject { body["sub"] = .string(subject) }
+        if let jkt = record.keyThumbprint { body["cnf"] = .object(["jkt": .string(jkt)]) }
+        return DemoResponse.json(body)
+    }
+
+    // MARK: Helpers
+
+    /// The URL-encoded body; refuses other content types, oversize bodies and repeated parameters.
+    private func formBody(_ request: Request) async -> Result<FormParameters, OAuthError> {
+        let text: String
+        switch await RequestBodyReader(maximumBytes: context.configuration.maximumRequestBodyBytes).text(of: request) {
+        case .failure(.tooLarge): return .failure(.init(code: "invalid_request", description: "The request body is too large", status: 413))
+        case .failure(.unreadable): return .failure(.invalidRequest("The request body could not be read"))
+        case .success(let value): text = value
+        }
+        let contentType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard contentType == FormModel.urlEncoded else {
+            return .failure(.invalidRequest("The body must be application/x-www-form-urlencoded"))
+        }
+        let form = FormParameters(encoded: text)
+        guard form.isWellFormed else { return .failure(.invalidRequest("The body is not well-formed")) }
+        if let repeated = form.repeatedNames.sorted().first { return .failure(.invalidRequest("Repeated parameter: \(repeated)")) }
+        return .success(form)
+    }
+}

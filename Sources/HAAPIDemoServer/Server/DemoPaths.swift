@@ -1,0 +1,30 @@
+/// The demo server's URL paths (Curity-like).
+enum DemoPaths {
+    static let openIDConfiguration = "/.well-known/openid-configuration"
+    static let authorizationServerMetadata = "/.well-known/oauth-authorization-server"
+    static let authorize = "/oauth/v2/oauth-authorize"
+    static let token = "/oauth/v2/oauth-token"
+    static let revoke = "/oauth/v2/oauth-revoke"
+    static let introspect = "/oauth/v2/oauth-introspect"
+    static let userinfo = "/oauth/v2/oauth-userinfo"
+    static let jwks = "/oauth/v2/oauth-anonymous/jwks"
+
+    static let authenticate = "/authn/authenticate"
+    static let htmlForm = "/authn/authenticate/html-form"
+    static let email = "/authn/authenticate/email"
+    static let approval = "/authn/authenticate/approval"
+    static let forgotPassword = "/authn/authenticate/html-form/forgot-password"
+    static let registerCreate = "/authn/register/create/html-form"
+    static let notice = "/authn/authenticate/html-form/notice"
+    static let noticeEmailCopy = "/authn/authenticate/html-form/notice/email-copy"
+    static let enterOTP = "/authn/authenticate/email/enter-otp"
+    static let approvalPoller = "/authn/authenticate/approval/poller"
+    static let approvalCancel = "/authn/authenticate/approval/cancel"
+    static let externalBrowser = "/authn/authenticate/external-browser"
+    static let externalBrowserLaunch = "/authn/authenticate/external-browser/launch"
+    static let consent = "/authn/consent"
+    static let cancel = "/authn/authenticate/cancel"
+
+    static let outbox = "/demo/outbox"
+    static let approvePrefix = "/demo/approve/"
+}

@@ -1,0 +1,64 @@
+import Crypto
+import Foundation
+import Logging
+import Synchronization
+
+/// Everything the demo server's handlers share: configuration, keys and the in-memory stores.
+final class DemoServerContext: Sendable {
+    let configuration: DemoServerConfiguration
+    let logger: Logger
+    let client = RegisteredClient.demoGateway
+    let idTokenSigner: ES256Signer
+    let clientAssertionKey: P256.Signing.PrivateKey
+    let tokens = TokenStore()
+    let codes = AuthorizationCodeStore()
+    let flows: FlowStore
+    let outbox = DemoOutbox()
+    let nonces: DPoPNonceSource?
+    let dpopVerifier: DPoPProofVerifier
+    let assertionReplayCache = ReplayCache(capacity: 10_000, retention: 3700)
+    private let baseURLStorage: Mutex<String>
+
+    init(configuration: DemoServerConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        self.idTokenSigner = ES256Signer()
+        self.clientAssertionKey = P256.Signing.PrivateKey()
+        self.flows = FlowStore(lifetime: configuration.flowLifetimeSeconds)
+        let nonces = configuration.requireDPoPNonce ? DPoPNonceSource(lifetime: configuration.dpopNonceLifetimeSeconds) : nil
+        self.nonces = nonces
+        self.dpopVerifier = DPoPProofVerifier(
+            replayCache: ReplayCache(capacity: 50_000, retention: 2 * configuration.dpopProofWindowSeconds + 5),
+            nonces: nonces, iatWindow: configuration.dpopProofWindowSeconds)
+        self.baseURLStorage = Mutex(
+            Self.baseURL(configuration: configuration, boundPort: configuration.port))
+    }
+
+    /// The URL the server is reachable at, without a trailing slash; also the issuer.
+    var baseURL: String { baseURLStorage.withLock { $0 } }
+
+    /// Absolute URL of a path on this server.
+    func url(_ path: String) -> String { baseURL + path }
+
+    /// Called once the listening port is known.
+    func serverDidBind(port: Int) {
+        baseURLStorage.withLock { $0 = Self.baseURL(configuration: configuration, boundPort: port) }
+    }
+
+    /// Client authentication for the token, revocation and introspection endpoints.
+    var clientAuthenticator: ClientAuthenticator {
+        ClientAuthenticator(
+            client: client, assertionKey: clientAssertionKey.publicKey, assertionReplayCache: assertionReplayCache,
+            audiences: [baseURL, url(DemoPaths.token)])
+    }
+
+    private static func baseURL(configuration: DemoServerConfiguration, boundPort: Int) -> String {
+        if let publicBaseURL = configuration.publicBaseURL {
+            return publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL
+        }
+        var host = configuration.host
+        if host == "0.0.0.0" || host == "::" || host.isEmpty { host = "127.0.0.1" }
+        if host.contains(":") && !host.hasPrefix("[") { host = "[\(host)]" }
+        return "http://\(host):\(boundPort)"
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// A demo server started with ``DemoServer/start(configuration:logger:)``.
+public struct RunningDemoServer: Sendable {
+    /// The base URL, e.g. `http://127.0.0.1:54321`; also the issuer. Discovery is at
+    /// `baseURL/.well-known/openid-configuration`.
+    public let baseURL: URL
+    let task: Task<Void, any Error>
+    /// Where the demo client's `private_key_jwt` key was written, if configured.
+    public let clientKeyPath: String?
+
+    /// The issuer string (the base URL without a trailing slash).
+    public var issuer: String { baseURL.absoluteString }
+
+    /// Stops the server and waits until it has stopped.
+    public func shutdown() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import HAAPIDemoServer
+import Hummingbird
+import Logging
+
+/// `haapi-gateway demo-server`: runs the embedded demo HAAPI server on its own.
+struct DemoServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo-server",
+        abstract: "Run the demo HAAPI server (demo users, client demo-gateway/demo-secret). Not an identity provider."
+    )
+
+    @Option(help: "Address to bind. Anything but loopback prints a warning.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "Port to bind; 0 picks a free port.")
+    var port: Int = 8443
+
+    @Flag(name: .customLong("nonce"), help: "Issue and require DPoP nonces (use_dpop_nonce challenges).")
+    var requireDPoPNonce = false
+
+    @Option(name: .customLong("client-key-path"), help: "Write the demo client's private_key_jwt key (PEM) to this path.")
+    var clientKeyPath: String?
+
+    @Option(name: .customLong("public-base-url"), help: "Base URL clients use, when it is not http://host:port.")
+    var publicBaseURL: String?
+
+    @Option(name: .customLong("flow-lifetime-seconds"), help: "Lifetime of a login flow.")
+    var flowLifetimeSeconds: Double = 600
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard flowLifetimeSeconds > 0 else { throw ValidationError("--flow-lifetime-seconds must be positive") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel)") }
+        if let publicBaseURL {
+            guard let url = URL(string: publicBaseURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw ValidationError("--public-base-url must be an absolute http(s) URL")
+            }
+        }
+    }
+
+    /// The server configuration these options describe.
+    var serverConfiguration: DemoServerConfiguration {
+        DemoServerConfiguration(
+            host: host, port: port, requireDPoPNonce: requireDPoPNonce, clientKeyPath: clientKeyPath, publicBaseURL: publicBaseURL,
+            flowLifetimeSeconds: flowLifetimeSeconds)
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "haapi-demo-server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let application = try DemoServer.makeApplication(configuration: serverConfiguration, logger: logger) { url in
+            print("Demo HAAPI server: \(url.absoluteString)/.well-known/openid-configuration")
+            print("Client \(DemoServer.clientID) / \(DemoServer.clientSecret), redirect URI \(DemoServer.redirectURI)")
+            print("Users demo/demo, otp/otp, poll/poll, consent/consent; outbox at \(url.absoluteString)/demo/outbox")
+        }
+        try await application.runService()
+    }
+}

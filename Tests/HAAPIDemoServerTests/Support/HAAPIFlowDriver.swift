@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// One login flow spoken from scratch: a DPoP key, a HAAPI token, the Session-Id and the nonce.
+final class HAAPIFlowDriver: @unchecked Sendable {
+    let harness: DemoServerHarness
+    var key = TestDPoPKey()
+    var token = ""
+    var sessionID: String?
+    var nonce: String?
+    let codeVerifier = TestJWS.base64url(Data((0..<32).map { _ in UInt8.random(in: 0...255) }))
+    let state = UUID().uuidString
+    let oidcNonce = UUID().uuidString
+
+    init(harness: DemoServerHarness) {
+        self.harness = harness
+    }
+
+    /// Gets a HAAPI token and sends the authorize request; returns its response.
+    func start(scope: String = "openid profile email", extraQuery: [(String, String)] = []) async throws -> TestResponse {
+        let issued = try await harness.haapiToken(key: key)
+        token = issued.token
+        nonce = issued.nonce
+        let query: [(String, String)] = [
+            ("client_id", "demo-gateway"), ("response_type", "code"), ("redirect_uri", "haapi:start"), ("scope", scope),
+            ("state", state), ("code_challenge", TestJWS.sha256(codeVerifier)), ("code_challenge_method", "S256"), ("nonce", oidcNonce),
+        ] + extraQuery
+        let response = try await request("GET", harness.authorizeURL + "?" + TestHTTP.formEncode(query))
+        sessionID = response.header("Session-Id")
+        return response
+    }
+
+    /// Resolves an href against the server.
+    func absolute(_ href: String) -> String {
+        href.hasPrefix("http") ? href : harness.base + href
+    }
+
+    /// A HAAPI request with token, fresh proof, Accept and Session-Id; retries once on use_dpop_nonce.
+    func request(
+        _ method: String, _ url: String, fields: [(String, String)] = [], headers extra: [(String, String)] = [],
+        accept: String = "application/vnd.auth+json", proofURL: String? = nil
+    ) async throws -> TestResponse {
+        let target = absolute(url)
+        var response: TestResponse?
+        for _ in 0..<2 {
+            let htu = proofURL ?? String(target.split(separator: "?", maxSplits: 1)[0])
+            var headers = [("Accept", accept), ("Authorization", "DPoP \(token)")]
+            headers.append(("DPoP", key.proof(method: method, url: htu, accessToken: token, nonce: nonce)))
+            if let sessionID { headers.append(("Session-Id", sessionID)) }
+            headers += extra
+            var finalURL = target
+            var body: String?
+            if method == "GET" {
+                if !fields.isEmpty { finalURL += (target.contains("?") ? "&" : "?") + TestHTTP.formEncode(fields) }
+            } else {
+                headers.append(("Content-Type", "application/x-www-form-urlencoded"))
+                body = TestHTTP.formEncode(fields)
+            }
+            let current = try await harness.http.send(method == "GET" ? .GET : .POST, finalURL, headers: headers, body: body)
+            if let fresh = current.header("DPoP-Nonce") { nonce = fresh }
+            response = current
+            guard current.status == 401, current.header("WWW-Authenticate")?.contains("use_dpop_nonce") == true else { break }
+        }
+        return response!
+    }
+
+    /// Submits a form action: hidden values as sent, plus `values` for the visible fields.
+    func submit(_ action: [String: Any], _ values: [String: String] = [:]) async throws -> TestResponse {
+        let model = action["model"] as? [String: Any] ?? [:]
+        let fields = (model["fields"] as? [[String: Any]] ?? []).compactMap { field -> (String, String)? in
+            guard let name = field["name"] as? String else { return nil }
+            if let value = values[name] { return (name, value) }
+            if field["type"] as? String == "hidden" { return (name, field["value"] as? String ?? "") }
+            if field["type"] as? String == "checkbox", field["checked"] as? Bool == true { return (name, "on") }
+            return nil
+        }
+        return try await request((model["method"] as? String ?? "GET").uppercased(), model["href"] as? String ?? "", fields: fields)
+    }
+
+    /// Follows a redirection-step's action.
+    func follow(_ step: TestResponse) async throws -> TestResponse {
+        #expect(step.json["type"] as? String == "redirection-step")
+        return try await submit(Step(step).actions[0])
+    }
+
+    /// Exchanges the code of an oauth-authorization-response.
+    func exchange(_ response: TestResponse, dpopKey: TestDPoPKey? = nil, verifier: String? = nil, redirectURI: String = "haapi:start")
+        async throws -> TestResponse
+    {
+        let code = (response.json["properties"] as? [String: Any])?["code"] as? String ?? ""
+        return try await harness.tokenRequest(
+            [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier ?? codeVerifier)],
+            dpop: dpopKey.map { $0.proof(method: "POST", url: harness.tokenURL) }, authorization: harness.basicAuthorization)
+    }
+}
+
+/// Read access to a HAAPI step's JSON.
+struct Step {
+    let json: [String: Any]
+    init(_ response: TestResponse) { json = response.json }
+
+    var type: String? { json["type"] as? String }
+    var viewName: String? { (json["metadata"] as? [String: Any])?["viewName"] as? String }
+    var actions: [[String: Any]] { json["actions"] as? [[String: Any]] ?? [] }
+    var links: [[String: Any]] { json["links"] as? [[String: Any]] ?? [] }
+    var messages: [String] { (json["messages"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String } }
+    var properties: [String: Any] { json["properties"] as? [String: Any] ?? [:] }
+
+    func action(kind: String) -> [String: Any]? { actions.first { $0["kind"] as? String == kind } }
+
+    /// The selector option with the given authenticatorType.
+    func option(_ authenticatorType: String) -> [String: Any]? {
+        let options = (actions.first?["model"] as? [String: Any])?["options"] as? [[String: Any]] ?? []
+        return options.first { ($0["properties"] as? [String: Any])?["authenticatorType"] as? String == authenticatorType }
+    }
+
+    func link(rel: String) -> [String: Any]? { links.first { $0["rel"] as? String == rel } }
+}
