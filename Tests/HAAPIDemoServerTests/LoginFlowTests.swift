@@ -62,7 +62,8 @@ import Testing
         #expect(tokens.json["token_type"] as? String == "Bearer")
         #expect(tokens.json["refresh_token"] is String)
         let jwks = try await harness.http.send(.GET, harness.base + "/oauth/v2/oauth-anonymous/jwks").json
-        let claims = try #require(IDTokenVerifier.verify(try #require(tokens.json["id_token"] as? String), jwks: jwks))
+        let idToken = try #require(tokens.json["id_token"] as? String)
+        let claims = try #require(IDTokenVerifier.verify(idToken, jwks: jwks))
         #expect(claims["iss"] as? String == harness.base)
         #expect(claims["sub"] as? String == "demo")
         #expect(claims["aud"] as? String == "demo-gateway")

@@ -22,10 +22,10 @@ struct DemoPagesController: Sendable {
     // MARK: Approval
 
     private func approvalPage(id: String) -> Response {
-        let status = context.flows.withApproval(id) { flow in (flow.approvalStatus, flow.user?.username ?? "") }
-        guard let (status, username) = status else {
+        guard let found = context.flows.withApproval(id, { flow in (flow.approvalStatus, flow.user?.username ?? "") }) else {
             return DemoResponse.html(HTMLPage.render(title: "Unknown approval", body: "<p>This approval link is unknown or has expired.</p>"), status: .notFound)
         }
+        let (status, username) = found
         guard status == .pending else {
             return DemoResponse.html(HTMLPage.render(title: "Already decided", body: "<p>This login was already \(status.rawValue).</p>"))
         }

@@ -40,7 +40,7 @@ final class FlowStore: Sendable {
     }
 
     /// Runs `body` on the flow under the lock; the flow is saved afterwards.
-    func withFlow<Result>(_ sessionID: String, now: Date = Date(), _ body: (inout LoginFlow) -> Result) -> (Lookup, Result?) {
+    func withFlow<Value>(_ sessionID: String, now: Date = Date(), _ body: (inout LoginFlow) -> Value) -> (Lookup, Value?) {
         state.withLock { state in
             guard var flow = state.flows[sessionID] else { return (.unknown, nil) }
             guard flow.expiresAt > now else {
@@ -56,9 +56,9 @@ final class FlowStore: Sendable {
     }
 
     /// Runs `body` on the flow waiting for the given approval id.
-    func withApproval<Result>(_ approvalID: String, now: Date = Date(), _ body: (inout LoginFlow) -> Result) -> Result? {
+    func withApproval<Value>(_ approvalID: String, now: Date = Date(), _ body: (inout LoginFlow) -> Value) -> Value? {
         guard let sessionID = state.withLock({ $0.flowByApprovalID[approvalID] }) else { return nil }
-        let (lookup, result) = withFlow(sessionID, now: now) { flow -> Result? in
+        let (lookup, result) = withFlow(sessionID, now: now) { flow -> Value? in
             guard flow.approvalID == approvalID else { return nil }
             return body(&flow)
         }
@@ -66,9 +66,9 @@ final class FlowStore: Sendable {
     }
 
     /// Runs `body` on the flow that issued the given external-browser launch nonce.
-    func withLaunchNonce<Result>(_ launchNonce: String, now: Date = Date(), _ body: (inout LoginFlow) -> Result) -> Result? {
+    func withLaunchNonce<Value>(_ launchNonce: String, now: Date = Date(), _ body: (inout LoginFlow) -> Value) -> Value? {
         guard let sessionID = state.withLock({ $0.flowByLaunchNonce[launchNonce] }) else { return nil }
-        let (lookup, result) = withFlow(sessionID, now: now) { flow -> Result? in
+        let (lookup, result) = withFlow(sessionID, now: now) { flow -> Value? in
             guard flow.launchNonce == launchNonce else { return nil }
             return body(&flow)
         }

@@ -49,8 +49,8 @@ struct HAAPIController: Sendable {
     private func authorize(_ request: Request) async -> Response {
         let caller: HAAPICaller
         switch authenticateCaller(request, path: DemoPaths.authorize) {
-        case .failure(let response): return response
-        case .success(let value): caller = value
+        case .refused(let response): return response
+        case .accepted(let value): caller = value
         }
         let query = FormParameters(encoded: request.uri.query ?? "")
         switch validateAuthorizeRequest(query, tokenClientID: caller.token.clientID) {
@@ -105,8 +105,8 @@ struct HAAPIController: Sendable {
     private func step(_ request: Request, path: String, handler: StepHandler) async -> Response {
         let caller: HAAPICaller
         switch authenticateCaller(request, path: path) {
-        case .failure(let response): return response
-        case .success(let value): caller = value
+        case .refused(let response): return response
+        case .accepted(let value): caller = value
         }
         let sessionIDs = request.headers[values: .sessionID]
         guard sessionIDs.count == 1, let sessionID = sessionIDs.first, !sessionID.isEmpty else {
@@ -166,15 +166,15 @@ struct HAAPIController: Sendable {
         }
         let form = FormParameters(encoded: text)
         guard form.isWellFormed, form.repeatedNames.isEmpty else {
-            return .failure(.invalidInput(form.repeatedNames.sorted().map { .init(name: $0, reason: "invalidValue", detail: "The field was sent more than once") }
-                + (form.isWellFormed ? [] : [.init(name: "body", reason: "invalidValue", detail: "The body is not well-formed")])))
+            return .failure(.invalidInput(form.repeatedNames.sorted().map { Problem.InvalidField(name: $0, reason: "invalidValue", detail: "The field was sent more than once") }
+                + (form.isWellFormed ? [] : [Problem.InvalidField(name: "body", reason: "invalidValue", detail: "The body is not well-formed")])))
         }
         return .success(form)
     }
 
     // MARK: Caller authentication
 
-    private func authenticateCaller(_ request: Request, path: String) -> Result<HAAPICaller, Response> {
+    private func authenticateCaller(_ request: Request, path: String) -> HAAPIRequestGuard.Outcome {
         let guardian = HAAPIRequestGuard(context: context)
         return guardian.authenticate(request, url: context.url(path))
     }

@@ -5,16 +5,22 @@ import Hummingbird
 struct HAAPIRequestGuard: Sendable {
     let context: DemoServerContext
 
+    /// The caller, or the response refusing the request.
+    enum Outcome {
+        case accepted(HAAPICaller)
+        case refused(Response)
+    }
+
     /// Returns the caller, or the response refusing the request.
     /// - Parameters:
     ///   - request: The HAAPI request.
     ///   - url: The URL the request targets, without query (the expected `htu`).
-    func authenticate(_ request: Request, url: String) -> Result<HAAPICaller, Response> {
+    func authenticate(_ request: Request, url: String) -> Outcome {
         var nonceHeader: HTTPFields = [:]
         if let nonces = context.nonces { nonceHeader[.dpopNonce] = nonces.current() }
 
         guard AcceptHeader.accepts(request.headers[values: .accept], mediaType: DemoResponse.haapiMediaType) else {
-            return .failure(
+            return .refused(
                 DemoResponse.problem(
                     .unexpected(
                         code: "not_acceptable", title: "Not Acceptable",
@@ -22,11 +28,11 @@ struct HAAPIRequestGuard: Sendable {
         }
         let authorizations = request.headers[values: .authorization]
         guard authorizations.count == 1, let authorization = authorizations.first else {
-            return .failure(DemoResponse.unauthorized(challenge: #"DPoP algs="ES256""#, headers: nonceHeader))
+            return .refused(DemoResponse.unauthorized(challenge: #"DPoP algs="ES256""#, headers: nonceHeader))
         }
         let parts = authorization.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "dpop" else {
-            return .failure(
+            return .refused(
                 DemoResponse.unauthorized(
                     challenge: #"DPoP error="invalid_token", error_description="The HAAPI token must be sent with the DPoP scheme", algs="ES256""#,
                     headers: nonceHeader))
@@ -35,7 +41,7 @@ struct HAAPIRequestGuard: Sendable {
         guard let token = context.tokens.lookup(accessToken, kind: .access),
             token.scopes.contains(RegisteredClient.haapiScope), let boundKey = token.keyThumbprint
         else {
-            return .failure(
+            return .refused(
                 DemoResponse.unauthorized(
                     challenge: #"DPoP error="invalid_token", error_description="The HAAPI token is unknown, expired or not a HAAPI token", algs="ES256""#,
                     headers: nonceHeader))
@@ -44,28 +50,28 @@ struct HAAPIRequestGuard: Sendable {
             headerValues: request.headers[values: .dpop], method: request.method.rawValue, url: url, accessToken: accessToken)
         switch result {
         case .failure(.useNonce):
-            return .failure(
+            return .refused(
                 DemoResponse.unauthorized(
                     challenge: #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof", algs="ES256""#,
                     headers: nonceHeader))
         case .failure(.missing):
-            return .failure(
+            return .refused(
                 DemoResponse.unauthorized(
                     challenge: #"DPoP error="invalid_dpop_proof", error_description="A DPoP proof is required", algs="ES256""#,
                     headers: nonceHeader))
         case .failure(.invalid(let reason)):
             context.logger.debug("DPoP proof refused", metadata: ["reason": "\(reason)"])
-            return .failure(
+            return .refused(
                 DemoResponse.unauthorized(
                     challenge: #"DPoP error="invalid_dpop_proof", error_description="\#(reason)", algs="ES256""#, headers: nonceHeader))
         case .success(let proof):
             guard proof.keyThumbprint == boundKey else {
-                return .failure(
+                return .refused(
                     DemoResponse.unauthorized(
                         challenge: #"DPoP error="invalid_dpop_proof", error_description="The proof key does not match the token's cnf.jkt", algs="ES256""#,
                         headers: nonceHeader))
             }
-            return .success(HAAPICaller(token: token, keyThumbprint: proof.keyThumbprint))
+            return .accepted(HAAPICaller(token: token, keyThumbprint: proof.keyThumbprint))
         }
     }
 }

@@ -1,4 +1,4 @@
-import Hummingbird
+import HTTPTypes
 
 extension HTTPField.Name {
     /// `DPoP` (RFC 9449 §4.1).
@@ -7,4 +7,6 @@ extension HTTPField.Name {
     static let dpopNonce = HTTPField.Name("DPoP-Nonce")!
     /// `Session-Id`, the HAAPI flow session header.
     static let sessionID = HTTPField.Name("Session-Id")!
+    /// `Pragma` (RFC 6749 §5.1 asks for `no-cache` on token responses).
+    static let pragma = HTTPField.Name("Pragma")!
 }

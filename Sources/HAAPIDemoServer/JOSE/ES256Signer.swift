@@ -3,13 +3,15 @@ import Foundation
 
 /// Signs JWTs with ES256 (the id_token signing key of the demo server).
 struct ES256Signer: Sendable {
-    let privateKey: P256.Signing.PrivateKey
+    private let key: ImmutableKey<P256.Signing.PrivateKey>
     let keyID: String
 
     init(privateKey: P256.Signing.PrivateKey = .init()) {
-        self.privateKey = privateKey
+        self.key = ImmutableKey(privateKey)
         self.keyID = ECPublicJWK(privateKey.publicKey).thumbprint
     }
+
+    private var privateKey: P256.Signing.PrivateKey { key.value }
 
     /// The public key as a JWKS entry.
     var publicJWK: [String: String] {

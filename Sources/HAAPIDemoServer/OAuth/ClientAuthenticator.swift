@@ -5,7 +5,7 @@ import Foundation
 /// `client_secret_basic`, `client_secret_post` and `private_key_jwt` (RFC 7523, ES256).
 struct ClientAuthenticator: Sendable {
     let client: RegisteredClient
-    let assertionKey: P256.Signing.PublicKey
+    let assertionKey: ImmutableKey<P256.Signing.PublicKey>
     let assertionReplayCache: ReplayCache
     /// Accepted `aud` values: the issuer and the endpoint URL.
     let audiences: Set<String>
@@ -55,7 +55,7 @@ struct ClientAuthenticator: Sendable {
         guard let assertion = form["client_assertion"], let jws = CompactJWS(assertion) else {
             return .failure(.invalidClient("The client assertion is not a well-formed JWT"))
         }
-        guard jws.header["alg"]?.stringValue == "ES256", jws.hasValidES256Signature(by: assertionKey) else {
+        guard jws.header["alg"]?.stringValue == "ES256", jws.hasValidES256Signature(by: assertionKey.value) else {
             return .failure(.invalidClient("The client assertion signature is invalid"))
         }
         let claims = jws.claims

@@ -139,8 +139,8 @@ struct TokenController: Sendable {
             "expires_in": .number(configuration.accessTokenLifetimeSeconds.rounded()), "scope": .string(scopes.joined(separator: " ")),
             "refresh_token": .string(context.tokens.issue(refresh)),
         ]
-        if scopes.contains("openid"), let idToken = try? idToken(subject: subject, client: client, authTime: authTime, nonce: nonce, scopes: scopes) {
-            body["id_token"] = .string(idToken)
+        if scopes.contains("openid"), let signed = try? idToken(subject: subject, client: client, authTime: authTime, nonce: nonce, scopes: scopes) {
+            body["id_token"] = .string(signed)
         }
         return body
     }

@@ -37,7 +37,7 @@ public enum DemoServer {
     ) throws -> some ApplicationProtocol {
         let context = DemoServerContext(configuration: configuration, logger: logger)
         if let path = configuration.clientKeyPath {
-            try writeClientKey(context.clientAssertionKey, to: path)
+            try writeClientKey(context.clientAssertionKey.value, to: path)
         }
         if !configuration.bindsLoopbackOnly {
             let warning = """

@@ -9,7 +9,8 @@ final class DemoServerContext: Sendable {
     let logger: Logger
     let client = RegisteredClient.demoGateway
     let idTokenSigner: ES256Signer
-    let clientAssertionKey: P256.Signing.PrivateKey
+    /// The demo client's `private_key_jwt` key pair (the private half is only written to a file).
+    let clientAssertionKey: ImmutableKey<P256.Signing.PrivateKey>
     let tokens = TokenStore()
     let codes = AuthorizationCodeStore()
     let flows: FlowStore
@@ -23,7 +24,7 @@ final class DemoServerContext: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.idTokenSigner = ES256Signer()
-        self.clientAssertionKey = P256.Signing.PrivateKey()
+        self.clientAssertionKey = ImmutableKey(P256.Signing.PrivateKey())
         self.flows = FlowStore(lifetime: configuration.flowLifetimeSeconds)
         let nonces = configuration.requireDPoPNonce ? DPoPNonceSource(lifetime: configuration.dpopNonceLifetimeSeconds) : nil
         self.nonces = nonces
@@ -48,7 +49,7 @@ final class DemoServerContext: Sendable {
     /// Client authentication for the token, revocation and introspection endpoints.
     var clientAuthenticator: ClientAuthenticator {
         ClientAuthenticator(
-            client: client, assertionKey: clientAssertionKey.publicKey, assertionReplayCache: assertionReplayCache,
+            client: client, assertionKey: ImmutableKey(clientAssertionKey.value.publicKey), assertionReplayCache: assertionReplayCache,
             audiences: [baseURL, url(DemoPaths.token)])
     }
 

@@ -8,7 +8,7 @@ enum IDTokenVerifier {
         guard parts.count == 3, let header = TestJWS.header(of: idToken), header["alg"] as? String == "ES256",
             let kid = header["kid"] as? String,
             let jwk = (jwks["keys"] as? [[String: Any]])?.first(where: { $0["kid"] as? String == kid }),
-            let x = (jwk["x"] as? String).flatMap(TestJWS.base64urlDecode), let y = (jwk["y"] as? String).flatMap(TestJWS.base64urlDecode),
+            let x = (jwk["x"] as? String).flatMap({ TestJWS.base64urlDecode($0) }), let y = (jwk["y"] as? String).flatMap({ TestJWS.base64urlDecode($0) }),
             let key = try? P256.Signing.PublicKey(rawRepresentation: x + y),
             let signatureBytes = TestJWS.base64urlDecode(parts[2]),
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes),

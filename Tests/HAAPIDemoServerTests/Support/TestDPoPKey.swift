@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 
 /// The tests' own DPoP signer: a P-256 key and RFC 9449 proofs, with knobs to break them.
-struct TestDPoPKey: Sendable {
+/// P-256 keys are immutable values; swift-crypto does not mark them Sendable.
+struct TestDPoPKey: @unchecked Sendable {
     let privateKey = P256.Signing.PrivateKey()
 
     var publicJWK: [String: Any] {
