@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// The embedded demo HAAPI server: an OAuth 2.0 / OpenID Connect authorization server with Curity's
 /// Hypermedia Authentication API, DPoP and scripted demo users. Not an identity provider.
@@ -79,12 +80,13 @@ public enum DemoServer {
             continuation.yield(url)
             continuation.finish()
         }
+        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
         let task = Task {
             defer { continuation.finish() }
-            try await application.run()
+            try await group.run()
         }
         for await url in urls {
-            return RunningDemoServer(baseURL: url, task: task, clientKeyPath: configuration.clientKeyPath)
+            return RunningDemoServer(baseURL: url, group: group, task: task, clientKeyPath: configuration.clientKeyPath)
         }
         // The stream finished without a URL: the server failed to start.
         task.cancel()
