@@ -74,6 +74,7 @@ let package = Package(
             name: "HAAPIDemoServerTests",
             dependencies: [
                 "HAAPIDemoServer",
+                "haapi-gateway",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

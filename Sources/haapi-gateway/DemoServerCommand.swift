@@ -54,9 +54,13 @@ struct DemoServerCommand: AsyncParsableCommand {
         var logger = Logger(label: "haapi-demo-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let application = try DemoServer.makeApplication(configuration: serverConfiguration, logger: logger) { url in
-            print("Demo HAAPI server: \(url.absoluteString)/.well-known/openid-configuration")
-            print("Client \(DemoServer.clientID) / \(DemoServer.clientSecret), redirect URI \(DemoServer.redirectURI)")
-            print("Users demo/demo, otp/otp, poll/poll, consent/consent; outbox at \(url.absoluteString)/demo/outbox")
+            let banner = """
+                Demo HAAPI server: \(url.absoluteString)/.well-known/openid-configuration
+                Client \(DemoServer.clientID) / \(DemoServer.clientSecret), redirect URI \(DemoServer.redirectURI)
+                Users demo/demo, otp/otp, poll/poll, consent/consent; outbox at \(url.absoluteString)/demo/outbox
+
+                """
+            FileHandle.standardOutput.write(Data(banner.utf8))
         }
         try await application.runService()
     }

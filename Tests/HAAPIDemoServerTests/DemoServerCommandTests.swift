@@ -1,0 +1,37 @@
+import HAAPIDemoServer
+import Testing
+
+@testable import haapi_gateway
+
+/// Smoke checks of the `haapi-gateway demo-server` subcommand's flags.
+@Suite struct DemoServerCommandTests {
+    @Test func parsesItsFlags() throws {
+        let command = try DemoServerCommand.parse([
+            "--host", "127.0.0.1", "--port", "0", "--nonce", "--client-key-path", "/tmp/key.pem", "--flow-lifetime-seconds", "30",
+        ])
+        let configuration = command.serverConfiguration
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.port == 0)
+        #expect(configuration.requireDPoPNonce)
+        #expect(configuration.clientKeyPath == "/tmp/key.pem")
+        #expect(configuration.flowLifetimeSeconds == 30)
+    }
+
+    @Test func defaultsToLoopbackWithoutNonces() throws {
+        let configuration = try DemoServerCommand.parse([]).serverConfiguration
+        #expect(configuration.bindsLoopbackOnly)
+        #expect(configuration.port == 8443)
+        #expect(!configuration.requireDPoPNonce)
+    }
+
+    @Test func rejectsBadValues() {
+        #expect(throws: (any Error).self) { try DemoServerCommand.parse(["--port", "70000"]) }
+        #expect(throws: (any Error).self) { try DemoServerCommand.parse(["--log-level", "loud"]) }
+        #expect(throws: (any Error).self) { try DemoServerCommand.parse(["--public-base-url", "ftp://x"]) }
+    }
+
+    @Test func subcommandIsRegistered() throws {
+        let parsed = try HAAPIGatewayCommand.parseAsRoot(["demo-server", "--port", "0"])
+        #expect(parsed is DemoServerCommand)
+    }
+}
