@@ -97,6 +97,19 @@ import Testing
         #expect(introspection.json["active"] as? Bool == true)
         #expect((introspection.json["cnf"] as? [String: Any])?["jkt"] as? String == userKey.thumbprint)
 
+        // The bound access token works at userinfo only with a matching proof.
+        let userinfo = harness.base + "/oauth/v2/oauth-userinfo"
+        let good = try await harness.http.send(
+            .GET, userinfo, headers: [("Authorization", "DPoP \(accessToken)"), ("DPoP", userKey.proof(method: "GET", url: userinfo, accessToken: accessToken))])
+        #expect(good.status == 200)
+        #expect(good.json["sub"] as? String == "demo")
+        let asBearer = try await harness.http.send(.GET, userinfo, headers: [("Authorization", "Bearer \(accessToken)")])
+        #expect(asBearer.status == 401)
+        let foreignKey = try await harness.http.send(
+            .GET, userinfo,
+            headers: [("Authorization", "DPoP \(accessToken)"), ("DPoP", TestDPoPKey().proof(method: "GET", url: userinfo, accessToken: accessToken))])
+        #expect(foreignKey.status == 401)
+        #expect(foreignKey.header("WWW-Authenticate")?.contains("invalid_dpop_proof") == true)
         // A proof from another key cannot use the bound refresh token.
         let otherKey = try await harness.tokenRequest(
             [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], dpop: TestDPoPKey().proof(method: "POST", url: harness.tokenURL),
@@ -113,6 +126,11 @@ import Testing
             [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], dpop: userKey.proof(method: "POST", url: harness.tokenURL),
             authorization: harness.basicAuthorization)
         #expect(old.json["error"] as? String == "invalid_grant")
+        // Reuse of a rotated refresh token revokes the whole grant, including the newest tokens.
+        let afterReuse = try await harness.tokenRequest(
+            [("grant_type", "refresh_token"), ("refresh_token", rotated)], dpop: userKey.proof(method: "POST", url: harness.tokenURL),
+            authorization: harness.basicAuthorization)
+        #expect(afterReuse.json["error"] as? String == "invalid_grant")
 
         try await harness.finish()
     }

@@ -21,6 +21,7 @@ struct DiscoveryController: Sendable {
             "revocation_endpoint": .string(context.url(DemoPaths.revoke)),
             "introspection_endpoint": .string(context.url(DemoPaths.introspect)),
             "jwks_uri": .string(context.url(DemoPaths.jwks)),
+            "userinfo_endpoint": .string(context.url(DemoPaths.userinfo)),
             "response_types_supported": strings(["code"]),
             "response_modes_supported": strings(["query"]),
             "grant_types_supported": strings(["authorization_code", "refresh_token", "client_credentials"]),

@@ -21,31 +21,3 @@ struct Action: Encodable, Sendable {
         Action(template: "client-operation", kind: kind, title: title, model: .clientOperation(model))
     }
 }
-
-/// The `model` of an action, by template.
-enum ActionModel: Encodable, Sendable {
-    case form(FormModel)
-    case selector(SelectorModel)
-    case clientOperation(ClientOperationModel)
-
-    func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .form(let model): try model.encode(to: encoder)
-        case .selector(let model): try model.encode(to: encoder)
-        case .clientOperation(let model): try model.encode(to: encoder)
-        }
-    }
-}
-
-/// The model of a `selector` action.
-struct SelectorModel: Encodable, Sendable {
-    var options: [Action]
-}
-
-/// The model of a `client-operation` action.
-struct ClientOperationModel: Encodable, Sendable {
-    var name: String
-    var arguments: [String: String]
-    var continueActions: [Action]
-    var errorActions: [Action]?
-}

@@ -7,14 +7,3 @@ struct Representation: Encodable, Sendable {
     var links: [Link]?
     var messages: [Message]?
 }
-
-/// The `metadata` member: the server template that produced a representation.
-struct RepresentationMetadata: Encodable, Sendable {
-    var viewName: String?
-    var templateArea: String?
-
-    init(viewName: String?, templateArea: String? = nil) {
-        self.viewName = viewName
-        self.templateArea = templateArea
-    }
-}

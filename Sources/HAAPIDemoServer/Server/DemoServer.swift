@@ -53,6 +53,7 @@ public enum DemoServer {
         DiscoveryController(context: context).register(on: router)
         TokenController(context: context).register(on: router)
         HAAPIController(context: context).register(on: router)
+        UserInfoController(context: context).register(on: router)
         DemoPagesController(context: context).register(on: router)
         return Application(
             router: router,

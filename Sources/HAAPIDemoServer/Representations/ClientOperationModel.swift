@@ -1,0 +1,7 @@
+/// The model of a `client-operation` action.
+struct ClientOperationModel: Encodable, Sendable {
+    var name: String
+    var arguments: [String: String]
+    var continueActions: [Action]
+    var errorActions: [Action]?
+}
