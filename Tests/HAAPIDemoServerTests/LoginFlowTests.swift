@@ -61,6 +61,7 @@ import Testing
         #expect(tokens.status == 200, "\(tokens.text)")
         #expect(tokens.json["token_type"] as? String == "Bearer")
         #expect(tokens.json["refresh_token"] is String)
+        #expect(tokens.text.contains(#""expires_in":300"#))
         let jwks = try await harness.http.send(.GET, harness.base + "/oauth/v2/oauth-anonymous/jwks").json
         let idToken = try #require(tokens.json["id_token"] as? String)
         let claims = try #require(IDTokenVerifier.verify(idToken, jwks: jwks))

@@ -30,7 +30,13 @@ enum JSONValue: Sendable, Hashable, Codable {
         var container = encoder.singleValueContainer()
         switch self {
         case .string(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
+        case .number(let value):
+            // Integral values (NumericDate, expires_in) are written without a fraction.
+            if value.rounded() == value, abs(value) < 9_007_199_254_740_992 {
+                try container.encode(Int(value))
+            } else {
+                try container.encode(value)
+            }
         case .bool(let value): try container.encode(value)
         case .null: try container.encodeNil()
         case .array(let value): try container.encode(value)
