@@ -47,4 +47,22 @@ import Testing
         #expect(Step(done).type == "oauth-authorization-response")
         try await harness.finish()
     }
+
+    @Test func nonceRotatesAndOldNoncesExpire() async throws {
+        let harness = try await DemoServerHarness.start(nonce: true, nonceLifetimeSeconds: 2)
+        let key = TestDPoPKey()
+        let fields = [("grant_type", "client_credentials"), ("scope", "urn:se:curity:scopes:haapi")]
+        let first = try await harness.tokenRequest(fields, dpop: key.proof(method: "POST", url: harness.tokenURL), authorization: harness.basicAuthorization)
+        let oldNonce = try #require(first.header("DPoP-Nonce"))
+        try await Task.sleep(for: .milliseconds(4500))
+        let stale = try await harness.tokenRequest(
+            fields, dpop: key.proof(method: "POST", url: harness.tokenURL, nonce: oldNonce), authorization: harness.basicAuthorization)
+        #expect(stale.json["error"] as? String == "use_dpop_nonce")
+        let fresh = try #require(stale.header("DPoP-Nonce"))
+        #expect(fresh != oldNonce)
+        // A client retries once with the newest nonce (robust even if a rotation happens meanwhile).
+        let (token, _) = try await harness.haapiToken(key: key)
+        #expect(!token.isEmpty)
+        try await harness.finish()
+    }
 }

@@ -12,7 +12,7 @@ enum DemoImage {
     }
 
     static func png(for text: String) -> Data {
-        let modules = 16, scale = 6, quiet = 2
+        let modules = 16, scale = 4, quiet = 2
         let side = (modules + 2 * quiet) * scale
         let bits = Array(SHA256.hash(data: Data(text.utf8))) + Array(SHA256.hash(data: Data((text + "#").utf8)))
         var raw = Data()

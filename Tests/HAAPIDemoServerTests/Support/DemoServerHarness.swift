@@ -18,11 +18,14 @@ final class DemoServerHarness: @unchecked Sendable {
         self.clientKeyPath = clientKeyPath
     }
 
-    static func start(nonce: Bool = false, flowLifetimeSeconds: Double = 600, maximumBodyBytes: Int? = nil) async throws -> DemoServerHarness {
+    static func start(
+        nonce: Bool = false, flowLifetimeSeconds: Double = 600, maximumBodyBytes: Int? = nil, nonceLifetimeSeconds: Double? = nil
+    ) async throws -> DemoServerHarness {
         let keyPath = FileManager.default.temporaryDirectory.appendingPathComponent("demo-client-key-\(UUID().uuidString).pem").path
         var configuration = DemoServerConfiguration(
             host: "127.0.0.1", port: 0, requireDPoPNonce: nonce, clientKeyPath: keyPath, flowLifetimeSeconds: flowLifetimeSeconds)
         if let maximumBodyBytes { configuration.maximumRequestBodyBytes = maximumBodyBytes }
+        if let nonceLifetimeSeconds { configuration.dpopNonceLifetimeSeconds = nonceLifetimeSeconds }
         let server = try await DemoServer.start(configuration: configuration)
         return DemoServerHarness(server: server, clientKeyPath: keyPath)
     }

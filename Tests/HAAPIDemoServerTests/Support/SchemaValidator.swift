@@ -45,6 +45,12 @@ enum SchemaValidator {
             try body.write(to: url)
             paths.append(url.path)
         }
+        if let dump = ProcessInfo.processInfo.environment["HAAPI_DEMO_DUMP_DIR"] {
+            // Debugging aid: keep a copy of the validated bodies.
+            for (index, body) in distinct.enumerated() {
+                try? body.write(to: URL(fileURLWithPath: dump).appendingPathComponent("\(UUID().uuidString)-\(index).json"))
+            }
+        }
         let scriptURL = directory.appendingPathComponent("validate.py")
         try Data(script.utf8).write(to: scriptURL)
         let process = Process()
