@@ -1,4 +1,5 @@
 import Foundation
+import HAAPIDemoServer
 import Testing
 
 @Suite struct DiscoveryTests {
@@ -40,5 +41,14 @@ import Testing
         #expect(((firstKey["keys"] as? [[String: Any]])?.first?["x"] as? String) != ((secondKey["keys"] as? [[String: Any]])?.first?["x"] as? String))
         try await first.finish()
         try await second.finish()
+    }
+
+    @Test func startFailsCleanlyWhenThePortIsTaken() async throws {
+        let first = try await DemoServerHarness.start()
+        let port = try #require(first.server.baseURL.port)
+        await #expect(throws: DemoServerError.self) {
+            _ = try await DemoServer.start(configuration: DemoServerConfiguration(host: "127.0.0.1", port: port))
+        }
+        try await first.finish()
     }
 }
