@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// The embedded demo HAAPI server: an OAuth 2.0 / OpenID Connect authorization server with Curity's
@@ -57,6 +58,8 @@ public enum DemoServer {
         DemoPagesController(context: context).register(on: router)
         return Application(
             router: router,
+            // Idle or stalled connections (including half-sent bodies) are closed after 30 s.
+            server: .http1(configuration: .init(idleTimeout: .seconds(30))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 context.serverDidBind(port: channel.localAddress?.port ?? configuration.port)
