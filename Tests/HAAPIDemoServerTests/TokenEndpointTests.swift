@@ -75,9 +75,16 @@ import Testing
         #expect(wrongVerifier.json["error"] as? String == "invalid_grant")
 
         let (thirdFlow, thirdDone) = try await Self.authorizationResponse(harness)
-        #expect(try await thirdFlow.exchange(thirdDone).status == 200)
+        let issued = try await thirdFlow.exchange(thirdDone)
+        #expect(issued.status == 200)
         let again = try await thirdFlow.exchange(thirdDone)
         #expect(again.json["error"] as? String == "invalid_grant")
+        // Reusing the code revoked the tokens issued for it.
+        let introspection = try await harness.http.send(
+            .POST, harness.base + "/oauth/v2/oauth-introspect",
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", harness.basicAuthorization)],
+            body: TestHTTP.formEncode([("token", issued.json["access_token"] as? String ?? "")]))
+        #expect(introspection.json["active"] as? Bool == false)
         try await harness.finish()
     }
 

@@ -85,7 +85,16 @@ struct TokenController: Sendable {
         guard (43...128).contains(verifier.count),
             verifier.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-._~".unicodeScalars.contains($0)) })
         else { return .failure(.invalidRequest("code_verifier is not a valid PKCE verifier")) }
-        guard let grant = context.codes.redeem(code) else { return .failure(.invalidGrant("The code is invalid, expired or already used")) }
+        let grantID = RandomToken.make()
+        let grant: AuthorizationCode
+        switch context.codes.redeem(code, grantID: grantID) {
+        case .invalid: return .failure(.invalidGrant("The code is invalid, expired or already used"))
+        case .reused(let earlierGrant):
+            context.tokens.revokeGrant(earlierGrant)
+            context.logger.info("Authorization code presented twice; its tokens are revoked")
+            return .failure(.invalidGrant("The code is invalid, expired or already used"))
+        case .redeemed(let value): grant = value
+        }
         guard grant.clientID == client.clientID else { return .failure(.invalidGrant("The code was issued to another client")) }
         guard grant.redirectURI == redirectURI else { return .failure(.invalidGrant("redirect_uri does not match the authorization request")) }
         guard RandomToken.constantTimeEquals(RandomToken.sha256(verifier), grant.codeChallenge) else {
@@ -93,7 +102,7 @@ struct TokenController: Sendable {
         }
         return .success(
             issueUserTokens(
-                client: client, subject: grant.subject, scopes: grant.scopes, keyThumbprint: proof?.keyThumbprint, grantID: RandomToken.make(),
+                client: client, subject: grant.subject, scopes: grant.scopes, keyThumbprint: proof?.keyThumbprint, grantID: grantID,
                 authTime: grant.authTime, nonce: grant.nonce))
     }
 

@@ -58,6 +58,11 @@ final class TokenStore: Sendable {
         }
     }
 
+    /// Revokes every token of a grant (a reused authorization code).
+    func revokeGrant(_ grantID: String) {
+        state.withLock { _ = $0.revokedGrants.insert(grantID) }
+    }
+
     private static func purge(_ state: inout State, now: Date) {
         guard state.tokens.count % 64 == 0 else { return }
         state.tokens = state.tokens.filter { $0.value.expiresAt > now }
