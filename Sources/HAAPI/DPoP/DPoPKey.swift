@@ -1,0 +1,44 @@
+import Crypto
+import Foundation
+
+/// A P-256 key pair used for DPoP: one per login flow, and part of the result when final tokens are DPoP-bound.
+///
+/// Never log or print the private key; ``description`` is redacted.
+public struct DPoPKey: Sendable, CustomStringConvertible {
+    let privateKey: P256.Signing.PrivateKey
+    /// The public key as a JWK, as put into every proof header.
+    public let publicJWK: PublicJWK
+
+    /// Generates a fresh key.
+    public init() { self.init(privateKey: P256.Signing.PrivateKey()) }
+
+    /// Wraps an existing key.
+    /// - Parameter privateKey: The P-256 private key.
+    public init(privateKey: P256.Signing.PrivateKey) {
+        self.privateKey = privateKey
+        let raw = privateKey.publicKey.rawRepresentation  // x || y, 32 bytes each
+        self.publicJWK = PublicJWK(x: Base64URL.encode(raw.prefix(32)), y: Base64URL.encode(raw.suffix(32)))
+    }
+
+    /// Loads a key from PEM (SEC1 `EC PRIVATE KEY` or PKCS#8 `PRIVATE KEY`).
+    /// - Parameter pem: The PEM text.
+    /// - Throws: ``HAAPIError/Code/crypto`` when it is not a P-256 private key.
+    public init(pem: String) throws(HAAPIError) {
+        do {
+            self.init(privateKey: try P256.Signing.PrivateKey(pemRepresentation: pem))
+        } catch {
+            throw HAAPIError(.crypto, "the PEM text is not a P-256 private key")
+        }
+    }
+
+    /// The private key as PKCS#8 PEM, for a receiver that must use DPoP-bound tokens. Secret.
+    public var privateKeyPEM: String { privateKey.pemRepresentation }
+
+    /// The private key as a JWK JSON object (`kty`, `crv`, `x`, `y`, `d`). Secret.
+    public var privateJWKJSON: String {
+        let d = Base64URL.encode(privateKey.rawRepresentation)
+        return #"{"kty":"EC","crv":"P-256","x":"\#(publicJWK.x)","y":"\#(publicJWK.y)","d":"\#(d)"}"#
+    }
+
+    public var description: String { "DPoPKey(thumbprint: \(publicJWK.thumbprint), private key redacted)" }
+}

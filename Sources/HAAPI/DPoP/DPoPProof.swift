@@ -1,0 +1,60 @@
+import Crypto
+import Foundation
+
+/// Builds DPoP proofs (RFC 9449 §4): a new one for every HTTP request.
+public enum DPoPProof {
+    struct Header: Encodable {
+        let typ = "dpop+jwt"
+        let alg = "ES256"
+        let jwk: PublicJWK
+    }
+
+    struct Claims: Encodable {
+        let jti: String
+        let htm: String
+        let htu: String
+        let iat: Int
+        let ath: String?
+        let nonce: String?
+    }
+
+    /// Creates a signed proof.
+    /// - Parameters:
+    ///   - key: The flow's DPoP key.
+    ///   - method: The HTTP method of the request.
+    ///   - url: The request URL; query and fragment are cut off for `htu`.
+    ///   - accessToken: The access token sent with the request, for `ath`.
+    ///   - nonce: The latest server nonce, if any.
+    ///   - issuedAt: The creation time.
+    /// - Returns: The compact JWS for the `DPoP` header.
+    public static func make(key: DPoPKey, method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, issuedAt: Date = Date()) throws(HAAPIError) -> String {
+        let claims = Claims(
+            jti: RandomToken.make(byteCount: 18),
+            htm: method.uppercased(),
+            htu: htu(for: url),
+            iat: Int(issuedAt.timeIntervalSince1970),
+            ath: accessToken.map(accessTokenHash(_:)),
+            nonce: nonce
+        )
+        return try CompactJWS.sign(header: Header(jwk: key.publicJWK), claims: claims, key: key.privateKey)
+    }
+
+    /// The `htu` value of a URL: scheme, authority and path, without query and fragment.
+    /// - Parameter url: The request URL.
+    public static func htu(for url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
+        components.query = nil
+        components.fragment = nil
+        components.user = nil
+        components.password = nil
+        components.scheme = components.scheme?.lowercased()
+        components.host = components.host?.lowercased()
+        return components.string ?? url.absoluteString
+    }
+
+    /// `ath`: base64url(SHA-256(ASCII token)).
+    /// - Parameter token: The access token.
+    public static func accessTokenHash(_ token: String) -> String {
+        Base64URL.encode(SHA256.hash(data: Array(token.utf8)))
+    }
+}
