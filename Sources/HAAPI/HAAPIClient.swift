@@ -31,7 +31,12 @@ public final class HAAPIClient: Sendable {
         if case .privateKeyJWT(let pem, _) = configuration.clientAuthentication {
             assertionKey = try? P256.Signing.PrivateKey(pemRepresentation: pem)
         }
-        let transport = try transport ?? AsyncHTTPClientTransport(configuration: configuration, logger: logger)
+        let resolvedTransport: any HAAPITransport
+        if let transport {
+            resolvedTransport = transport
+        } else {
+            resolvedTransport = try AsyncHTTPClientTransport(configuration: configuration, logger: logger)
+        }
         let nonceStore = DPoPNonceStore()
         let originGuard = OriginGuard(baseURL: configuration.baseURL)
         let endpoints: HAAPIEndpoints
@@ -41,12 +46,14 @@ public final class HAAPIClient: Sendable {
             let discoveryURL = URL(string: configuration.discoveryPath, relativeTo: Self.directoryURL(configuration.baseURL))?.absoluteURL ?? configuration.baseURL
             let bootstrap = HAAPIClientContext(
                 configuration: configuration, endpoints: HAAPIEndpoints(authorization: discoveryURL, token: discoveryURL),
-                transport: transport, nonceStore: nonceStore, originGuard: originGuard, logger: logger, assertionKey: nil
+                transport: resolvedTransport, nonceStore: nonceStore, originGuard: originGuard, logger: logger, assertionKeyBox: nil
             )
-            do {
-                endpoints = try await OpenIDDiscovery.discover(at: discoveryURL) { request throws(HAAPIError) in try await bootstrap.send(request) }
+            do throws(HAAPIError) {
+                endpoints = try await OpenIDDiscovery.discover(at: discoveryURL) { (request: HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData in
+                    try await bootstrap.send(request)
+                }
             } catch {
-                try? await transport.shutdown()
+                try? await resolvedTransport.shutdown()
                 throw error
             }
             logger.debug("HAAPI endpoints discovered")
@@ -54,8 +61,8 @@ public final class HAAPIClient: Sendable {
         self.configuration = configuration
         self.endpoints = endpoints
         self.context = HAAPIClientContext(
-            configuration: configuration, endpoints: endpoints, transport: transport, nonceStore: nonceStore,
-            originGuard: originGuard, logger: logger, assertionKey: assertionKey
+            configuration: configuration, endpoints: endpoints, transport: resolvedTransport, nonceStore: nonceStore,
+            originGuard: originGuard, logger: logger, assertionKeyBox: assertionKey.map(SigningKeyBox.init(key:))
         )
         self.tokenManager = TokenManager(endpointClient: TokenEndpointClient(context: context))
     }

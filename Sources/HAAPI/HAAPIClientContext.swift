@@ -10,7 +10,8 @@ struct HAAPIClientContext: Sendable {
     let nonceStore: DPoPNonceStore
     let originGuard: OriginGuard
     let logger: Logger
-    let assertionKey: P256.Signing.PrivateKey?
+    let assertionKeyBox: SigningKeyBox?
+    var assertionKey: P256.Signing.PrivateKey? { assertionKeyBox?.key }
 
     /// Sends one request with the configured timeout and body cap, maps every failure to ``HAAPIError``,
     /// and remembers any `DPoP-Nonce` of the answer.

@@ -61,7 +61,7 @@ import Testing
         #expect(configuration.problems.count == 2)
     }
 
-    @Test func privateKeyJWTAcceptsPKCS8AndSEC1PEM() throws {
+    @Test func privateKeyJWTAcceptsPKCS8PEMFromOpenSSLAndSwiftCrypto() throws {
         var configuration = try Self.valid()
         configuration.clientAuthentication = .privateKeyJWT(privateKeyPEM: TestKeyMaterial.privateKeyPEM, keyID: "k1")
         #expect(configuration.problems.isEmpty)

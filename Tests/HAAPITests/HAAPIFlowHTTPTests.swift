@@ -172,7 +172,8 @@ import Testing
         let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, log in
             switch request.path {
             case Up.tokenPath:
-                return .haapiToken("haapi-token-\(await log.requests(path: Up.tokenPath).count)")
+                let issued = await log.requests(path: Up.tokenPath).count
+                return .haapiToken("haapi-token-\(issued)")
             case Up.authorizePath where request.header("Authorization") == "DPoP haapi-token-1":
                 return ScriptedReply(status: 401, headers: [("WWW-Authenticate", #"DPoP error="invalid_token", error_description="expired""#)])
             default:
@@ -314,7 +315,7 @@ import Testing
         let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, _ in
             switch request.path {
             case Up.tokenPath: .haapiToken()
-            case Up.authorizePath: .step(Up.loginStep, headers: [("Session-Id", "session-\(request.queryValues["state"]?.prefix(4) ?? "")")])
+            case Up.authorizePath: .step(Up.loginStep, headers: [("Session-Id", "session-\(request.queryValues["state"].map { String($0.prefix(4)) } ?? "")")])
             default: .step(Up.loginStep)
             }
         }
@@ -325,7 +326,7 @@ import Testing
             _ = try await flow.start()
             #expect(await log.requests(path: Up.authorizePath).first?.header("Session-Id") == nil)
             _ = try await flow.submitForm(try Up.loginAction(), parameters: ["userName": "demo", "password": "pw"], acceptLanguage: "de")
-            let authorizeState = await log.requests(path: Up.authorizePath).first?.queryValues["state"]?.prefix(4) ?? ""
+            let authorizeState = await log.requests(path: Up.authorizePath).first?.queryValues["state"].map { String($0.prefix(4)) } ?? ""
             let login = try #require(await log.requests(path: Up.loginPath).first)
             #expect(login.header("Session-Id") == "session-\(authorizeState)")
             #expect(login.header("Accept-Language") == "de")

@@ -8,10 +8,10 @@ import Testing
 @Suite struct TokenManagerHTTPTests {
     typealias Up = TestUpstream
 
-    static let finalTokens = #"{"access_token":"at-1","token_type":"Bearer","expires_in":300,"refresh_token":"rt-1","scope":"openid profile","id_token":"id.tok.en"}"#
+    static let finalTokensJSON = #"{"access_token":"at-1","token_type":"Bearer","expires_in":300,"refresh_token":"rt-1","scope":"openid profile","id_token":"id.tok.en"}"#
 
     /// Token endpoint: HAAPI token for client_credentials, final tokens otherwise.
-    static func handler(authorize: @escaping @Sendable (RecordedRequest) -> ScriptedReply, finalTokens: String = finalTokens) -> @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply {
+    static func handler(authorize: @escaping @Sendable (RecordedRequest) -> ScriptedReply, finalTokens: String = finalTokensJSON) -> @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply {
         { request, _ in
             switch request.path {
             case Up.tokenPath:

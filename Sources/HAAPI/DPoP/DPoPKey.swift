@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Never log or print the private key; ``description`` is redacted.
 public struct DPoPKey: Sendable, CustomStringConvertible {
-    let privateKey: P256.Signing.PrivateKey
+    private let box: SigningKeyBox
+    var privateKey: P256.Signing.PrivateKey { box.key }
     /// The public key as a JWK, as put into every proof header.
     public let publicJWK: PublicJWK
 
@@ -15,7 +16,7 @@ public struct DPoPKey: Sendable, CustomStringConvertible {
     /// Wraps an existing key.
     /// - Parameter privateKey: The P-256 private key.
     public init(privateKey: P256.Signing.PrivateKey) {
-        self.privateKey = privateKey
+        self.box = SigningKeyBox(key: privateKey)
         let raw = privateKey.publicKey.rawRepresentation  // x || y, 32 bytes each
         self.publicJWK = PublicJWK(x: Base64URL.encode(raw.prefix(32)), y: Base64URL.encode(raw.suffix(32)))
     }

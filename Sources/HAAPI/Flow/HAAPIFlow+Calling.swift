@@ -19,14 +19,14 @@ extension HAAPIFlow {
             if response.status == 401, let challenge = response.header("WWW-Authenticate"), challenge.lowercased().hasPrefix("dpop") {
                 let error = Self.challengeError(challenge)
                 switch error {
-                case "use_dpop_nonce":
+                case "use_dpop_nonce"?:
                     if !retriedForNonce, response.header("DPoP-Nonce") != nil {
                         retriedForNonce = true
                         logger.debug("HAAPI call asked for a DPoP nonce; retrying once")
                         continue
                     }
                     throw HAAPIError(.dpopRejected, "the upstream rejected the DPoP nonce again after one retry", status: 401)
-                case "invalid_token":
+                case "invalid_token"?:
                     switch tokenMachine.tokenRejected(token, alreadyRefetched: refetchedToken) {
                     case .fetch:
                         refetchedToken = true

@@ -17,7 +17,7 @@ public actor HAAPIFlow {
     let logger: Logger
 
     /// The latest step received (not replaced by problems or `continue-same-step`).
-    public private(set) var currentStep: Representation?
+    public internal(set) var currentStep: Representation?
 
     init(context: HAAPIClientContext) {
         self.context = context

@@ -31,7 +31,7 @@ extension HAAPIResponse {
         let type = json["type"]?.stringValue ?? ""
         let looksLikeProblem = type.contains(":") || type.isEmpty && status >= 400
         if isProblem || (isJSON && looksLikeProblem) || (isRepresentation && status >= 400 && type.contains(":")) {
-            do {
+            do throws(HAAPIError) {
                 return .problem(try Problem(json: json, httpStatus: status))
             } catch {
                 throw HAAPIError(error.code, error.message, status: status, contentType: contentType)
@@ -40,7 +40,7 @@ extension HAAPIResponse {
         guard (200..<300).contains(status) else {
             throw HAAPIError(.upstreamStatus, "the upstream answered with HTTP \(status) without a problem document", status: status, contentType: contentType)
         }
-        do {
+        do throws(HAAPIError) {
             return .representation(try Representation(json: json))
         } catch {
             throw HAAPIError(error.code, error.message, status: status, contentType: contentType)

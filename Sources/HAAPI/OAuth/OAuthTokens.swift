@@ -17,7 +17,7 @@ public struct OAuthTokens: Sendable, Hashable, Codable, CustomStringConvertible 
     /// The ID token, if issued.
     public let idToken: String?
     /// The key the tokens are bound to (only when the exchange used DPoP): a receiver needs it to use them.
-    public var dpopKey: DPoPKey?
+    public var dpopKey: DPoPKey? = nil
 
     enum CodingKeys: String, CodingKey {
         case accessToken, expiresIn, refreshToken, tokenType, scope, idToken

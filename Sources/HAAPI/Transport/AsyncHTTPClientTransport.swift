@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOSSL
 
 /// The production ``HAAPITransport``: AsyncHTTPClient, redirects never followed, body size capped,
@@ -45,12 +46,12 @@ public final class AsyncHTTPClientTransport: HAAPITransport {
         } catch {
             throw HAAPIError(.crypto, "a TLS certificate or key could not be loaded")
         }
-        var clientConfiguration = HTTPClient.Configuration(
+        let clientConfiguration = HTTPClient.Configuration(
             tlsConfiguration: tls,
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .nanoseconds(Self.nanoseconds(configuration.connectTimeout)), read: .nanoseconds(Self.nanoseconds(configuration.requestTimeout)))
+            timeout: .init(connect: .nanoseconds(Self.nanoseconds(configuration.connectTimeout)), read: .nanoseconds(Self.nanoseconds(configuration.requestTimeout))),
+            connectionPool: HTTPClient.Configuration.ConnectionPool()
         )
-        clientConfiguration.decompression = .disabled
         self.httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
         self.ownsClient = true
         self.logger = logger
