@@ -179,13 +179,16 @@ import Testing
     }
 
     @Test func privateKeyJWTAssertionVerifiesWithTheClientKeyAndHasExactClaims() async throws {
-        let key = P256.Signing.PrivateKey()
+        let signingKey = P256.Signing.PrivateKey()
+        let pem = signingKey.pemRepresentation
+        let publicKeyBytes = signingKey.publicKey.rawRepresentation
         try await ScriptedUpstream.run(Self.handler(authorize: Self.echoState)) { base, log in
-            let client = try await Up.client(base) { $0.clientAuthentication = .privateKeyJWT(privateKeyPEM: key.pemRepresentation, keyID: "key-1") }
+            let client = try await Up.client(base) { $0.clientAuthentication = .privateKeyJWT(privateKeyPEM: pem, keyID: "key-1") }
             defer { Task { try? await client.shutdown() } }
             let flow = client.makeFlow()
             let step = try #require(try await flow.start().representation)
             _ = try await flow.exchangeCode(from: step)
+            let publicKey = try P256.Signing.PublicKey(rawRepresentation: publicKeyBytes)
             let requests = await log.requests(path: Up.tokenPath)
             #expect(requests.count == 2)
             var jtis = Set<String>()
@@ -194,7 +197,7 @@ import Testing
                 #expect(form["client_id"] == "demo-gateway")
                 #expect(form["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
                 #expect(request.header("Authorization") == nil)
-                let verified = try IndependentJWSVerifier.verify(try #require(form["client_assertion"]), key: key.publicKey)
+                let verified = try IndependentJWSVerifier.verify(try #require(form["client_assertion"]), key: publicKey)
                 #expect(verified.header["alg"] as? String == "ES256")
                 #expect(verified.header["kid"] as? String == "key-1")
                 #expect(Set(verified.claims.keys) == ["iss", "sub", "aud", "jti", "iat", "exp"])
@@ -208,8 +211,9 @@ import Testing
                 jtis.insert(try #require(verified.claims["jti"] as? String))
             }
             #expect(jtis.count == 2)
+            let firstAssertion = try #require(requests[0].formValues["client_assertion"])
             #expect(throws: IndependentJWSVerifier.Failure.self) {
-                try IndependentJWSVerifier.verify(try #require(requests[0].formValues["client_assertion"]), key: P256.Signing.PrivateKey().publicKey)
+                try IndependentJWSVerifier.verify(firstAssertion, key: P256.Signing.PrivateKey().publicKey)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
@@ -118,11 +119,11 @@ enum ScriptedUpstream {
         do {
             let result = try await body(url, log)
             server.cancel()
-            _ = try? await server.value
+            _ = await server.result
             return result
         } catch {
             server.cancel()
-            _ = try? await server.value
+            _ = await server.result
             throw error
         }
     }
