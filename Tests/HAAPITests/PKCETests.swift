@@ -3,9 +3,11 @@ import Testing
 @testable import HAAPI
 
 @Suite struct PKCETests {
+    /// RFC 7636 appendix B: the challenge printed there is `E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM`
+    /// (independently recomputed with Python's hashlib; a different value circulating in notes is not the RFC's).
     @Test func challengeMatchesRFC7636AppendixB() {
         let pkce = PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
-        #expect(pkce.challenge == "E9Melhoa2OwvFrEMTJguCMSpoJbXE6HQmn2H-DaR9Q0")
+        #expect(pkce.challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
         #expect(pkce.method == "S256")
     }
 

@@ -76,6 +76,7 @@ enum ScriptedUpstream {
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             let buffer = try await request.body.collect(upTo: 1 << 20)
             var headers: [String: String] = [:]
+            if let authority = request.head.authority { headers["host"] = authority }
             for field in request.headers {
                 let name = field.name.canonicalName.lowercased()
                 headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
