@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Crypto
 import Foundation
 import Logging
@@ -65,6 +66,16 @@ public final class HAAPIClient: Sendable {
             originGuard: originGuard, logger: logger, assertionKeyBox: assertionKey.map(SigningKeyBox.init(key:))
         )
         self.tokenManager = TokenManager(endpointClient: TokenEndpointClient(context: context))
+    }
+
+    /// Uses an `HTTPClient` owned by the caller (its TLS settings apply; it should not follow redirects).
+    /// ``shutdown()`` leaves that client running.
+    /// - Parameters:
+    ///   - configuration: The configuration.
+    ///   - httpClient: The caller's client.
+    ///   - logger: Receives debug and trace output only.
+    public convenience init(configuration: HAAPIClientConfiguration, httpClient: HTTPClient, logger: Logger = Logger(label: "haapi")) async throws(HAAPIError) {
+        try await self.init(configuration: configuration, transport: AsyncHTTPClientTransport(httpClient: httpClient, logger: logger), logger: logger)
     }
 
     /// Creates a new login flow with its own DPoP key, HAAPI token, PKCE pair, state and session.

@@ -422,3 +422,35 @@ import Testing
         }
     }
 }
+
+/// Logging never carries secrets, even at trace level.
+@Suite struct LoggingTests {
+    @Test func fullFlowLogsNoTokenSecretCodeOrProof() async throws {
+        let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, _ in
+            switch request.path {
+            case TestUpstream.tokenPath:
+                if request.formValues["grant_type"] == "client_credentials" { return .haapiToken("haapi-secret-token") }
+                return .json(200, #"{"access_token":"final-secret-at","token_type":"Bearer","refresh_token":"final-secret-rt","id_token":"final-secret-id"}"#)
+            case TestUpstream.authorizePath:
+                return .step(TestUpstream.authorizationResponseStep(state: request.queryValues["state"] ?? "", code: "secret-code-1"), headers: [("Session-Id", "secret-session")])
+            default:
+                return .step(TestUpstream.loginStep)
+            }
+        }
+        let capture = LogCapture()
+        try await ScriptedUpstream.run(handler) { base, log in
+            let client = try await HAAPIClient(configuration: TestUpstream.configuration(base, authentication: .secretPost("client-secret-value")), logger: capture.logger())
+            defer { Task { try? await client.shutdown() } }
+            let flow = client.makeFlow()
+            let step = try #require(try await flow.start().representation)
+            _ = try await flow.exchangeCode(from: step)
+            let proofs = await log.requests.compactMap { $0.header("DPoP") }
+            let lines = capture.all
+            #expect(!lines.isEmpty)
+            let secrets = ["haapi-secret-token", "final-secret", "secret-code-1", "client-secret-value", "secret-session", "code_verifier"] + proofs
+            for secret in secrets {
+                #expect(!lines.contains { $0.contains(secret) }, "a log line contains \(secret.prefix(12)): \(lines.first { $0.contains(secret) }?.prefix(300) ?? "")")
+            }
+        }
+    }
+}

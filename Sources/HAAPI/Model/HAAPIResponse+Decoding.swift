@@ -23,10 +23,10 @@ extension HAAPIResponse {
             throw .malformed("the upstream answered with a content type that is not HAAPI", status: status, contentType: contentType ?? "none")
         }
         let json: JSONValue
-        do {
-            json = try JSONDecoder().decode(JSONValue.self, from: body)
+        do throws(JSONParser.SyntaxError) {
+            json = try JSONParser.parse(body)
         } catch {
-            throw .malformed("the upstream answer is not valid JSON (\(body.count) bytes)", status: status, contentType: contentType)
+            throw .malformed("the upstream answer is not valid JSON (\(body.count) bytes, stopped at byte \(error.offset))", status: status, contentType: contentType)
         }
         let type = json["type"]?.stringValue ?? ""
         let looksLikeProblem = type.contains(":") || type.isEmpty && status >= 400

@@ -12,7 +12,7 @@ enum OpenIDDiscovery {
         guard (200..<300).contains(response.status) else {
             throw HAAPIError(.upstreamStatus, "the discovery document could not be fetched", status: response.status, contentType: contentType ?? "none")
         }
-        guard let json = try? JSONDecoder().decode(JSONValue.self, from: response.body), case .object = json else {
+        guard let json = try? JSONParser.parse(response.body), case .object = json else {
             throw HAAPIError.malformed("the discovery document is not a JSON object", status: response.status, contentType: contentType ?? "none")
         }
         func endpoint(_ name: String) -> URL? {

@@ -105,7 +105,7 @@ struct TokenEndpointClient: Sendable {
 
     private static func json(of response: HTTPResponseData) -> JSONValue? {
         guard !response.body.isEmpty else { return nil }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: response.body), case .object = value else { return nil }
+        guard let value = try? JSONParser.parse(response.body), case .object = value else { return nil }
         return value
     }
 }

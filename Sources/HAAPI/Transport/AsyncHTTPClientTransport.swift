@@ -72,7 +72,9 @@ public final class AsyncHTTPClientTransport: HAAPITransport {
             if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
             let response: HTTPClientResponse
             do {
-                response = try await client.execute(outgoing, deadline: .now() + .nanoseconds(Self.nanoseconds(timeout)), logger: logger)
+                // AsyncHTTPClient's own trace logs print request and response headers (tokens, proofs,
+                // Session-Id), so it never gets the caller's logger.
+                response = try await client.execute(outgoing, deadline: .now() + .nanoseconds(Self.nanoseconds(timeout)), logger: nil)
             } catch {
                 throw Self.map(error, phase: "sending the request")
             }
@@ -86,6 +88,7 @@ public final class AsyncHTTPClientTransport: HAAPITransport {
                 throw HAAPIError.malformed("the response body exceeds \(maxBodyBytes) bytes", status: status, contentType: contentType)
             } catch {
                 let mapped = Self.map(error, phase: "reading the response body")
+                logger.debug("HAAPI response body could not be read", metadata: ["status": "\(status)", "code": "\(mapped.code)"])
                 if mapped.code == .timeout { throw mapped }
                 throw HAAPIError.malformed("the response body was cut off before it was complete", status: status, contentType: contentType)
             }
