@@ -13,6 +13,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
     /// Mutual TLS (RFC 8705): the client certificate chain and its private key, both PEM.
     case mutualTLS(certificatePEM: String, privateKeyPEM: String)
 
+    /// The method name with secrets redacted.
     public var description: String {
         switch self {
         case .none: "none"

@@ -86,6 +86,7 @@ public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible {
         self.maxAutomaticSteps = maxAutomaticSteps
     }
 
+    /// The configuration with secrets and keys redacted.
     public var description: String {
         "HAAPIClientConfiguration(baseURL: \(baseURL.absoluteString), clientID: \(clientID), clientAuthentication: \(clientAuthentication), "
             + "redirectURI: \(redirectURI), scopes: \(scopes.joined(separator: " ")), endpoints: \(endpoints.map { _ in "explicit" } ?? "discovery"), "

@@ -41,5 +41,6 @@ public struct DPoPKey: Sendable, CustomStringConvertible {
         return #"{"kty":"EC","crv":"P-256","x":"\#(publicJWK.x)","y":"\#(publicJWK.y)","d":"\#(d)"}"#
     }
 
+    /// The key thumbprint only; the private key is redacted.
     public var description: String { "DPoPKey(thumbprint: \(publicJWK.thumbprint), private key redacted)" }
 }

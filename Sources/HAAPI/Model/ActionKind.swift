@@ -17,6 +17,7 @@ public struct ActionKind: RawRepresentable, Sendable, Hashable, CustomStringConv
     /// - Parameter value: The kind string.
     public init(stringLiteral value: String) { self.init(rawValue: value) }
 
+    /// The kind string.
     public var description: String { rawValue }
 
     /// `login`

@@ -8,6 +8,7 @@ public struct RepresentationType: RawRepresentable, Sendable, Hashable, CustomSt
     /// Creates a type from a literal.
     /// - Parameter value: The type string.
     public init(stringLiteral value: String) { self.rawValue = value }
+    /// The type string.
     public var description: String { rawValue }
 
     /// `authentication-step`

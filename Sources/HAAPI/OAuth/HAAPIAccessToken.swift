@@ -18,5 +18,6 @@ public struct HAAPIAccessToken: Sendable, Hashable, CustomStringConvertible {
         self.expiresIn = expiresIn
     }
 
+    /// The token type and lifetime; the value is redacted.
     public var description: String { "HAAPIAccessToken(type: \(tokenType), expiresIn: \(expiresIn), value: <redacted>)" }
 }

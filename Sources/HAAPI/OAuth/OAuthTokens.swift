@@ -45,16 +45,19 @@ public struct OAuthTokens: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Whether the tokens are DPoP-bound.
     public var isDPoPBound: Bool { tokenType.caseInsensitiveCompare("DPoP") == .orderedSame }
 
+    /// Token types and lifetime; every token and the key are redacted.
     public var description: String {
         "OAuthTokens(tokenType: \(tokenType), expiresIn: \(expiresIn.map(String.init) ?? "nil"), scope: \(scope ?? "nil"), refreshToken: \(refreshToken == nil ? "none" : "<redacted>"), idToken: \(idToken == nil ? "none" : "<redacted>"), dpopKey: \(dpopKey == nil ? "none" : "<redacted>"))"
     }
 
+    /// Equal when the six token fields are equal and both have the same DPoP public key (or none).
     public static func == (lhs: OAuthTokens, rhs: OAuthTokens) -> Bool {
         lhs.accessToken == rhs.accessToken && lhs.expiresIn == rhs.expiresIn && lhs.refreshToken == rhs.refreshToken
             && lhs.tokenType == rhs.tokenType && lhs.scope == rhs.scope && lhs.idToken == rhs.idToken
             && lhs.dpopKey?.publicJWK == rhs.dpopKey?.publicJWK
     }
 
+    /// Hashes the access token.
     public func hash(into hasher: inout Hasher) { hasher.combine(accessToken) }
 }
 
