@@ -87,6 +87,27 @@ import Testing
         }
     }
 
+    @Test func tokenCloseToExpiryIsReplacedBeforeUseAndAFlowStartsOnlyOnce() async throws {
+        let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, log in
+            if request.path == Up.tokenPath {
+                let issued = await log.requests(path: Up.tokenPath).count
+                return .haapiToken("short-lived-\(issued)", expiresIn: 20)
+            }
+            return .step(Up.loginStep)
+        }
+        try await ScriptedUpstream.run(handler) { base, log in
+            let client = try await Up.client(base)  // refresh margin 30 s > lifetime 20 s
+            defer { Task { try? await client.shutdown() } }
+            let flow = client.makeFlow()
+            _ = try await flow.start()
+            _ = try await flow.submitForm(try Up.loginAction(), parameters: [:])
+            #expect(await log.requests(path: Up.tokenPath).count == 2)
+            #expect(await log.requests(path: Up.loginPath).first?.header("Authorization") == "DPoP short-lived-2")
+            let error = await #expect(throws: HAAPIError.self) { try await flow.start() }
+            #expect(error?.code == .invalidParameters)
+        }
+    }
+
     @Test func tokenEndpointNonceChallengeIsAnsweredWithOneRetry() async throws {
         let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, log in
             if request.path == Up.tokenPath {
