@@ -36,6 +36,12 @@ import Testing
         #expect(verified.claims["htu"] as? String == "https://idp/oauth/token")
     }
 
+    @Test func nonceWithJSONSpecialCharactersSurvivesExactly() throws {
+        let nonce = "a\"b\\c/d\u{1}é"
+        let proof = try DPoPProof.make(key: DPoPKey(), method: "GET", url: try #require(URL(string: "https://idp/p")), nonce: nonce)
+        #expect(try IndependentJWSVerifier.verifyWithEmbeddedJWK(proof).claims["nonce"] as? String == nonce)
+    }
+
     @Test func tamperedProofFailsTheIndependentVerifier() throws {
         let proof = try DPoPProof.make(key: DPoPKey(), method: "GET", url: try #require(URL(string: "https://idp/a")))
         var parts = proof.split(separator: ".").map(String.init)

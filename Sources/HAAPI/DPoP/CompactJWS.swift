@@ -19,7 +19,17 @@ enum CompactJWS {
         } catch {
             throw HAAPIError(.crypto, "a JWS could not be encoded")
         }
-        let signingInput = Base64URL.encode(headerData) + "." + Base64URL.encode(claimsData)
+        return try sign(headerSegment: Base64URL.encode(headerData), claimsJSON: claimsData, key: key)
+    }
+
+    /// Signs an already encoded header segment and the claims JSON bytes.
+    /// - Parameters:
+    ///   - headerSegment: The base64url header.
+    ///   - claimsJSON: The claims as JSON bytes.
+    ///   - key: The P-256 signing key.
+    static func sign<Bytes: Sequence>(headerSegment: String, claimsJSON: Bytes, key: P256.Signing.PrivateKey) throws(HAAPIError) -> String
+    where Bytes.Element == UInt8 {
+        let signingInput = headerSegment + "." + Base64URL.encode(claimsJSON)
         do {
             let signature = try key.signature(for: Data(signingInput.utf8))
             return signingInput + "." + Base64URL.encode(signature.rawRepresentation)

@@ -9,6 +9,8 @@ public struct DPoPKey: Sendable, CustomStringConvertible {
     var privateKey: P256.Signing.PrivateKey { box.key }
     /// The public key as a JWK, as put into every proof header.
     public let publicJWK: PublicJWK
+    /// The base64url DPoP proof header (`typ`, `alg`, `jwk`), the same for every proof of this key.
+    let proofHeaderSegment: String
 
     /// Generates a fresh key.
     public init() { self.init(privateKey: P256.Signing.PrivateKey()) }
@@ -18,7 +20,10 @@ public struct DPoPKey: Sendable, CustomStringConvertible {
     public init(privateKey: P256.Signing.PrivateKey) {
         self.box = SigningKeyBox(key: privateKey)
         let raw = privateKey.publicKey.rawRepresentation  // x || y, 32 bytes each
-        self.publicJWK = PublicJWK(x: Base64URL.encode(raw.prefix(32)), y: Base64URL.encode(raw.suffix(32)))
+        let jwk = PublicJWK(x: Base64URL.encode(raw.prefix(32)), y: Base64URL.encode(raw.suffix(32)))
+        self.publicJWK = jwk
+        let header = #"{"typ":"dpop+jwt","alg":"ES256","jwk":{"kty":"EC","crv":"P-256","x":"\#(jwk.x)","y":"\#(jwk.y)"}}"#
+        self.proofHeaderSegment = Base64URL.encode(Array(header.utf8))
     }
 
     /// Loads a key from PEM (SEC1 `EC PRIVATE KEY` or PKCS#8 `PRIVATE KEY`).

@@ -3,21 +3,6 @@ import Foundation
 
 /// Builds DPoP proofs (RFC 9449 §4): a new one for every HTTP request.
 public enum DPoPProof {
-    struct Header: Encodable {
-        let typ = "dpop+jwt"
-        let alg = "ES256"
-        let jwk: PublicJWK
-    }
-
-    struct Claims: Encodable {
-        let jti: String
-        let htm: String
-        let htu: String
-        let iat: Int
-        let ath: String?
-        let nonce: String?
-    }
-
     /// Creates a signed proof.
     /// - Parameters:
     ///   - key: The flow's DPoP key.
@@ -28,15 +13,14 @@ public enum DPoPProof {
     ///   - issuedAt: The creation time.
     /// - Returns: The compact JWS for the `DPoP` header.
     public static func make(key: DPoPKey, method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, issuedAt: Date = Date()) throws(HAAPIError) -> String {
-        let claims = Claims(
-            jti: RandomToken.make(byteCount: 18),
-            htm: method.uppercased(),
-            htu: htu(for: url),
-            iat: Int(issuedAt.timeIntervalSince1970),
-            ath: accessToken.map(accessTokenHash(_:)),
-            nonce: nonce
-        )
-        return try CompactJWS.sign(header: Header(jwk: key.publicJWK), claims: claims, key: key.privateKey)
+        var claims = #"{"jti":""# + RandomToken.make(byteCount: 18)
+        claims += #"","htm":"# + JSONString.quoted(method.uppercased())
+        claims += #","htu":"# + JSONString.quoted(htu(for: url))
+        claims += #","iat":"# + String(Int(issuedAt.timeIntervalSince1970))
+        if let accessToken { claims += #","ath":""# + accessTokenHash(accessToken) + "\"" }
+        if let nonce { claims += #","nonce":"# + JSONString.quoted(nonce) }
+        claims += "}"
+        return try CompactJWS.sign(headerSegment: key.proofHeaderSegment, claimsJSON: claims.utf8, key: key.privateKey)
     }
 
     /// The `htu` value of a URL: scheme, authority and path, without query and fragment.

@@ -44,7 +44,7 @@ public struct Action: Sendable, Hashable {
         self.properties = json["properties"]
         self.raw = json
         let modelJSON = json["model"]
-        switch template.trimmingCharacters(in: .whitespaces) {
+        switch template.trimmingWhitespace {
         case "form":
             guard let modelJSON else { throw .malformed("a form action has no model") }
             let form = try FormModel(json: modelJSON)

@@ -10,7 +10,7 @@ public struct ActionKind: RawRepresentable, Sendable, Hashable, CustomStringConv
     /// Creates a kind, trimming whitespace.
     /// - Parameter rawValue: The kind string.
     public init(rawValue: String) {
-        self.rawValue = rawValue.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.rawValue = rawValue.trimmingWhitespace
     }
 
     /// Creates a kind from a literal.

@@ -22,7 +22,7 @@ public enum FieldType: Sendable, Hashable {
     /// Classifies a type string.
     /// - Parameter rawValue: The `type` member.
     public init(rawValue: String) {
-        switch rawValue.trimmingCharacters(in: .whitespaces) {
+        switch rawValue.trimmingWhitespace {
         case "hidden": self = .hidden
         case "text": self = .text
         case "username": self = .username

@@ -37,7 +37,7 @@ public struct FormModel: Sendable, Hashable {
         guard let href = json["href"]?.stringValue else { throw .malformed("a form has no href") }
         guard let method = json["method"]?.stringValue else { throw .malformed("a form has no method") }
         self.href = href
-        self.method = method.trimmingCharacters(in: .whitespaces).uppercased()
+        self.method = method.trimmingWhitespace.uppercased()
         self.type = json["type"]?.stringValue
         self.actionTitle = json["actionTitle"]?.stringValue
         self.title = json["title"]?.stringValue

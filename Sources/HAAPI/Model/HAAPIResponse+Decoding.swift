@@ -51,6 +51,6 @@ extension HAAPIResponse {
     /// - Parameter contentType: A `Content-Type` value.
     static func mediaType(of contentType: String) -> String {
         let base = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? contentType
-        return base.trimmingCharacters(in: .whitespaces).lowercased()
+        return base.trimmingWhitespace.lowercased()
     }
 }

@@ -18,7 +18,7 @@ public struct OriginGuard: Sendable {
     /// - Returns: The absolute URL to call.
     /// - Throws: ``HAAPIError/Code/offOriginHref`` otherwise (the href itself is not put in the message).
     public func resolve(_ href: String) throws(HAAPIError) -> URL {
-        let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = href.trimmingWhitespace
         guard !trimmed.isEmpty, let url = URL(string: trimmed, relativeTo: baseURL)?.absoluteURL else {
             throw HAAPIError(.offOriginHref, "the href cannot be resolved against the upstream base URL")
         }
