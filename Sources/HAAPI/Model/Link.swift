@@ -23,10 +23,14 @@ public struct Link: Sendable, Hashable {
         self.rel = rel
         self.title = title
         self.type = type
-        var members: [String: JSONValue] = ["href": .string(href), "rel": .string(rel)]
-        if let title { members["title"] = .string(title) }
-        if let type { members["type"] = .string(type) }
-        self.raw = raw ?? .object(members)
+        if let raw {
+            self.raw = raw
+        } else {
+            var members: [String: JSONValue] = ["href": .string(href), "rel": .string(rel)]
+            if let title { members["title"] = .string(title) }
+            if let type { members["type"] = .string(type) }
+            self.raw = .object(members)
+        }
     }
 
     /// Whether this link is an inline image (`data:` URI, or an `image/*` type) to show, never to follow.
