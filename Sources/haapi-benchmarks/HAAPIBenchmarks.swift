@@ -24,6 +24,9 @@ struct HAAPIBenchmarks {
         let decode = measure(name: "decode \(sample.lastPathComponent) (\(data.count) bytes)", iterations: 20_000) {
             _ = try? HAAPIResponse.decode(status: 200, contentType: "application/vnd.auth+json", body: data)
         }
+        let parse = measure(name: "parse only (JSONValue.parse) \(sample.lastPathComponent)", iterations: 20_000) {
+            _ = try? JSONValue.parse(data)
+        }
         let key = DPoPKey()
         guard let url = URL(string: "https://idp.example.com/dev/authn/authenticate?x=1") else { exit(1) }
         let proof = measure(name: "create DPoP proof (ES256, with ath and nonce)", iterations: 20_000) {
@@ -31,7 +34,7 @@ struct HAAPIBenchmarks {
         }
 
         var report = "haapi-benchmarks (\(Date()))\nsample: \(sample.path)\n"
-        for result in [decode, proof] {
+        for result in [decode, parse, proof] {
             report += "\(result.name): \(String(format: "%.0f", result.nanosecondsPerOperation)) ns/op over \(result.iterations) iterations\n"
         }
         print(report, terminator: "")

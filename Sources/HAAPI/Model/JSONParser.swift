@@ -17,19 +17,27 @@ enum JSONParser {
     /// Parses a complete JSON text.
     /// - Parameter data: The bytes.
     static func parse(_ data: Data) throws(SyntaxError) -> JSONValue {
-        var reader = Reader(bytes: [UInt8](data))
-        reader.skipWhitespace()
-        let value = try reader.parseValue(depth: 0)
-        reader.skipWhitespace()
-        guard reader.index == reader.bytes.count else { throw SyntaxError(offset: reader.index) }
-        return value
+        let array = [UInt8](data)
+        let result = array.withUnsafeBufferPointer { buffer -> Result<JSONValue, SyntaxError> in
+            var reader = Reader(bytes: buffer)
+            reader.skipWhitespace()
+            do throws(SyntaxError) {
+                let value = try reader.parseValue(depth: 0)
+                reader.skipWhitespace()
+                guard reader.index == buffer.count else { throw SyntaxError(offset: reader.index) }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     struct Reader {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
         mutating func skipWhitespace() {
             while index < bytes.count {
