@@ -25,7 +25,7 @@ extension HAAPIFlow {
                         logger.debug("HAAPI call asked for a DPoP nonce; retrying once")
                         continue
                     }
-                    throw HAAPIError(.dpopRejected, "the upstream rejected the DPoP nonce again after one retry", status: 401)
+                    throw HAAPIError(.dpopRejected, "the upstream demanded a DPoP nonce (use_dpop_nonce) again after one retry, or without sending one", status: 401)
                 case "invalid_token"?:
                     switch tokenMachine.tokenRejected(token, alreadyRefetched: refetchedToken) {
                     case .fetch:

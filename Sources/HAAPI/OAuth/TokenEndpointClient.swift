@@ -32,7 +32,7 @@ struct TokenEndpointClient: Sendable {
                     context.logger.debug("token endpoint asked for a DPoP nonce; retrying once")
                     continue
                 }
-                throw HAAPIError(.dpopRejected, "the token endpoint rejected the DPoP nonce again after one retry", status: response.status)
+                throw HAAPIError(.dpopRejected, "the token endpoint demanded a DPoP nonce (use_dpop_nonce) again after one retry, or without sending one", status: response.status)
             }
             if json?["error"]?.stringValue == "invalid_dpop_proof" {
                 throw HAAPIError(.dpopRejected, "the token endpoint rejected the DPoP proof (invalid_dpop_proof)", status: response.status)
