@@ -64,6 +64,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Micro benchmarks of the HAAPI library (not tests).
+        .executableTarget(
+            name: "haapi-benchmarks",
+            dependencies: ["HAAPI"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests.
         .testTarget(
             name: "HAAPITests",

@@ -12,6 +12,7 @@ public struct HAAPIError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) { self.name = name }
+        /// The code name.
         public var description: String { name }
 
         /// The configuration is invalid; ``HAAPIError/problems`` lists every problem found.
@@ -66,6 +67,7 @@ public struct HAAPIError: Error, Sendable, Hashable, CustomStringConvertible {
         self.problems = problems
     }
 
+    /// Code, message, status, content type and problems; never secrets.
     public var description: String {
         var text = "HAAPIError.\(code): \(message)"
         if let status { text += " (status \(status))" }

@@ -1,0 +1,185 @@
+import Foundation
+import Logging
+
+/// One login flow: one DPoP key, one HAAPI token, the DPoP nonce, the `Session-Id`, the PKCE pair and the
+/// `state` of one user's authentication. Create with ``HAAPIClient/makeFlow()``; never share between users.
+public actor HAAPIFlow {
+    let context: HAAPIClientContext
+    let dpopKey: DPoPKey
+    let pkce: PKCE
+    let state: String
+    let oidcNonce: String?
+    var sessionID: String?
+    var tokenMachine: HAAPITokenStateMachine
+    var started = false
+    var codeExchanged = false
+    let clock = ContinuousClock()
+    let logger: Logger
+
+    /// The latest step received (not replaced by problems or `continue-same-step`).
+    public internal(set) var currentStep: Representation?
+
+    init(context: HAAPIClientContext) {
+        self.context = context
+        self.dpopKey = DPoPKey()
+        self.pkce = PKCE()
+        self.state = RandomToken.make(byteCount: 24)
+        self.oidcNonce = context.configuration.scopes.contains("openid") ? RandomToken.make(byteCount: 24) : nil
+        self.tokenMachine = HAAPITokenStateMachine(refreshMargin: context.configuration.haapiTokenRefreshMargin)
+        var logger = context.logger
+        logger[metadataKey: "haapi.flow"] = "\(RandomToken.make(byteCount: 6))"
+        self.logger = logger
+    }
+
+    /// The public JWK of this flow's DPoP key (for matching bound tokens; the private key stays inside).
+    public nonisolated var dpopPublicJWK: PublicJWK { dpopKey.publicJWK }
+
+    /// Starts the flow: sends the authorize request with PKCE, `state`, OIDC `nonce` and the extra parameters.
+    /// - Parameter acceptLanguage: The end user's `Accept-Language`, forwarded as is.
+    /// - Returns: The first step (usually a redirection step) or a problem.
+    /// - Throws: ``HAAPIError`` on failures; ``HAAPIError/Code/invalidParameters`` when already started.
+    public func start(acceptLanguage: String? = nil) async throws(HAAPIError) -> HAAPIResponse {
+        guard !started else { throw HAAPIError(.invalidParameters, "the flow was already started; create a new flow") }
+        started = true
+        let url = try authorizationRequestURL()
+        logger.debug("starting HAAPI flow")
+        return try await call(method: "GET", url: url, body: nil, contentType: nil, acceptLanguage: acceptLanguage)
+    }
+
+    /// The authorize request URL of this flow.
+    func authorizationRequestURL() throws(HAAPIError) -> URL {
+        let configuration = context.configuration
+        var items: [(String, String)] = [
+            ("client_id", configuration.clientID), ("response_type", "code"), ("redirect_uri", configuration.redirectURI),
+        ]
+        if !configuration.scopes.isEmpty { items.append(("scope", configuration.scopes.joined(separator: " "))) }
+        items.append(("state", state))
+        items.append(("code_challenge", pkce.challenge))
+        items.append(("code_challenge_method", pkce.method))
+        if let oidcNonce { items.append(("nonce", oidcNonce)) }
+        items += configuration.authorizationParameters.queryItems
+        return try Self.appendingQuery(items, to: context.endpoints.authorization)
+    }
+
+    /// Submits a form action of the current step.
+    /// - Parameters:
+    ///   - action: A `form` action of a step of this flow (including nested continue/error actions and selector options).
+    ///   - parameters: Values for the form's visible and context fields, by field name.
+    ///   - acceptLanguage: The end user's `Accept-Language`.
+    /// - Throws: ``HAAPIError/Code/invalidParameters`` for a non-form action or undeclared parameter names;
+    ///   ``HAAPIError/Code/offOriginHref`` for an href outside the upstream origin (nothing is sent).
+    public func submitForm(_ action: Action, parameters: [String: String] = [:], acceptLanguage: String? = nil) async throws(HAAPIError) -> HAAPIResponse {
+        try await submitForm(action, values: parameters.mapValues { JSONValue.string($0) }, acceptLanguage: acceptLanguage)
+    }
+
+    /// Submits a form action with JSON values (for `application/json` forms such as WebAuthn credentials).
+    /// - Parameters:
+    ///   - action: A `form` action of a step of this flow.
+    ///   - values: Values by field name; objects and arrays are sent as nested JSON (or as JSON text in urlencoded forms).
+    ///   - acceptLanguage: The end user's `Accept-Language`.
+    public func submitForm(_ action: Action, values: [String: JSONValue], acceptLanguage: String? = nil) async throws(HAAPIError) -> HAAPIResponse {
+        guard let form = action.form else {
+            throw HAAPIError(.invalidParameters, "the action with template '\(action.template)' is not a form")
+        }
+        try ensureActive()
+        let submission = try FormSubmission(form: form, values: values, originGuard: context.originGuard)
+        if !submission.ignoredNames.isEmpty {
+            logger.debug("ignored caller values for fixed fields", metadata: ["fields": "\(submission.ignoredNames.joined(separator: ","))"])
+        }
+        return try await call(method: submission.method, url: submission.url, body: submission.body, contentType: submission.contentType, acceptLanguage: acceptLanguage)
+    }
+
+    /// Follows a link of the current step with a GET.
+    /// - Parameters:
+    ///   - link: A link of a step of this flow.
+    ///   - acceptLanguage: The end user's `Accept-Language`.
+    /// - Throws: ``HAAPIError/Code/offOriginHref`` for image (`data:`) links and hrefs outside the upstream origin.
+    public func followLink(_ link: Link, acceptLanguage: String? = nil) async throws(HAAPIError) -> HAAPIResponse {
+        guard !link.href.lowercased().hasPrefix("data:") else {
+            throw HAAPIError(.offOriginHref, "image links are shown, never fetched")
+        }
+        try ensureActive()
+        let url = try context.originGuard.resolve(link.href)
+        return try await call(method: "GET", url: url, body: nil, contentType: nil, acceptLanguage: acceptLanguage)
+    }
+
+    /// Opt-in helper: follows `redirection-step`s automatically and turns a `continue-same-step` into the
+    /// previous step with the new messages appended. Bounded by the configuration's `maxAutomaticSteps`.
+    /// - Parameters:
+    ///   - response: A response of this flow.
+    ///   - acceptLanguage: The end user's `Accept-Language`.
+    /// - Returns: The first response that needs the user (or the flow's end).
+    /// - Throws: ``HAAPIError/Code/tooManyRedirects`` past the bound.
+    public func followAutomaticSteps(from response: HAAPIResponse, acceptLanguage: String? = nil) async throws(HAAPIError) -> HAAPIResponse {
+        var response = response
+        var followed = 0
+        var previous = currentStep
+        while case .representation(let step) = response {
+            switch step.stepKind {
+            case .redirection:
+                guard let action = step.actions.first(where: { $0.form != nil }) else { return response }
+                guard followed < context.configuration.maxAutomaticSteps else {
+                    throw HAAPIError(.tooManyRedirects, "more than \(context.configuration.maxAutomaticSteps) automatic steps in a row")
+                }
+                followed += 1
+                previous = currentStep
+                response = try await submitForm(action, values: [:], acceptLanguage: acceptLanguage)
+            case .continueSame:
+                guard let previous, previous.stepKind != .continueSame else { return response }
+                return .representation(previous.appending(messages: step.messages))
+            default:
+                return response
+            }
+        }
+        return response
+    }
+
+    /// Exchanges the code of the flow's authorization response, once.
+    /// - Parameter authorizationResponse: The properties of the `oauth-authorization-response` step.
+    /// - Returns: Tokens (with the DPoP key when bound per configuration) or an OAuth error value.
+    /// - Throws: ``HAAPIError/Code/authorizationResponseMismatch`` for a wrong `state` or `iss`;
+    ///   ``HAAPIError/Code/flowExpired`` when the code was already exchanged.
+    public func exchangeCode(from authorizationResponse: AuthorizationResponse) async throws(HAAPIError) -> TokenExchangeOutcome {
+        guard !codeExchanged else { throw HAAPIError(.flowExpired, "the authorization code of this flow was already exchanged") }
+        guard authorizationResponse.state == state else {
+            throw HAAPIError(.authorizationResponseMismatch, "the authorization response state does not match this flow")
+        }
+        if let issuer = authorizationResponse.issuer, let expected = context.endpoints.issuer, issuer != expected {
+            throw HAAPIError(.authorizationResponseMismatch, "the authorization response issuer does not match the configured issuer")
+        }
+        guard let code = authorizationResponse.code, !code.isEmpty else {
+            throw HAAPIError(.invalidParameters, "the authorization response has no code")
+        }
+        codeExchanged = true
+        let manager = TokenManager(endpointClient: TokenEndpointClient(context: context))
+        return try await manager.exchange(code: code, codeVerifier: pkce.verifier, dpopKey: context.configuration.bindTokensToDPoP ? dpopKey : nil)
+    }
+
+    /// Exchanges the code of an `oauth-authorization-response` step.
+    /// - Parameter step: The step.
+    public func exchangeCode(from step: Representation) async throws(HAAPIError) -> TokenExchangeOutcome {
+        guard let authorizationResponse = step.authorizationResponse else {
+            throw HAAPIError(.invalidParameters, "the step is not an oauth-authorization-response")
+        }
+        return try await exchangeCode(from: authorizationResponse)
+    }
+
+    private func ensureActive() throws(HAAPIError) {
+        guard !codeExchanged else { throw HAAPIError(.flowExpired, "the flow is complete; its code was exchanged") }
+    }
+
+    static func appendingQuery(_ items: [(String, String)], to url: URL) throws(HAAPIError) -> URL {
+        guard !items.isEmpty else { return url }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+            throw HAAPIError(.invalidParameters, "the target URL cannot be parsed")
+        }
+        let encoded = FormURLEncoding.encode(items)
+        if let existing = components.percentEncodedQuery, !existing.isEmpty {
+            components.percentEncodedQuery = existing + "&" + encoded
+        } else {
+            components.percentEncodedQuery = encoded
+        }
+        guard let result = components.url else { throw HAAPIError(.invalidParameters, "the target URL cannot be built") }
+        return result
+    }
+}

@@ -1,0 +1,95 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Logging
+
+/// The entry point of the library: validated configuration, resolved endpoints, a transport,
+/// a ``TokenManager``, and a factory of login flows.
+///
+/// ```swift
+/// let client = try await HAAPIClient(configuration: configuration, logger: logger)
+/// let flow = client.makeFlow()
+/// let first = try await flow.start(acceptLanguage: "en")
+/// ```
+public final class HAAPIClient: Sendable {
+    /// The configuration in use.
+    public let configuration: HAAPIClientConfiguration
+    /// The endpoints in use (configured or discovered).
+    public let endpoints: HAAPIEndpoints
+    /// Exchanges, refreshes and revokes final tokens.
+    public let tokenManager: TokenManager
+    let context: HAAPIClientContext
+
+    /// Validates the configuration, sets up the transport and runs discovery when no endpoints are given.
+    /// - Parameters:
+    ///   - configuration: The configuration.
+    ///   - transport: The transport; by default an ``AsyncHTTPClientTransport`` owned by this client.
+    ///   - logger: Receives debug and trace output only; never secrets.
+    /// - Throws: ``HAAPIError/Code/invalidConfiguration`` listing every problem, or the discovery failure.
+    public init(configuration: HAAPIClientConfiguration, transport: (any HAAPITransport)? = nil, logger: Logger = Logger(label: "haapi")) async throws(HAAPIError) {
+        try configuration.validate()
+        var assertionKey: P256.Signing.PrivateKey?
+        if case .privateKeyJWT(let pem, _) = configuration.clientAuthentication {
+            assertionKey = try? P256.Signing.PrivateKey(pemRepresentation: pem)
+        }
+        let resolvedTransport: any HAAPITransport
+        if let transport {
+            resolvedTransport = transport
+        } else {
+            resolvedTransport = try AsyncHTTPClientTransport(configuration: configuration, logger: logger)
+        }
+        let nonceStore = DPoPNonceStore()
+        let originGuard = OriginGuard(baseURL: configuration.baseURL)
+        let endpoints: HAAPIEndpoints
+        if let configured = configuration.endpoints {
+            endpoints = configured
+        } else {
+            let discoveryURL = URL(string: configuration.discoveryPath, relativeTo: Self.directoryURL(configuration.baseURL))?.absoluteURL ?? configuration.baseURL
+            let bootstrap = HAAPIClientContext(
+                configuration: configuration, endpoints: HAAPIEndpoints(authorization: discoveryURL, token: discoveryURL),
+                transport: resolvedTransport, nonceStore: nonceStore, originGuard: originGuard, logger: logger, assertionKeyBox: nil
+            )
+            do throws(HAAPIError) {
+                endpoints = try await OpenIDDiscovery.discover(at: discoveryURL) { (request: HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData in
+                    try await bootstrap.send(request)
+                }
+            } catch {
+                try? await resolvedTransport.shutdown()
+                throw error
+            }
+            logger.debug("HAAPI endpoints discovered")
+        }
+        self.configuration = configuration
+        self.endpoints = endpoints
+        self.context = HAAPIClientContext(
+            configuration: configuration, endpoints: endpoints, transport: resolvedTransport, nonceStore: nonceStore,
+            originGuard: originGuard, logger: logger, assertionKeyBox: assertionKey.map(SigningKeyBox.init(key:))
+        )
+        self.tokenManager = TokenManager(endpointClient: TokenEndpointClient(context: context))
+    }
+
+    /// Uses an `HTTPClient` owned by the caller (its TLS settings apply; it should not follow redirects).
+    /// ``shutdown()`` leaves that client running.
+    /// - Parameters:
+    ///   - configuration: The configuration.
+    ///   - httpClient: The caller's client.
+    ///   - logger: Receives debug and trace output only.
+    public convenience init(configuration: HAAPIClientConfiguration, httpClient: HTTPClient, logger: Logger = Logger(label: "haapi")) async throws(HAAPIError) {
+        try await self.init(configuration: configuration, transport: AsyncHTTPClientTransport(httpClient: httpClient, logger: logger), logger: logger)
+    }
+
+    /// Creates a new login flow with its own DPoP key, HAAPI token, PKCE pair, state and session.
+    public func makeFlow() -> HAAPIFlow {
+        HAAPIFlow(context: context)
+    }
+
+    /// Shuts the transport down (a client passed in by the caller is left running).
+    public func shutdown() async throws {
+        try await context.transport.shutdown()
+    }
+
+    /// The base URL as a directory, so relative paths resolve below it.
+    static func directoryURL(_ url: URL) -> URL {
+        url.absoluteString.hasSuffix("/") ? url : URL(string: url.absoluteString + "/") ?? url
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Everything a ``HAAPIClient`` needs. Plain values; ``validate()`` reports every problem at once.
+///
+/// ``description`` redacts secrets and keys.
+public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible {
+    /// The HAAPI server's base URL. Its origin is the only one hrefs may point to.
+    public var baseURL: URL
+    /// Explicit endpoints; `nil` runs OpenID discovery at `baseURL/.well-known/openid-configuration`.
+    public var endpoints: HAAPIEndpoints?
+    /// The path of the discovery document relative to ``baseURL``.
+    public var discoveryPath: String
+    /// The OAuth client id of the HAAPI client.
+    public var clientID: String
+    /// How the client authenticates at the token endpoint.
+    public var clientAuthentication: ClientAuthentication
+    /// Extra trust roots (PEM, one or more certificates each) for the upstream's TLS.
+    public var additionalTrustRootsPEM: [String]
+    /// The registered redirect URI sent in the authorize and token requests.
+    public var redirectURI: String
+    /// The scopes of the final tokens.
+    public var scopes: [String]
+    /// Extra authorize parameters.
+    public var authorizationParameters: AuthorizationParameters
+    /// The TCP/TLS connect timeout.
+    public var connectTimeout: Duration
+    /// The limit for one whole HTTP exchange (headers and body).
+    public var requestTimeout: Duration
+    /// A HAAPI token is replaced when it has less than this left to live.
+    public var haapiTokenRefreshMargin: Duration
+    /// Whether the code exchange binds the final tokens to the flow's DPoP key (the key is then returned with them).
+    public var bindTokensToDPoP: Bool
+    /// The largest accepted response body in bytes.
+    public var maxResponseBodyBytes: Int
+    /// The most automatic steps ``HAAPIFlow/followAutomaticSteps(from:acceptLanguage:)`` takes in a row.
+    public var maxAutomaticSteps: Int
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - baseURL: The HAAPI server's base URL.
+    ///   - endpoints: Explicit endpoints, or `nil` for discovery.
+    ///   - discoveryPath: The discovery document path.
+    ///   - clientID: The client id.
+    ///   - clientAuthentication: The client authentication.
+    ///   - additionalTrustRootsPEM: Extra trust roots.
+    ///   - redirectURI: The redirect URI.
+    ///   - scopes: The scopes.
+    ///   - authorizationParameters: Extra authorize parameters.
+    ///   - connectTimeout: The connect timeout (default 5 s).
+    ///   - requestTimeout: The per-exchange timeout (default 15 s).
+    ///   - haapiTokenRefreshMargin: The HAAPI token refresh margin (default 30 s).
+    ///   - bindTokensToDPoP: Whether final tokens are DPoP-bound (default false).
+    ///   - maxResponseBodyBytes: The body size cap (default 1 MiB).
+    ///   - maxAutomaticSteps: The automatic-step bound (default 10).
+    public init(
+        baseURL: URL,
+        endpoints: HAAPIEndpoints? = nil,
+        discoveryPath: String = ".well-known/openid-configuration",
+        clientID: String,
+        clientAuthentication: ClientAuthentication,
+        additionalTrustRootsPEM: [String] = [],
+        redirectURI: String,
+        scopes: [String],
+        authorizationParameters: AuthorizationParameters = AuthorizationParameters(),
+        connectTimeout: Duration = .seconds(5),
+        requestTimeout: Duration = .seconds(15),
+        haapiTokenRefreshMargin: Duration = .seconds(30),
+        bindTokensToDPoP: Bool = false,
+        maxResponseBodyBytes: Int = 1 << 20,
+        maxAutomaticSteps: Int = 10
+    ) {
+        self.baseURL = baseURL
+        self.endpoints = endpoints
+        self.discoveryPath = discoveryPath
+        self.clientID = clientID
+        self.clientAuthentication = clientAuthentication
+        self.additionalTrustRootsPEM = additionalTrustRootsPEM
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.authorizationParameters = authorizationParameters
+        self.connectTimeout = connectTimeout
+        self.requestTimeout = requestTimeout
+        self.haapiTokenRefreshMargin = haapiTokenRefreshMargin
+        self.bindTokensToDPoP = bindTokensToDPoP
+        self.maxResponseBodyBytes = maxResponseBodyBytes
+        self.maxAutomaticSteps = maxAutomaticSteps
+    }
+
+    /// The configuration with secrets and keys redacted.
+    public var description: String {
+        "HAAPIClientConfiguration(baseURL: \(baseURL.absoluteString), clientID: \(clientID), clientAuthentication: \(clientAuthentication), "
+            + "redirectURI: \(redirectURI), scopes: \(scopes.joined(separator: " ")), endpoints: \(endpoints.map { _ in "explicit" } ?? "discovery"), "
+            + "bindTokensToDPoP: \(bindTokensToDPoP))"
+    }
+}

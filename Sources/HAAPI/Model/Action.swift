@@ -1,0 +1,77 @@
+import Foundation
+
+/// An action of a step: what the client may do next.
+public struct Action: Sendable, Hashable {
+    /// The template string as received (`form`, `selector`, `client-operation`, ...).
+    public let template: String
+    /// The kind hint.
+    public let kind: ActionKind
+    /// The title (for forms, falls back to the model's `title`).
+    public let title: String?
+    /// Optional properties, e.g. `{"authenticatorType": "html-form"}`.
+    public let properties: JSONValue?
+    /// The typed model.
+    public let model: ActionModel
+    /// The action as received.
+    public let raw: JSONValue
+
+    /// The form model, when this is a form action.
+    public var form: FormModel? {
+        if case .form(let form) = model { return form }
+        return nil
+    }
+
+    /// The options, when this is a selector action.
+    public var selectorOptions: [Action]? {
+        if case .selector(let options) = model { return options }
+        return nil
+    }
+
+    /// The client operation, when this is a client-operation action.
+    public var clientOperation: ClientOperation? {
+        if case .clientOperation(let operation) = model { return operation }
+        return nil
+    }
+
+    /// Decodes an action from JSON; never fails on unknown members.
+    /// - Parameter json: The action object.
+    /// - Throws: ``HAAPIError/Code/malformedResponse`` when required members are missing or of the wrong type.
+    public init(json: JSONValue) throws(HAAPIError) {
+        guard case .object = json else { throw .malformed("an action is not a JSON object") }
+        guard let template = json["template"]?.stringValue else { throw .malformed("an action has no template") }
+        self.template = template
+        self.kind = ActionKind(rawValue: json["kind"]?.stringValue ?? "")
+        self.properties = json["properties"]
+        self.raw = json
+        let modelJSON = json["model"]
+        switch template.trimmingWhitespace {
+        case "form":
+            guard let modelJSON else { throw .malformed("a form action has no model") }
+            let form = try FormModel(json: modelJSON)
+            self.model = .form(form)
+            self.title = json["title"]?.stringValue ?? form.title
+        case "selector":
+            let options = try Action.list(modelJSON?["options"])
+            self.model = .selector(options: options)
+            self.title = json["title"]?.stringValue
+        case "client-operation":
+            guard let modelJSON else { throw .malformed("a client-operation action has no model") }
+            self.model = .clientOperation(try ClientOperation(json: modelJSON))
+            self.title = json["title"]?.stringValue
+        default:
+            self.model = .unknown(template: template, model: modelJSON)
+            self.title = json["title"]?.stringValue
+        }
+    }
+
+    /// Decodes an optional array of actions.
+    static func list(_ json: JSONValue?) throws(HAAPIError) -> [Action] {
+        guard let json, json != .null else { return [] }
+        guard let elements = json.arrayValue else { throw .malformed("actions are not a JSON array") }
+        var actions: [Action] = []
+        actions.reserveCapacity(elements.count)
+        for element in elements { actions.append(try Action(json: element)) }
+        return actions
+    }
+}
+

@@ -1,0 +1,120 @@
+/// A HAAPI step (`application/vnd.auth+json`), typed, with its raw JSON kept.
+public struct Representation: Sendable, Hashable {
+    /// The `type` member.
+    public let type: RepresentationType
+    /// The kind of step, derived from `type` and the actions.
+    public let stepKind: StepKind
+    /// The actions.
+    public let actions: [Action]
+    /// The links.
+    public let links: [Link]
+    /// The messages.
+    public let messages: [Message]
+    /// The metadata, if sent.
+    public let metadata: Metadata?
+    /// The `properties` object as received.
+    public let properties: JSONValue?
+    /// Polling properties, for polling steps.
+    public let polling: PollingProperties?
+    /// The authorization response, for `oauth-authorization-response` steps.
+    public let authorizationResponse: AuthorizationResponse?
+    /// The whole representation as received, for template overrides.
+    public let raw: JSONValue
+
+    /// Decodes a representation; unknown members never fail.
+    /// - Parameter json: The representation object.
+    /// - Throws: ``HAAPIError/Code/malformedResponse`` when `type` is missing or a member has the wrong shape.
+    public init(json: JSONValue) throws(HAAPIError) {
+        guard case .object = json else { throw .malformed("the representation is not a JSON object") }
+        guard let type = json["type"]?.stringValue else { throw .malformed("the representation has no type") }
+        self.type = RepresentationType(rawValue: type)
+        self.actions = try Action.list(json["actions"])
+        self.links = try Representation.links(json["links"])
+        self.messages = try Representation.messages(json["messages"])
+        self.metadata = Representation.metadata(json["metadata"])
+        self.properties = json["properties"]
+        self.polling = self.type == .pollingStep ? PollingProperties(json: json["properties"]) : nil
+        self.authorizationResponse = self.type == .oauthAuthorizationResponse ? AuthorizationResponse(json: json["properties"]) : nil
+        self.raw = json
+        self.stepKind = Representation.classify(type: self.type, actions: self.actions)
+    }
+
+    /// A copy with `messages` appended (used for `continue-same-step`).
+    /// - Parameter newMessages: The messages to add.
+    public func appending(messages newMessages: [Message]) -> Representation {
+        Representation(copying: self, messages: messages + newMessages)
+    }
+
+    private init(copying other: Representation, messages: [Message]) {
+        self.type = other.type
+        self.stepKind = other.stepKind
+        self.actions = other.actions
+        self.links = other.links
+        self.messages = messages
+        self.metadata = other.metadata
+        self.properties = other.properties
+        self.polling = other.polling
+        self.authorizationResponse = other.authorizationResponse
+        self.raw = other.raw
+    }
+
+    /// Classifies a step as Curity's SDK step factories do.
+    /// - Parameters:
+    ///   - type: The representation type.
+    ///   - actions: The decoded actions.
+    public static func classify(type: RepresentationType, actions: [Action]) -> StepKind {
+        switch type {
+        case .redirectionStep: return .redirection
+        case .pollingStep: return .polling
+        case .continueSameStep: return .continueSame
+        case .oauthAuthorizationResponse: return .oauthAuthorizationResponse
+        case .userConsentStep: return .userConsent
+        default: break
+        }
+        if let first = actions.first, first.selectorOptions != nil, first.kind == .authenticatorSelector {
+            return .authenticatorSelector
+        }
+        if let operation = actions.lazy.compactMap(\.clientOperation).first {
+            switch operation.name {
+            case ClientOperation.Name.externalBrowserFlow: return .externalBrowserClientOperation
+            case ClientOperation.Name.bankID: return .bankIDClientOperation
+            case ClientOperation.Name.encap: return .encapClientOperation
+            case ClientOperation.Name.webAuthnRegistration: return .webAuthnRegistrationClientOperation
+            case ClientOperation.Name.webAuthnAuthentication: return .webAuthnAuthenticationClientOperation
+            default: return .genericClientOperation
+            }
+        }
+        if !actions.isEmpty, actions.allSatisfy({ $0.form != nil || $0.selectorOptions != nil }) {
+            return .interactiveForm
+        }
+        return .generic
+    }
+
+    static func links(_ json: JSONValue?) throws(HAAPIError) -> [Link] {
+        guard let json, json != .null else { return [] }
+        guard let elements = json.arrayValue else { throw .malformed("links are not a JSON array") }
+        var links: [Link] = []
+        for element in elements {
+            guard let href = element["href"]?.stringValue else { throw .malformed("a link has no href") }
+            links.append(Link(href: href, rel: element["rel"]?.stringValue ?? "", title: element["title"]?.stringValue, type: element["type"]?.stringValue, raw: element))
+        }
+        return links
+    }
+
+    static func messages(_ json: JSONValue?) throws(HAAPIError) -> [Message] {
+        guard let json, json != .null else { return [] }
+        guard let elements = json.arrayValue else { throw .malformed("messages are not a JSON array") }
+        var messages: [Message] = []
+        for element in elements {
+            guard let text = element["text"]?.scalarText else { throw .malformed("a message has no text") }
+            let classes = element["classList"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            messages.append(Message(text: text, classList: classes, properties: element["properties"]))
+        }
+        return messages
+    }
+
+    static func metadata(_ json: JSONValue?) -> Metadata? {
+        guard let json, case .object = json else { return nil }
+        return Metadata(viewName: json["viewName"]?.stringValue, templateArea: json["templateArea"]?.stringValue)
+    }
+}

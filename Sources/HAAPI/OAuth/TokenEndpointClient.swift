@@ -1,0 +1,111 @@
+import Foundation
+
+/// Posts form requests to the token and revocation endpoints with client authentication,
+/// an optional DPoP proof, and one retry on a `use_dpop_nonce` challenge.
+struct TokenEndpointClient: Sendable {
+    let context: HAAPIClientContext
+
+    /// The outcome of a token request before interpretation.
+    enum Answer {
+        case success(JSONValue)
+        case oauthError(OAuthErrorResponse)
+    }
+
+    /// Posts `form` to `url` and interprets the answer as a token endpoint answer.
+    /// - Parameters:
+    ///   - form: The grant parameters (client authentication is added here).
+    ///   - url: The endpoint.
+    ///   - dpopKey: When set, a DPoP proof is sent (and a nonce challenge answered once).
+    func post(_ form: [(String, String)], to url: URL, dpopKey: DPoPKey?) async throws(HAAPIError) -> (status: Int, json: JSONValue?, response: HTTPResponseData) {
+        var retriedForNonce = false
+        while true {
+            var request = try makeRequest(form, to: url)
+            if let dpopKey {
+                let proof = try DPoPProof.make(key: dpopKey, method: "POST", url: url, nonce: context.nonceStore.nonce(for: url))
+                request.headers.append((name: "DPoP", value: proof))
+            }
+            let response = try await context.send(request)
+            let json = Self.json(of: response)
+            if response.status == 400 || response.status == 401, json?["error"]?.stringValue == "use_dpop_nonce", dpopKey != nil {
+                if !retriedForNonce, response.header("DPoP-Nonce") != nil {
+                    retriedForNonce = true
+                    context.logger.debug("token endpoint asked for a DPoP nonce; retrying once")
+                    continue
+                }
+                throw HAAPIError(.dpopRejected, "the token endpoint demanded a DPoP nonce (use_dpop_nonce) again after one retry, or without sending one", status: response.status)
+            }
+            if json?["error"]?.stringValue == "invalid_dpop_proof" {
+                throw HAAPIError(.dpopRejected, "the token endpoint rejected the DPoP proof (invalid_dpop_proof)", status: response.status)
+            }
+            return (response.status, json, response)
+        }
+    }
+
+    /// Requests tokens and maps the answer to tokens or an OAuth error value.
+    /// - Parameters:
+    ///   - form: The grant parameters.
+    ///   - dpopKey: The key to bind to, if any.
+    func requestTokens(_ form: [(String, String)], dpopKey: DPoPKey?) async throws(HAAPIError) -> TokenExchangeOutcome {
+        let (status, json, response) = try await post(form, to: context.endpoints.token, dpopKey: dpopKey)
+        let contentType = response.header("Content-Type")
+        if (200..<300).contains(status) {
+            guard let json else {
+                throw HAAPIError.malformed("the token endpoint answer is not JSON", status: status, contentType: contentType ?? "none")
+            }
+            guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else {
+                throw HAAPIError.malformed("the token endpoint answer has no access_token", status: status, contentType: contentType)
+            }
+            let tokenType = json["token_type"]?.stringValue ?? "Bearer"
+            let bound = tokenType.caseInsensitiveCompare("DPoP") == .orderedSame
+            return .tokens(
+                OAuthTokens(
+                    accessToken: accessToken,
+                    expiresIn: json["expires_in"]?.intValue,
+                    refreshToken: json["refresh_token"]?.stringValue,
+                    tokenType: tokenType,
+                    scope: json["scope"]?.stringValue,
+                    idToken: json["id_token"]?.stringValue,
+                    dpopKey: bound ? dpopKey : nil
+                )
+            )
+        }
+        if let error = Self.oauthError(status: status, json: json) { return .oauthError(error) }
+        throw HAAPIError(.upstreamStatus, "the token endpoint answered with HTTP \(status) and no OAuth error", status: status, contentType: contentType ?? "none")
+    }
+
+    /// An OAuth error value from a 4xx JSON answer with `error`.
+    static func oauthError(status: Int, json: JSONValue?) -> OAuthErrorResponse? {
+        guard (400..<500).contains(status), let error = json?["error"]?.stringValue else { return nil }
+        return OAuthErrorResponse(error: error, errorDescription: json?["error_description"]?.stringValue, errorURI: json?["error_uri"]?.stringValue, httpStatus: status)
+    }
+
+    private func makeRequest(_ form: [(String, String)], to url: URL) throws(HAAPIError) -> HTTPRequestData {
+        let configuration = context.configuration
+        var pairs = form
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
+        ]
+        switch configuration.clientAuthentication {
+        case .none, .mutualTLS:
+            pairs.append(("client_id", configuration.clientID))
+        case .secretBasic(let secret):
+            let credentials = FormURLEncoding.escape(configuration.clientID) + ":" + FormURLEncoding.escape(secret)
+            headers.append(("Authorization", "Basic " + Data(credentials.utf8).base64EncodedString()))
+        case .secretPost(let secret):
+            pairs.append(("client_id", configuration.clientID))
+            pairs.append(("client_secret", secret))
+        case .privateKeyJWT(_, let keyID):
+            guard let key = context.assertionKey else { throw HAAPIError(.crypto, "the private_key_jwt key is not loaded") }
+            pairs.append(("client_id", configuration.clientID))
+            pairs.append(("client_assertion_type", ClientAssertion.type))
+            pairs.append(("client_assertion", try ClientAssertion.make(clientID: configuration.clientID, audience: context.endpoints.token, key: key, keyID: keyID)))
+        }
+        return HTTPRequestData(method: "POST", url: url, headers: headers, body: Data(FormURLEncoding.encode(pairs).utf8))
+    }
+
+    private static func json(of response: HTTPResponseData) -> JSONValue? {
+        guard !response.body.isEmpty else { return nil }
+        guard let value = try? JSONParser.parse(response.body), case .object = value else { return nil }
+        return value
+    }
+}

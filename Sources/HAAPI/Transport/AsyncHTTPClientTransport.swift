@@ -1,0 +1,143 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// The production ``HAAPITransport``: AsyncHTTPClient, redirects never followed, body size capped,
+/// the whole exchange bounded by the timeout.
+public final class AsyncHTTPClientTransport: HAAPITransport {
+    private let httpClient: HTTPClient
+    private let ownsClient: Bool
+    private let logger: Logger
+
+    /// Wraps an existing client; ``shutdown()`` leaves it running. The client should not follow redirects.
+    /// - Parameters:
+    ///   - httpClient: The client to use.
+    ///   - logger: A logger for trace output.
+    public init(httpClient: HTTPClient, logger: Logger = Logger(label: "haapi.transport")) {
+        self.httpClient = httpClient
+        self.ownsClient = false
+        self.logger = logger
+    }
+
+    /// Creates and owns a client configured from `configuration`: connect timeout, extra trust roots,
+    /// and the client certificate for mutual TLS.
+    /// - Parameters:
+    ///   - configuration: The client configuration.
+    ///   - logger: A logger for trace output.
+    /// - Throws: ``HAAPIError/Code/crypto`` when a certificate or key cannot be loaded.
+    public init(configuration: HAAPIClientConfiguration, logger: Logger = Logger(label: "haapi.transport")) throws(HAAPIError) {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        do {
+            if !configuration.additionalTrustRootsPEM.isEmpty {
+                var certificates: [NIOSSLCertificate] = []
+                for pem in configuration.additionalTrustRootsPEM {
+                    certificates += try NIOSSLCertificate.fromPEMBytes(Array(pem.utf8))
+                }
+                tls.additionalTrustRoots = [.certificates(certificates)]
+            }
+            if case .mutualTLS(let certificatePEM, let privateKeyPEM) = configuration.clientAuthentication {
+                let chain = try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8))
+                tls.certificateChain = chain.map { .certificate($0) }
+                tls.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem))
+            }
+        } catch {
+            throw HAAPIError(.crypto, "a TLS certificate or key could not be loaded")
+        }
+        let clientConfiguration = HTTPClient.Configuration(
+            tlsConfiguration: tls,
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .nanoseconds(Self.nanoseconds(configuration.connectTimeout)), read: .nanoseconds(Self.nanoseconds(configuration.requestTimeout))),
+            connectionPool: HTTPClient.Configuration.ConnectionPool()
+        )
+        self.httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+        self.ownsClient = true
+        self.logger = logger
+    }
+
+    /// Sends `request`; see ``HAAPITransport/send(_:timeout:maxBodyBytes:)``.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - timeout: The limit for the whole exchange, including the body.
+    ///   - maxBodyBytes: The largest accepted body.
+    public func send(_ request: HTTPRequestData, timeout: Duration, maxBodyBytes: Int) async throws -> HTTPResponseData {
+        let client = httpClient
+        let logger = logger
+        return try await Self.withTimeout(timeout) {
+            var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+            outgoing.method = .init(rawValue: request.method)
+            for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
+            if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+            let response: HTTPClientResponse
+            do {
+                // AsyncHTTPClient's own trace logs print request and response headers (tokens, proofs,
+                // Session-Id), so it never gets the caller's logger.
+                response = try await client.execute(outgoing, deadline: .now() + .nanoseconds(Self.nanoseconds(timeout)), logger: nil)
+            } catch {
+                throw Self.map(error, phase: "sending the request")
+            }
+            let status = Int(response.status.code)
+            let headers = response.headers.map { (name: $0.name, value: $0.value) }
+            let contentType = response.headers.first(name: "Content-Type")
+            let buffer: ByteBuffer
+            do {
+                buffer = try await response.body.collect(upTo: maxBodyBytes)
+            } catch is NIOTooManyBytesError {
+                throw HAAPIError.malformed("the response body exceeds \(maxBodyBytes) bytes", status: status, contentType: contentType)
+            } catch {
+                let mapped = Self.map(error, phase: "reading the response body")
+                logger.debug("HAAPI response body could not be read", metadata: ["status": "\(status)", "code": "\(mapped.code)"])
+                if mapped.code == .timeout { throw mapped }
+                throw HAAPIError.malformed("the response body was cut off before it was complete", status: status, contentType: contentType)
+            }
+            return HTTPResponseData(status: status, headers: headers, body: Data(buffer.readableBytesView))
+        }
+    }
+
+    /// Shuts the owned client down; does nothing for a client passed in.
+    public func shutdown() async throws {
+        if ownsClient { try await httpClient.shutdown() }
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    static func map(_ error: any Error, phase: String) -> HAAPIError {
+        if let error = error as? HAAPIError { return error }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .connectTimeout:
+                return HAAPIError(.timeout, "the upstream did not answer in time while \(phase)")
+            default:
+                return HAAPIError(.transport, "the HTTP exchange failed while \(phase) (\(error.shortDescriptionForLog))")
+            }
+        }
+        if error is CancellationError { return HAAPIError(.timeout, "the request was cancelled while \(phase)") }
+        return HAAPIError(.transport, "the HTTP exchange failed while \(phase) (\(type(of: error)))")
+    }
+
+    /// Runs `operation`, failing with ``HAAPIError/Code/timeout`` after `timeout`.
+    static func withTimeout<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw HAAPIError(.timeout, "the upstream did not answer within \(timeout)")
+            }
+            return value
+        }
+    }
+}
+
+extension HTTPClientError {
+    /// A short, secret-free name for logs.
+    var shortDescriptionForLog: String { String(describing: self).prefix(80).description }
+}
