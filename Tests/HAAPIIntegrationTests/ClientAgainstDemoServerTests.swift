@@ -57,12 +57,23 @@ struct ClientAgainstDemoServerTests {
             let refreshed = try #require(try await upstream.client.tokenManager.refresh(tokens).tokens)
             #expect(refreshed.accessToken != tokens.accessToken)
             #expect(refreshed.refreshToken != tokens.refreshToken)
-            let reused = try await upstream.client.tokenManager.refresh(tokens)
-            #expect(reused.oauthError?.error == "invalid_grant", "the rotated refresh token is refused")
+            #expect(refreshed.dpopKey?.publicJWK == tokens.dpopKey?.publicJWK, "a refresh keeps the DPoP key")
 
             let fresh = try #require(try await upstream.client.tokenManager.refresh(refreshed).tokens)
             #expect(try await upstream.client.tokenManager.revoke(fresh) == .revoked)
             #expect(try await upstream.client.tokenManager.refresh(fresh).oauthError?.error == "invalid_grant")
+        }
+    }
+
+    @Test("reusing a rotated refresh token is refused and revokes the whole grant (RFC 9700 reuse detection)")
+    func refreshTokenReuseRevokesGrant() async throws {
+        try await withUpstream { upstream in
+            let flow = upstream.client.makeFlow()
+            let done = try await signInAsDemo(SignInWalker(flow: flow))
+            let tokens = try #require(try await flow.exchangeCode(from: done).tokens)
+            let refreshed = try #require(try await upstream.client.tokenManager.refresh(tokens).tokens)
+            #expect(try await upstream.client.tokenManager.refresh(tokens).oauthError?.error == "invalid_grant")
+            #expect(try await upstream.client.tokenManager.refresh(refreshed).oauthError?.error == "invalid_grant")
         }
     }
 

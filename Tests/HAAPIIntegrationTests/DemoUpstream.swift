@@ -47,7 +47,7 @@ struct DemoUpstream {
 
     /// Posts a decision on the demo approval page, as a person on another device would.
     func decideApproval(link: String, approve: Bool) async throws {
-        _ = try await Self.fetch(link, method: .POST, form: "decision=\(approve ? "approve" : "deny")")
+        _ = try await Self.fetch(link, form: "decision=\(approve ? "approve" : "deny")")
     }
 
     /// Signs in on the demo's external-browser page and returns the resume nonce handed to `redirectTarget`.
@@ -64,15 +64,19 @@ struct DemoUpstream {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.body = .bytes(ByteBuffer(string: form))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        // The redirect goes to the client's own target: read it, as the client's redirect handler would, never follow it.
+        let noRedirects = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        defer { _ = noRedirects.shutdown() }
+        let response = try await noRedirects.execute(request, timeout: .seconds(10))
         guard (300..<400).contains(Int(response.status.code)), let location = response.headers.first(name: "Location") else { return nil }
         return URLComponents(string: location)?.queryItems?.first { $0.name == "_resume_nonce" }?.value
     }
 
-    static func fetch(_ url: String, method: HTTPMethod = .GET, form: String? = nil) async throws -> Data {
+    /// A GET, or a POST of `form` (urlencoded) when given.
+    static func fetch(_ url: String, form: String? = nil) async throws -> Data {
         var request = HTTPClientRequest(url: url)
-        request.method = method
         if let form {
+            request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(ByteBuffer(string: form))
         }

@@ -7,7 +7,7 @@ struct SignInWalker {
 
     /// Starts the flow and follows the automatic steps to the first step that needs the user.
     func start() async throws -> Representation {
-        try await step(await flow.followAutomaticSteps(from: try await flow.start(acceptLanguage: "en")))
+        try step(await flow.followAutomaticSteps(from: try await flow.start(acceptLanguage: "en")))
     }
 
     /// Picks an option of the authenticator selector by its `authenticatorType` property.
