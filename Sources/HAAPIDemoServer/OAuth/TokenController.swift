@@ -178,17 +178,11 @@ struct TokenController: Sendable {
     // MARK: Revocation and introspection
 
     private func revoke(_ request: Request) async -> Response {
-        let form: FormParameters
-        switch await formBody(request) {
+        let form: FormParameters, client: RegisteredClient, token: String
+        switch await authenticatedTokenRequest(request) {
         case .failure(let error): return DemoResponse.oauthError(error)
-        case .success(let value): form = value
+        case .success(let value): (form, client, token) = value
         }
-        let client: RegisteredClient
-        switch context.clientAuthenticator.authenticate(authorization: request.headers[.authorization], form: form) {
-        case .failure(let error): return DemoResponse.oauthError(error)
-        case .success(let value): client = value
-        }
-        guard let token = form.nonEmpty("token") else { return DemoResponse.oauthError(.invalidRequest("token is missing")) }
         if let hint = form["token_type_hint"], hint != "access_token", hint != "refresh_token" {
             return DemoResponse.oauthError(.init(code: "unsupported_token_type", description: "Unknown token_type_hint", status: 400))
         }
@@ -199,17 +193,11 @@ struct TokenController: Sendable {
     }
 
     private func introspect(_ request: Request) async -> Response {
-        let form: FormParameters
-        switch await formBody(request) {
+        let client: RegisteredClient, token: String
+        switch await authenticatedTokenRequest(request) {
         case .failure(let error): return DemoResponse.oauthError(error)
-        case .success(let value): form = value
+        case .success(let value): (_, client, token) = value
         }
-        let client: RegisteredClient
-        switch context.clientAuthenticator.authenticate(authorization: request.headers[.authorization], form: form) {
-        case .failure(let error): return DemoResponse.oauthError(error)
-        case .success(let value): client = value
-        }
-        guard let token = form.nonEmpty("token") else { return DemoResponse.oauthError(.invalidRequest("token is missing")) }
         guard let record = context.tokens.lookup(token, kind: .access) ?? context.tokens.lookup(token, kind: .refresh),
             record.clientID == client.clientID
         else { return DemoResponse.json(["active": JSONValue.bool(false)]) }
@@ -227,6 +215,22 @@ struct TokenController: Sendable {
     // MARK: Helpers
 
     /// The URL-encoded body; refuses other content types, oversize bodies and repeated parameters.
+    /// The common start of revocation and introspection (RFC 7009, RFC 7662): the form body, an authenticated
+    /// client, and the `token` parameter.
+    private func authenticatedTokenRequest(_ request: Request) async -> Result<(FormParameters, RegisteredClient, String), OAuthError> {
+        let form: FormParameters
+        switch await formBody(request) {
+        case .failure(let error): return .failure(error)
+        case .success(let value): form = value
+        }
+        switch context.clientAuthenticator.authenticate(authorization: request.headers[.authorization], form: form) {
+        case .failure(let error): return .failure(error)
+        case .success(let client):
+            guard let token = form.nonEmpty("token") else { return .failure(.invalidRequest("token is missing")) }
+            return .success((form, client, token))
+        }
+    }
+
     private func formBody(_ request: Request) async -> Result<FormParameters, OAuthError> {
         let text: String
         switch await RequestBodyReader(maximumBytes: context.configuration.maximumRequestBodyBytes).text(of: request) {
