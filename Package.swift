@@ -102,6 +102,7 @@ let package = Package(
                 "HAAPI",
                 "HAAPIDemoServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings

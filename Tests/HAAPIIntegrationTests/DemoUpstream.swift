@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HAAPI
 import HAAPIDemoServer
+import Logging
 import NIOCore
 
 /// A demo server on a free loopback port plus a `HAAPIClient` configured for it, and the demo-only
@@ -18,8 +19,10 @@ struct DemoUpstream {
         bindTokensToDPoP: Bool = true,
         scopes: [String] = ["openid", "profile", "email"]
     ) async throws -> DemoUpstream {
+        var quiet = Logger(label: "haapi-demo-server")
+        quiet.logLevel = .critical
         let server = try await DemoServer.start(
-            configuration: DemoServerConfiguration(requireDPoPNonce: requireDPoPNonce, clientKeyPath: clientKeyPath))
+            configuration: DemoServerConfiguration(requireDPoPNonce: requireDPoPNonce, clientKeyPath: clientKeyPath), logger: quiet)
         do {
             let authentication = try clientAuthentication?(server) ?? .secretBasic(DemoServer.clientSecret)
             let configuration = HAAPIClientConfiguration(
