@@ -42,6 +42,11 @@ final class TestBrowser: @unchecked Sendable {
         try await send(path, method: .GET, body: nil, headers: [])
     }
 
+    /// GET / with a given Cookie header (bypassing the jar).
+    func send(cookie: String) async throws -> Page {
+        try await send("/", method: .GET, body: nil, headers: [("Cookie", cookie)])
+    }
+
     /// Submits a form (optionally changing field values), following the redirect.
     func submit(_ form: ScrapedForm, _ values: [String: String] = [:], headers: [(String, String)] = []) async throws -> Page {
         var form = form
@@ -57,7 +62,7 @@ final class TestBrowser: @unchecked Sendable {
     private func send(_ path: String, method: HTTPMethod, body: String?, headers: [(String, String)]) async throws -> Page {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
-        if !cookies.isEmpty { request.headers.add(name: "Cookie", value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
+        if !cookies.isEmpty, !headers.contains(where: { $0.0 == "Cookie" }) { request.headers.add(name: "Cookie", value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
