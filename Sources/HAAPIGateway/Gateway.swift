@@ -20,7 +20,7 @@ public enum Gateway {
             throw GatewayError(.configuration, "the demo upstream is started by the executable; pass a .haapi upstream to the library")
         }
         let templates = try TemplateLibrary(settings: configuration.templates)
-        let renderer = PageRenderer(templates: templates)
+        let renderer = PageRenderer(templates: templates, defaultPollSeconds: configuration.polling.defaultIntervalSeconds)
         let client = try await HAAPIClient(configuration: upstream, logger: logger)
         let controller = SignInController(
             client: client, store: MemorySessionStore(settings: configuration.sessions),

@@ -4,6 +4,7 @@ import Hummingbird
 /// Renders whole pages from the compiled templates.
 struct PageRenderer: Sendable {
     let templates: TemplateLibrary
+    var defaultPollSeconds = 2
 
     /// The page for a session's current state.
     func page(for snapshot: SessionSnapshot) -> String {
@@ -18,7 +19,7 @@ struct PageRenderer: Sendable {
             guard let step = snapshot.step else {
                 return messagePage(title: "Sign-in failed", message: "The sign-in could not be started.", startAgain: true)
             }
-            let builder = StepPageBuilder(snapshot: snapshot)
+            let builder = StepPageBuilder(snapshot: snapshot, defaultPollSeconds: defaultPollSeconds)
             let context = builder.context(for: step)
             let name = StepPageBuilder.templateCandidates(for: step).first { templates.names.contains($0) } ?? "step"
             return render(context, template: name)

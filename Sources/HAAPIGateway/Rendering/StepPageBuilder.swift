@@ -4,6 +4,8 @@ import HAAPI
 /// image links as `<img>`, messages and notices. All text is rendered escaped by the templates.
 struct StepPageBuilder {
     let snapshot: SessionSnapshot
+    /// The refresh interval when a polling step names none.
+    var defaultPollSeconds = 2
 
     /// The template to use for `step`: `view-<viewName>`, then `step-<stepKind>`, then `step`.
     static func templateCandidates(for step: Representation) -> [String] {
@@ -43,7 +45,15 @@ struct StepPageBuilder {
             "images": images,
             "externalLinks": externalLinks,
             "stepType": step.type.rawValue,
-        ]
+        ].merging(refresh(for: step)) { _, new in new }
+    }
+
+    /// A pending polling step refreshes itself (no script) to the poll route at the server's interval.
+    private func refresh(for step: Representation) -> [String: Any] {
+        guard step.stepKind == .polling, step.polling?.status == .pending else { return ["hasRefresh": false] }
+        let named = step.polling?.interval ?? step.properties?["pollInterval"]?.scalarText.flatMap(Double.init)
+        let seconds = max(1, min(60, named.map { Int($0.rounded(.up)) } ?? defaultPollSeconds))
+        return ["hasRefresh": true, "refreshSeconds": String(seconds), "refreshURL": "/step/\(snapshot.version)/poll"]
     }
 
     private func collect(_ action: Action, address: ActionAddress, into forms: inout [[String: Any]], external: inout [[String: Any]]) {
@@ -74,7 +84,7 @@ struct StepPageBuilder {
             "action": "/step/\(snapshot.version)/action/\(address)",
             "title": model.title ?? "",
             "hasTitle": model.title != nil,
-            "button": action.title ?? model.actionTitle ?? "Continue",
+            "button": action.kind == .poll ? "Check now" : (action.title ?? model.actionTitle ?? "Continue"),
             "fields": fields,
             "csrf": snapshot.csrfToken,
             "kind": action.kind.rawValue,

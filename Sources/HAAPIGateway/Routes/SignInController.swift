@@ -35,6 +35,15 @@ struct SignInController: Sendable {
                 try await session.followLink(version: version, index: index, acceptLanguage: language)
             }
         }
+        router.get("/step/:version/poll") { request, context in
+            guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id) else {
+                throw GatewayError(.sessionExpired, "Your sign-in session has expired or ended. Start again to sign in.")
+            }
+            if let version = context.parameters.get("version", as: Int.self) {
+                try await session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
+            }
+            return try await afterAction(session: session, id: id)
+        }
         router.post("/start-again") { request, _ in
             try originGuard.check(request)
             if let id = request.cookies[cookieName]?.value { await store.remove(id: id) }
@@ -57,7 +66,7 @@ struct SignInController: Sendable {
     }
 
     private func startSession(_ request: Request) async throws -> Response {
-        let session = SignInSession(flow: client.makeFlow(), dispatcher: dispatcher, logger: logger)
+        let session = SignInSession(flow: client.makeFlow(), dispatcher: dispatcher, polling: configuration.polling, logger: logger)
         try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
         let id = await store.insert(session)
         let snapshot = await session.snapshot()
@@ -80,6 +89,11 @@ struct SignInController: Sendable {
             throw GatewayError(.badRequest, "That form is not part of this page.")
         }
         try await body(session, version, form.values, request.headers[.acceptLanguage])
+        return try await afterAction(session: session, id: id)
+    }
+
+    /// Redirects back to the page; a fresh cookie (rotated id) once signed in.
+    private func afterAction(session: SignInSession, id: String) async throws -> Response {
         if await session.phase == .signedIn, let newID = await store.rotate(id: id) {
             return redirectHome(cookie: cookie(newID))
         }

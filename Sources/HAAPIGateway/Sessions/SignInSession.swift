@@ -17,11 +17,30 @@ actor SignInSession {
     private var notices: [String] = []
     private var fieldErrors: [String: String] = [:]
     private var values: [String: String] = [:]
+    private var pollingSince: ContinuousClock.Instant?
+    private let polling: PollingSettings
 
-    init(flow: HAAPIFlow, dispatcher: CallbackDispatcher, logger: Logger) {
+    init(flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings = .init(), logger: Logger) {
         self.flow = flow
         self.dispatcher = dispatcher
+        self.polling = polling
         self.logger = logger
+    }
+
+    /// Polls upstream for a pending polling step of version `submittedVersion` (the page's refresh).
+    ///
+    /// Past `polling.maximumWaitSeconds` the sign-in ends with a clear message instead.
+    func poll(version submittedVersion: Int, acceptLanguage: String?) async throws(GatewayError) {
+        guard phase == .step, let step, step.stepKind == .polling, submittedVersion == version, !busy else { return }
+        if let pollingSince, ContinuousClock.now - pollingSince > .seconds(polling.maximumWaitSeconds) {
+            phase = .failed("Waiting for the approval took too long. Start again to sign in.")
+            self.step = nil
+            return
+        }
+        guard let action = step.actions.first(where: { $0.kind == .poll && $0.form != nil }) else { return }
+        try await run { flow throws(HAAPIError) in
+            try await flow.followAutomaticSteps(from: try await flow.submitForm(action, parameters: [:], acceptLanguage: acceptLanguage), acceptLanguage: acceptLanguage)
+        }
     }
 
     /// Starts the flow and moves to the first step that needs the person.
@@ -113,15 +132,33 @@ actor SignInSession {
     private func run(preserving typed: [String: String] = [:], _ call: (HAAPIFlow) async throws(HAAPIError) -> HAAPIResponse) async throws(GatewayError) {
         busy = true
         defer { busy = false }
-        let response: HAAPIResponse
+        var response: HAAPIResponse
         do {
             response = try await call(flow)
         } catch {
             logger.warning("upstream call failed", metadata: ["error": "\(error.code)"])
             throw GatewayError(.upstreamUnavailable, "The sign-in service could not be reached or failed. Please try again.")
         }
+        // A finished polling step moves on by itself (its single action needs no input).
+        var moves = 0
+        while case .representation(let next) = response, next.stepKind == .polling, next.polling?.status == .done, moves < 3,
+            let action = next.actions.first(where: { $0.form != nil })
+        {
+            moves += 1
+            do throws(HAAPIError) {
+                response = try await flow.followAutomaticSteps(from: try await flow.submitForm(action, parameters: [:]))
+            } catch {
+                logger.warning("upstream call failed", metadata: ["error": "\(error.code)"])
+                throw GatewayError(.upstreamUnavailable, "The sign-in service could not be reached or failed. Please try again.")
+            }
+        }
         switch response {
         case .representation(let next):
+            if next.stepKind == .polling, next.polling?.status == .pending {
+                if pollingSince == nil { pollingSince = .now }
+            } else {
+                pollingSince = nil
+            }
             if next.stepKind == .oauthAuthorizationResponse {
                 try await complete(next)
             } else {
