@@ -23,7 +23,7 @@ public enum Gateway {
         let renderer = PageRenderer(templates: templates, defaultPollSeconds: configuration.polling.defaultIntervalSeconds)
         let client = try await HAAPIClient(configuration: upstream, logger: logger)
         let controller = SignInController(
-            client: client, store: MemorySessionStore(settings: configuration.sessions),
+            client: client, store: MemorySessionStore<SignInSession>(settings: configuration.sessions),
             dispatcher: CallbackDispatcher(configurations: configuration.callbacks, logger: logger), renderer: renderer,
             configuration: configuration, originGuard: RequestOriginGuard(publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL)),
             logger: logger)

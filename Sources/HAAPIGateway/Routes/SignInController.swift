@@ -8,7 +8,7 @@ import Logging
 /// form posts name an action or link of the current step by step version and address, then redirect back (PRG).
 struct SignInController: Sendable {
     let client: HAAPIClient
-    let store: MemorySessionStore
+    let store: MemorySessionStore<SignInSession>
     let dispatcher: CallbackDispatcher
     let renderer: PageRenderer
     let configuration: GatewayConfiguration

@@ -1,24 +1,26 @@
 import Foundation
 
 /// In-memory sessions by opaque id, with idle and absolute lifetimes and a cap (evicting the longest-idle session).
-actor MemorySessionStore {
+actor MemorySessionStore<Session: Sendable> {
     private struct Entry {
-        let session: SignInSession
+        let session: Session
         let created: ContinuousClock.Instant
         var lastUsed: ContinuousClock.Instant
     }
 
     private var entries: [String: Entry] = [:]
     private let settings: SessionSettings
-    private let clock = ContinuousClock()
+    private let now: @Sendable () -> ContinuousClock.Instant
 
-    init(settings: SessionSettings) {
+    /// - Parameter now: The clock (injected by tests).
+    init(settings: SessionSettings, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.settings = settings
+        self.now = now
     }
 
     /// Stores a new session under a fresh id and returns the id.
-    func insert(_ session: SignInSession) -> String {
-        let now = clock.now
+    func insert(_ session: Session) -> String {
+        let now = now()
         if entries.count >= max(1, settings.maximumSessions) {
             removeExpired(now: now)
             if entries.count >= max(1, settings.maximumSessions), let oldest = entries.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
@@ -31,8 +33,8 @@ actor MemorySessionStore {
     }
 
     /// The live session with this id (touching it), or nil when unknown or expired.
-    func session(id: String) -> SignInSession? {
-        let now = clock.now
+    func session(id: String) -> Session? {
+        let now = now()
         guard var entry = entries[id] else { return nil }
         guard !isExpired(entry, now: now) else {
             entries[id] = nil
