@@ -26,6 +26,11 @@ struct PageRenderer: Sendable {
         }
     }
 
+    /// "Cancel signing in?" with a confirming form.
+    func cancelConfirmationPage(csrfToken: String) -> String {
+        render(["title": "Cancel sign-in?", "csrf": csrfToken, "notices": [String]()], template: "cancel")
+    }
+
     /// A page with a title, a message and optionally "Start again" / "Try again".
     func messagePage(title: String, message: String, startAgain: Bool = false, tryAgain: Bool = false) -> String {
         render(["title": title, "message": message, "startAgain": startAgain, "tryAgain": tryAgain, "notices": [String]()], template: "message")

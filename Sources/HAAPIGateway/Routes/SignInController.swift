@@ -44,6 +44,19 @@ struct SignInController: Sendable {
             }
             return try await afterAction(session: session, id: id)
         }
+        router.post("/cancel") { request, _ in
+            let (session, _) = try await verifiedSession(request)
+            guard configuration.completion.confirmCancel else {
+                await session.cancel()
+                return redirectHome()
+            }
+            return PageRenderer.response(renderer.cancelConfirmationPage(csrfToken: session.csrfToken))
+        }
+        router.post("/cancel/confirm") { request, _ in
+            let (session, _) = try await verifiedSession(request)
+            await session.cancel()
+            return redirectHome()
+        }
         router.post("/start-again") { request, _ in
             try originGuard.check(request)
             if let id = request.cookies[cookieName]?.value { await store.remove(id: id) }
@@ -73,10 +86,8 @@ struct SignInController: Sendable {
         return PageRenderer.response(renderer.page(for: snapshot), headers: [.setCookie: cookie(id)])
     }
 
-    private func act(
-        _ request: Request, context: BasicRequestContext,
-        _ body: (SignInSession, Int, [String: String], String?) async throws(GatewayError) -> Void
-    ) async throws -> Response {
+    /// The session of a state-changing request after the origin and CSRF checks.
+    private func verifiedSession(_ request: Request) async throws -> (SignInSession, FormBody) {
         try originGuard.check(request)
         guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id) else {
             throw GatewayError(.sessionExpired, "Your sign-in session has expired or ended. Start again to sign in.")
@@ -85,6 +96,15 @@ struct SignInController: Sendable {
         guard session.acceptsCSRF(form.values["_csrf"]) else {
             throw GatewayError(.forbidden, "This form could not be verified. Reload the page and try again.")
         }
+        return (session, form)
+    }
+
+    private func act(
+        _ request: Request, context: BasicRequestContext,
+        _ body: (SignInSession, Int, [String: String], String?) async throws(GatewayError) -> Void
+    ) async throws -> Response {
+        let (session, form) = try await verifiedSession(request)
+        guard let id = request.cookies[cookieName]?.value else { throw GatewayError(.sessionExpired, "Your sign-in session has expired or ended.") }
         guard let version = context.parameters.get("version", as: Int.self) else {
             throw GatewayError(.badRequest, "That form is not part of this page.")
         }

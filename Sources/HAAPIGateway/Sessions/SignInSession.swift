@@ -111,6 +111,14 @@ actor SignInSession {
         }
     }
 
+    /// Cancels the sign-in (unless already finished) and hands `cancelled` to the sinks.
+    func cancel() async {
+        guard phase == .step, !busy else { return }
+        phase = .cancelled
+        step = nil
+        await dispatcher.deliver(.cancelled)
+    }
+
     /// Checks the CSRF token in constant time.
     nonisolated func acceptsCSRF(_ token: String?) -> Bool {
         guard let token else { return false }
