@@ -9,7 +9,8 @@ struct CallbackDispatcher: Sendable {
         self.sinks = configurations.compactMap { configuration -> (any CallbackSink)? in
             switch configuration {
             case .file(let path): return FileCallbackSink(path: path)
-            case .webhook, .exec:
+            case .webhook(let url, let secret): return WebhookCallbackSink(url: url, secret: secret)
+            case .exec:
                 logger.warning("callback sink not supported yet; ignored", metadata: ["sink": "\(Self.kind(of: configuration))"])
                 return nil
             }
