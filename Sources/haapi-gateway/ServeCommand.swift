@@ -31,7 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("redirect-uri"), help: "The client's registered redirect URI at the upstream.")
     var redirectURI: String = "haapi:start"
 
-    @Option(name: .customLong("callback"), help: "Where the outcome goes: file:PATH (repeatable).")
+    @Option(name: .customLong("callback"), help: "Where the outcome goes: file:PATH or exec:PROGRAM (repeatable).")
     var callbacks: [String] = []
 
     @Option(help: "Templates directory (default: ./templates, else templates/ next to the executable).")
@@ -58,7 +58,8 @@ struct ServeCommand: AsyncParsableCommand {
     func callbackSinks() throws -> [CallbackSinkConfiguration] {
         try callbacks.map { value in
             if value.hasPrefix("file:"), value.count > 5 { return .file(path: String(value.dropFirst(5))) }
-            throw ValidationError("--callback must be file:PATH (got \(value.prefix(8))…)")
+            if value.hasPrefix("exec:"), value.count > 5 { return .exec(program: String(value.dropFirst(5))) }
+            throw ValidationError("--callback must be file:PATH or exec:PROGRAM (got \(value.prefix(8))…)")
         }
     }
 

@@ -6,13 +6,11 @@ struct CallbackDispatcher: Sendable {
     let logger: Logger
 
     init(configurations: [CallbackSinkConfiguration], logger: Logger) {
-        self.sinks = configurations.compactMap { configuration -> (any CallbackSink)? in
+        self.sinks = configurations.map { configuration -> any CallbackSink in
             switch configuration {
             case .file(let path): return FileCallbackSink(path: path)
             case .webhook(let url, let secret): return WebhookCallbackSink(url: url, secret: secret)
-            case .exec:
-                logger.warning("callback sink not supported yet; ignored", metadata: ["sink": "\(Self.kind(of: configuration))"])
-                return nil
+            case .exec(let program): return ExecCallbackSink(program: program)
             }
         }
         self.logger = logger
@@ -33,13 +31,5 @@ struct CallbackDispatcher: Sendable {
             }
         }
         return allDelivered
-    }
-
-    private static func kind(of configuration: CallbackSinkConfiguration) -> String {
-        switch configuration {
-        case .file: "file"
-        case .webhook: "webhook"
-        case .exec: "exec"
-        }
     }
 }
