@@ -107,6 +107,8 @@ let package = Package(
             dependencies: [
                 "HAAPIDemoServer",
                 "haapi-gateway",
+                "HAAPI",
+                "HAAPIGateway",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
