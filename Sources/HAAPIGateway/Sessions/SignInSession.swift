@@ -20,11 +20,16 @@ actor SignInSession {
     private var pollingSince: ContinuousClock.Instant?
     private let polling: PollingSettings
 
-    init(flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings = .init(), logger: Logger) {
+    /// - Parameter initialStep: A step to show before any upstream call (tests of the gateway's own checks).
+    init(flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings = .init(), logger: Logger, initialStep: Representation? = nil) {
         self.flow = flow
         self.dispatcher = dispatcher
         self.polling = polling
         self.logger = logger
+        if let initialStep {
+            self.step = initialStep
+            self.version = 1
+        }
     }
 
     /// Polls upstream for a pending polling step of version `submittedVersion` (the page's refresh).
