@@ -20,7 +20,8 @@ public enum Gateway {
             throw GatewayError(.configuration, "the demo upstream is started by the executable; pass a .haapi upstream to the library")
         }
         let templates = try TemplateLibrary(settings: configuration.templates)
-        let renderer = PageRenderer(templates: templates, defaultPollSeconds: configuration.polling.defaultIntervalSeconds)
+        let renderer = PageRenderer(
+            templates: templates, defaultPollSeconds: configuration.polling.defaultIntervalSeconds, completionURL: configuration.completion.redirectURL)
         let client = try await HAAPIClient(configuration: upstream, logger: logger)
         let controller = SignInController(
             client: client, store: MemorySessionStore<SignInSession>(settings: configuration.sessions),

@@ -42,4 +42,16 @@ struct SignInEndToEndTests {
             #expect(!FileManager.default.fileExists(atPath: sinkPath))
         }
     }
+
+    @Test("with completion.redirectURL the signed-in page links on to it")
+    func signedInPageLinksToCompletionURL() async throws {
+        try await GatewayHarness.withGateway(configure: { $0.completion.redirectURL = URL(string: "https://app.example/done?x=1&y=2") }) { browser, _, _ in
+            let selector = try await browser.get("/")
+            let login = try await browser.submit(try selector.form(button: "Username and password"))
+            let form = try #require(login.forms.first { $0.inputs.contains { $0.type == "password" } })
+            let notice = try await browser.submit(form, ["userName": "demo", "password": "demo"])
+            let done = try await browser.submit(try notice.form(button: "Continue"))
+            #expect(done.html.contains(#"<a href="https://app.example/done?x=1&amp;y=2">Continue</a>"#))
+        }
+    }
 }

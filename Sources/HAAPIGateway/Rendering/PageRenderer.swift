@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 
@@ -5,12 +6,16 @@ import Hummingbird
 struct PageRenderer: Sendable {
     let templates: TemplateLibrary
     var defaultPollSeconds = 2
+    /// Where "Continue" leads after sign-in (`completion.redirectURL`), if anywhere.
+    var completionURL: URL?
 
     /// The page for a session's current state.
     func page(for snapshot: SessionSnapshot) -> String {
         switch snapshot.phase {
         case .signedIn:
-            return render(["title": "Signed in", "notices": [String]()], template: "signed-in")
+            return render(
+                ["title": "Signed in", "notices": [String](), "hasContinue": completionURL != nil, "continueURL": completionURL?.absoluteString ?? ""],
+                template: "signed-in")
         case .failed(let message):
             return messagePage(title: "Sign-in failed", message: message, startAgain: true)
         case .cancelled:
