@@ -70,6 +70,18 @@ struct OtherUsersEndToEndTests {
         }
     }
 
+    @Test("a cross-site request to the poll route is refused")
+    func crossSitePollRefused() async throws {
+        try await GatewayHarness.withGateway { browser, _, _ in
+            let pending = try await login(browser, option: "Approve on another device", user: "poll")
+            let refresh = try #require(refreshTarget(pending))
+            let refused = try await browser.get(refresh.url, headers: [("Sec-Fetch-Site", "cross-site")])
+            #expect(refused.status == 403)
+            let allowed = try await browser.get(refresh.url, headers: [("Sec-Fetch-Site", "same-origin")])
+            #expect(allowed.status == 200)
+        }
+    }
+
     @Test("poll/poll denied: the failed polling step shows its message and no refresh")
     func pollingDenied() async throws {
         try await GatewayHarness.withGateway { browser, demo, _ in

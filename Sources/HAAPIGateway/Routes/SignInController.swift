@@ -36,6 +36,7 @@ struct SignInController: Sendable {
             }
         }
         router.get("/step/:version/poll") { request, context in
+            try originGuard.check(request)
             guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id) else {
                 throw GatewayError(.sessionExpired, "Your sign-in session has expired or ended. Start again to sign in.")
             }

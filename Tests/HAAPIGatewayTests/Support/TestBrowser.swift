@@ -38,8 +38,8 @@ final class TestBrowser: @unchecked Sendable {
     func shutdown() async throws { try await client.shutdown() }
 
     /// GET a path, following redirects.
-    func get(_ path: String) async throws -> Page {
-        try await send(path, method: .GET, body: nil, headers: [])
+    func get(_ path: String, headers: [(String, String)] = []) async throws -> Page {
+        try await send(path, method: .GET, body: nil, headers: headers)
     }
 
     /// GET / with a given Cookie header (bypassing the jar).
