@@ -1,0 +1,45 @@
+import Foundation
+
+/// The resolved, validated configuration of the gateway: plain values with defaults that run as shipped
+/// (loopback, port 8080, the embedded demo upstream, templates from the repository's `templates/`).
+///
+/// Loading (file, environment, flags) and validation produce this value; everything else only reads it.
+public struct GatewayConfiguration: Sendable {
+    /// Where the gateway listens and how browsers reach it.
+    public var server: ServerSettings
+    /// The HAAPI server the gateway signs people in with.
+    public var upstream: UpstreamSettings
+    /// Browser sessions: lifetimes and the cap.
+    public var sessions: SessionSettings
+    /// Where templates come from.
+    public var templates: TemplateSettings
+    /// Where the token model goes once a sign-in completes (several allowed).
+    public var callbacks: [CallbackSinkConfiguration]
+    /// What the person sees at the end and around cancelling.
+    public var completion: CompletionSettings
+    /// Polling steps.
+    public var polling: PollingSettings
+
+    /// Creates a configuration; every part has a default that runs as shipped.
+    /// - Parameters:
+    ///   - server: Where the gateway listens.
+    ///   - upstream: The HAAPI server (the embedded demo by default).
+    ///   - sessions: Session lifetimes and cap.
+    ///   - templates: Template directories.
+    ///   - callbacks: Token callback sinks.
+    ///   - completion: End-of-flow behaviour.
+    ///   - polling: Polling behaviour.
+    public init(
+        server: ServerSettings = .init(), upstream: UpstreamSettings = .demo(.init()), sessions: SessionSettings = .init(),
+        templates: TemplateSettings = .init(), callbacks: [CallbackSinkConfiguration] = [], completion: CompletionSettings = .init(),
+        polling: PollingSettings = .init()
+    ) {
+        self.server = server
+        self.upstream = upstream
+        self.sessions = sessions
+        self.templates = templates
+        self.callbacks = callbacks
+        self.completion = completion
+        self.polling = polling
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Where the gateway listens and how browsers reach it.
+public struct ServerSettings: Sendable {
+    /// The address to bind (default `127.0.0.1`).
+    public var host: String
+    /// The port to bind (default 8080; 0 picks a free port).
+    public var port: Int
+    /// The URL browsers use, when it is not `http://host:port` (for example behind a TLS-terminating proxy).
+    /// When its scheme is `https`, cookies get `Secure` and the `__Host-` prefix.
+    public var publicBaseURL: URL?
+    /// The largest request body accepted (default 64 KiB).
+    public var maximumRequestBodyBytes: Int
+
+    /// Creates server settings.
+    /// - Parameters:
+    ///   - host: The address to bind.
+    ///   - port: The port to bind.
+    ///   - publicBaseURL: The externally visible base URL.
+    ///   - maximumRequestBodyBytes: The body size limit.
+    public init(host: String = "127.0.0.1", port: Int = 8080, publicBaseURL: URL? = nil, maximumRequestBodyBytes: Int = 64 * 1024) {
+        self.host = host
+        self.port = port
+        self.publicBaseURL = publicBaseURL
+        self.maximumRequestBodyBytes = maximumRequestBodyBytes
+    }
+
+    /// Whether browsers reach the gateway over TLS (cookies are then `Secure` with the `__Host-` prefix).
+    public var servesTLS: Bool { publicBaseURL?.scheme?.lowercased() == "https" }
+}

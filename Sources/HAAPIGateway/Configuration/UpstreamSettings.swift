@@ -1,0 +1,9 @@
+import HAAPI
+
+/// The HAAPI server the gateway signs people in with.
+public enum UpstreamSettings: Sendable {
+    /// The embedded demo HAAPI server, started in-process on a free loopback port (the default).
+    case demo(DemoUpstreamSettings)
+    /// A real HAAPI server (Curity), with the client library's full configuration.
+    case haapi(HAAPIClientConfiguration)
+}

@@ -1,0 +1,49 @@
+import Foundation
+import HAAPI
+import Hummingbird
+import Logging
+
+/// The composition root of the gateway.
+public enum Gateway {
+    /// Builds the gateway application for a configuration whose upstream is a HAAPI server.
+    ///
+    /// Templates are loaded and checked, and the upstream's discovery is fetched, before this returns.
+    /// - Parameters:
+    ///   - configuration: The configuration; `upstream` must be `.haapi` (the executable resolves `.demo`).
+    ///   - logger: The logger (no secret is ever logged).
+    ///   - onRunning: Called with the gateway's base URL once it listens.
+    /// - Throws: ``GatewayError`` with code `configuration` for missing templates or a `.demo` upstream; `HAAPIError` when discovery fails.
+    public static func makeApplication(
+        configuration: GatewayConfiguration, logger: Logger, onRunning: @escaping @Sendable (URL) async -> Void = { _ in }
+    ) async throws -> some ApplicationProtocol {
+        guard case .haapi(let upstream) = configuration.upstream else {
+            throw GatewayError(.configuration, "the demo upstream is started by the executable; pass a .haapi upstream to the library")
+        }
+        let templates = try TemplateLibrary(settings: configuration.templates)
+        let renderer = PageRenderer(
+            templates: templates, defaultPollSeconds: configuration.polling.defaultIntervalSeconds, completionURL: configuration.completion.redirectURL)
+        let client = try await HAAPIClient(configuration: upstream, logger: logger)
+        let controller = SignInController(
+            client: client, store: MemorySessionStore<SignInSession>(settings: configuration.sessions),
+            dispatcher: CallbackDispatcher(configurations: configuration.callbacks, logger: logger), renderer: renderer,
+            configuration: configuration, originGuard: RequestOriginGuard(publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL)),
+            logger: logger)
+        let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(SecurityHeadersMiddleware())
+        router.middlewares.add(ErrorPageMiddleware(renderer: renderer))
+        controller.register(on: router)
+        let server = configuration.server
+        return Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: .seconds(30))),
+            configuration: ApplicationConfiguration(address: .hostname(server.host, port: server.port), serverName: nil),
+            services: [HAAPIClientService(client: client)],
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? server.port
+                let url = server.publicBaseURL ?? URL(string: "http://\(server.host):\(port)")!
+                logger.info("HAAPI gateway listening", metadata: ["url": "\(url.absoluteString)"])
+                await onRunning(url)
+            },
+            logger: logger)
+    }
+}

@@ -1,0 +1,57 @@
+import HTTPTypes
+import Hummingbird
+
+/// A failure the gateway shows to the person signing in: a stable code, an HTTP status and a secret-free message.
+///
+/// Thrown by routes and rendered as an HTML page by ``ErrorPageMiddleware``.
+public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConvertible {
+    /// Stable, machine-readable codes.
+    public enum Code: String, Sendable {
+        /// The session cookie is missing, unknown or expired.
+        case sessionExpired = "session_expired"
+        /// The CSRF token, `Origin` or `Sec-Fetch-Site` check failed.
+        case forbidden = "forbidden"
+        /// The request does not name an action or link of the current step.
+        case badRequest = "bad_request"
+        /// The upstream HAAPI server could not be reached or failed.
+        case upstreamUnavailable = "upstream_unavailable"
+        /// The upstream ended the sign-in with a problem.
+        case signInFailed = "sign_in_failed"
+        /// The configuration cannot be served (missing templates, unsupported upstream).
+        case configuration = "configuration"
+        /// Anything else.
+        case internalError = "internal_error"
+    }
+
+    /// The stable code.
+    public let code: Code
+    /// A message safe to show and log (never a secret).
+    public let message: String
+    /// The HTTP status of the error page.
+    public let status: HTTPResponse.Status
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, status: HTTPResponse.Status? = nil) {
+        self.code = code
+        self.message = message
+        self.status = status ?? Self.defaultStatus(for: code)
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    /// A plain-text fallback; ``ErrorPageMiddleware`` renders the HTML page before this is used.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: message)))
+    }
+
+    static func defaultStatus(for code: Code) -> HTTPResponse.Status {
+        switch code {
+        case .sessionExpired: .ok
+        case .forbidden: .forbidden
+        case .badRequest: .badRequest
+        case .upstreamUnavailable: .badGateway
+        case .signInFailed: .ok
+        case .configuration, .internalError: .internalServerError
+        }
+    }
+}

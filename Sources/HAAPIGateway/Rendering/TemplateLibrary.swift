@@ -1,0 +1,82 @@
+import Foundation
+import Mustache
+
+/// The compiled page templates: the defaults directory with an optional override directory layered over it file by
+/// file. Compiled once at startup; required templates are checked then.
+struct TemplateLibrary: Sendable {
+    /// Templates every deployment needs.
+    static let required = ["header", "footer", "form", "step", "signed-in", "message", "cancel"]
+    /// The stylesheet served at `/assets/gateway.css`.
+    static let stylesheetName = "gateway.css"
+
+    let library: MustacheLibrary
+    let names: Set<String>
+    let stylesheet: String
+
+    /// Loads and compiles the templates.
+    /// - Throws: ``GatewayError`` naming the missing directory, the missing templates or the file that does not parse.
+    init(settings: TemplateSettings) throws(GatewayError) {
+        guard let directory = settings.directory ?? Self.defaultDirectory() else {
+            throw GatewayError(.configuration, "no templates directory: pass --templates DIR (looked for ./templates and templates/ next to the executable)")
+        }
+        var sources = try Self.read(directory: directory)
+        var stylesheet = try? String(contentsOf: directory.appendingPathComponent(Self.stylesheetName), encoding: .utf8)
+        if let overrides = settings.overrideDirectory {
+            sources.merge(try Self.read(directory: overrides)) { _, override in override }
+            if let css = try? String(contentsOf: overrides.appendingPathComponent(Self.stylesheetName), encoding: .utf8) { stylesheet = css }
+        }
+        let missing = Self.required.filter { sources[$0] == nil }
+        guard missing.isEmpty else {
+            throw GatewayError(.configuration, "missing templates in \(directory.path): \(missing.map { "\($0).mustache" }.joined(separator: ", "))")
+        }
+        var library = MustacheLibrary()
+        for (name, source) in sources {
+            do {
+                library.register(try MustacheTemplate(string: source), named: name)
+            } catch {
+                throw GatewayError(.configuration, "template \(name).mustache does not parse: \(error)")
+            }
+        }
+        self.library = library
+        self.names = Set(sources.keys)
+        self.stylesheet = stylesheet ?? ""
+    }
+
+    /// Renders a template; nil when it does not exist.
+    func render(_ context: [String: Any], template name: String) -> String? {
+        library.render(context, withTemplate: name)
+    }
+
+    /// `templates/` in the current directory, else next to the executable (or one level up).
+    static func defaultDirectory() -> URL? {
+        let fileManager = FileManager.default
+        var candidates = [URL(fileURLWithPath: fileManager.currentDirectoryPath).appendingPathComponent("templates")]
+        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        candidates.append(executable.appendingPathComponent("templates"))
+        candidates.append(executable.deletingLastPathComponent().appendingPathComponent("templates"))
+        return candidates.first { isDirectory($0) }
+    }
+
+    private static func isDirectory(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    private static func read(directory: URL) throws(GatewayError) -> [String: String] {
+        guard isDirectory(directory) else { throw GatewayError(.configuration, "templates directory \(directory.path) does not exist") }
+        let files: [String]
+        do {
+            files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw GatewayError(.configuration, "cannot list templates directory \(directory.path)")
+        }
+        var sources: [String: String] = [:]
+        for file in files where file.hasSuffix(".mustache") {
+            guard let text = try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8) else {
+                throw GatewayError(.configuration, "cannot read template \(file)")
+            }
+            sources[String(file.dropLast(".mustache".count))] = text
+        }
+        return sources
+    }
+}

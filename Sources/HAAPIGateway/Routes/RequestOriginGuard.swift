@@ -1,0 +1,26 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Refuses cross-site state-changing requests: `Sec-Fetch-Site` must be same-origin (or none), and `Origin`, when sent,
+/// must be the gateway's own origin.
+struct RequestOriginGuard: Sendable {
+    /// The configured public origin (`scheme://host[:port]`), when set.
+    let publicOrigin: String?
+
+    func check(_ request: Request) throws(GatewayError) {
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased(), site != "same-origin", site != "none" {
+            throw GatewayError(.forbidden, "This request came from another site and was refused.")
+        }
+        guard let origin = request.headers[HTTPField.Name("Origin")!] else { return }
+        let expected = publicOrigin ?? request.head.authority.map { "http://\($0)" }
+        guard let expected, origin.lowercased() == expected.lowercased() else {
+            throw GatewayError(.forbidden, "This request came from another site and was refused.")
+        }
+    }
+
+    static func origin(of url: URL?) -> String? {
+        guard let url, let scheme = url.scheme, let host = url.host else { return nil }
+        return url.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
+    }
+}

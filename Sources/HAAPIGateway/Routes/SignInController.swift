@@ -1,0 +1,137 @@
+import Foundation
+import HAAPI
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The sign-in pages: `GET /` renders the session's current step (starting a sign-in when there is no session),
+/// form posts name an action or link of the current step by step version and address, then redirect back (PRG).
+struct SignInController: Sendable {
+    let client: HAAPIClient
+    let store: MemorySessionStore<SignInSession>
+    let dispatcher: CallbackDispatcher
+    let renderer: PageRenderer
+    let configuration: GatewayConfiguration
+    let originGuard: RequestOriginGuard
+    let logger: Logger
+
+    var cookieName: String { configuration.server.servesTLS ? "__Host-haapi-gateway" : "haapi-gateway" }
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/") { request, _ in try await self.show(request) }
+        router.post("/step/:version/action/:path") { request, context in
+            try await self.act(request, context: context) { session, version, form, language throws(GatewayError) in
+                guard let path = context.parameters.get("path"), let address = ActionAddress(path: path) else {
+                    throw GatewayError(.badRequest, "That button is not part of this page.")
+                }
+                try await session.submit(version: version, address: address, form: form, acceptLanguage: language)
+            }
+        }
+        router.post("/step/:version/link/:index") { request, context in
+            try await self.act(request, context: context) { session, version, _, language throws(GatewayError) in
+                guard let index = context.parameters.get("index", as: Int.self) else {
+                    throw GatewayError(.badRequest, "That link is not part of this page.")
+                }
+                try await session.followLink(version: version, index: index, acceptLanguage: language)
+            }
+        }
+        router.get("/step/:version/poll") { request, context in
+            try originGuard.check(request)
+            guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id) else {
+                throw GatewayError(.sessionExpired, "Your sign-in session has expired or ended. Start again to sign in.")
+            }
+            if let version = context.parameters.get("version", as: Int.self) {
+                try await session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
+            }
+            return try await afterAction(session: session, id: id)
+        }
+        router.post("/cancel") { request, _ in
+            let (session, _) = try await verifiedSession(request)
+            guard configuration.completion.confirmCancel else {
+                await session.cancel()
+                return redirectHome()
+            }
+            return PageRenderer.response(renderer.cancelConfirmationPage(csrfToken: session.csrfToken))
+        }
+        router.post("/cancel/confirm") { request, _ in
+            let (session, _) = try await verifiedSession(request)
+            await session.cancel()
+            return redirectHome()
+        }
+        router.post("/start-again") { request, _ in
+            try originGuard.check(request)
+            if let id = request.cookies[cookieName]?.value { await store.remove(id: id) }
+            return redirectHome(clearingCookie: true)
+        }
+        router.get("/assets/gateway.css") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(string: renderer.templates.stylesheet)))
+        }
+    }
+
+    private func show(_ request: Request) async throws -> Response {
+        guard let id = request.cookies[cookieName]?.value else { return try await startSession(request) }
+        guard let session = await store.session(id: id) else {
+            throw GatewayError(.sessionExpired, "Your sign-in session has expired or ended. Start again to sign in.")
+        }
+        let snapshot = await session.snapshot()
+        return PageRenderer.response(renderer.page(for: snapshot))
+    }
+
+    private func startSession(_ request: Request) async throws -> Response {
+        let session = SignInSession(flow: client.makeFlow(), dispatcher: dispatcher, polling: configuration.polling, logger: logger)
+        try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
+        let id = await store.insert(session)
+        let snapshot = await session.snapshot()
+        return PageRenderer.response(renderer.page(for: snapshot), headers: [.setCookie: cookie(id)])
+    }
+
+    /// The session of a state-changing request after the origin and CSRF checks.
+    private func verifiedSession(_ request: Request) async throws -> (SignInSession, FormBody) {
+        try originGuard.check(request)
+        guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id) else {
+            throw GatewayError(.sessionExpired, "Your sign-in session has expired or ended. Start again to sign in.")
+        }
+        let form = try await FormBody.read(request, limit: configuration.server.maximumRequestBodyBytes)
+        guard session.acceptsCSRF(form.values["_csrf"]) else {
+            throw GatewayError(.forbidden, "This form could not be verified. Reload the page and try again.")
+        }
+        return (session, form)
+    }
+
+    private func act(
+        _ request: Request, context: BasicRequestContext,
+        _ body: (SignInSession, Int, [String: String], String?) async throws(GatewayError) -> Void
+    ) async throws -> Response {
+        let (session, form) = try await verifiedSession(request)
+        guard let id = request.cookies[cookieName]?.value else { throw GatewayError(.sessionExpired, "Your sign-in session has expired or ended.") }
+        guard let version = context.parameters.get("version", as: Int.self) else {
+            throw GatewayError(.badRequest, "That form is not part of this page.")
+        }
+        try await body(session, version, form.values, request.headers[.acceptLanguage])
+        return try await afterAction(session: session, id: id)
+    }
+
+    /// Redirects back to the page; a fresh cookie (rotated id) once signed in.
+    private func afterAction(session: SignInSession, id: String) async throws -> Response {
+        if await session.phase == .signedIn, let newID = await store.rotate(id: id) {
+            return redirectHome(cookie: cookie(newID))
+        }
+        return redirectHome()
+    }
+
+    private func redirectHome(cookie: String? = nil, clearingCookie: Bool = false) -> Response {
+        var headers: HTTPFields = [.location: "/"]
+        if let cookie { headers[.setCookie] = cookie }
+        if clearingCookie { headers[.setCookie] = self.cookie("", maxAge: 0) }
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    private func cookie(_ value: String, maxAge: Int? = nil) -> String {
+        var attributes = ["\(cookieName)=\(value)", "Path=/", "HttpOnly", "SameSite=Lax"]
+        if configuration.server.servesTLS { attributes.append("Secure") }
+        if let maxAge { attributes.append("Max-Age=\(maxAge)") }
+        return attributes.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// In-memory sessions by opaque id, with idle and absolute lifetimes and a cap (evicting the longest-idle session).
+actor MemorySessionStore<Session: Sendable> {
+    private struct Entry {
+        let session: Session
+        let created: ContinuousClock.Instant
+        var lastUsed: ContinuousClock.Instant
+    }
+
+    private var entries: [String: Entry] = [:]
+    private let settings: SessionSettings
+    private let now: @Sendable () -> ContinuousClock.Instant
+
+    /// - Parameter now: The clock (injected by tests).
+    init(settings: SessionSettings, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+        self.settings = settings
+        self.now = now
+    }
+
+    /// Stores a new session under a fresh id and returns the id.
+    func insert(_ session: Session) -> String {
+        let now = now()
+        if entries.count >= max(1, settings.maximumSessions) {
+            removeExpired(now: now)
+            if entries.count >= max(1, settings.maximumSessions), let oldest = entries.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
+                entries[oldest] = nil
+            }
+        }
+        let id = SecureToken.make()
+        entries[id] = Entry(session: session, created: now, lastUsed: now)
+        return id
+    }
+
+    /// The live session with this id (touching it), or nil when unknown or expired.
+    func session(id: String) -> Session? {
+        let now = now()
+        guard var entry = entries[id] else { return nil }
+        guard !isExpired(entry, now: now) else {
+            entries[id] = nil
+            return nil
+        }
+        entry.lastUsed = now
+        entries[id] = entry
+        return entry.session
+    }
+
+    /// Moves a session to a fresh id (after sign-in), returning the new id.
+    func rotate(id: String) -> String? {
+        guard let entry = entries.removeValue(forKey: id) else { return nil }
+        let newID = SecureToken.make()
+        entries[newID] = entry
+        return newID
+    }
+
+    /// Forgets a session.
+    func remove(id: String) {
+        entries[id] = nil
+    }
+
+    /// The number of stored sessions.
+    var count: Int { entries.count }
+
+    private func isExpired(_ entry: Entry, now: ContinuousClock.Instant) -> Bool {
+        now - entry.lastUsed > .seconds(settings.idleTimeoutSeconds) || now - entry.created > .seconds(settings.absoluteTimeoutSeconds)
+    }
+
+    private func removeExpired(now: ContinuousClock.Instant) {
+        entries = entries.filter { !isExpired($0.value, now: now) }
+    }
+}

@@ -1,0 +1,25 @@
+import Crypto
+import Foundation
+
+/// Random, URL-safe tokens from the system CSPRNG (session ids, CSRF tokens).
+enum SecureToken {
+    /// A base64url token of `byteCount` random bytes (default 32 bytes = 256 bits).
+    static func make(byteCount: Int = 32) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Compares two strings in time independent of where they differ.
+    static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+        let left = Array(lhs.utf8)
+        let right = Array(rhs.utf8)
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in left.indices { difference |= left[index] ^ right[index] }
+        return difference == 0
+    }
+}

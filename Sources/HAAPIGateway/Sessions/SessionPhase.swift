@@ -1,0 +1,11 @@
+/// Where a sign-in session stands.
+enum SessionPhase: Sendable, Equatable {
+    /// Showing a step.
+    case step
+    /// The code was exchanged and the outcome handed to the sinks; tokens are gone.
+    case signedIn
+    /// The upstream ended the sign-in with a problem (message safe to show).
+    case failed(String)
+    /// The person cancelled.
+    case cancelled
+}

@@ -1,0 +1,223 @@
+import HAAPI
+import Logging
+
+/// One person's sign-in: the HAAPI flow (DPoP key, HAAPI token stay inside it), the current step and its version,
+/// the CSRF token, and one-shot notices. Requests of one session are serialised by the actor; a second submission
+/// while one is in flight is treated as stale.
+actor SignInSession {
+    private let flow: HAAPIFlow
+    private let dispatcher: CallbackDispatcher
+    private let logger: Logger
+    let csrfToken = SecureToken.make()
+
+    private(set) var phase: SessionPhase = .step
+    private var step: Representation?
+    private var version = 0
+    private var busy = false
+    private var notices: [String] = []
+    private var fieldErrors: [String: String] = [:]
+    private var values: [String: String] = [:]
+    private var pollingSince: ContinuousClock.Instant?
+    private let polling: PollingSettings
+
+    /// - Parameter initialStep: A step to show before any upstream call (tests of the gateway's own checks).
+    init(flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings = .init(), logger: Logger, initialStep: Representation? = nil) {
+        self.flow = flow
+        self.dispatcher = dispatcher
+        self.polling = polling
+        self.logger = logger
+        if let initialStep {
+            self.step = initialStep
+            self.version = 1
+        }
+    }
+
+    /// Polls upstream for a pending polling step of version `submittedVersion` (the page's refresh).
+    ///
+    /// Past `polling.maximumWaitSeconds` the sign-in ends with a clear message instead.
+    func poll(version submittedVersion: Int, acceptLanguage: String?) async throws(GatewayError) {
+        guard phase == .step, let step, step.stepKind == .polling, submittedVersion == version, !busy else { return }
+        if let pollingSince, ContinuousClock.now - pollingSince > .seconds(polling.maximumWaitSeconds) {
+            phase = .failed("Waiting for the approval took too long. Start again to sign in.")
+            self.step = nil
+            return
+        }
+        guard let action = step.actions.first(where: { $0.kind == .poll && $0.form != nil }) else { return }
+        try await run { flow throws(HAAPIError) in
+            try await flow.followAutomaticSteps(from: try await flow.submitForm(action, parameters: [:], acceptLanguage: acceptLanguage), acceptLanguage: acceptLanguage)
+        }
+    }
+
+    /// Starts the flow and moves to the first step that needs the person.
+    func begin(acceptLanguage: String?) async throws(GatewayError) {
+        try await run { flow throws(HAAPIError) in
+            try await flow.followAutomaticSteps(from: try await flow.start(acceptLanguage: acceptLanguage), acceptLanguage: acceptLanguage)
+        }
+    }
+
+    /// The page state; consumes the one-shot notices.
+    func snapshot() -> SessionSnapshot {
+        defer {
+            notices = []
+            fieldErrors = [:]
+            values = [:]
+        }
+        return SessionSnapshot(phase: phase, step: step, version: version, csrfToken: csrfToken, notices: notices, fieldErrors: fieldErrors, values: values)
+    }
+
+    /// Submits the action at `address` of step `submittedVersion` with the browser's form values.
+    ///
+    /// Hidden fields come from the step, never from the browser; undeclared names are dropped; missing required
+    /// fields re-render the step without calling upstream.
+    func submit(version submittedVersion: Int, address: ActionAddress, form: [String: String], acceptLanguage: String?) async throws(GatewayError) {
+        guard let step = currentStep(for: submittedVersion) else { return }
+        guard let action = address.resolve(in: step), let model = action.form else {
+            throw GatewayError(.badRequest, "That button is not part of this page.")
+        }
+        var parameters: [String: String] = [:]
+        var missing: [String: String] = [:]
+        var typed: [String: String] = [:]
+        for field in model.fields {
+            switch field.type {
+            case .hidden:
+                continue
+            case .checkbox:
+                if form[field.name] != nil { parameters[field.name] = field.value ?? "on" }
+            default:
+                let value = form[field.name] ?? ""
+                if field.type != .password { typed[field.name] = value }
+                if value.isEmpty {
+                    if field.required == true { missing[field.name] = "\(field.label ?? field.name) is required." }
+                } else {
+                    parameters[field.name] = value
+                }
+            }
+        }
+        guard missing.isEmpty else {
+            fieldErrors = missing
+            values = typed
+            notices = ["Please fill in the required fields."]
+            return
+        }
+        try await run(preserving: typed) { flow throws(HAAPIError) in
+            try await flow.followAutomaticSteps(from: try await flow.submitForm(action, parameters: parameters, acceptLanguage: acceptLanguage), acceptLanguage: acceptLanguage)
+        }
+    }
+
+    /// Follows the non-image link at `index` of step `submittedVersion`.
+    func followLink(version submittedVersion: Int, index: Int, acceptLanguage: String?) async throws(GatewayError) {
+        guard let step = currentStep(for: submittedVersion) else { return }
+        guard step.links.indices.contains(index), !step.links[index].isImage else {
+            throw GatewayError(.badRequest, "That link is not part of this page.")
+        }
+        let link = step.links[index]
+        try await run { flow throws(HAAPIError) in
+            try await flow.followAutomaticSteps(from: try await flow.followLink(link, acceptLanguage: acceptLanguage), acceptLanguage: acceptLanguage)
+        }
+    }
+
+    /// Cancels the sign-in (unless already finished) and hands `cancelled` to the sinks.
+    func cancel() async {
+        guard phase == .step, !busy else { return }
+        phase = .cancelled
+        step = nil
+        await dispatcher.deliver(.cancelled)
+    }
+
+    /// Checks the CSRF token in constant time.
+    nonisolated func acceptsCSRF(_ token: String?) -> Bool {
+        guard let token else { return false }
+        return SecureToken.constantTimeEquals(token, csrfToken)
+    }
+
+    // MARK: - Private
+
+    /// The current step when `submittedVersion` is current and nothing is in flight; otherwise leaves a notice.
+    private func currentStep(for submittedVersion: Int) -> Representation? {
+        guard phase == .step, let step else { return nil }
+        guard submittedVersion == version, !busy else {
+            notices = ["This page had changed; here is the current step. Nothing was sent."]
+            return nil
+        }
+        return step
+    }
+
+    private func run(preserving typed: [String: String] = [:], _ call: (HAAPIFlow) async throws(HAAPIError) -> HAAPIResponse) async throws(GatewayError) {
+        busy = true
+        defer { busy = false }
+        var response: HAAPIResponse
+        do {
+            response = try await call(flow)
+        } catch {
+            logger.warning("upstream call failed", metadata: ["error": "\(error.code)"])
+            throw GatewayError(.upstreamUnavailable, "The sign-in service could not be reached or failed. Please try again.")
+        }
+        // A finished polling step moves on by itself (its single action needs no input).
+        var moves = 0
+        while case .representation(let next) = response, next.stepKind == .polling, next.polling?.status == .done, moves < 3,
+            let action = next.actions.first(where: { $0.form != nil })
+        {
+            moves += 1
+            do throws(HAAPIError) {
+                response = try await flow.followAutomaticSteps(from: try await flow.submitForm(action, parameters: [:]))
+            } catch {
+                logger.warning("upstream call failed", metadata: ["error": "\(error.code)"])
+                throw GatewayError(.upstreamUnavailable, "The sign-in service could not be reached or failed. Please try again.")
+            }
+        }
+        switch response {
+        case .representation(let next):
+            if next.stepKind == .polling, next.polling?.status == .pending {
+                if pollingSince == nil { pollingSince = .now }
+            } else {
+                pollingSince = nil
+            }
+            if next.stepKind == .oauthAuthorizationResponse {
+                try await complete(next)
+            } else {
+                step = next
+                version += 1
+            }
+        case .problem(let problem):
+            handle(problem, typed: typed)
+        }
+    }
+
+    private func handle(_ problem: Problem, typed: [String: String]) {
+        let texts = problem.messages.map(\.text)
+        switch problem.kind {
+        case .incorrectCredentials:
+            notices = texts.isEmpty ? [problem.title ?? "Incorrect credentials."] : texts
+        case .invalidInput:
+            notices = texts.isEmpty ? [problem.title ?? "Some values are not valid."] : texts
+            for field in problem.invalidFields {
+                fieldErrors[field.name] = field.detail ?? field.reason ?? "This value is not valid."
+            }
+            values = typed
+        default:
+            let message = ([problem.title].compactMap { $0 } + texts).joined(separator: " ")
+            phase = .failed(message.isEmpty ? "The sign-in could not be completed." : message)
+            step = nil
+        }
+    }
+
+    private func complete(_ response: Representation) async throws(GatewayError) {
+        let outcome: TokenExchangeOutcome
+        do {
+            outcome = try await flow.exchangeCode(from: response)
+        } catch {
+            logger.warning("code exchange failed", metadata: ["error": "\(error.code)"])
+            phase = .failed("The sign-in could not be completed.")
+            step = nil
+            return
+        }
+        guard let tokens = outcome.tokens else {
+            phase = .failed("The sign-in service refused to issue tokens.")
+            step = nil
+            return
+        }
+        await dispatcher.deliver(.success(tokens))
+        phase = .signedIn
+        step = nil
+    }
+}

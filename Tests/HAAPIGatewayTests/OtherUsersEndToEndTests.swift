@@ -1,0 +1,118 @@
+import Foundation
+import HAAPIGateway
+import Testing
+
+@Suite("Gateway sign-in for the otp, consent and poll users")
+struct OtherUsersEndToEndTests {
+    private func login(_ browser: TestBrowser, option: String, user: String) async throws -> TestBrowser.Page {
+        let selector = try await browser.get("/")
+        let login = try await browser.submit(try selector.form(button: option))
+        let form = try #require(login.forms.first { $0.inputs.contains { $0.type == "password" } })
+        return try await browser.submit(form, ["userName": user, "password": user])
+    }
+
+    private func refreshTarget(_ page: TestBrowser.Page) -> (seconds: Int, url: String)? {
+        guard let match = ScrapedForm.matches(#"<meta http-equiv="refresh" content="([^"]+)">"#, in: page.html).first else { return nil }
+        let parts = match.split(separator: ";", maxSplits: 1)
+        guard parts.count == 2, let seconds = Int(parts[0]) else { return nil }
+        return (seconds, String(parts[1].dropFirst("url=".count)))
+    }
+
+    @Test("otp/otp: a wrong code shows the field error; the code from the outbox signs in")
+    func oneTimeCode() async throws {
+        try await GatewayHarness.withGateway { browser, demo, sinkPath in
+            let codePage = try await login(browser, option: "Email one-time code", user: "otp")
+            let codeForm = try #require(codePage.forms.first { $0.inputs.contains { $0.name == "otp" } })
+            #expect(codePage.html.contains(#"<label for="f-0-otp">OTP code</label>"#))
+            let wrong = try await browser.submit(codeForm, ["otp": "000000"])
+            #expect(wrong.html.contains(#"aria-describedby="f-0-otp-error""#))
+            let code = try #require(try await DemoSideChannel.outbox(demo).first { $0["code"] is String }?["code"] as? String)
+            let retry = try #require(wrong.forms.first { $0.inputs.contains { $0.name == "otp" } })
+            let done = try await browser.submit(retry, ["otp": code])
+            #expect(done.html.contains("You are signed in"))
+            #expect(FileManager.default.fileExists(atPath: sinkPath))
+        }
+    }
+
+    @Test("consent/consent: checkboxes render checked; an unchecked scope is not granted")
+    func consentCheckboxes() async throws {
+        try await GatewayHarness.withGateway { browser, _, sinkPath in
+            let consent = try await login(browser, option: "Username and password", user: "consent")
+            var form = try #require(consent.forms.first { $0.inputs.contains { $0.type == "checkbox" } })
+            let boxes = form.inputs.filter { $0.type == "checkbox" }
+            #expect(boxes.count == 3)
+            // Uncheck the box labelled email, as a person would.
+            let emailID = try #require(ScrapedForm.matches(#"<input id="([^"]+)"[^>]*type="checkbox"[^>]*>\s*<label for="[^"]+">email</label>"#, in: consent.html).first)
+            let emailName = try #require(ScrapedForm.matches(#"<input id="\#(emailID)" name="([^"]+)""#, in: consent.html).first)
+            form.fields[emailName] = nil
+            let done = try await browser.submit(form)
+            #expect(done.html.contains("You are signed in"))
+            let object = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: sinkPath))) as? [String: Any]
+            let scope = (object?["token"] as? [String: Any])?["scope"] as? String ?? ""
+            #expect(scope.contains("openid") && !scope.contains("email"))
+        }
+    }
+
+    @Test("poll/poll: the pending page refreshes itself to the poll route; approval moves on to signed in")
+    func pollingApproved() async throws {
+        try await GatewayHarness.withGateway { browser, demo, sinkPath in
+            let pending = try await login(browser, option: "Approve on another device", user: "poll")
+            let refresh = try #require(refreshTarget(pending))
+            #expect(refresh.seconds >= 1)
+            #expect(refresh.url.hasSuffix("/poll"))
+            #expect(pending.html.contains("<img src=\"data:image/png"))
+            let still = try await browser.get(refresh.url)
+            let next = try #require(refreshTarget(still), "still pending")
+            try await DemoSideChannel.decideApproval(demo, approve: true)
+            let done = try await browser.get(next.url)
+            #expect(done.html.contains("You are signed in"))
+            #expect(FileManager.default.fileExists(atPath: sinkPath))
+        }
+    }
+
+    @Test("a cross-site request to the poll route is refused")
+    func crossSitePollRefused() async throws {
+        try await GatewayHarness.withGateway { browser, _, _ in
+            let pending = try await login(browser, option: "Approve on another device", user: "poll")
+            let refresh = try #require(refreshTarget(pending))
+            let refused = try await browser.get(refresh.url, headers: [("Sec-Fetch-Site", "cross-site")])
+            #expect(refused.status == 403)
+            let allowed = try await browser.get(refresh.url, headers: [("Sec-Fetch-Site", "same-origin")])
+            #expect(allowed.status == 200)
+        }
+    }
+
+    @Test("poll/poll denied: the failed polling step shows its message and no refresh")
+    func pollingDenied() async throws {
+        try await GatewayHarness.withGateway { browser, demo, _ in
+            let pending = try await login(browser, option: "Approve on another device", user: "poll")
+            let refresh = try #require(refreshTarget(pending))
+            try await DemoSideChannel.decideApproval(demo, approve: false)
+            let failed = try await browser.get(refresh.url)
+            #expect(failed.html.contains("The login was denied on the other device."))
+            #expect(refreshTarget(failed) == nil)
+        }
+    }
+
+    @Test("poll/poll cancel: the step's Cancel action works")
+    func pollingCancel() async throws {
+        try await GatewayHarness.withGateway { browser, _, _ in
+            let pending = try await login(browser, option: "Approve on another device", user: "poll")
+            let cancelled = try await browser.submit(try pending.form(button: "Cancel"))
+            #expect(cancelled.status == 200)
+            #expect(refreshTarget(cancelled) == nil)
+        }
+    }
+
+    @Test("polling.maximumWaitSeconds ends a pending wait with a clear page")
+    func pollingMaximumWait() async throws {
+        try await GatewayHarness.withGateway(configure: { $0.polling.maximumWaitSeconds = 0 }) { browser, _, _ in
+            let pending = try await login(browser, option: "Approve on another device", user: "poll")
+            let refresh = try #require(refreshTarget(pending))
+            try await Task.sleep(for: .milliseconds(50))
+            let ended = try await browser.get(refresh.url)
+            #expect(ended.html.contains("took too long"))
+            #expect(ended.forms.contains { $0.button == "Start again" })
+        }
+    }
+}

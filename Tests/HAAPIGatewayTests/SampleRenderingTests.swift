@@ -1,0 +1,79 @@
+import Foundation
+import HAAPI
+import HAAPIGateway
+import Testing
+
+@Suite("Rendering every HAAPI sample")
+struct SampleRenderingTests {
+    static let samplesDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("HAAPITests/Fixtures/samples")
+
+    static var samples: [URL] {
+        let enumerator = FileManager.default.enumerator(at: samplesDirectory, includingPropertiesForKeys: nil)
+        return (enumerator?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
+    }
+
+    let renderer: StepRenderer
+
+    init() throws {
+        renderer = try StepRenderer(templates: TemplateSettings(directory: GatewayHarness.templatesDirectory))
+    }
+
+    @Test("there are samples to render")
+    func samplesExist() {
+        #expect(Self.samples.count >= 30)
+    }
+
+    @Test("every sample renders one h1, its texts escaped, inputs for its visible fields, no script, no raw JSON", arguments: samples)
+    func rendersSample(_ url: URL) throws {
+        let data = try Data(contentsOf: url)
+        let html = try renderer.render(json: data)
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(html.contains(#"<html lang="en">"#))
+        #expect(html.components(separatedBy: "<h1>").count == 2, "one h1")
+        #expect(!html.lowercased().contains("<script"))
+        #expect(!html.contains("\"type\":"), "never a raw JSON dump")
+        let json = try JSONValue.parse(data)
+        guard let type = json["type"]?.stringValue, !type.hasPrefix("http") else { return }
+        let step = try Representation(json: json)
+        for message in step.messages where !message.text.contains("<") && !message.text.contains("&") && !message.text.contains("\"") && !message.text.contains("'") {
+            #expect(html.contains(message.text), "message shown: \(message.text)")
+        }
+        // Every visible field of every (nested) form action has a named control.
+        for field in Self.visibleFields(of: step.actions) {
+            #expect(html.contains(#"name="\#(field.name)""#), "control for \(field.name)")
+        }
+        for field in Self.hiddenFields(of: step.actions) where !Self.visibleFields(of: step.actions).contains(where: { $0.name == field.name }) {
+            #expect(!html.contains(#"name="\#(field.name)""#), "hidden field \(field.name) never sent to the browser")
+        }
+        for link in step.links where link.isImage && link.href.lowercased().hasPrefix("data:image/") {
+            #expect(html.contains("<img src="))
+        }
+    }
+
+    @Test("markup in upstream text is escaped")
+    func upstreamTextIsEscaped() throws {
+        let json: JSONValue = [
+            "type": "authentication-step",
+            "actions": [["template": "form", "kind": "login", "title": "<script>alert(1)</script>", "model": ["href": "/x", "method": "POST", "fields": [["name": "u\"><script>", "type": "text", "label": "<b>User</b>"]]]]],
+            "messages": [["text": "<img src=x onerror=alert(1)>"]],
+        ]
+        let html = renderer.render(try Representation(json: json))
+        #expect(!html.contains("<script>"))
+        #expect(!html.contains("<img src=x"))
+        #expect(html.contains("&lt;b&gt;User&lt;/b&gt;"))
+    }
+
+    static func forms(of actions: [Action]) -> [FormModel] {
+        actions.flatMap { action -> [FormModel] in
+            var result: [FormModel] = []
+            if let form = action.form { result.append(form) }
+            if let options = action.selectorOptions { result += forms(of: options) }
+            if let operation = action.clientOperation { result += forms(of: operation.continueActions + operation.errorActions) }
+            return result
+        }
+    }
+
+    static func visibleFields(of actions: [Action]) -> [Field] { forms(of: actions).flatMap(\.fields).filter { $0.type != .hidden } }
+    static func hiddenFields(of actions: [Action]) -> [Field] { forms(of: actions).flatMap(\.fields).filter { $0.type == .hidden } }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import HAAPI
+import HAAPIDemoServer
+import Logging
+import Testing
+
+@testable import HAAPIGateway
+
+@Suite("Sign-in session checks made before any upstream call")
+struct SignInSessionTests {
+    static let requiredStep: JSONValue = [
+        "type": "authentication-step",
+        "actions": [[
+            "template": "form", "kind": "login", "title": "Login",
+            "model": [
+                "href": "/authn/authentication/html-form", "method": "POST",
+                "fields": [
+                    ["name": "userName", "type": "username", "label": "Username", "required": true],
+                    ["name": "password", "type": "password", "label": "Password", "required": true],
+                    ["name": "_state", "type": "hidden", "value": "from-the-step"],
+                ],
+            ],
+        ]],
+    ]
+
+    private func withSession(_ body: (SignInSession) async throws -> Void) async throws {
+        let demo = try await DemoServer.start()
+        let configuration = HAAPIClientConfiguration(
+            baseURL: demo.baseURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
+            redirectURI: DemoServer.redirectURI, scopes: ["openid"])
+        let client = try await HAAPIClient(configuration: configuration)
+        let logger = Logger(label: "session-test")
+        let session = SignInSession(
+            flow: client.makeFlow(), dispatcher: CallbackDispatcher(configurations: [], logger: logger), logger: logger,
+            initialStep: try Representation(json: Self.requiredStep))
+        do {
+            try await body(session)
+        } catch {
+            try? await client.shutdown()
+            await demo.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+        await demo.shutdown()
+    }
+
+    @Test("a missing required field re-renders with the field's error and typed values (not passwords), without calling upstream")
+    func requiredFieldsCheckedLocally() async throws {
+        try await withSession { session in
+            // The flow was never started: any upstream call would fail and throw.
+            try await session.submit(version: 1, address: ActionAddress(path: "0")!, form: ["userName": "", "password": "secret"], acceptLanguage: nil)
+            let snapshot = await session.snapshot()
+            #expect(snapshot.version == 1)
+            #expect(snapshot.notices == ["Please fill in the required fields."])
+            #expect(snapshot.fieldErrors["userName"] == "Username is required.")
+            #expect(snapshot.values["password"] == nil)
+        }
+    }
+
+    @Test("an address that names no action of the current step is a bad request")
+    func unknownAddressRefused() async throws {
+        try await withSession { session in
+            await #expect(throws: GatewayError.self) {
+                try await session.submit(version: 1, address: ActionAddress(path: "3")!, form: [:], acceptLanguage: nil)
+            }
+            await #expect(throws: GatewayError.self) {
+                try await session.submit(version: 1, address: ActionAddress(path: "0.c0")!, form: [:], acceptLanguage: nil)
+            }
+        }
+    }
+
+    @Test("malformed action paths do not parse")
+    func malformedPaths() {
+        for path in ["", "a", "0..1", "0.x1", "-1", "0.c", String(repeating: "0.", count: 10) + "0", "1e5"] {
+            #expect(ActionAddress(path: path) == nil, "\(path)")
+        }
+        #expect(ActionAddress(path: "0.2.c1")?.description == "0.2.c1")
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import HAAPI
+import HAAPIDemoServer
+import HAAPIGateway
+import Hummingbird
+import HummingbirdTesting
+import Logging
+
+/// The gateway and the demo HAAPI server in-process on free loopback ports, and a browser for the gateway.
+enum GatewayHarness {
+    static let templatesDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("templates")
+
+    /// A configuration for the running demo server with a file sink in a fresh temporary directory.
+    static func configuration(demo: RunningDemoServer, sinkPath: String) -> GatewayConfiguration {
+        let upstream = HAAPIClientConfiguration(
+            baseURL: demo.baseURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
+            redirectURI: DemoServer.redirectURI, scopes: ["openid", "profile", "email"])
+        return GatewayConfiguration(
+            server: ServerSettings(host: "127.0.0.1", port: 0), upstream: .haapi(upstream),
+            templates: TemplateSettings(directory: templatesDirectory), callbacks: [.file(path: sinkPath)])
+    }
+
+    /// Runs `body` with a browser on a gateway in front of a fresh demo server.
+    static func withGateway(
+        logger: Logger = Logger(label: "gateway-test"),
+        configure: (inout GatewayConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (TestBrowser, RunningDemoServer, String) async throws -> Void
+    ) async throws {
+        let demo = try await DemoServer.start()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let sinkPath = directory.appendingPathComponent("outcome.json").path
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            var configuration = configuration(demo: demo, sinkPath: sinkPath)
+            configure(&configuration)
+            let application = try await Gateway.makeApplication(configuration: configuration, logger: logger)
+            try await application.test(.live) { client in
+                let browser = TestBrowser(baseURL: "http://127.0.0.1:\(client.port!)")
+                do {
+                    try await body(browser, demo, sinkPath)
+                } catch {
+                    try? await browser.shutdown()
+                    throw error
+                }
+                try await browser.shutdown()
+            }
+        } catch {
+            await demo.shutdown()
+            throw error
+        }
+        await demo.shutdown()
+    }
+}

@@ -1,0 +1,84 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A minimal browser: a cookie jar, no automatic redirects (it follows 303s itself), forms posted as urlencoded.
+final class TestBrowser: @unchecked Sendable {
+    struct Page {
+        let status: Int
+        let headers: [(String, String)]
+        let html: String
+        var forms: [ScrapedForm] { ScrapedForm.all(in: html) }
+
+        func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+
+        func form(button: String) throws -> ScrapedForm {
+            guard let form = forms.first(where: { $0.button == button }) else {
+                throw BrowserError("no form with button '\(button)' in:\n\(html)")
+            }
+            return form
+        }
+    }
+
+    struct BrowserError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    let baseURL: String
+    private(set) var cookies: [String: String] = [:]
+    private(set) var setCookieHeaders: [String] = []
+    private let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+
+    init(baseURL: String) {
+        self.baseURL = baseURL
+    }
+
+    func shutdown() async throws { try await client.shutdown() }
+
+    /// GET a path, following redirects.
+    func get(_ path: String, headers: [(String, String)] = []) async throws -> Page {
+        try await send(path, method: .GET, body: nil, headers: headers)
+    }
+
+    /// GET / with a given Cookie header (bypassing the jar).
+    func send(cookie: String) async throws -> Page {
+        try await send("/", method: .GET, body: nil, headers: [("Cookie", cookie)])
+    }
+
+    /// Submits a form (optionally changing field values), following the redirect.
+    func submit(_ form: ScrapedForm, _ values: [String: String] = [:], headers: [(String, String)] = []) async throws -> Page {
+        var form = form
+        for (name, value) in values { form.fields[name] = value }
+        return try await post(form.action, body: form.urlEncoded, headers: headers)
+    }
+
+    /// POST a raw urlencoded body, following the redirect.
+    func post(_ path: String, body: String, headers: [(String, String)] = []) async throws -> Page {
+        try await send(path, method: .POST, body: body, headers: headers)
+    }
+
+    private func send(_ path: String, method: HTTPMethod, body: String?, headers: [(String, String)]) async throws -> Page {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        if !cookies.isEmpty, !headers.contains(where: { $0.0 == "Cookie" }) { request.headers.add(name: "Cookie", value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        for header in response.headers["Set-Cookie"] {
+            setCookieHeaders.append(header)
+            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let value = pair.count > 1 ? String(pair[1]) : ""
+            if value.isEmpty || header.contains("Max-Age=0") { cookies[String(pair[0])] = nil } else { cookies[String(pair[0])] = value }
+        }
+        let bytes = try await response.body.collect(upTo: 1 << 22)
+        if response.status.code == 303, let location = response.headers.first(name: "Location") {
+            return try await get(location)
+        }
+        return Page(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, html: String(buffer: bytes))
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import HAAPI
+import Testing
+
+@testable import HAAPIGateway
+
+@Suite("Template loading and layering")
+struct TemplateLibraryTests {
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test("a missing templates directory fails at startup with a clear error (not an empty library)")
+    func missingDirectoryFails() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString)")
+        #expect(throws: GatewayError.self) { try TemplateLibrary(settings: TemplateSettings(directory: missing)) }
+    }
+
+    @Test("a directory without the required templates fails listing every missing one")
+    func missingTemplatesAreListed() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "{{> header}}x{{> footer}}".write(to: directory.appendingPathComponent("step.mustache"), atomically: true, encoding: .utf8)
+        do {
+            _ = try TemplateLibrary(settings: TemplateSettings(directory: directory))
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.code == .configuration)
+            for name in ["header", "footer", "form", "signed-in", "message", "cancel"] {
+                #expect(error.message.contains("\(name).mustache"))
+            }
+            #expect(!error.message.contains("step.mustache"))
+        }
+    }
+
+    @Test("an override directory replaces defaults file by file; a viewName template is picked for its step")
+    func overridesLayerOverDefaults() throws {
+        let overrides = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: overrides) }
+        try "{{> header}}<p>custom signed in</p>{{> footer}}".write(to: overrides.appendingPathComponent("signed-in.mustache"), atomically: true, encoding: .utf8)
+        try "{{> header}}<p>custom login view</p>{{> footer}}".write(
+            to: overrides.appendingPathComponent("view-authenticator-html-form-authenticate-get.mustache"), atomically: true, encoding: .utf8)
+        let library = try TemplateLibrary(settings: TemplateSettings(directory: GatewayHarness.templatesDirectory, overrideDirectory: overrides))
+        let renderer = PageRenderer(templates: library)
+        let signedIn = renderer.page(for: SessionSnapshot(phase: .signedIn, step: nil, version: 1, csrfToken: "c", notices: [], fieldErrors: [:], values: [:]))
+        #expect(signedIn.contains("custom signed in"))
+        #expect(signedIn.contains("<html lang=\"en\">"), "header still from the defaults")
+        let step = try Representation(json: [
+            "type": "authentication-step", "metadata": ["viewName": "authenticator/html-form/authenticate/get"],
+            "actions": [["template": "form", "kind": "login", "model": ["href": "/x", "method": "POST", "fields": []]]],
+        ])
+        let page = renderer.page(for: SessionSnapshot(phase: .step, step: step, version: 1, csrfToken: "c", notices: [], fieldErrors: [:], values: [:]))
+        #expect(page.contains("custom login view"))
+    }
+}

@@ -1,0 +1,70 @@
+import Crypto
+import Foundation
+import HAAPIGateway
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Requests a test webhook receiver saw.
+final class WebhookRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var received: [(timestamp: String?, signature: String?, body: String)] = []
+    private var failuresLeft: Int
+
+    init(failFirst: Int) { failuresLeft = failFirst }
+
+    var requests: [(timestamp: String?, signature: String?, body: String)] { lock.withLock { received } }
+
+    /// Records a request; answers 500 for the first `failFirst` ones.
+    func record(timestamp: String?, signature: String?, body: String) -> Bool {
+        lock.withLock {
+            received.append((timestamp, signature, body))
+            if failuresLeft > 0 {
+                failuresLeft -= 1
+                return false
+            }
+            return true
+        }
+    }
+}
+
+@Suite("Webhook callback sink")
+struct WebhookSinkTests {
+    @Test("the token model is POSTed with a verifiable HMAC signature over 'timestamp.body', retried after a 5xx")
+    func webhookSignedAndRetried() async throws {
+        let recorder = WebhookRecorder(failFirst: 1)
+        let router = Router()
+        router.post("/hook") { request, _ -> HTTPResponse.Status in
+            var request = request
+            let body = String(buffer: try await request.collectBody(upTo: 1 << 20))
+            let accepted = recorder.record(
+                timestamp: request.headers[HTTPField.Name("X-HAAPI-Gateway-Timestamp")!],
+                signature: request.headers[HTTPField.Name("X-HAAPI-Gateway-Signature")!], body: body)
+            return accepted ? .noContent : .internalServerError
+        }
+        let receiver = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let secret = "webhook-test-secret"
+        try await receiver.test(.live) { hookClient in
+            let hook = URL(string: "http://127.0.0.1:\(hookClient.port!)/hook")!
+            try await GatewayHarness.withGateway(configure: { $0.callbacks = [.webhook(url: hook, secret: secret)] }) { browser, _, _ in
+                let selector = try await browser.get("/")
+                let login = try await browser.submit(try selector.form(button: "Username and password"))
+                let form = try #require(login.forms.first { $0.inputs.contains { $0.type == "password" } })
+                let notice = try await browser.submit(form, ["userName": "demo", "password": "demo"])
+                let done = try await browser.submit(try notice.form(button: "Continue"))
+                #expect(done.html.contains("You are signed in"))
+            }
+        }
+        let requests = recorder.requests
+        #expect(requests.count == 2, "one failure, one retry")
+        let last = try #require(requests.last)
+        let timestamp = try #require(last.timestamp)
+        let key = SymmetricKey(data: Data(secret.utf8))
+        let mac = HMAC<SHA256>.authenticationCode(for: Data((timestamp + "." + last.body).utf8), using: key)
+        #expect(last.signature == "sha256=" + mac.map { String(format: "%02x", $0) }.joined())
+        let object = try JSONSerialization.jsonObject(with: Data(last.body.utf8)) as? [String: Any]
+        #expect(object?["outcome"] as? String == "success")
+        #expect((object?["token"] as? [String: Any])?["accessToken"] is String)
+    }
+}
