@@ -49,8 +49,11 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel)") }
-        if upstream != nil, clientID == nil || clientSecret == nil {
-            throw ValidationError("--upstream needs --client-id and --client-secret")
+        if let upstream {
+            guard let url = URL(string: upstream), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw ValidationError("--upstream must be an absolute http(s) URL")
+            }
+            guard clientID != nil, clientSecret != nil else { throw ValidationError("--upstream needs --client-id and --client-secret") }
         }
         _ = try callbackSinks()
     }
@@ -95,6 +98,10 @@ struct ServeCommand: AsyncParsableCommand {
                 var banner = "HAAPI gateway: open \(url.absoluteString)/ in a browser\n"
                 if isDemo { banner += "Embedded demo upstream; users demo/demo, otp/otp, poll/poll, consent/consent\n" }
                 FileHandle.standardOutput.write(Data(banner.utf8))
+                if callbacks.isEmpty {
+                    let warning = "Note: no --callback is configured, so the tokens of each sign-in are discarded. Add --callback file:PATH or exec:PROGRAM.\n"
+                    FileHandle.standardError.write(Data(warning.utf8))
+                }
             }
             try await application.runService()
         } catch {

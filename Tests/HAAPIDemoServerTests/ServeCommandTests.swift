@@ -34,5 +34,15 @@ import Testing
         #expect(throws: (any Error).self) { try ServeCommand.parse(["--port", "70000"]) }
         #expect(throws: (any Error).self) { try ServeCommand.parse(["--upstream", "https://idsvr.example"]) }
         #expect(throws: (any Error).self) { try ServeCommand.parse(["--callback", "ftp:x"]) }
+        // An unparsable upstream must stop startup, never fall back to the demo server.
+        #expect(throws: (any Error).self) {
+            try ServeCommand.parse(["--upstream", "idsvr.example", "--client-id", "c", "--client-secret", "s"])
+        }
+        #expect(throws: (any Error).self) {
+            try ServeCommand.parse(["--upstream", "ftp://idsvr.example", "--client-id", "c", "--client-secret", "s"])
+        }
+        #expect(throws: Never.self) {
+            try ServeCommand.parse(["--upstream", "https://idsvr.example", "--client-id", "c", "--client-secret", "s"])
+        }
     }
 }

@@ -31,6 +31,8 @@ struct ProblemPagesTests {
             let wrong = try await browser.submit(form, ["userName": "demo", "password": "nope"])
             #expect(wrong.html.contains(#"class="notice" role="alert""#))
             let retry = try #require(wrong.forms.first { $0.inputs.contains { $0.type == "password" } })
+            #expect(retry.fields["userName"] == "demo", "the username is kept")
+            #expect(retry.fields["password"] == "", "the password is never echoed back")
             let notice = try await browser.submit(retry, ["userName": "demo", "password": "demo"])
             _ = try await browser.submit(try notice.form(button: "Continue"))
             #expect(FileManager.default.fileExists(atPath: sinkPath))

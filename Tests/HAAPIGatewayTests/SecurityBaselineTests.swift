@@ -40,6 +40,22 @@ struct SecurityBaselineTests {
         }
     }
 
+    @Test("Origin: null (what browsers send under Referrer-Policy: no-referrer) passes only with Sec-Fetch-Site: same-origin")
+    func nullOriginNeedsSameOriginFetchMetadata() async throws {
+        try await GatewayHarness.withGateway { browser, _, _ in
+            let form = try await openLoginForm(browser)
+            let bareNull = try await browser.submit(form, ["userName": "demo", "password": "demo"], headers: [("Origin", "null")])
+            #expect(bareNull.status == 403)
+            let nullCrossSite = try await browser.submit(
+                form, ["userName": "demo", "password": "demo"], headers: [("Origin", "null"), ("Sec-Fetch-Site", "cross-site")])
+            #expect(nullCrossSite.status == 403)
+            let browserLike = try await browser.submit(
+                form, ["userName": "demo", "password": "demo"], headers: [("Origin", "null"), ("Sec-Fetch-Site", "same-origin")])
+            #expect(browserLike.status == 200)
+            #expect(browserLike.forms.contains { $0.button == "Email me a copy" })
+        }
+    }
+
     @Test("every page carries CSP, nosniff, no-referrer and no-store; no page has a script")
     func securityHeadersOnEveryPage() async throws {
         try await GatewayHarness.withGateway { browser, _, _ in

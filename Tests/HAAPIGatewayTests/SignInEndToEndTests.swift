@@ -17,6 +17,8 @@ struct SignInEndToEndTests {
             #expect(login.html.contains("Forgot your password?"), "links are rendered as gateway buttons")
 
             let notice = try await browser.submit(loginForm, ["userName": "demo", "password": "demo"])
+            #expect(notice.html.contains("<h1>Welcome, Demo User</h1>"), "a heading message names the page")
+            #expect(notice.html.components(separatedBy: "<h1>").count == 2, "exactly one h1")
             let copied = try await browser.submit(try notice.form(button: "Email me a copy"))
             #expect(copied.forms.contains { $0.button == "Continue" }, "continue-same-step keeps the notice")
 

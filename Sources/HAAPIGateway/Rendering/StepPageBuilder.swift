@@ -33,9 +33,15 @@ struct StepPageBuilder {
                 links.append(["action": "/step/\(snapshot.version)/link/\(index)", "title": link.title ?? link.rel, "csrf": snapshot.csrfToken])
             }
         }
-        let messages: [[String: Any]] = step.messages.map { ["text": $0.text, "isError": $0.classList.contains("error")] }
+        // A `heading` message is the page's h1; without one, the first action's title names the page.
+        let heading = step.messages.firstIndex { $0.classList.contains("heading") }
+        let title = heading.map { step.messages[$0].text } ?? step.actions.first?.title ?? step.actions.first?.form?.title ?? "Sign in"
+        let messages: [[String: Any]] = step.messages.indices.filter { $0 != heading }.map { index in
+            let message = step.messages[index]
+            return ["text": message.text, "isError": message.classList.contains("error"), "classes": Self.cssClasses(message.classList)]
+        }
         return [
-            "title": step.actions.first?.title ?? "Sign in",
+            "title": title,
             "csrf": snapshot.csrfToken,
             "notices": snapshot.notices,
             "hasNotices": !snapshot.notices.isEmpty,
@@ -46,6 +52,12 @@ struct StepPageBuilder {
             "externalLinks": externalLinks,
             "stepType": step.type.rawValue,
         ].merging(refresh(for: step)) { _, new in new }
+    }
+
+    /// HAAPI message classes (`info`, `warning`, `heading`, `userName`, ...) as CSS classes, each prefixed and reduced to
+    /// letters, digits and hyphens.
+    static func cssClasses(_ classList: [String]) -> String {
+        classList.map { "message-" + String($0.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) }.joined(separator: " ")
     }
 
     /// A pending polling step refreshes itself (no script) to the poll route at the server's interval.

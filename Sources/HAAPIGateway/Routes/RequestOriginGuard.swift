@@ -4,15 +4,24 @@ import Hummingbird
 
 /// Refuses cross-site state-changing requests: `Sec-Fetch-Site` must be same-origin (or none), and `Origin`, when sent,
 /// must be the gateway's own origin.
+///
+/// Because every page is served with `Referrer-Policy: no-referrer`, browsers send `Origin: null` on the gateway's own
+/// form posts (Fetch standard, "serializing a request origin"). `null` is therefore accepted only together with
+/// `Sec-Fetch-Site: same-origin`, which pages cannot forge; a bare `null` (sandboxed frames, `data:` documents) is refused.
 struct RequestOriginGuard: Sendable {
     /// The configured public origin (`scheme://host[:port]`), when set.
     let publicOrigin: String?
 
     func check(_ request: Request) throws(GatewayError) {
-        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased(), site != "same-origin", site != "none" {
+        let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased()
+        if let site, site != "same-origin", site != "none" {
             throw GatewayError(.forbidden, "This request came from another site and was refused.")
         }
         guard let origin = request.headers[HTTPField.Name("Origin")!] else { return }
+        if origin == "null" {
+            guard site == "same-origin" else { throw GatewayError(.forbidden, "This request came from another site and was refused.") }
+            return
+        }
         let expected = publicOrigin ?? request.head.authority.map { "http://\($0)" }
         guard let expected, origin.lowercased() == expected.lowercased() else {
             throw GatewayError(.forbidden, "This request came from another site and was refused.")

@@ -188,6 +188,7 @@ actor SignInSession {
         switch problem.kind {
         case .incorrectCredentials:
             notices = texts.isEmpty ? [problem.title ?? "Incorrect credentials."] : texts
+            values = typed
         case .invalidInput:
             notices = texts.isEmpty ? [problem.title ?? "Some values are not valid."] : texts
             for field in problem.invalidFields {
