@@ -2,13 +2,13 @@ import Foundation
 import Testing
 
 @Suite struct SchemaValidatorTests {
-    @Test func validatorRejectsAnInvalidBody() throws {
+    @Test func validatorRejectsAnInvalidBody() async throws {
         let invalid = Data(#"{"type":"polling-step","properties":{"status":"maybe"},"actions":[]}"#.utf8)
-        #expect(throws: SchemaValidator.Failure.self) { try SchemaValidator.validate([invalid]) }
+        await #expect(throws: SchemaValidator.Failure.self) { try await SchemaValidator.validate([invalid]) }
     }
 
-    @Test func validatorAcceptsAValidBody() throws {
+    @Test func validatorAcceptsAValidBody() async throws {
         let valid = Data(#"{"type":"continue-same-step","messages":[{"text":"ok","classList":["info"]}]}"#.utf8)
-        #expect(try SchemaValidator.validate([valid]) == 1)
+        #expect(try await SchemaValidator.validate([valid]) == 1)
     }
 }

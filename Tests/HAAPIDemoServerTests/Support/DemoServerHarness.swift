@@ -35,7 +35,7 @@ final class DemoServerHarness: @unchecked Sendable {
         defer { try? FileManager.default.removeItem(atPath: clientKeyPath) }
         await server.shutdown()
         if validateSchema {
-            let count = try SchemaValidator.validate(http.recordedBodies)
+            let count = try await SchemaValidator.validate(http.recordedBodies)
             #expect(count > 0 || http.recordedBodies.isEmpty)
         }
     }
@@ -52,9 +52,9 @@ final class DemoServerHarness: @unchecked Sendable {
     }
 
     /// A HAAPI token for `key` (handles one use_dpop_nonce round).
-    func haapiToken(key: TestDPoPKey) async throws -> (token: String, nonce: String?) {
+    func haapiToken(key: TestDPoPKey, attempts: Int = 2) async throws -> (token: String, nonce: String?) {
         var nonce: String?
-        for _ in 0..<2 {
+        for _ in 0..<attempts {
             let response = try await tokenRequest(
                 [("grant_type", "client_credentials"), ("scope", "urn:se:curity:scopes:haapi")],
                 dpop: key.proof(method: "POST", url: tokenURL, nonce: nonce), authorization: basicAuthorization)

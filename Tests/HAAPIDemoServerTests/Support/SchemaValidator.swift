@@ -33,7 +33,18 @@ enum SchemaValidator {
         """
 
     /// Validates each distinct body; throws with python's output when any is invalid or python fails.
-    static func validate(_ bodies: [Data]) throws -> Int {
+    ///
+    /// Python runs on a dispatch queue, not on the tests' cooperative thread pool: on a 2-core machine that pool has
+    /// two threads, and a blocking wait there starves every other test running in parallel.
+    static func validate(_ bodies: [Data]) async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try validateBlocking(bodies) })
+            }
+        }
+    }
+
+    private static func validateBlocking(_ bodies: [Data]) throws -> Int {
         var distinct: [Data] = []
         for body in bodies where !distinct.contains(body) { distinct.append(body) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-schema-\(UUID().uuidString)")

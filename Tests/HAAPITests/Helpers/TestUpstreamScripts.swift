@@ -12,7 +12,9 @@ enum TestUpstream {
     static func configuration(
         _ base: URL,
         authentication: ClientAuthentication = .secretBasic("demo-secret"),
-        requestTimeout: Duration = .seconds(5),
+        // Generous: these tests are not about timeouts, and a loaded 2-core CI machine can stall a loopback call for
+        // seconds. The timeout tests set their own short values.
+        requestTimeout: Duration = .seconds(30),
         bindTokensToDPoP: Bool = false,
         explicitEndpoints: Bool = true
     ) -> HAAPIClientConfiguration {
@@ -30,7 +32,7 @@ enum TestUpstream {
             redirectURI: "haapi:start",
             scopes: ["openid", "profile"],
             authorizationParameters: AuthorizationParameters(acrValues: ["urn:acr:pw"], prompt: "login", uiLocales: ["sv", "en"], loginHint: "demo", maxAgeSeconds: 300, claims: #"{"id_token":{"email":null}}"#),
-            connectTimeout: .seconds(2),
+            connectTimeout: .seconds(10),
             requestTimeout: requestTimeout,
             bindTokensToDPoP: bindTokensToDPoP
         )
