@@ -49,6 +49,10 @@ extension HAAPIClientConfiguration {
         let reserved = authorizationParameters.additional.keys.filter { AuthorizationParameters.reservedNames.contains($0) }.sorted()
         if !reserved.isEmpty { problems.append("additional authorize parameters may not set \(reserved.joined(separator: ", "))") }
         if let maxAge = authorizationParameters.maxAgeSeconds, maxAge < 0 { problems.append("max_age must not be negative") }
+        if let claims = authorizationParameters.claims, !((try? JSONSerialization.jsonObject(with: Data(claims.utf8))) is [String: Any]) {
+            problems.append("claims must be a JSON object")
+        }
+        if case .mutualTLS = clientAuthentication, scheme == "http" { problems.append("mutual TLS client authentication needs an https baseURL") }
         if connectTimeout <= .zero { problems.append("connectTimeout must be positive") }
         if requestTimeout <= .zero { problems.append("requestTimeout must be positive") }
         if haapiTokenRefreshMargin < .zero { problems.append("haapiTokenRefreshMargin must not be negative") }

@@ -31,7 +31,9 @@ public struct HAAPIError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let offOriginHref = Code("offOriginHref")
         /// The flow can no longer continue (its tokens or state expired, or it already completed).
         public static let flowExpired = Code("flowExpired")
-        /// The caller passed parameters the action does not accept, or an action that does not belong to the current step.
+        /// The caller passed parameters the action does not accept, or an action that is not a form. (Whether an action
+        /// belongs to the step on screen is the caller's to check: the gateway resolves every posted action in the
+        /// session's current step.)
         public static let invalidParameters = Code("invalidParameters")
         /// The authorization response does not match this flow (state or issuer mismatch).
         public static let authorizationResponseMismatch = Code("authorizationResponseMismatch")

@@ -25,7 +25,7 @@ public enum Gateway {
         let client = try await HAAPIClient(configuration: upstream, logger: logger)
         let controller = SignInController(
             client: client, store: MemorySessionStore<SignInSession>(settings: configuration.sessions),
-            dispatcher: CallbackDispatcher(configurations: configuration.callbacks, logger: logger), renderer: renderer,
+            dispatcher: CallbackDispatcher(configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger), renderer: renderer,
             configuration: configuration, originGuard: RequestOriginGuard(publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL)),
             logger: logger)
         let router = Router(context: BasicRequestContext.self)

@@ -25,15 +25,26 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
 
     /// The stable code.
     public let code: Code
-    /// A message safe to show and log (never a secret).
+    /// A message safe to log (never a secret); for operators, in English.
     public let message: String
+    /// The text the error page shows, from the message catalogue in the person's language.
+    public let text: MessageKey?
     /// The HTTP status of the error page.
     public let status: HTTPResponse.Status
 
-    /// Creates an error.
+    /// Creates an error for operators (configuration, internal failures); its page shows a generic text for the code.
     public init(_ code: Code, _ message: String, status: HTTPResponse.Status? = nil) {
         self.code = code
         self.message = message
+        self.text = nil
+        self.status = status ?? Self.defaultStatus(for: code)
+    }
+
+    /// Creates an error whose page shows `text` in the person's language.
+    public init(_ code: Code, _ text: MessageKey, status: HTTPResponse.Status? = nil) {
+        self.code = code
+        self.message = text.rawValue
+        self.text = text
         self.status = status ?? Self.defaultStatus(for: code)
     }
 

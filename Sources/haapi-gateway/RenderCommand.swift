@@ -18,11 +18,14 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(name: .customLong("template-overrides"), help: "Directory of templates layered over the defaults, file by file.")
     var templateOverrides: String?
 
+    @Option(help: ArgumentHelp("Language of the gateway's own texts (a tag such as sv, or an Accept-Language value); default en.", valueName: "locale"))
+    var locale: String?
+
     func run() async throws {
         let renderer = try StepRenderer(
             templates: TemplateSettings(
                 directory: templates.map { URL(fileURLWithPath: $0) }, overrideDirectory: templateOverrides.map { URL(fileURLWithPath: $0) }))
         let data = try Data(contentsOf: URL(fileURLWithPath: step))
-        FileHandle.standardOutput.write(Data(try renderer.render(json: data).utf8))
+        FileHandle.standardOutput.write(Data(try renderer.render(json: data, locale: locale).utf8))
     }
 }

@@ -49,6 +49,17 @@ struct SampleRenderingTests {
         for link in step.links where link.isImage && link.href.lowercased().hasPrefix("data:image/") {
             #expect(html.contains("<img src="))
         }
+        // A client operation a page cannot carry out (WebAuthn, Encap, unknown) says so instead of a dead end.
+        let operations = Self.clientOperations(of: step.actions)
+        if operations.contains(where: { ![ClientOperation.Name.externalBrowserFlow, ClientOperation.Name.bankID].contains($0.name) }) {
+            #expect(html.contains("Another way to sign in is needed"))
+        }
+    }
+
+    static func clientOperations(of actions: [Action]) -> [ClientOperation] {
+        actions.flatMap { action -> [ClientOperation] in
+            (action.clientOperation.map { [$0] } ?? []) + clientOperations(of: action.selectorOptions ?? [])
+        }
     }
 
     @Test("markup in upstream text is escaped")
@@ -69,7 +80,11 @@ struct SampleRenderingTests {
             var result: [FormModel] = []
             if let form = action.form { result.append(form) }
             if let options = action.selectorOptions { result += forms(of: options) }
-            if let operation = action.clientOperation { result += forms(of: operation.continueActions + operation.errorActions) }
+            if let operation = action.clientOperation {
+                // Continue actions follow the operation itself, so they are offered only where a page can carry it out.
+                let runnable = [ClientOperation.Name.externalBrowserFlow, ClientOperation.Name.bankID].contains(operation.name)
+                result += forms(of: (runnable ? operation.continueActions : []) + operation.errorActions)
+            }
             return result
         }
     }

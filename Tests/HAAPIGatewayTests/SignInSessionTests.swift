@@ -51,8 +51,8 @@ struct SignInSessionTests {
             try await session.submit(version: 1, address: ActionAddress(path: "0")!, form: ["userName": "", "password": "secret"], acceptLanguage: nil)
             let snapshot = await session.snapshot()
             #expect(snapshot.version == 1)
-            #expect(snapshot.notices == ["Please fill in the required fields."])
-            #expect(snapshot.fieldErrors["userName"] == "Username is required.")
+            #expect(snapshot.notices == [.gateway(.fillRequired)])
+            #expect(snapshot.fieldErrors["userName"] == .gateway(.requiredField, arguments: ["field": "Username"]))
             #expect(snapshot.values["password"] == nil)
         }
     }

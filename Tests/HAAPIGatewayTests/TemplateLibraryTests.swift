@@ -44,14 +44,14 @@ struct TemplateLibraryTests {
             to: overrides.appendingPathComponent("view-authenticator-html-form-authenticate-get.mustache"), atomically: true, encoding: .utf8)
         let library = try TemplateLibrary(settings: TemplateSettings(directory: GatewayHarness.templatesDirectory, overrideDirectory: overrides))
         let renderer = PageRenderer(templates: library)
-        let signedIn = renderer.page(for: SessionSnapshot(phase: .signedIn, step: nil, version: 1, csrfToken: "c", notices: [], fieldErrors: [:], values: [:]))
+        let signedIn = renderer.page(for: SessionSnapshot(phase: .signedIn, step: nil, version: 1, csrfToken: "c", notices: [], fieldErrors: [:], values: [:]), language: "en")
         #expect(signedIn.contains("custom signed in"))
         #expect(signedIn.contains("<html lang=\"en\">"), "header still from the defaults")
         let step = try Representation(json: [
             "type": "authentication-step", "metadata": ["viewName": "authenticator/html-form/authenticate/get"],
             "actions": [["template": "form", "kind": "login", "model": ["href": "/x", "method": "POST", "fields": []]]],
         ])
-        let page = renderer.page(for: SessionSnapshot(phase: .step, step: step, version: 1, csrfToken: "c", notices: [], fieldErrors: [:], values: [:]))
+        let page = renderer.page(for: SessionSnapshot(phase: .step, step: step, version: 1, csrfToken: "c", notices: [], fieldErrors: [:], values: [:]), language: "en")
         #expect(page.contains("custom login view"))
     }
 }

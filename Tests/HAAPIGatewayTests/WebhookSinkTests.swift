@@ -9,17 +9,17 @@ import Testing
 /// Requests a test webhook receiver saw.
 final class WebhookRecorder: @unchecked Sendable {
     private let lock = NSLock()
-    private var received: [(timestamp: String?, signature: String?, body: String)] = []
+    private var received: [(timestamp: String?, signature: String?, delivery: String?, body: String)] = []
     private var failuresLeft: Int
 
     init(failFirst: Int) { failuresLeft = failFirst }
 
-    var requests: [(timestamp: String?, signature: String?, body: String)] { lock.withLock { received } }
+    var requests: [(timestamp: String?, signature: String?, delivery: String?, body: String)] { lock.withLock { received } }
 
     /// Records a request; answers 500 for the first `failFirst` ones.
-    func record(timestamp: String?, signature: String?, body: String) -> Bool {
+    func record(timestamp: String?, signature: String?, delivery: String?, body: String) -> Bool {
         lock.withLock {
-            received.append((timestamp, signature, body))
+            received.append((timestamp, signature, delivery, body))
             if failuresLeft > 0 {
                 failuresLeft -= 1
                 return false
@@ -31,7 +31,7 @@ final class WebhookRecorder: @unchecked Sendable {
 
 @Suite("Webhook callback sink")
 struct WebhookSinkTests {
-    @Test("the token model is POSTed with a verifiable HMAC signature over 'timestamp.body', retried after a 5xx")
+    @Test("the token model is POSTed with a verifiable HMAC signature over 'timestamp.body', retried after a 5xx with the same delivery id")
     func webhookSignedAndRetried() async throws {
         let recorder = WebhookRecorder(failFirst: 1)
         let router = Router()
@@ -40,25 +40,33 @@ struct WebhookSinkTests {
             let body = String(buffer: try await request.collectBody(upTo: 1 << 20))
             let accepted = recorder.record(
                 timestamp: request.headers[HTTPField.Name("X-HAAPI-Gateway-Timestamp")!],
-                signature: request.headers[HTTPField.Name("X-HAAPI-Gateway-Signature")!], body: body)
+                signature: request.headers[HTTPField.Name("X-HAAPI-Gateway-Signature")!],
+                delivery: request.headers[HTTPField.Name("X-HAAPI-Gateway-Delivery")!], body: body)
             return accepted ? .noContent : .internalServerError
         }
         let receiver = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         let secret = "webhook-test-secret"
         try await receiver.test(.live) { hookClient in
             let hook = URL(string: "http://127.0.0.1:\(hookClient.port!)/hook")!
-            try await GatewayHarness.withGateway(configure: { $0.callbacks = [.webhook(url: hook, secret: secret)] }) { browser, _, _ in
+            try await GatewayHarness.withGateway(configure: {
+                $0.callbacks = [.webhook(url: hook, secret: secret)]
+                $0.callbackDelivery = CallbackDeliverySettings(retryForSeconds: 60, initialBackoffSeconds: 0.05)
+            }) { browser, _, _ in
                 let selector = try await browser.get("/")
                 let login = try await browser.submit(try selector.form(button: "Username and password"))
                 let form = try #require(login.forms.first { $0.inputs.contains { $0.type == "password" } })
                 let notice = try await browser.submit(form, ["userName": "demo", "password": "demo"])
                 let done = try await browser.submit(try notice.form(button: "Continue"))
                 #expect(done.html.contains("You are signed in"))
+                #expect(done.html.contains("taking longer than usual"), "the first attempt failed, so the page says the hand-over is retried")
+                // The retry happens in the background while the gateway runs.
+                for _ in 0..<200 where recorder.requests.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
             }
         }
         let requests = recorder.requests
         #expect(requests.count == 2, "one failure, one retry")
         let last = try #require(requests.last)
+        #expect(last.delivery != nil && last.delivery == requests.first?.delivery, "the receiver can drop duplicates by delivery id")
         let timestamp = try #require(last.timestamp)
         let key = SymmetricKey(data: Data(secret.utf8))
         let mac = HMAC<SHA256>.authenticationCode(for: Data((timestamp + "." + last.body).utf8), using: key)

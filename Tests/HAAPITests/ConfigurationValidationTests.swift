@@ -25,7 +25,7 @@ import Testing
         configuration.scopes = ["openid", "bad scope"]
         configuration.clientAuthentication = .privateKeyJWT(privateKeyPEM: "not a key")
         configuration.additionalTrustRootsPEM = ["not a certificate"]
-        configuration.authorizationParameters = AuthorizationParameters(maxAgeSeconds: -1, additional: ["state": "x", "client_id": "y"])
+        configuration.authorizationParameters = AuthorizationParameters(maxAgeSeconds: -1, claims: "[not an object]", additional: ["state": "x", "client_id": "y"])
         configuration.requestTimeout = .zero
         configuration.connectTimeout = .seconds(-1)
         configuration.maxResponseBodyBytes = 0
@@ -34,12 +34,20 @@ import Testing
         let problems = error?.problems ?? []
         let expectedFragments = [
             "baseURL must use http or https", "baseURL must have a host", "clientID", "redirectURI", "bad scope", "private_key_jwt",
-            "trust root 1", "client_id, state", "max_age", "requestTimeout", "connectTimeout", "maxResponseBodyBytes",
+            "trust root 1", "client_id, state", "max_age", "claims must be a JSON object", "requestTimeout", "connectTimeout", "maxResponseBodyBytes",
         ]
         for fragment in expectedFragments {
             #expect(problems.contains { $0.contains(fragment) }, "missing problem about \(fragment)")
         }
         #expect(problems.count == expectedFragments.count)
+    }
+
+    @Test func mutualTLSNeedsHTTPS() throws {
+        var configuration = try Self.valid()
+        configuration.clientAuthentication = .mutualTLS(certificatePEM: TestKeyMaterial.certificatePEM, privateKeyPEM: TestKeyMaterial.privateKeyPEM)
+        #expect(configuration.problems.isEmpty)
+        configuration.baseURL = try #require(URL(string: "http://127.0.0.1:8443"))
+        #expect(configuration.problems == ["mutual TLS client authentication needs an https baseURL"])
     }
 
     @Test func secretsNeverAppearInProblemsOrDescriptions() throws {

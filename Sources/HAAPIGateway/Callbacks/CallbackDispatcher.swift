@@ -1,35 +1,139 @@
 import Logging
 
-/// Hands a sign-in outcome to every configured sink.
-struct CallbackDispatcher: Sendable {
-    let sinks: [any CallbackSink]
-    let logger: Logger
+/// Hands each sign-in outcome to every configured sink. Each sink is tried at once; a sink that fails is retried in the
+/// background with exponential backoff (``CallbackDeliverySettings``) until it accepts or the retry period ends, so a
+/// receiver that is down for a while loses nothing. Giving up is logged as an error naming the sink — never silent.
+actor CallbackDispatcher {
+    private struct Pending {
+        let sink: any CallbackSink
+        let delivery: CallbackDelivery
+        let giveUpAt: ContinuousClock.Instant
+        var attempts: Int
+        var nextAttempt: ContinuousClock.Instant
+        var backoff: Duration
+    }
 
-    init(configurations: [CallbackSinkConfiguration], logger: Logger) {
-        self.sinks = configurations.map { configuration -> any CallbackSink in
-            switch configuration {
-            case .file(let path): return FileCallbackSink(path: path)
-            case .webhook(let url, let secret): return WebhookCallbackSink(url: url, secret: secret)
-            case .exec(let program): return ExecCallbackSink(program: program)
-            }
-        }
+    nonisolated let sinks: [any CallbackSink]
+    private let settings: CallbackDeliverySettings
+    private let logger: Logger
+    private var pending: [Pending] = []
+    private var worker: Task<Void, Never>?
+
+    init(sinks: [any CallbackSink], settings: CallbackDeliverySettings = .init(), logger: Logger) {
+        self.sinks = sinks
+        self.settings = settings
         self.logger = logger
     }
 
-    /// Delivers the outcome to all sinks; returns whether every sink accepted it.
+    init(configurations: [CallbackSinkConfiguration], settings: CallbackDeliverySettings = .init(), logger: Logger) {
+        self.init(
+            sinks: configurations.map { configuration -> any CallbackSink in
+                switch configuration {
+                case .file(let path): FileCallbackSink(path: path)
+                case .webhook(let url, let secret): WebhookCallbackSink(url: url, secret: secret)
+                case .exec(let program): ExecCallbackSink(program: program)
+                }
+            }, settings: settings, logger: logger)
+    }
+
+    /// Delivers the outcome to all sinks, one attempt each now; failures are queued for retries.
+    /// - Returns: Whether every sink accepted it on this first attempt.
     @discardableResult
     func deliver(_ outcome: CompletionOutcome) async -> Bool {
-        guard let document = try? outcome.encoded() else { return false }
+        let document: [UInt8]
+        do {
+            document = try outcome.encoded()
+        } catch {
+            logger.error("callback outcome could not be encoded", metadata: ["outcome": "\(outcome.outcome)"])
+            return false
+        }
+        let delivery = CallbackDelivery(id: SecureToken.make(byteCount: 16), document: document, outcome: outcome.outcome)
         var allDelivered = true
         for sink in sinks {
             do {
-                try await sink.deliver(document)
-                logger.info("outcome delivered", metadata: ["sink": "\(sink.name)", "outcome": "\(outcome.outcome)"])
+                try await sink.deliver(delivery)
+                logger.info("callback delivered", metadata: ["sink": "\(sink.name)", "outcome": "\(delivery.outcome)", "delivery": "\(delivery.id)"])
             } catch {
                 allDelivered = false
-                logger.error("outcome delivery failed", metadata: ["sink": "\(sink.name)", "error": "\(error)"])
+                enqueue(sink: sink, delivery: delivery, error: error)
             }
         }
         return allDelivered
+    }
+
+    /// The number of deliveries waiting for a retry.
+    var pendingCount: Int { pending.count }
+
+    /// Waits until no delivery is pending (delivered or given up).
+    func drained() async {
+        while let current = worker { await current.value }
+    }
+
+    // MARK: - Retries
+
+    private func enqueue(sink: any CallbackSink, delivery: CallbackDelivery, error: any Error) {
+        let now = ContinuousClock.now
+        let backoff = Duration.milliseconds(Int64(max(0.001, settings.initialBackoffSeconds) * 1000))
+        guard settings.retryForSeconds > 0 else {
+            abandon(sink: sink, delivery: delivery, attempts: 1, error: error)
+            return
+        }
+        logger.warning(
+            "callback delivery failed; retrying",
+            metadata: ["sink": "\(sink.name)", "outcome": "\(delivery.outcome)", "delivery": "\(delivery.id)", "error": "\(Self.describe(error))"])
+        pending.append(
+            Pending(sink: sink, delivery: delivery, giveUpAt: now + .seconds(settings.retryForSeconds), attempts: 1, nextAttempt: now + backoff, backoff: backoff))
+        if worker == nil {
+            worker = Task { await self.work() }
+        }
+    }
+
+    private func work() async {
+        while !pending.isEmpty {
+            let next = pending.map(\.nextAttempt).min()!
+            try? await Task.sleep(until: next, clock: .continuous)
+            let now = ContinuousClock.now
+            var index = 0
+            while index < pending.count {
+                guard pending[index].nextAttempt <= now else {
+                    index += 1
+                    continue
+                }
+                var entry = pending[index]
+                entry.attempts += 1
+                do {
+                    try await entry.sink.deliver(entry.delivery)
+                    logger.info(
+                        "callback delivered after retries",
+                        metadata: ["sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)", "attempts": "\(entry.attempts)"])
+                    pending.remove(at: index)
+                } catch {
+                    entry.backoff = min(entry.backoff * 2, .seconds(60))
+                    entry.nextAttempt = ContinuousClock.now + entry.backoff
+                    if entry.nextAttempt > entry.giveUpAt {
+                        abandon(sink: entry.sink, delivery: entry.delivery, attempts: entry.attempts, error: error)
+                        pending.remove(at: index)
+                    } else {
+                        pending[index] = entry
+                        index += 1
+                    }
+                }
+            }
+        }
+        worker = nil
+    }
+
+    private func abandon(sink: any CallbackSink, delivery: CallbackDelivery, attempts: Int, error: any Error) {
+        logger.error(
+            "callback delivery given up; this outcome is lost for the sink",
+            metadata: [
+                "sink": "\(sink.name)", "outcome": "\(delivery.outcome)", "delivery": "\(delivery.id)", "attempts": "\(attempts)",
+                "error": "\(Self.describe(error))",
+            ])
+    }
+
+    /// A secret-free error description (gateway errors carry safe messages; anything else is named by type).
+    private static func describe(_ error: any Error) -> String {
+        (error as? GatewayError)?.message ?? "\(type(of: error))"
     }
 }

@@ -1,7 +1,7 @@
-/// Receives the outcome of a sign-in.
+/// Receives the outcome of a sign-in. One call is one attempt; ``CallbackDispatcher`` retries failures.
 protocol CallbackSink: Sendable {
     /// A secret-free description for logs (e.g. `file:/path`).
     var name: String { get }
-    /// Delivers the encoded outcome.
-    func deliver(_ document: [UInt8]) async throws
+    /// Delivers the outcome once; throws when it was not accepted.
+    func deliver(_ delivery: CallbackDelivery) async throws
 }

@@ -1,23 +1,45 @@
 import Foundation
 import HAAPI
 
-/// The token model handed to callback sinks: `{"outcome":"success","token":{…}}` or `{"outcome":"cancelled"}`.
+/// The document handed to callback sinks: `{"outcome":"success","token":{…}}`, `{"outcome":"error","error":{…}}` or
+/// `{"outcome":"cancelled"}`.
 public struct CompletionOutcome: Sendable, Encodable {
-    /// `success` or `cancelled`.
+    /// Why a sign-in ended without tokens: an OAuth error (`error`, `errorDescription`, `errorUri`), a HAAPI problem (its
+    /// type URI and title), or one of the gateway's own codes (`polling_timeout`, `upstream_failure`).
+    public struct Failure: Sendable, Encodable, Equatable {
+        /// A code or problem type URI.
+        public let error: String
+        /// A human-readable description, when there is one.
+        public let errorDescription: String?
+        /// A page describing the error, when the upstream named one.
+        public let errorUri: String?
+
+        /// Creates a failure.
+        public init(error: String, errorDescription: String? = nil, errorUri: String? = nil) {
+            self.error = error
+            self.errorDescription = errorDescription
+            self.errorUri = errorUri
+        }
+    }
+
+    /// `success`, `error` or `cancelled`.
     public let outcome: String
     /// The tokens (exactly the six `OAuthTokens` fields), on success.
     public let token: OAuthTokens?
+    /// Why it failed, on error.
+    public let error: Failure?
 
     /// A successful sign-in.
-    public static func success(_ tokens: OAuthTokens) -> CompletionOutcome { CompletionOutcome(outcome: "success", token: tokens) }
+    public static func success(_ tokens: OAuthTokens) -> CompletionOutcome { CompletionOutcome(outcome: "success", token: tokens, error: nil) }
+    /// A sign-in that ended without tokens.
+    public static func failure(_ failure: Failure) -> CompletionOutcome { CompletionOutcome(outcome: "error", token: nil, error: failure) }
     /// A cancelled sign-in.
-    public static let cancelled = CompletionOutcome(outcome: "cancelled", token: nil)
+    public static let cancelled = CompletionOutcome(outcome: "cancelled", token: nil, error: nil)
 
     /// The JSON document sent to sinks (sorted keys).
     func encoded() throws -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(self))
     }
 }
-

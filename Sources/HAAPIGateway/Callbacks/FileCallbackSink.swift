@@ -11,7 +11,8 @@ struct FileCallbackSink: CallbackSink {
 
     var name: String { "file:\(path)" }
 
-    func deliver(_ document: [UInt8]) async throws {
+    func deliver(_ delivery: CallbackDelivery) async throws {
+        let document = delivery.document
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(SecureToken.make(byteCount: 8)).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)

@@ -2,11 +2,41 @@ import Foundation
 
 /// Where the token model goes when a sign-in ends. Written in configuration as a URI:
 /// `file:PATH`, `https://…` / `http://…` (webhook), or `exec:PROGRAM`.
-public enum CallbackSinkConfiguration: Sendable, Hashable {
+public enum CallbackSinkConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// Write the result as JSON to a file: mode 0600, atomic rename.
     case file(path: String)
     /// POST the result as JSON, signed with HMAC-SHA256 over timestamp and body using `secret`; retried with backoff.
     case webhook(url: URL, secret: String)
     /// Run a program with the result as JSON on standard input (never in arguments or environment).
     case exec(program: String)
+
+    /// Parses `file:/absolute/path`, `exec:/absolute/program` or an `http(s)://` webhook URL (its secret is configured
+    /// separately and filled in by the caller).
+    /// - Returns: The sink, or an error saying what is wrong with the text.
+    public static func parse(_ text: String, webhookSecret: String = "") -> Result<CallbackSinkConfiguration, ConfigurationError> {
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("file:") || lowered.hasPrefix("exec:") {
+            let path = String(text.dropFirst(5))
+            guard path.hasPrefix("/"), !path.hasSuffix("/") else {
+                return .failure(ConfigurationError(problems: ["\(text.prefix(5))PATH needs an absolute path, got '\(text)'"]))
+            }
+            return .success(lowered.hasPrefix("file:") ? .file(path: path) : .exec(program: path))
+        }
+        if lowered.hasPrefix("https://") || lowered.hasPrefix("http://") {
+            guard let url = URL(string: text), !(url.host ?? "").isEmpty, url.user == nil, url.password == nil else {
+                return .failure(ConfigurationError(problems: ["'\(text)' is not a valid webhook URL (no credentials in the URL)"]))
+            }
+            return .success(.webhook(url: url, secret: webhookSecret))
+        }
+        return .failure(ConfigurationError(problems: ["'\(text)' is not a callback: use file:PATH, exec:PROGRAM or an https:// webhook URL"]))
+    }
+
+    /// A secret-free description (`webhook:https://host/path` without query).
+    public var description: String {
+        switch self {
+        case .file(let path): "file:\(path)"
+        case .exec(let program): "exec:\(program)"
+        case .webhook(let url, _): "webhook:\(url.scheme ?? "https")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")\(url.path)"
+        }
+    }
 }

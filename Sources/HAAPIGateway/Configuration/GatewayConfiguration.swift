@@ -19,6 +19,10 @@ public struct GatewayConfiguration: Sendable {
     public var completion: CompletionSettings
     /// Polling steps.
     public var polling: PollingSettings
+    /// Retries of failed callback deliveries.
+    public var callbackDelivery: CallbackDeliverySettings
+    /// What is logged.
+    public var logging: LoggingSettings
 
     /// Creates a configuration; every part has a default that runs as shipped.
     /// - Parameters:
@@ -29,10 +33,12 @@ public struct GatewayConfiguration: Sendable {
     ///   - callbacks: Token callback sinks.
     ///   - completion: End-of-flow behaviour.
     ///   - polling: Polling behaviour.
+    ///   - callbackDelivery: Retries of failed callback deliveries.
+    ///   - logging: What is logged.
     public init(
         server: ServerSettings = .init(), upstream: UpstreamSettings = .demo(.init()), sessions: SessionSettings = .init(),
         templates: TemplateSettings = .init(), callbacks: [CallbackSinkConfiguration] = [], completion: CompletionSettings = .init(),
-        polling: PollingSettings = .init()
+        polling: PollingSettings = .init(), callbackDelivery: CallbackDeliverySettings = .init(), logging: LoggingSettings = .init()
     ) {
         self.server = server
         self.upstream = upstream
@@ -41,5 +47,7 @@ public struct GatewayConfiguration: Sendable {
         self.callbacks = callbacks
         self.completion = completion
         self.polling = polling
+        self.callbackDelivery = callbackDelivery
+        self.logging = logging
     }
 }

@@ -2,8 +2,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Renders every error as an HTML page: ``GatewayError`` with its message, Hummingbird's HTTP errors by status,
-/// anything else as a generic failure (never its description, which may carry upstream detail).
+/// Renders every error as an HTML page in the request's language: ``GatewayError`` with its catalogue text, Hummingbird's
+/// HTTP errors by status, anything else as a generic failure (never its description, which may carry upstream detail).
 struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     let renderer: PageRenderer
 
@@ -12,30 +12,33 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as GatewayError {
             context.logger.info("gateway error page", metadata: ["code": "\(error.code.rawValue)"])
-            return PageRenderer.response(page(for: error), status: error.status)
+            return PageRenderer.response(page(for: error, language: renderer.language(for: request)), status: error.status)
         } catch let error as any HTTPResponseError {
-            let message = error.status == .contentTooLarge ? "The request was too large." : "The request could not be handled."
-            return PageRenderer.response(renderer.messagePage(title: "Request refused", message: message), status: error.status)
+            let message: MessageKey = error.status == .contentTooLarge ? .requestTooLarge : .requestNotHandled
+            return PageRenderer.response(
+                renderer.messagePage(title: .gateway(.refusedTitle), message: .gateway(message), language: renderer.language(for: request)), status: error.status)
         } catch {
             context.logger.error("unexpected error", metadata: ["type": "\(type(of: error))"])
             return PageRenderer.response(
-                renderer.messagePage(title: "Something went wrong", message: "The request could not be handled.", startAgain: true),
+                renderer.messagePage(
+                    title: .gateway(.errorTitle), message: .gateway(.requestNotHandled), startAgain: true, language: renderer.language(for: request)),
                 status: .internalServerError)
         }
     }
 
-    private func page(for error: GatewayError) -> String {
+    private func page(for error: GatewayError, language: String) -> String {
         switch error.code {
         case .sessionExpired:
-            renderer.messagePage(title: "Session expired", message: error.message, startAgain: true)
+            renderer.messagePage(title: .gateway(.sessionExpiredTitle), message: .gateway(error.text ?? .sessionExpired), startAgain: true, language: language)
         case .upstreamUnavailable:
-            renderer.messagePage(title: "Sign-in service unavailable", message: error.message, tryAgain: true)
+            renderer.messagePage(
+                title: .gateway(.upstreamUnavailableTitle), message: .gateway(error.text ?? .upstreamUnavailable), tryAgain: true, language: language)
         case .forbidden:
-            renderer.messagePage(title: "Request refused", message: error.message, startAgain: true)
+            renderer.messagePage(title: .gateway(.refusedTitle), message: .gateway(error.text ?? .formNotVerified), startAgain: true, language: language)
         case .signInFailed:
-            renderer.messagePage(title: "Sign-in failed", message: error.message, startAgain: true)
+            renderer.messagePage(title: .gateway(.signInFailedTitle), message: .gateway(error.text ?? .signInNotCompleted), startAgain: true, language: language)
         case .badRequest, .configuration, .internalError:
-            renderer.messagePage(title: "Something went wrong", message: error.message, tryAgain: true)
+            renderer.messagePage(title: .gateway(.errorTitle), message: .gateway(error.text ?? .requestNotHandled), tryAgain: true, language: language)
         }
     }
 }

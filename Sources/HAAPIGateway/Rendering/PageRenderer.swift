@@ -2,47 +2,64 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Renders whole pages from the compiled templates.
+/// Renders whole pages from the compiled templates, in the language chosen for the request. Every context carries
+/// `lang` (the page's language) and `t` (the gateway's texts in that language).
 struct PageRenderer: Sendable {
     let templates: TemplateLibrary
     var defaultPollSeconds = 2
     /// Where "Continue" leads after sign-in (`completion.redirectURL`), if anywhere.
     var completionURL: URL?
 
+    var messages: MessageCatalogue { templates.messages }
+
+    /// The language for a request's `Accept-Language`.
+    func language(for request: Request) -> String {
+        messages.language(for: request.headers[.acceptLanguage])
+    }
+
     /// The page for a session's current state.
-    func page(for snapshot: SessionSnapshot) -> String {
+    func page(for snapshot: SessionSnapshot, language: String) -> String {
         switch snapshot.phase {
         case .signedIn:
             return render(
-                ["title": "Signed in", "notices": [String](), "hasContinue": completionURL != nil, "continueURL": completionURL?.absoluteString ?? ""],
-                template: "signed-in")
+                [
+                    "title": messages.text(.signedInTitle, language: language), "notices": [String](), "hasContinue": completionURL != nil,
+                    "continueURL": completionURL?.absoluteString ?? "", "deliveryDelayed": snapshot.deliveryDelayed,
+                ], template: "signed-in", language: language)
         case .failed(let message):
-            return messagePage(title: "Sign-in failed", message: message, startAgain: true)
+            return messagePage(title: .gateway(.signInFailedTitle), message: message, startAgain: true, language: language)
         case .cancelled:
-            return messagePage(title: "Sign-in cancelled", message: "The sign-in was cancelled.", startAgain: true)
+            return messagePage(title: .gateway(.cancelledTitle), message: .gateway(.cancelledText), startAgain: true, language: language)
         case .step:
             guard let step = snapshot.step else {
-                return messagePage(title: "Sign-in failed", message: "The sign-in could not be started.", startAgain: true)
+                return messagePage(title: .gateway(.signInFailedTitle), message: .gateway(.signInNotStarted), startAgain: true, language: language)
             }
-            let builder = StepPageBuilder(snapshot: snapshot, defaultPollSeconds: defaultPollSeconds)
+            let builder = StepPageBuilder(snapshot: snapshot, messages: messages, language: language, defaultPollSeconds: defaultPollSeconds)
             let context = builder.context(for: step)
             let name = StepPageBuilder.templateCandidates(for: step).first { templates.names.contains($0) } ?? "step"
-            return render(context, template: name)
+            return render(context, template: name, language: language)
         }
     }
 
-    /// "Cancel signing in?" with a confirming form.
-    func cancelConfirmationPage(csrfToken: String) -> String {
-        render(["title": "Cancel sign-in?", "csrf": csrfToken, "notices": [String]()], template: "cancel")
+    /// "Cancel sign-in?" with a confirming form.
+    func cancelConfirmationPage(csrfToken: String, language: String) -> String {
+        render(["title": messages.text(.cancelTitle, language: language), "csrf": csrfToken, "notices": [String]()], template: "cancel", language: language)
     }
 
     /// A page with a title, a message and optionally "Start again" / "Try again".
-    func messagePage(title: String, message: String, startAgain: Bool = false, tryAgain: Bool = false) -> String {
-        render(["title": title, "message": message, "startAgain": startAgain, "tryAgain": tryAgain, "notices": [String]()], template: "message")
+    func messagePage(title: PageText, message: PageText, startAgain: Bool = false, tryAgain: Bool = false, language: String) -> String {
+        render(
+            [
+                "title": messages.text(title, language: language), "message": messages.text(message, language: language), "startAgain": startAgain,
+                "tryAgain": tryAgain, "notices": [String](),
+            ], template: "message", language: language)
     }
 
-    private func render(_ context: [String: Any], template: String) -> String {
-        templates.render(context, template: template) ?? "<!DOCTYPE html><html lang=\"en\"><title>Error</title><h1>Error</h1></html>"
+    private func render(_ context: [String: Any], template: String, language: String) -> String {
+        var context = context
+        context["lang"] = language
+        context["t"] = messages.strings(for: language)
+        return templates.render(context, template: template) ?? "<!DOCTYPE html><html lang=\"en\"><title>Error</title><h1>Error</h1></html>"
     }
 
     /// An HTML response.

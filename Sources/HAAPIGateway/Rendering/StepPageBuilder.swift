@@ -4,6 +4,9 @@ import HAAPI
 /// image links as `<img>`, messages and notices. All text is rendered escaped by the templates.
 struct StepPageBuilder {
     let snapshot: SessionSnapshot
+    /// The gateway's texts and the page's language.
+    let messages: MessageCatalogue
+    let language: String
     /// The refresh interval when a polling step names none.
     var defaultPollSeconds = 2
 
@@ -20,22 +23,22 @@ struct StepPageBuilder {
 
     func context(for step: Representation) -> [String: Any] {
         var forms: [[String: Any]] = []
-        var externalLinks: [[String: Any]] = []
+        var operations: [[String: Any]] = []
         for (index, action) in step.actions.enumerated() {
-            collect(action, address: ActionAddress([String(index)]), into: &forms, external: &externalLinks)
+            collect(action, address: ActionAddress([String(index)]), into: &forms, operations: &operations)
         }
         var links: [[String: Any]] = []
         var images: [[String: Any]] = []
         for (index, link) in step.links.enumerated() {
             if link.isImage {
-                if link.href.lowercased().hasPrefix("data:image/") { images.append(["src": link.href, "alt": link.title ?? "Image"]) }
+                if link.href.lowercased().hasPrefix("data:image/") { images.append(["src": link.href, "alt": link.title ?? text(.image)]) }
             } else {
                 links.append(["action": "/step/\(snapshot.version)/link/\(index)", "title": link.title ?? link.rel, "csrf": snapshot.csrfToken])
             }
         }
         // A `heading` message is the page's h1; without one, the first action's title names the page.
         let heading = step.messages.firstIndex { $0.classList.contains("heading") }
-        let title = heading.map { step.messages[$0].text } ?? step.actions.first?.title ?? step.actions.first?.form?.title ?? "Sign in"
+        let title = heading.map { step.messages[$0].text } ?? step.actions.first?.title ?? step.actions.first?.form?.title ?? text(.signInTitle)
         let messages: [[String: Any]] = step.messages.indices.filter { $0 != heading }.map { index in
             let message = step.messages[index]
             return ["text": message.text, "isError": message.classList.contains("error"), "classes": Self.cssClasses(message.classList)]
@@ -43,13 +46,13 @@ struct StepPageBuilder {
         return [
             "title": title,
             "csrf": snapshot.csrfToken,
-            "notices": snapshot.notices,
+            "notices": snapshot.notices.map { self.messages.text($0, language: language) },
             "hasNotices": !snapshot.notices.isEmpty,
             "messages": messages,
             "forms": forms,
             "links": links,
             "images": images,
-            "externalLinks": externalLinks,
+            "operations": operations,
             "stepType": step.type.rawValue,
         ].merging(refresh(for: step)) { _, new in new }
     }
@@ -68,42 +71,68 @@ struct StepPageBuilder {
         return ["hasRefresh": true, "refreshSeconds": String(seconds), "refreshURL": "/step/\(snapshot.version)/poll"]
     }
 
-    private func collect(_ action: Action, address: ActionAddress, into forms: inout [[String: Any]], external: inout [[String: Any]]) {
+    private func text(_ key: MessageKey, _ arguments: [String: String] = [:]) -> String {
+        messages.text(key, language: language, arguments: arguments)
+    }
+
+    private func collect(_ action: Action, address: ActionAddress, into forms: inout [[String: Any]], operations: inout [[String: Any]]) {
         if let options = action.selectorOptions {
             for (index, option) in options.enumerated() {
-                collect(option, address: address.appending(String(index)), into: &forms, external: &external)
+                collect(option, address: address.appending(String(index)), into: &forms, operations: &operations)
             }
         } else if let model = action.form {
             forms.append(formContext(action: action, model: model, address: address))
         } else if let operation = action.clientOperation {
-            if operation.name == ClientOperation.Name.externalBrowserFlow, let href = operation.arguments?["href"]?.stringValue,
-                href.lowercased().hasPrefix("https://") || href.lowercased().hasPrefix("http://")
-            {
-                external.append(["href": href, "title": action.title ?? "Continue in the browser"])
+            let href = operation.arguments?["href"]?.stringValue ?? ""
+            let scheme = href.prefix { $0 != ":" }.lowercased()
+            // Only these operations can be carried out from a plain page; continue actions follow them. For any other
+            // (WebAuthn, Encap, unknown) the page says so and offers the operation's error actions, the fallbacks.
+            var context: [String: Any] = ["title": action.title ?? "", "href": href]
+            let runnable: Bool
+            switch operation.name {
+            case ClientOperation.Name.externalBrowserFlow where scheme == "https" || scheme == "http":
+                context["isExternalBrowser"] = true
+                context["help"] = text(.externalBrowserHelp)
+                if (action.title ?? "").isEmpty { context["title"] = text(.continueInBrowser) }
+                runnable = true
+            case ClientOperation.Name.bankID where scheme == "bankid":
+                context["isBankID"] = true
+                context["openApp"] = text(.bankIDOpenApp)
+                runnable = true
+            default:
+                context["isUnsupported"] = true
+                context["unsupportedTitle"] = text(.unsupportedOperationTitle)
+                context["unsupported"] = text(.unsupportedOperation, ["method": action.title ?? operation.name])
+                context["hasFallbacks"] = !operation.errorActions.isEmpty
+                context["otherWays"] = text(.otherWays)
+                runnable = false
             }
-            for (index, next) in operation.continueActions.enumerated() {
-                collect(next, address: address.appending("c\(index)"), into: &forms, external: &external)
+            operations.append(context)
+            if runnable {
+                for (index, next) in operation.continueActions.enumerated() {
+                    collect(next, address: address.appending("c\(index)"), into: &forms, operations: &operations)
+                }
             }
             for (index, next) in operation.errorActions.enumerated() {
-                collect(next, address: address.appending("e\(index)"), into: &forms, external: &external)
+                collect(next, address: address.appending("e\(index)"), into: &forms, operations: &operations)
             }
         }
     }
 
     private func formContext(action: Action, model: FormModel, address: ActionAddress) -> [String: Any] {
-        let fields = model.fields.filter { $0.type != .hidden }.map { fieldContext($0, address: address) }
+        let fields = model.fields.filter { $0.type != .hidden }.map { fieldContext($0, address: address, actionKind: action.kind.rawValue) }
         return [
             "action": "/step/\(snapshot.version)/action/\(address)",
             "title": model.title ?? "",
             "hasTitle": model.title != nil,
-            "button": action.kind == .poll ? "Check now" : (action.title ?? model.actionTitle ?? "Continue"),
+            "button": action.kind == .poll ? text(.checkNow) : (action.title ?? model.actionTitle ?? text(.continueButton)),
             "fields": fields,
             "csrf": snapshot.csrfToken,
             "kind": action.kind.rawValue,
         ]
     }
 
-    private func fieldContext(_ field: Field, address: ActionAddress) -> [String: Any] {
+    private func fieldContext(_ field: Field, address: ActionAddress, actionKind: String) -> [String: Any] {
         let id = "f-" + address.segments.joined(separator: "-") + "-" + String(field.name.map { $0.isLetter || $0.isNumber ? $0 : "_" })
         let error = snapshot.fieldErrors[field.name]
         var context: [String: Any] = [
@@ -114,7 +143,7 @@ struct StepPageBuilder {
             "required": field.required == true,
             "readonly": field.readonly == true,
             "hasError": error != nil,
-            "error": error ?? "",
+            "error": error.map { messages.text($0, language: language) } ?? "",
             "errorID": id + "-error",
         ]
         context["hasPlaceholder"] = !(field.placeholder ?? "").isEmpty
@@ -134,7 +163,7 @@ struct StepPageBuilder {
             }
         default:
             context["isInput"] = true
-            let (type, autocomplete) = Self.inputType(for: field)
+            let (type, autocomplete) = Self.inputType(for: field, actionKind: actionKind)
             context["inputType"] = type
             context["autocomplete"] = autocomplete
             context["value"] = field.type == .password ? "" : (snapshot.values[field.name] ?? field.value ?? "")
@@ -142,9 +171,16 @@ struct StepPageBuilder {
         return context
     }
 
-    private static func inputType(for field: Field) -> (String, String) {
+    /// The input type and `autocomplete` hint: `new-password` where a password is being chosen (sign-up, registration,
+    /// reset, or a field named for a new or repeated password), `one-time-code` for numeric codes.
+    static func inputType(for field: Field, actionKind: String = "") -> (String, String) {
         switch field.type {
-        case .password: return ("password", "current-password")
+        case .password:
+            let name = field.name.lowercased()
+            let kind = actionKind.lowercased()
+            let choosing = ["signup", "sign-up", "register", "registration", "create", "reset", "change"].contains { kind.contains($0) }
+                || ["new", "confirm", "repeat", "retype"].contains { name.contains($0) }
+            return ("password", choosing ? "new-password" : "current-password")
         case .username: return ("text", "username")
         default:
             switch field.textKind {

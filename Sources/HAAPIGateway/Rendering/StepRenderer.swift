@@ -11,23 +11,30 @@ public struct StepRenderer: Sendable {
         self.renderer = PageRenderer(templates: try TemplateLibrary(settings: templates))
     }
 
+    /// The languages of the message catalogues, English first.
+    public var languages: [String] { renderer.messages.languages }
+
     /// The page for `step` as step version 1 of a session (a placeholder CSRF token).
-    public func render(_ step: Representation) -> String {
+    /// - Parameters:
+    ///   - step: The step.
+    ///   - locale: An `Accept-Language` value or language tag; the gateway's texts are in the best available language.
+    public func render(_ step: Representation, locale: String? = nil) -> String {
         let snapshot = SessionSnapshot(
             phase: .step, step: step, version: 1, csrfToken: "CSRF", notices: [], fieldErrors: [:], values: [:])
-        return renderer.page(for: snapshot)
+        return renderer.page(for: snapshot, language: renderer.messages.language(for: locale))
     }
 
     /// The page for a HAAPI response document (a step, or a problem shown as a message page).
     /// - Throws: `HAAPIError` when the document is not a HAAPI step or problem.
-    public func render(json data: Data) throws -> String {
+    public func render(json data: Data, locale: String? = nil) throws -> String {
+        let language = renderer.messages.language(for: locale)
         let json = try JSONValue.parse(data)
         let type = json["type"]?.stringValue ?? ""
         if type.hasPrefix("https://") || type.hasPrefix("http://") {
             let texts = (json["messages"]?.arrayValue ?? []).compactMap { $0["text"]?.scalarText }
             let message = ([json["title"]?.scalarText].compactMap { $0 } + texts).joined(separator: " ")
-            return renderer.messagePage(title: "Sign-in problem", message: message.isEmpty ? "The sign-in service reported a problem." : message)
+            return renderer.messagePage(title: .gateway(.problemTitle), message: message.isEmpty ? .gateway(.problemText) : .upstream(message), language: language)
         }
-        return render(try Representation(json: json))
+        return render(try Representation(json: json), locale: language)
     }
 }

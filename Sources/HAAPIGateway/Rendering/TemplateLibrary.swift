@@ -12,12 +12,14 @@ struct TemplateLibrary: Sendable {
     let library: MustacheLibrary
     let names: Set<String>
     let stylesheet: String
+    /// The gateway's texts (`messages/<lang>.json`), layered the same way.
+    let messages: MessageCatalogue
 
     /// Loads and compiles the templates.
     /// - Throws: ``GatewayError`` naming the missing directory, the missing templates or the file that does not parse.
     init(settings: TemplateSettings) throws(GatewayError) {
         guard let directory = settings.directory ?? Self.defaultDirectory() else {
-            throw GatewayError(.configuration, "no templates directory: pass --templates DIR (looked for ./templates and templates/ next to the executable)")
+            throw GatewayError(.configuration, "no templates directory: set templates.directory or --templates DIR (looked for ./templates and templates/ next to the executable or above it)")
         }
         var sources = try Self.read(directory: directory)
         var stylesheet = try? String(contentsOf: directory.appendingPathComponent(Self.stylesheetName), encoding: .utf8)
@@ -40,6 +42,7 @@ struct TemplateLibrary: Sendable {
         self.library = library
         self.names = Set(sources.keys)
         self.stylesheet = stylesheet ?? ""
+        self.messages = try MessageCatalogue.load(directories: [directory] + (settings.overrideDirectory.map { [$0] } ?? []))
     }
 
     /// Renders a template; nil when it does not exist.
@@ -47,13 +50,17 @@ struct TemplateLibrary: Sendable {
         library.render(context, withTemplate: name)
     }
 
-    /// `templates/` in the current directory, else next to the executable (or one level up).
+    /// `templates/` in the current directory, else next to the executable (or up to three levels up).
     static func defaultDirectory() -> URL? {
         let fileManager = FileManager.default
         var candidates = [URL(fileURLWithPath: fileManager.currentDirectoryPath).appendingPathComponent("templates")]
         let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
-        candidates.append(executable.appendingPathComponent("templates"))
-        candidates.append(executable.deletingLastPathComponent().appendingPathComponent("templates"))
+        // Next to the executable, or up to three levels above it (`.build/<triple>/debug/haapi-gateway` in a checkout).
+        var directory = executable
+        for _ in 0...3 {
+            candidates.append(directory.appendingPathComponent("templates"))
+            directory.deleteLastPathComponent()
+        }
         return candidates.first { isDirectory($0) }
     }
 

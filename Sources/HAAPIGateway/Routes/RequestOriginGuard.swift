@@ -15,16 +15,16 @@ struct RequestOriginGuard: Sendable {
     func check(_ request: Request) throws(GatewayError) {
         let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased()
         if let site, site != "same-origin", site != "none" {
-            throw GatewayError(.forbidden, "This request came from another site and was refused.")
+            throw GatewayError(.forbidden, .crossSiteRefused)
         }
         guard let origin = request.headers[HTTPField.Name("Origin")!] else { return }
         if origin == "null" {
-            guard site == "same-origin" else { throw GatewayError(.forbidden, "This request came from another site and was refused.") }
+            guard site == "same-origin" else { throw GatewayError(.forbidden, .crossSiteRefused) }
             return
         }
         let expected = publicOrigin ?? request.head.authority.map { "http://\($0)" }
         guard let expected, origin.lowercased() == expected.lowercased() else {
-            throw GatewayError(.forbidden, "This request came from another site and was refused.")
+            throw GatewayError(.forbidden, .crossSiteRefused)
         }
     }
 

@@ -22,7 +22,7 @@ struct SignInController: Sendable {
         router.post("/step/:version/action/:path") { request, context in
             try await self.act(request, context: context) { session, version, form, language throws(GatewayError) in
                 guard let path = context.parameters.get("path"), let address = ActionAddress(path: path) else {
-                    throw GatewayError(.badRequest, "That button is not part of this page.")
+                    throw GatewayError(.badRequest, .unknownButton)
                 }
                 try await session.submit(version: version, address: address, form: form, acceptLanguage: language)
             }
@@ -30,7 +30,7 @@ struct SignInController: Sendable {
         router.post("/step/:version/link/:index") { request, context in
             try await self.act(request, context: context) { session, version, _, language throws(GatewayError) in
                 guard let index = context.parameters.get("index", as: Int.self) else {
-                    throw GatewayError(.badRequest, "That link is not part of this page.")
+                    throw GatewayError(.badRequest, .unknownLink)
                 }
                 try await session.followLink(version: version, index: index, acceptLanguage: language)
             }
@@ -38,7 +38,7 @@ struct SignInController: Sendable {
         router.get("/step/:version/poll") { request, context in
             try originGuard.check(request)
             guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id) else {
-                throw GatewayError(.sessionExpired, "Your sign-in session has expired or ended. Start again to sign in.")
+                throw GatewayError(.sessionExpired, .sessionExpired)
             }
             if let version = context.parameters.get("version", as: Int.self) {
                 try await session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
@@ -51,7 +51,7 @@ struct SignInController: Sendable {
                 await session.cancel()
                 return redirectHome()
             }
-            return PageRenderer.response(renderer.cancelConfirmationPage(csrfToken: session.csrfToken))
+            return PageRenderer.response(renderer.cancelConfirmationPage(csrfToken: session.csrfToken, language: renderer.language(for: request)))
         }
         router.post("/cancel/confirm") { request, _ in
             let (session, _) = try await verifiedSession(request)
@@ -73,10 +73,10 @@ struct SignInController: Sendable {
     private func show(_ request: Request) async throws -> Response {
         guard let id = request.cookies[cookieName]?.value else { return try await startSession(request) }
         guard let session = await store.session(id: id) else {
-            throw GatewayError(.sessionExpired, "Your sign-in session has expired or ended. Start again to sign in.")
+            throw GatewayError(.sessionExpired, .sessionExpired)
         }
         let snapshot = await session.snapshot()
-        return PageRenderer.response(renderer.page(for: snapshot))
+        return PageRenderer.response(renderer.page(for: snapshot, language: renderer.language(for: request)))
     }
 
     private func startSession(_ request: Request) async throws -> Response {
@@ -84,18 +84,18 @@ struct SignInController: Sendable {
         try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
         let id = await store.insert(session)
         let snapshot = await session.snapshot()
-        return PageRenderer.response(renderer.page(for: snapshot), headers: [.setCookie: cookie(id)])
+        return PageRenderer.response(renderer.page(for: snapshot, language: renderer.language(for: request)), headers: [.setCookie: cookie(id)])
     }
 
     /// The session of a state-changing request after the origin and CSRF checks.
     private func verifiedSession(_ request: Request) async throws -> (SignInSession, FormBody) {
         try originGuard.check(request)
         guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id) else {
-            throw GatewayError(.sessionExpired, "Your sign-in session has expired or ended. Start again to sign in.")
+            throw GatewayError(.sessionExpired, .sessionExpired)
         }
         let form = try await FormBody.read(request, limit: configuration.server.maximumRequestBodyBytes)
         guard session.acceptsCSRF(form.values["_csrf"]) else {
-            throw GatewayError(.forbidden, "This form could not be verified. Reload the page and try again.")
+            throw GatewayError(.forbidden, .formNotVerified)
         }
         return (session, form)
     }
@@ -105,9 +105,9 @@ struct SignInController: Sendable {
         _ body: (SignInSession, Int, [String: String], String?) async throws(GatewayError) -> Void
     ) async throws -> Response {
         let (session, form) = try await verifiedSession(request)
-        guard let id = request.cookies[cookieName]?.value else { throw GatewayError(.sessionExpired, "Your sign-in session has expired or ended.") }
+        guard let id = request.cookies[cookieName]?.value else { throw GatewayError(.sessionExpired, .sessionExpired) }
         guard let version = context.parameters.get("version", as: Int.self) else {
-            throw GatewayError(.badRequest, "That form is not part of this page.")
+            throw GatewayError(.badRequest, .unknownForm)
         }
         try await body(session, version, form.values, request.headers[.acceptLanguage])
         return try await afterAction(session: session, id: id)

@@ -5,7 +5,7 @@ enum SessionPhase: Sendable, Equatable {
     /// The code was exchanged and the outcome handed to the sinks; tokens are gone.
     case signedIn
     /// The upstream ended the sign-in with a problem (message safe to show).
-    case failed(String)
+    case failed(PageText)
     /// The person cancelled.
     case cancelled
 }

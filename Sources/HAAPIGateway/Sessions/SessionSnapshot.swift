@@ -7,9 +7,11 @@ struct SessionSnapshot: Sendable {
     let version: Int
     let csrfToken: String
     /// Messages for this rendering only (problems, stale submissions).
-    let notices: [String]
+    let notices: [PageText]
     /// Field error texts by field name, for this rendering only.
-    let fieldErrors: [String: String]
+    let fieldErrors: [String: PageText]
     /// Values the person typed, to refill (never passwords), for this rendering only.
     let values: [String: String]
+    /// Whether a callback sink has not accepted the outcome yet (it is retried in the background).
+    var deliveryDelayed = false
 }

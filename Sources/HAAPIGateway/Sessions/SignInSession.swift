@@ -11,11 +11,13 @@ actor SignInSession {
     let csrfToken = SecureToken.make()
 
     private(set) var phase: SessionPhase = .step
+    /// Whether a sink did not accept the outcome at once (it is being retried in the background).
+    private var deliveryDelayed = false
     private var step: Representation?
     private var version = 0
     private var busy = false
-    private var notices: [String] = []
-    private var fieldErrors: [String: String] = [:]
+    private var notices: [PageText] = []
+    private var fieldErrors: [String: PageText] = [:]
     private var values: [String: String] = [:]
     private var pollingSince: ContinuousClock.Instant?
     private let polling: PollingSettings
@@ -38,8 +40,7 @@ actor SignInSession {
     func poll(version submittedVersion: Int, acceptLanguage: String?) async throws(GatewayError) {
         guard phase == .step, let step, step.stepKind == .polling, submittedVersion == version, !busy else { return }
         if let pollingSince, ContinuousClock.now - pollingSince > .seconds(polling.maximumWaitSeconds) {
-            phase = .failed("Waiting for the approval took too long. Start again to sign in.")
-            self.step = nil
+            await fail(.gateway(.pollingTimeout), outcome: .init(error: "polling_timeout", errorDescription: "the polling step did not finish in time"))
             return
         }
         guard let action = step.actions.first(where: { $0.kind == .poll && $0.form != nil }) else { return }
@@ -62,7 +63,9 @@ actor SignInSession {
             fieldErrors = [:]
             values = [:]
         }
-        return SessionSnapshot(phase: phase, step: step, version: version, csrfToken: csrfToken, notices: notices, fieldErrors: fieldErrors, values: values)
+        return SessionSnapshot(
+            phase: phase, step: step, version: version, csrfToken: csrfToken, notices: notices, fieldErrors: fieldErrors, values: values,
+            deliveryDelayed: deliveryDelayed)
     }
 
     /// Submits the action at `address` of step `submittedVersion` with the browser's form values.
@@ -72,10 +75,10 @@ actor SignInSession {
     func submit(version submittedVersion: Int, address: ActionAddress, form: [String: String], acceptLanguage: String?) async throws(GatewayError) {
         guard let step = currentStep(for: submittedVersion) else { return }
         guard let action = address.resolve(in: step), let model = action.form else {
-            throw GatewayError(.badRequest, "That button is not part of this page.")
+            throw GatewayError(.badRequest, .unknownButton)
         }
         var parameters: [String: String] = [:]
-        var missing: [String: String] = [:]
+        var missing: [String: PageText] = [:]
         var typed: [String: String] = [:]
         for field in model.fields {
             switch field.type {
@@ -87,7 +90,7 @@ actor SignInSession {
                 let value = form[field.name] ?? ""
                 if field.type != .password { typed[field.name] = value }
                 if value.isEmpty {
-                    if field.required == true { missing[field.name] = "\(field.label ?? field.name) is required." }
+                    if field.required == true { missing[field.name] = .gateway(.requiredField, arguments: ["field": field.label ?? field.name]) }
                 } else {
                     parameters[field.name] = value
                 }
@@ -96,7 +99,7 @@ actor SignInSession {
         guard missing.isEmpty else {
             fieldErrors = missing
             values = typed
-            notices = ["Please fill in the required fields."]
+            notices = [.gateway(.fillRequired)]
             return
         }
         try await run(preserving: typed) { flow throws(HAAPIError) in
@@ -108,7 +111,7 @@ actor SignInSession {
     func followLink(version submittedVersion: Int, index: Int, acceptLanguage: String?) async throws(GatewayError) {
         guard let step = currentStep(for: submittedVersion) else { return }
         guard step.links.indices.contains(index), !step.links[index].isImage else {
-            throw GatewayError(.badRequest, "That link is not part of this page.")
+            throw GatewayError(.badRequest, .unknownLink)
         }
         let link = step.links[index]
         try await run { flow throws(HAAPIError) in
@@ -121,7 +124,7 @@ actor SignInSession {
         guard phase == .step, !busy else { return }
         phase = .cancelled
         step = nil
-        await dispatcher.deliver(.cancelled)
+        deliveryDelayed = !(await dispatcher.deliver(.cancelled))
     }
 
     /// Checks the CSRF token in constant time.
@@ -136,7 +139,7 @@ actor SignInSession {
     private func currentStep(for submittedVersion: Int) -> Representation? {
         guard phase == .step, let step else { return nil }
         guard submittedVersion == version, !busy else {
-            notices = ["This page had changed; here is the current step. Nothing was sent."]
+            notices = [.gateway(.stalePage)]
             return nil
         }
         return step
@@ -150,7 +153,7 @@ actor SignInSession {
             response = try await call(flow)
         } catch {
             logger.warning("upstream call failed", metadata: ["error": "\(error.code)"])
-            throw GatewayError(.upstreamUnavailable, "The sign-in service could not be reached or failed. Please try again.")
+            throw GatewayError(.upstreamUnavailable, .upstreamUnavailable)
         }
         // A finished polling step moves on by itself (its single action needs no input).
         var moves = 0
@@ -162,7 +165,7 @@ actor SignInSession {
                 response = try await flow.followAutomaticSteps(from: try await flow.submitForm(action, parameters: [:]))
             } catch {
                 logger.warning("upstream call failed", metadata: ["error": "\(error.code)"])
-                throw GatewayError(.upstreamUnavailable, "The sign-in service could not be reached or failed. Please try again.")
+                throw GatewayError(.upstreamUnavailable, .upstreamUnavailable)
             }
         }
         switch response {
@@ -179,26 +182,28 @@ actor SignInSession {
                 version += 1
             }
         case .problem(let problem):
-            handle(problem, typed: typed)
+            await handle(problem, typed: typed)
         }
     }
 
-    private func handle(_ problem: Problem, typed: [String: String]) {
-        let texts = problem.messages.map(\.text)
+    private func handle(_ problem: Problem, typed: [String: String]) async {
+        let texts = problem.messages.map { PageText.upstream($0.text) }
         switch problem.kind {
         case .incorrectCredentials:
-            notices = texts.isEmpty ? [problem.title ?? "Incorrect credentials."] : texts
+            notices = texts.isEmpty ? [problem.title.map(PageText.upstream) ?? .gateway(.incorrectCredentials)] : texts
             values = typed
         case .invalidInput:
-            notices = texts.isEmpty ? [problem.title ?? "Some values are not valid."] : texts
+            notices = texts.isEmpty ? [problem.title.map(PageText.upstream) ?? .gateway(.invalidValues)] : texts
             for field in problem.invalidFields {
-                fieldErrors[field.name] = field.detail ?? field.reason ?? "This value is not valid."
+                fieldErrors[field.name] = (field.detail ?? field.reason).map(PageText.upstream) ?? .gateway(.invalidValue)
             }
             values = typed
         default:
-            let message = ([problem.title].compactMap { $0 } + texts).joined(separator: " ")
-            phase = .failed(message.isEmpty ? "The sign-in could not be completed." : message)
-            step = nil
+            let message = ([problem.title].compactMap { $0 } + problem.messages.map(\.text)).joined(separator: " ")
+            // An authorization problem carries the OAuth error; any other problem is named by its type URI.
+            let failure = CompletionOutcome.Failure(
+                error: problem.error ?? problem.type, errorDescription: problem.errorDescription ?? problem.detail ?? problem.title)
+            await fail(message.isEmpty ? .gateway(.signInNotCompleted) : .upstream(message), outcome: failure)
         }
     }
 
@@ -208,17 +213,26 @@ actor SignInSession {
             outcome = try await flow.exchangeCode(from: response)
         } catch {
             logger.warning("code exchange failed", metadata: ["error": "\(error.code)"])
-            phase = .failed("The sign-in could not be completed.")
-            step = nil
+            await fail(.gateway(.signInNotCompleted), outcome: .init(error: "code_exchange_failed", errorDescription: "the authorization code could not be exchanged (\(error.code))"))
             return
         }
         guard let tokens = outcome.tokens else {
-            phase = .failed("The sign-in service refused to issue tokens.")
-            step = nil
+            let error = outcome.oauthError
+            logger.warning("token endpoint refused the code", metadata: ["error": "\(error?.error ?? "unknown")"])
+            await fail(
+                .gateway(.tokensRefused),
+                outcome: .init(error: error?.error ?? "invalid_grant", errorDescription: error?.errorDescription, errorUri: error?.errorURI))
             return
         }
-        await dispatcher.deliver(.success(tokens))
         phase = .signedIn
         step = nil
+        deliveryDelayed = !(await dispatcher.deliver(.success(tokens)))
+    }
+
+    /// Ends the sign-in with a message for the person and an `error` outcome for the sinks.
+    private func fail(_ message: PageText, outcome failure: CompletionOutcome.Failure) async {
+        phase = .failed(message)
+        step = nil
+        deliveryDelayed = !(await dispatcher.deliver(.failure(failure)))
     }
 }

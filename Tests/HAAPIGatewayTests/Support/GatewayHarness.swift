@@ -25,10 +25,11 @@ enum GatewayHarness {
     /// Runs `body` with a browser on a gateway in front of a fresh demo server.
     static func withGateway(
         logger: Logger = Logger(label: "gateway-test"),
+        demoConfiguration: DemoServerConfiguration = DemoServerConfiguration(),
         configure: (inout GatewayConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestBrowser, RunningDemoServer, String) async throws -> Void
     ) async throws {
-        let demo = try await DemoServer.start()
+        let demo = try await DemoServer.start(configuration: demoConfiguration)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let sinkPath = directory.appendingPathComponent("outcome.json").path

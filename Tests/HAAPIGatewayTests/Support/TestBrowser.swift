@@ -29,6 +29,8 @@ final class TestBrowser: @unchecked Sendable {
     let baseURL: String
     private(set) var cookies: [String: String] = [:]
     private(set) var setCookieHeaders: [String] = []
+    /// The browser's language preference, sent as `Accept-Language` on every request.
+    private(set) var acceptLanguage: String?
     private let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
 
     init(baseURL: String) {
@@ -36,6 +38,9 @@ final class TestBrowser: @unchecked Sendable {
     }
 
     func shutdown() async throws { try await client.shutdown() }
+
+    /// Sets the `Accept-Language` sent from now on.
+    func prefer(languages: String) { acceptLanguage = languages }
 
     /// GET a path, following redirects.
     func get(_ path: String, headers: [(String, String)] = []) async throws -> Page {
@@ -64,6 +69,7 @@ final class TestBrowser: @unchecked Sendable {
         request.method = method
         if !cookies.isEmpty, !headers.contains(where: { $0.0 == "Cookie" }) { request.headers.add(name: "Cookie", value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let acceptLanguage, !headers.contains(where: { $0.0.lowercased() == "accept-language" }) { request.headers.add(name: "Accept-Language", value: acceptLanguage) }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(ByteBuffer(string: body))

@@ -1,0 +1,62 @@
+extension ConfigurationKey {
+    /// Every configuration key, in the order of `config/haapi-gateway.yaml` (which explains each one).
+    public static let all: [ConfigurationKey] = [
+        .init("server.host", .string),
+        .init("server.port", .integer),
+        .init("server.publicURL", .string),
+        .init("server.maximumRequestBodyBytes", .integer),
+
+        .init("upstream.baseURL", .string),
+        .init("upstream.clientID", .string),
+        .init("upstream.clientAuthentication", .string),
+        .init("upstream.clientSecret", .string, secret: true),
+        .init("upstream.clientSecretFile", .string),
+        .init("upstream.privateKeyFile", .string),
+        .init("upstream.keyID", .string),
+        .init("upstream.clientCertificateFile", .string),
+        .init("upstream.trustRootsFile", .string),
+        .init("upstream.redirectURI", .string),
+        .init("upstream.scopes", .list),
+        .init("upstream.timeoutSeconds", .integer),
+        .init("upstream.bindTokensToDPoP", .boolean),
+        .init("upstream.acrValues", .list),
+        .init("upstream.prompt", .string),
+        .init("upstream.uiLocales", .list),
+        .init("upstream.loginHint", .string),
+        .init("upstream.maxAgeSeconds", .integer),
+        .init("upstream.claims", .string),
+
+        .init("demo.requireDPoPNonce", .boolean),
+
+        .init("sessions.idleTimeoutSeconds", .integer),
+        .init("sessions.absoluteTimeoutSeconds", .integer),
+        .init("sessions.maximumSessions", .integer),
+
+        .init("templates.directory", .string),
+        .init("templates.overrideDirectory", .string),
+
+        .init("callbacks.sinks", .list),
+        .init("callbacks.webhookSecret", .string, secret: true),
+        .init("callbacks.webhookSecretFile", .string),
+        .init("callbacks.retryForSeconds", .integer),
+
+        .init("completion.redirectURL", .string),
+        .init("completion.confirmCancel", .boolean),
+
+        .init("polling.defaultIntervalSeconds", .integer),
+        .init("polling.maximumWaitSeconds", .integer),
+
+        .init("logging.level", .string),
+    ]
+
+    /// The keys by path.
+    static let byPath: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0) })
+
+    /// The keys by environment variable name.
+    static let byEnvironmentName: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.environmentName, $0) })
+
+    /// The sections, in order.
+    static let sections: [String] = all.reduce(into: [String]()) { sections, key in
+        if sections.last != key.section { sections.append(key.section) }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Raw configuration values by key path, built from the sources in order of precedence: file, then environment, then
+/// flags (a later layer replaces a key of an earlier one). Problems found while reading (unknown keys, wrong shapes)
+/// are collected, not thrown, so every problem is reported at once.
+public struct ConfigurationLayers: Sendable {
+    /// The merged values by key path.
+    public private(set) var values: [String: ConfigurationValue] = [:]
+    /// Problems found while reading the sources.
+    public private(set) var problems: [String] = []
+
+    /// An empty set of layers (only defaults apply).
+    public init() {}
+
+    /// Adds a layer over the current values.
+    /// - Parameters:
+    ///   - layer: Values by key path.
+    ///   - problems: Problems found while reading that layer.
+    public mutating func add(_ layer: [String: ConfigurationValue], problems: [String] = []) {
+        values.merge(layer) { _, new in new }
+        self.problems += problems
+    }
+
+    /// Adds the `HAAPI_GATEWAY_…` variables of `environment`; any other `HAAPI_GATEWAY_` name is a problem (a typo
+    /// must not be ignored silently). `HAAPI_GATEWAY_CONFIG` names the file and is not a key.
+    public mutating func addEnvironment(_ environment: [String: String]) {
+        var layer: [String: ConfigurationValue] = [:]
+        var problems: [String] = []
+        for (name, text) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("HAAPI_GATEWAY_") {
+            guard name != Self.configurationFileVariable else { continue }
+            guard let key = ConfigurationKey.byEnvironmentName[name] else {
+                problems.append("environment variable \(name) is not a configuration key")
+                continue
+            }
+            let content: ConfigurationValue.Content
+            if key.kind == .list {
+                content = .list(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            } else {
+                content = .scalar(text)
+            }
+            layer[key.path] = ConfigurationValue(content, origin: .environment(name))
+        }
+        add(layer, problems: problems)
+    }
+
+    /// Adds values given as flags, by key path (`nil` values are flags not given).
+    public mutating func addFlags(_ flags: [(path: String, flag: String, value: ConfigurationValue.Content?)]) {
+        var layer: [String: ConfigurationValue] = [:]
+        for entry in flags {
+            guard let value = entry.value else { continue }
+            precondition(ConfigurationKey.byPath[entry.path] != nil, "flag \(entry.flag) maps to unknown key \(entry.path)")
+            layer[entry.path] = ConfigurationValue(value, origin: .flag(entry.flag))
+        }
+        add(layer)
+    }
+
+    /// The environment variable that names the configuration file.
+    public static let configurationFileVariable = "HAAPI_GATEWAY_CONFIG"
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// Reads typed values out of merged ``ConfigurationLayers``, collecting a problem (with the value's origin) for every
+/// value that does not fit instead of stopping at the first. Secret values never appear in a problem.
+struct ConfigurationReader {
+    private let values: [String: ConfigurationValue]
+    private(set) var problems: [String]
+
+    init(_ layers: ConfigurationLayers) {
+        self.values = layers.values
+        self.problems = layers.problems
+    }
+
+    /// Whether the key was set by any source.
+    func isSet(_ path: String) -> Bool { values[path] != nil }
+
+    /// Where a key was set, for messages.
+    func origin(_ path: String) -> String { values[path].map { " (\($0.origin))" } ?? "" }
+
+    /// Records a problem about a key.
+    mutating func problem(_ path: String, _ message: String) {
+        problems.append("\(path)\(origin(path)): \(message)")
+    }
+
+    mutating func string(_ path: String) -> String? {
+        guard let value = values[path] else { return nil }
+        switch value.content {
+        case .scalar(let text): return text
+        case .list: problem(path, "must be a single value, not a list"); return nil
+        }
+    }
+
+    mutating func list(_ path: String) -> [String]? {
+        guard let value = values[path] else { return nil }
+        switch value.content {
+        case .list(let items): return items
+        case .scalar(let text): return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+    }
+
+    mutating func integer(_ path: String, in range: ClosedRange<Int>, default fallback: Int) -> Int {
+        guard let text = string(path) else { return fallback }
+        guard let number = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            problem(path, "must be a whole number, got '\(text)'")
+            return fallback
+        }
+        guard range.contains(number) else {
+            problem(path, "must be between \(range.lowerBound) and \(range.upperBound), got \(number)")
+            return fallback
+        }
+        return number
+    }
+
+    mutating func boolean(_ path: String, default fallback: Bool) -> Bool {
+        guard let text = string(path) else { return fallback }
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "true", "yes", "on", "1": return true
+        case "false", "no", "off", "0": return false
+        default:
+            problem(path, "must be true or false, got '\(text)'")
+            return fallback
+        }
+    }
+
+    /// An absolute http(s) URL.
+    mutating func httpURL(_ path: String) -> URL? {
+        guard let text = string(path) else { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            !(url.host ?? "").isEmpty
+        else {
+            problem(path, "must be an absolute http or https URL, got '\(text)'")
+            return nil
+        }
+        return url
+    }
+
+    /// A path, resolved against the configuration file's directory when written in the file, else the working directory.
+    mutating func filePath(_ path: String) -> URL? {
+        guard let value = values[path], let text = string(path) else { return nil }
+        guard !text.isEmpty else {
+            problem(path, "must not be empty")
+            return nil
+        }
+        let expanded = (text as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
+        return value.origin.baseDirectory.appendingPathComponent(expanded).standardizedFileURL
+    }
+
+    /// The text of a file named by `path` (PEM keys and certificates, secrets).
+    mutating func fileContents(_ path: String) -> String? {
+        guard let url = filePath(path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
+            problem(path, "cannot read \(url.path)")
+            return nil
+        }
+        return text
+    }
+
+    /// A secret given inline (`key`) or in a file (`fileKey`), at most one of them; trailing newlines of a file are dropped.
+    mutating func secret(_ key: String, fileKey: String) -> String? {
+        if isSet(key), isSet(fileKey) {
+            problem(key, "set either \(key) or \(fileKey), not both")
+            return nil
+        }
+        if isSet(key) {
+            guard let secret = string(key), !secret.isEmpty else {
+                problem(key, "must not be empty")
+                return nil
+            }
+            return secret
+        }
+        guard let text = fileContents(fileKey) else { return nil }
+        let secret = String(text.reversed().drop { $0 == "\n" || $0 == "\r" }.reversed())
+        guard !secret.isEmpty else {
+            problem(fileKey, "the file is empty")
+            return nil
+        }
+        return secret
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import HAAPI
+import Logging
+
+extension GatewayConfiguration {
+    /// Loads the configuration from a YAML file (optional), the `HAAPI_GATEWAY_…` environment and flags, later sources
+    /// winning, then resolves and validates it.
+    /// - Parameters:
+    ///   - file: The configuration file, or `nil` for defaults, environment and flags only.
+    ///   - environment: The process environment.
+    ///   - flags: Values given as command-line flags, by key path.
+    /// - Throws: ``ConfigurationError`` listing every problem of every source.
+    public static func load(
+        file: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        flags: [(path: String, flag: String, value: ConfigurationValue.Content?)] = []
+    ) throws(ConfigurationError) -> GatewayConfiguration {
+        var layers = ConfigurationLayers()
+        if let file {
+            let (values, problems) = YAMLConfigurationFile.read(path: file)
+            layers.add(values, problems: problems)
+        }
+        layers.addEnvironment(environment)
+        layers.addFlags(flags)
+        return try resolve(layers)
+    }
+
+    /// Turns raw layers into a configuration.
+    /// - Throws: ``ConfigurationError`` listing every problem.
+    public static func resolve(_ layers: ConfigurationLayers) throws(ConfigurationError) -> GatewayConfiguration {
+        var reader = ConfigurationReader(layers)
+        var configuration = GatewayConfiguration()
+
+        // server
+        let defaults = ServerSettings()
+        configuration.server = ServerSettings(
+            host: reader.string("server.host") ?? defaults.host,
+            port: reader.integer("server.port", in: 0...65_535, default: defaults.port),
+            publicBaseURL: reader.httpURL("server.publicURL"),
+            maximumRequestBodyBytes: reader.integer("server.maximumRequestBodyBytes", in: 1024...(16 << 20), default: defaults.maximumRequestBodyBytes))
+        if configuration.server.host.trimmingCharacters(in: .whitespaces).isEmpty { reader.problem("server.host", "must not be empty") }
+        if let url = configuration.server.publicBaseURL, !(url.path.isEmpty || url.path == "/") || url.query != nil || url.fragment != nil {
+            reader.problem("server.publicURL", "must be an origin such as https://login.example.com (the gateway serves from /)")
+        }
+
+        configuration.upstream = resolveUpstream(&reader)
+
+        // sessions
+        let sessionDefaults = SessionSettings()
+        configuration.sessions = SessionSettings(
+            idleTimeoutSeconds: reader.integer("sessions.idleTimeoutSeconds", in: 10...86_400, default: sessionDefaults.idleTimeoutSeconds),
+            absoluteTimeoutSeconds: reader.integer("sessions.absoluteTimeoutSeconds", in: 10...604_800, default: sessionDefaults.absoluteTimeoutSeconds),
+            maximumSessions: reader.integer("sessions.maximumSessions", in: 1...10_000_000, default: sessionDefaults.maximumSessions))
+        if configuration.sessions.absoluteTimeoutSeconds < configuration.sessions.idleTimeoutSeconds {
+            reader.problem("sessions.absoluteTimeoutSeconds", "must not be shorter than sessions.idleTimeoutSeconds")
+        }
+
+        // templates
+        configuration.templates = TemplateSettings(
+            directory: reader.filePath("templates.directory"), overrideDirectory: reader.filePath("templates.overrideDirectory"))
+
+        // callbacks
+        configuration.callbacks = resolveCallbacks(&reader)
+        configuration.callbackDelivery = CallbackDeliverySettings(
+            retryForSeconds: reader.integer("callbacks.retryForSeconds", in: 0...604_800, default: CallbackDeliverySettings().retryForSeconds))
+
+        // completion
+        configuration.completion = CompletionSettings(
+            redirectURL: reader.httpURL("completion.redirectURL"),
+            confirmCancel: reader.boolean("completion.confirmCancel", default: CompletionSettings().confirmCancel))
+
+        // polling
+        let pollingDefaults = PollingSettings()
+        configuration.polling = PollingSettings(
+            defaultIntervalSeconds: reader.integer("polling.defaultIntervalSeconds", in: 1...60, default: pollingDefaults.defaultIntervalSeconds),
+            maximumWaitSeconds: reader.integer("polling.maximumWaitSeconds", in: 10...3600, default: pollingDefaults.maximumWaitSeconds))
+
+        // logging
+        if let level = reader.string("logging.level") {
+            if let parsed = Logger.Level(rawValue: level.lowercased()) {
+                configuration.logging.level = parsed
+            } else {
+                reader.problem("logging.level", "must be one of trace, debug, info, notice, warning, error, critical; got '\(level)'")
+            }
+        }
+
+        guard reader.problems.isEmpty else { throw ConfigurationError(problems: reader.problems) }
+        return configuration
+    }
+
+    /// The demo upstream unless `upstream.baseURL` is set; then a full HAAPI client configuration.
+    private static func resolveUpstream(_ reader: inout ConfigurationReader) -> UpstreamSettings {
+        let scopes = reader.list("upstream.scopes") ?? DemoUpstreamSettings().scopes
+        let upstreamKeys = ConfigurationKey.all.filter { $0.section == "upstream" && $0.path != "upstream.baseURL" && $0.path != "upstream.scopes" }
+        guard reader.isSet("upstream.baseURL") else {
+            for key in upstreamKeys where reader.isSet(key.path) {
+                reader.problem(key.path, "is set, but upstream.baseURL is not (without it the embedded demo upstream is used)")
+            }
+            return .demo(DemoUpstreamSettings(requireDPoPNonce: reader.boolean("demo.requireDPoPNonce", default: false), scopes: scopes))
+        }
+        if reader.isSet("demo.requireDPoPNonce") {
+            reader.problem("demo.requireDPoPNonce", "applies to the embedded demo upstream only; remove it or upstream.baseURL")
+        }
+        let baseURL = reader.httpURL("upstream.baseURL")
+        if let baseURL, baseURL.scheme?.lowercased() == "http", !isLoopback(baseURL.host ?? "") {
+            reader.problem("upstream.baseURL", "must use https (plain http is accepted for loopback addresses only)")
+        }
+        let clientID = reader.string("upstream.clientID")
+        if clientID == nil { reader.problem("upstream.clientID", "is required when upstream.baseURL is set") }
+        let method = reader.string("upstream.clientAuthentication") ?? "secret-basic"
+        var authentication: ClientAuthentication?
+        switch method {
+        case "secret-basic", "secret-post":
+            if reader.isSet("upstream.clientSecret") || reader.isSet("upstream.clientSecretFile") {
+                if let secret = reader.secret("upstream.clientSecret", fileKey: "upstream.clientSecretFile") {
+                    authentication = method == "secret-basic" ? .secretBasic(secret) : .secretPost(secret)
+                }
+            } else {
+                reader.problem("upstream.clientSecret", "\(method) needs upstream.clientSecret or upstream.clientSecretFile (or \(ConfigurationKey.byPath["upstream.clientSecret"]!.environmentName))")
+            }
+        case "private-key-jwt":
+            if reader.isSet("upstream.privateKeyFile") {
+                if let pem = reader.fileContents("upstream.privateKeyFile") { authentication = .privateKeyJWT(privateKeyPEM: pem, keyID: reader.string("upstream.keyID")) }
+            } else {
+                reader.problem("upstream.privateKeyFile", "private-key-jwt needs upstream.privateKeyFile (a PEM P-256 key)")
+            }
+        case "mtls":
+            if reader.isSet("upstream.clientCertificateFile"), reader.isSet("upstream.privateKeyFile") {
+                if let certificate = reader.fileContents("upstream.clientCertificateFile"), let key = reader.fileContents("upstream.privateKeyFile") {
+                    authentication = .mutualTLS(certificatePEM: certificate, privateKeyPEM: key)
+                }
+            } else {
+                reader.problem("upstream.clientAuthentication", "mtls needs upstream.clientCertificateFile and upstream.privateKeyFile")
+            }
+        case "none":
+            authentication = ClientAuthentication.none
+        default:
+            reader.problem("upstream.clientAuthentication", "must be secret-basic, secret-post, private-key-jwt, mtls or none; got '\(method)'")
+        }
+        let trustRoots = reader.isSet("upstream.trustRootsFile") ? reader.fileContents("upstream.trustRootsFile").map { [$0] } ?? [] : []
+        let timeout = reader.integer("upstream.timeoutSeconds", in: 1...120, default: 5)
+        let parameters = AuthorizationParameters(
+            acrValues: reader.list("upstream.acrValues") ?? [], prompt: reader.string("upstream.prompt"),
+            uiLocales: reader.list("upstream.uiLocales") ?? [], loginHint: reader.string("upstream.loginHint"),
+            maxAgeSeconds: reader.isSet("upstream.maxAgeSeconds") ? reader.integer("upstream.maxAgeSeconds", in: 0...31_536_000, default: 0) : nil,
+            claims: reader.string("upstream.claims"))
+        if let claims = parameters.claims, (try? JSONSerialization.jsonObject(with: Data(claims.utf8))) as? [String: Any] == nil {
+            reader.problem("upstream.claims", "must be a JSON object (the OpenID Connect claims request)")
+        }
+        let bind = reader.boolean("upstream.bindTokensToDPoP", default: false)
+        guard let baseURL, let clientID, let authentication else { return .demo(DemoUpstreamSettings()) }
+        let client = HAAPIClientConfiguration(
+            baseURL: baseURL, clientID: clientID, clientAuthentication: authentication, additionalTrustRootsPEM: trustRoots,
+            redirectURI: reader.string("upstream.redirectURI") ?? "haapi:start", scopes: scopes, authorizationParameters: parameters,
+            connectTimeout: .seconds(min(timeout, 5)), requestTimeout: .seconds(timeout), bindTokensToDPoP: bind)
+        // The client library's own checks (key material, URLs); claims were checked above under their own key.
+        for problem in client.problems where !problem.hasPrefix("claims") { reader.problem("upstream", problem) }
+        return .haapi(client)
+    }
+
+    /// `file:PATH`, `exec:PROGRAM` and `https://…` webhooks (which need the webhook secret).
+    private static func resolveCallbacks(_ reader: inout ConfigurationReader) -> [CallbackSinkConfiguration] {
+        let entries = reader.list("callbacks.sinks") ?? []
+        let needsSecret = entries.contains { $0.lowercased().hasPrefix("https:") || $0.lowercased().hasPrefix("http:") }
+        var webhookSecret: String?
+        if needsSecret {
+            if reader.isSet("callbacks.webhookSecret") || reader.isSet("callbacks.webhookSecretFile") {
+                webhookSecret = reader.secret("callbacks.webhookSecret", fileKey: "callbacks.webhookSecretFile")
+                if let secret = webhookSecret, secret.utf8.count < 16 {
+                    reader.problem(reader.isSet("callbacks.webhookSecret") ? "callbacks.webhookSecret" : "callbacks.webhookSecretFile", "must be at least 16 characters")
+                }
+            } else {
+                reader.problem("callbacks.sinks", "a webhook needs callbacks.webhookSecret or callbacks.webhookSecretFile to sign its requests")
+            }
+        } else if reader.isSet("callbacks.webhookSecret") || reader.isSet("callbacks.webhookSecretFile") {
+            reader.problem(reader.isSet("callbacks.webhookSecret") ? "callbacks.webhookSecret" : "callbacks.webhookSecretFile", "is set, but callbacks.sinks has no webhook")
+        }
+        var sinks: [CallbackSinkConfiguration] = []
+        for entry in entries {
+            switch CallbackSinkConfiguration.parse(entry) {
+            case .success(.webhook(let url, _)):
+                if url.scheme?.lowercased() == "http", !isLoopback(url.host ?? "") {
+                    reader.problem("callbacks.sinks", "webhook \(url.host ?? "") must use https (plain http is accepted for loopback addresses only)")
+                }
+                if let webhookSecret { sinks.append(.webhook(url: url, secret: webhookSecret)) }
+            case .success(.file(let path)):
+                var isDirectory: ObjCBool = false
+                let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                    reader.problem("callbacks.sinks", "the directory of \(entry) does not exist")
+                }
+                sinks.append(.file(path: path))
+            case .success(.exec(let program)):
+                if !FileManager.default.isExecutableFile(atPath: program) {
+                    reader.problem("callbacks.sinks", "\(entry) is not an executable file")
+                }
+                sinks.append(.exec(program: program))
+            case .failure(let error):
+                reader.problem("callbacks.sinks", error.problems.joined(separator: "; "))
+            }
+        }
+        return sinks
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased()
+        return host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import HAAPI
+
+extension GatewayConfiguration {
+    /// The effective configuration in a few readable lines, with every secret replaced by `<redacted>` (printed by
+    /// `check-config` and logged at startup).
+    public var summary: [String] {
+        var lines: [String] = []
+        let listen = "\(server.host):\(server.port)"
+        lines.append("server: listens on \(listen); public URL \(server.publicBaseURL?.absoluteString ?? "http://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes")
+        switch upstream {
+        case .demo(let demo):
+            lines.append("upstream: the embedded demo HAAPI server (DPoP nonces \(demo.requireDPoPNonce ? "on" : "off")); scopes \(demo.scopes.joined(separator: " "))")
+        case .haapi(let client):
+            let parameters = client.authorizationParameters.queryItems.map { "\($0.0)=\($0.1)" }
+            lines.append(
+                "upstream: \(client.baseURL.absoluteString), client \(client.clientID) with \(client.clientAuthentication), redirect URI \(client.redirectURI), "
+                    + "scopes \(client.scopes.joined(separator: " ")), timeout \(client.requestTimeout.components.seconds) s"
+                    + (client.additionalTrustRootsPEM.isEmpty ? "" : ", extra trust roots") + (client.bindTokensToDPoP ? ", tokens bound to DPoP" : "")
+                    + (parameters.isEmpty ? "" : ", authorize parameters \(parameters.joined(separator: " "))"))
+        }
+        lines.append("sessions: idle \(sessions.idleTimeoutSeconds) s, absolute \(sessions.absoluteTimeoutSeconds) s, at most \(sessions.maximumSessions)")
+        lines.append(
+            "templates: \(templates.directory?.path ?? "the default lookup (./templates, then next to the executable)")"
+                + (templates.overrideDirectory.map { ", overrides from \($0.path)" } ?? ""))
+        if callbacks.isEmpty {
+            lines.append("callbacks: none (the tokens of each sign-in are discarded)")
+        } else {
+            let hasWebhook = callbacks.contains { if case .webhook = $0 { true } else { false } }
+            lines.append(
+                "callbacks: \(callbacks.map(\.description).joined(separator: ", "))\(hasWebhook ? " (webhook secret <redacted>)" : ""); "
+                    + "failed deliveries retried for \(callbackDelivery.retryForSeconds) s")
+        }
+        lines.append(
+            "completion: \(completion.redirectURL.map { "continue to \($0.absoluteString)" } ?? "the signed-in page"); "
+                + "cancel \(completion.confirmCancel ? "asks for confirmation" : "without confirmation")")
+        lines.append("polling: every \(polling.defaultIntervalSeconds) s unless the server names an interval; at most \(polling.maximumWaitSeconds) s")
+        lines.append("logging: \(logging.level.rawValue)")
+        return lines
+    }
+
+    /// Problems with the template directories (missing, unreadable, a required template missing or not parsing).
+    public var templateProblems: [String] {
+        do {
+            _ = try TemplateLibrary(settings: templates)
+            return []
+        } catch {
+            return ["templates: \(error.message)"]
+        }
+    }
+}

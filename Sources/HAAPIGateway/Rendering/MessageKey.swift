@@ -1,0 +1,21 @@
+/// Every text of the gateway's own, by key. The texts live in the message catalogues `templates/messages/<lang>.json`
+/// (English is required and complete; other languages fall back to English key by key). Templates use them as
+/// `{{t.<key>}}`; texts from the upstream are always shown as sent.
+public enum MessageKey: String, CaseIterable, Sendable {
+    case signInTitle, continueButton, checkNow, image, continueInBrowser
+    case cancelSignIn, cancelTitle, cancelQuestion, cancelConfirm, cancelContinue
+    case startAgain, tryAgain
+    case signedInTitle, signedInText, signedInClose, deliveryDelayed
+    case requiredField, fillRequired, stalePage, incorrectCredentials, invalidValues, invalidValue
+    case pollingTimeout, waitingForApproval
+    case signInFailedTitle, signInNotCompleted, tokensRefused, signInNotStarted
+    case cancelledTitle, cancelledText
+    case sessionExpiredTitle, sessionExpired
+    case upstreamUnavailableTitle, upstreamUnavailable
+    case refusedTitle, crossSiteRefused, formNotVerified
+    case errorTitle, unknownButton, unknownLink, unknownForm, requestTooLarge, requestNotHandled
+    case problemTitle, problemText
+    case unsupportedOperationTitle, unsupportedOperation, otherWays
+    case externalBrowserHelp, bankIDOpenApp, bankIDScan
+    case languageName
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import HAAPIGateway
+
+/// The options `serve` and `check-config` share: the configuration file and the flags that override its keys.
+struct ConfigurationOptions: ParsableArguments {
+    @Option(name: .customLong("config"), help: ArgumentHelp("YAML configuration file (default: $HAAPI_GATEWAY_CONFIG; without either, built-in defaults). Every key is explained in config/haapi-gateway.yaml.", valueName: "file"))
+    var configFile: String?
+
+    @Option(help: ArgumentHelp("Address to bind (server.host, default 127.0.0.1).", valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("Port to bind; 0 picks a free port (server.port, default 8080).", valueName: "port"))
+    var port: String?
+
+    @Option(name: .customLong("public-url"), help: ArgumentHelp("The origin browsers use; https enables Secure/__Host- cookies (server.publicURL).", valueName: "url"))
+    var publicURL: String?
+
+    @Option(help: ArgumentHelp("Base URL of the upstream HAAPI server (upstream.baseURL). Without it the embedded demo server is used.", valueName: "url"))
+    var upstream: String?
+
+    @Option(name: .customLong("client-id"), help: ArgumentHelp("OAuth client id at the upstream (upstream.clientID).", valueName: "id"))
+    var clientID: String?
+
+    @Option(name: .customLong("client-secret-file"), help: ArgumentHelp("File holding the client secret (upstream.clientSecretFile); or set HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET.", valueName: "file"))
+    var clientSecretFile: String?
+
+    @Option(name: .customLong("redirect-uri"), help: ArgumentHelp("The client's registered redirect URI (upstream.redirectURI, default haapi:start).", valueName: "uri"))
+    var redirectURI: String?
+
+    @Option(name: .customLong("callback"), help: ArgumentHelp("Where each outcome goes: file:PATH, exec:PROGRAM or an https:// webhook (callbacks.sinks; repeatable, replaces the file's list).", valueName: "sink"))
+    var callbacks: [String] = []
+
+    @Option(name: .customLong("webhook-secret-file"), help: ArgumentHelp("File holding the webhook signing secret (callbacks.webhookSecretFile).", valueName: "file"))
+    var webhookSecretFile: String?
+
+    @Option(help: ArgumentHelp("Templates directory (templates.directory; default ./templates, else templates/ next to the executable).", valueName: "dir"))
+    var templates: String?
+
+    @Option(name: .customLong("template-overrides"), help: ArgumentHelp("Directory of templates layered over the defaults, file by file (templates.overrideDirectory).", valueName: "dir"))
+    var templateOverrides: String?
+
+    @Flag(name: .customLong("demo-nonce"), help: "Make the embedded demo upstream require DPoP nonces (demo.requireDPoPNonce).")
+    var demoNonce = false
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (logging.level).", valueName: "level"))
+    var logLevel: String?
+
+    /// The flags that were given, by configuration key.
+    var flagValues: [(path: String, flag: String, value: ConfigurationValue.Content?)] {
+        [
+            ("server.host", "--host", host.map { .scalar($0) }),
+            ("server.port", "--port", port.map { .scalar($0) }),
+            ("server.publicURL", "--public-url", publicURL.map { .scalar($0) }),
+            ("upstream.baseURL", "--upstream", upstream.map { .scalar($0) }),
+            ("upstream.clientID", "--client-id", clientID.map { .scalar($0) }),
+            ("upstream.clientSecretFile", "--client-secret-file", clientSecretFile.map { .scalar($0) }),
+            ("upstream.redirectURI", "--redirect-uri", redirectURI.map { .scalar($0) }),
+            ("callbacks.sinks", "--callback", callbacks.isEmpty ? nil : .list(callbacks)),
+            ("callbacks.webhookSecretFile", "--webhook-secret-file", webhookSecretFile.map { .scalar($0) }),
+            ("templates.directory", "--templates", templates.map { .scalar($0) }),
+            ("templates.overrideDirectory", "--template-overrides", templateOverrides.map { .scalar($0) }),
+            ("demo.requireDPoPNonce", "--demo-nonce", demoNonce ? .scalar("true") : nil),
+            ("logging.level", "--log-level", logLevel.map { .scalar($0) }),
+        ]
+    }
+
+    /// The configuration file in use: `--config`, else `$HAAPI_GATEWAY_CONFIG`.
+    func configurationFile(environment: [String: String]) -> String? {
+        configFile ?? environment[ConfigurationLayers.configurationFileVariable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Loads file, environment and flags, and checks the templates; every problem is in the thrown error.
+    func loadConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError) -> GatewayConfiguration {
+        let configuration: GatewayConfiguration
+        do {
+            configuration = try GatewayConfiguration.load(file: configurationFile(environment: environment), environment: environment, flags: flagValues)
+        } catch {
+            // Template problems are independent of the other keys; report them in the same list.
+            var problems = error.problems
+            if let templates = try? GatewayConfiguration.load(file: nil, environment: [:], flags: flagValues.filter { $0.path.hasPrefix("templates.") }) {
+                problems += templates.templateProblems
+            }
+            throw ConfigurationError(problems: problems)
+        }
+        let templateProblems = configuration.templateProblems
+        guard templateProblems.isEmpty else { throw ConfigurationError(problems: templateProblems) }
+        return configuration
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// `haapi-gateway check-config` and `serve` with bad configuration, run as the built binary.
+@Suite(.serialized) struct CheckConfigCommandTests {
+    @Test func theShippedConfigurationIsValidAndEqualsTheDefaults() throws {
+        // check-config takes only the file; templates come from the default lookup, so these run in the repository.
+        let process = try runGatewayInRepository(["check-config", "config/haapi-gateway.yaml"])
+        #expect(process.status == 0, "\(process.standardError)")
+        #expect(process.standardOutput.contains("configuration OK"))
+        let empty = try Repository.temporaryDirectory().appendingPathComponent("empty.yaml")
+        try "# nothing set\n".write(to: empty, atomically: true, encoding: .utf8)
+        let defaults = try runGatewayInRepository(["check-config", empty.path])
+        #expect(defaults.status == 0, "\(defaults.standardError)")
+        let summary = { (text: String) in text.split(separator: "\n").dropFirst().joined(separator: "\n") }
+        #expect(summary(process.standardOutput) == summary(defaults.standardOutput), "the shipped file must equal the built-in defaults")
+    }
+
+    @Test func theCurityExampleIsValidWithItsSecretsFromTheEnvironment() throws {
+        let directory = try Repository.temporaryDirectory()
+        let example = try String(contentsOf: Repository.config.appendingPathComponent("examples/curity.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "/run/secrets/haapi-webhook", with: directory.appendingPathComponent("webhook").path)
+        try "a-webhook-secret-of-some-length\n".write(to: directory.appendingPathComponent("webhook"), atomically: true, encoding: .utf8)
+        let file = directory.appendingPathComponent("curity.yaml")
+        try example.write(to: file, atomically: true, encoding: .utf8)
+        let result = try runGatewayInRepository(["check-config", file.path], environment: ["HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": "canary-client-secret-0f9a"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("https://idsvr.example.com/"))
+        #expect(result.standardOutput.contains("<redacted>"))
+        #expect(!result.standardOutput.contains("canary-client-secret-0f9a"))
+        #expect(!result.standardOutput.contains("a-webhook-secret-of-some-length"))
+    }
+
+    @Test func aBadFileListsEveryProblemWithLineNumbersAndExits78() throws {
+        let file = try Repository.temporaryDirectory().appendingPathComponent("bad.yaml")
+        try """
+            server:
+              prot: 8080
+              port: eighty
+            upstream:
+              clientSecret: canary-inline-secret-77
+            sesions:
+              idleTimeoutSeconds: 5
+            callbacks:
+              sinks: [ftp://nowhere]
+
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let result = try runGatewayInRepository(["check-config", file.path])
+        #expect(result.status == 78)
+        #expect(result.standardOutput.isEmpty)
+        let error = result.standardError
+        #expect(error.contains("\(file.path):2: unknown key 'server.prot' (did you mean 'port'?)"))
+        #expect(error.contains("server.port (\(file.path):3): must be a whole number, got 'eighty'"))
+        #expect(error.contains("unknown section 'sesions' (did you mean 'sessions'?)"))
+        #expect(error.contains("upstream.clientSecret (\(file.path):5): is set, but upstream.baseURL is not"))
+        #expect(error.contains("ftp://nowhere"))
+        #expect(!error.contains("canary-inline-secret-77"))
+    }
+
+    @Test func serveRefusesToStartWithABadConfiguration() throws {
+        let result = try runGatewayInRepository(["serve", "--port", "0", "--callback", "exec:relative/program"], environment: ["HAAPI_GATEWAY_SESSIONS_MAXIMUM_SESSIONS": "0"])
+        #expect(result.status == 78)
+        #expect(result.standardError.contains("exec:PATH needs an absolute path"))
+        #expect(result.standardError.contains("sessions.maximumSessions (environment variable HAAPI_GATEWAY_SESSIONS_MAXIMUM_SESSIONS)"))
+        #expect(!result.standardOutput.contains("open http"), "nothing may listen")
+    }
+
+    @Test func helpListsTheSubcommandsAndLayering() throws {
+        let help = try runGatewayInRepository(["--help"])
+        for command in ["serve", "check-config", "render", "demo-server"] { #expect(help.standardOutput.contains(command)) }
+        let serveHelp = try runGatewayInRepository(["serve", "--help"])
+        #expect(serveHelp.standardOutput.contains("--config"))
+        #expect(serveHelp.standardOutput.contains("HAAPI_GATEWAY_"))
+    }
+
+    private func runGatewayInRepository(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+        try runGateway(arguments, environment: environment, directory: Repository.root)
+    }
+}
