@@ -22,6 +22,9 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(name: .customLong("client-id"), help: ArgumentHelp("OAuth client id at the upstream (upstream.clientID).", valueName: "id"))
     var clientID: String?
 
+    @Option(name: .customLong("client-secret"), help: ArgumentHelp("Client secret (upstream.clientSecret). Visible to other users in the process list: prefer --client-secret-file or HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET.", valueName: "secret"))
+    var clientSecret: String?
+
     @Option(name: .customLong("client-secret-file"), help: ArgumentHelp("File holding the client secret (upstream.clientSecretFile); or set HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET.", valueName: "file"))
     var clientSecretFile: String?
 
@@ -54,6 +57,7 @@ struct ConfigurationOptions: ParsableArguments {
             ("server.publicURL", "--public-url", publicURL.map { .scalar($0) }),
             ("upstream.baseURL", "--upstream", upstream.map { .scalar($0) }),
             ("upstream.clientID", "--client-id", clientID.map { .scalar($0) }),
+            ("upstream.clientSecret", "--client-secret", clientSecret.map { .scalar($0) }),
             ("upstream.clientSecretFile", "--client-secret-file", clientSecretFile.map { .scalar($0) }),
             ("upstream.redirectURI", "--redirect-uri", redirectURI.map { .scalar($0) }),
             ("callbacks.sinks", "--callback", callbacks.isEmpty ? nil : .list(callbacks)),

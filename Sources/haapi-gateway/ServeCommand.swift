@@ -45,7 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
             resolved.upstream = .haapi(
                 HAAPIClientConfiguration(
                     baseURL: server.baseURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
-                    redirectURI: DemoServer.redirectURI, scopes: settings.scopes))
+                    redirectURI: DemoServer.redirectURI, scopes: settings.scopes, requestTimeout: .seconds(5)))
         }
         do {
             let isDemo = demo != nil

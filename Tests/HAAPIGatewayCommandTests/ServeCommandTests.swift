@@ -42,6 +42,14 @@ import Testing
         #expect(secret == "s3cret-from-a-file")
     }
 
+    @Test func aClientSecretFlagIsAccepted() throws {
+        let serve = try ServeCommand.parse(["--upstream", "https://idsvr.example", "--client-id", "c", "--client-secret", "flag-secret"] + templates)
+        guard case .haapi(let client) = try serve.options.loadConfiguration(environment: [:]).upstream,
+            case .secretBasic(let secret) = client.clientAuthentication
+        else { Issue.record("expected client_secret_basic"); return }
+        #expect(secret == "flag-secret")
+    }
+
     @Test func flagsWinOverEnvironmentWhichWinsOverTheFile() throws {
         let file = try Repository.temporaryDirectory().appendingPathComponent("gateway.yaml")
         try "server:\n  port: 9000\n  host: 127.0.0.3\n".write(to: file, atomically: true, encoding: .utf8)

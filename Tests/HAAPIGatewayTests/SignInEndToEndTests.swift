@@ -45,7 +45,7 @@ struct SignInEndToEndTests {
         }
     }
 
-    @Test("with completion.redirectURL the signed-in page links on to it")
+    @Test("with completion.redirectURL the browser is sent on to it once the tokens are handed over; the signed-in page links to it")
     func signedInPageLinksToCompletionURL() async throws {
         try await GatewayHarness.withGateway(configure: { $0.completion.redirectURL = URL(string: "https://app.example/done?x=1&y=2") }) { browser, _, _ in
             let selector = try await browser.get("/")
@@ -53,7 +53,10 @@ struct SignInEndToEndTests {
             let form = try #require(login.forms.first { $0.inputs.contains { $0.type == "password" } })
             let notice = try await browser.submit(form, ["userName": "demo", "password": "demo"])
             let done = try await browser.submit(try notice.form(button: "Continue"))
-            #expect(done.html.contains(#"<a href="https://app.example/done?x=1&amp;y=2">Continue</a>"#))
+            #expect(done.status == 303)
+            #expect(done.header("Location") == "https://app.example/done?x=1&y=2")
+            let again = try await browser.get("/")
+            #expect(again.html.contains(#"<a href="https://app.example/done?x=1&amp;y=2">Continue</a>"#))
         }
     }
 }

@@ -17,6 +17,7 @@ struct SignInSessionTests {
                 "fields": [
                     ["name": "userName", "type": "username", "label": "Username", "required": true],
                     ["name": "password", "type": "password", "label": "Password", "required": true],
+                    ["name": "remember", "type": "checkbox", "label": "Remember me", "checked": true],
                     ["name": "_state", "type": "hidden", "value": "from-the-step"],
                 ],
             ],
@@ -54,6 +55,20 @@ struct SignInSessionTests {
             #expect(snapshot.notices == [.gateway(.fillRequired)])
             #expect(snapshot.fieldErrors["userName"] == .gateway(.requiredField, arguments: ["field": "Username"]))
             #expect(snapshot.values["password"] == nil)
+        }
+    }
+
+    @Test("after a re-render, an unchecked checkbox stays unchecked and typed text stays (the person's choices are kept)")
+    func choicesKept() async throws {
+        try await withSession { session in
+            try await session.submit(version: 1, address: ActionAddress(path: "0")!, form: ["userName": "alice", "password": ""], acceptLanguage: nil)
+            let renderer = PageRenderer(templates: try TemplateLibrary(settings: TemplateSettings(directory: GatewayHarness.templatesDirectory)))
+            let page = renderer.page(for: await session.snapshot(), language: "en")
+            let form = try #require(ScrapedForm.all(in: page).first { $0.inputs.contains { $0.name == "remember" } })
+            #expect(form.fields["remember"] == nil, "unchecked as the person left it")
+            #expect(form.fields["userName"] == "alice")
+            let fresh = renderer.page(for: await session.snapshot(), language: "en")
+            #expect(ScrapedForm.all(in: fresh).first { $0.inputs.contains { $0.name == "remember" } }?.fields["remember"] != nil, "the step's default once the notice is consumed")
         }
     }
 

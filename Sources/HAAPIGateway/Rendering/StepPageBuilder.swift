@@ -154,7 +154,8 @@ struct StepPageBuilder {
         switch field.type {
         case .checkbox:
             context["isCheckbox"] = true
-            context["checked"] = field.checked == true
+            // After a re-render the person's own choice wins over the step's default.
+            context["checked"] = snapshot.values[field.name].map { !$0.isEmpty } ?? (field.checked == true)
         case .select:
             context["isSelect"] = true
             let selected = snapshot.values[field.name]

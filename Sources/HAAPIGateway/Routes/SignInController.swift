@@ -113,18 +113,25 @@ struct SignInController: Sendable {
         return try await afterAction(session: session, id: id)
     }
 
-    /// Redirects back to the page; a fresh cookie (rotated id) once signed in.
+    /// Redirects back to the page; once signed in with a fresh cookie (rotated id), and to `completion.redirectURL` when
+    /// one is configured and every sink accepted the outcome (otherwise the page says the hand-over is being retried).
     private func afterAction(session: SignInSession, id: String) async throws -> Response {
         if await session.phase == .signedIn, let newID = await store.rotate(id: id) {
+            if let url = configuration.completion.redirectURL, await !session.deliveryDelayed {
+                return redirect(to: url.absoluteString, cookie: cookie(newID))
+            }
             return redirectHome(cookie: cookie(newID))
         }
         return redirectHome()
     }
 
     private func redirectHome(cookie: String? = nil, clearingCookie: Bool = false) -> Response {
-        var headers: HTTPFields = [.location: "/"]
+        redirect(to: "/", cookie: clearingCookie ? self.cookie("", maxAge: 0) : cookie)
+    }
+
+    private func redirect(to location: String, cookie: String?) -> Response {
+        var headers: HTTPFields = [.location: location]
         if let cookie { headers[.setCookie] = cookie }
-        if clearingCookie { headers[.setCookie] = self.cookie("", maxAge: 0) }
         return Response(status: .seeOther, headers: headers)
     }
 

@@ -12,7 +12,7 @@ actor SignInSession {
 
     private(set) var phase: SessionPhase = .step
     /// Whether a sink did not accept the outcome at once (it is being retried in the background).
-    private var deliveryDelayed = false
+    private(set) var deliveryDelayed = false
     private var step: Representation?
     private var version = 0
     private var busy = false
@@ -85,6 +85,7 @@ actor SignInSession {
             case .hidden:
                 continue
             case .checkbox:
+                typed[field.name] = form[field.name] == nil ? "" : "on"
                 if form[field.name] != nil { parameters[field.name] = field.value ?? "on" }
             default:
                 let value = form[field.name] ?? ""

@@ -3,7 +3,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// A minimal browser: a cookie jar, no automatic redirects (it follows 303s itself), forms posted as urlencoded.
+/// A minimal browser: a cookie jar, no automatic redirects (it follows 303s to its own site itself; a redirect elsewhere
+/// is returned as the page), forms posted as urlencoded.
 final class TestBrowser: @unchecked Sendable {
     struct Page {
         let status: Int
@@ -82,7 +83,7 @@ final class TestBrowser: @unchecked Sendable {
             if value.isEmpty || header.contains("Max-Age=0") { cookies[String(pair[0])] = nil } else { cookies[String(pair[0])] = value }
         }
         let bytes = try await response.body.collect(upTo: 1 << 22)
-        if response.status.code == 303, let location = response.headers.first(name: "Location") {
+        if response.status.code == 303, let location = response.headers.first(name: "Location"), location.hasPrefix("/") {
             return try await get(location)
         }
         return Page(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, html: String(buffer: bytes))
