@@ -23,9 +23,9 @@ public enum Gateway {
         let renderer = PageRenderer(
             templates: templates, defaultPollSeconds: configuration.polling.defaultIntervalSeconds, completionURL: configuration.completion.redirectURL)
         let client = try await HAAPIClient(configuration: upstream, logger: logger)
+        let dispatcher = CallbackDispatcher(configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger)
         let controller = SignInController(
-            client: client, store: MemorySessionStore<SignInSession>(settings: configuration.sessions),
-            dispatcher: CallbackDispatcher(configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger), renderer: renderer,
+            client: client, store: MemorySessionStore<SignInSession>(settings: configuration.sessions), dispatcher: dispatcher, renderer: renderer,
             configuration: configuration, originGuard: RequestOriginGuard(publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL)),
             logger: logger)
         let router = Router(context: BasicRequestContext.self)
@@ -37,7 +37,7 @@ public enum Gateway {
             router: router,
             server: .http1(configuration: .init(idleTimeout: .seconds(30))),
             configuration: ApplicationConfiguration(address: .hostname(server.host, port: server.port), serverName: nil),
-            services: [HAAPIClientService(client: client)],
+            services: [GatewayShutdownService(client: client, dispatcher: dispatcher)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? server.port
                 let url = server.publicBaseURL ?? URL(string: "http://\(server.host):\(port)")!

@@ -76,19 +76,6 @@ struct ConfigurationOptions: ParsableArguments {
 
     /// Loads file, environment and flags, and checks the templates; every problem is in the thrown error.
     func loadConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError) -> GatewayConfiguration {
-        let configuration: GatewayConfiguration
-        do {
-            configuration = try GatewayConfiguration.load(file: configurationFile(environment: environment), environment: environment, flags: flagValues)
-        } catch {
-            // Template problems are independent of the other keys; report them in the same list.
-            var problems = error.problems
-            if let templates = try? GatewayConfiguration.load(file: nil, environment: [:], flags: flagValues.filter { $0.path.hasPrefix("templates.") }) {
-                problems += templates.templateProblems
-            }
-            throw ConfigurationError(problems: problems)
-        }
-        let templateProblems = configuration.templateProblems
-        guard templateProblems.isEmpty else { throw ConfigurationError(problems: templateProblems) }
-        return configuration
+        try GatewayConfiguration.load(file: configurationFile(environment: environment), environment: environment, flags: flagValues, checkTemplates: true)
     }
 }

@@ -65,6 +65,20 @@ import Testing
         #expect(!result.standardOutput.contains("open http"), "nothing may listen")
     }
 
+    @Test func renderPrintsThePageOfASampleInTheAskedLanguage() throws {
+        let sample = Repository.root.appendingPathComponent("Tests/HAAPITests/Fixtures/samples/username-password-form.json").path
+        let english = try runGatewayInRepository(["render", sample])
+        #expect(english.status == 0, "\(english.standardError)")
+        #expect(english.standardOutput.hasPrefix("<!DOCTYPE html>"))
+        #expect(english.standardOutput.contains(#"type="password""#))
+        #expect(english.standardOutput.contains("Cancel sign-in"))
+        let swedish = try runGatewayInRepository(["render", sample, "--locale", "sv"])
+        #expect(swedish.standardOutput.contains(#"<html lang="sv">"#))
+        #expect(swedish.standardOutput.contains("Avbryt inloggningen"))
+        let missing = try runGatewayInRepository(["render", "/nonexistent.json"])
+        #expect(missing.status != 0)
+    }
+
     @Test func helpListsTheSubcommandsAndLayering() throws {
         let help = try runGatewayInRepository(["--help"])
         for command in ["serve", "check-config", "render", "demo-server"] { #expect(help.standardOutput.contains(command)) }

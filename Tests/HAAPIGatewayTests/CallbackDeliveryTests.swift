@@ -74,6 +74,23 @@ struct CallbackDeliveryTests {
         #expect(flaky.deliveries.first?.document == healthy.deliveries.first?.document)
     }
 
+    @Test("at shutdown a pending delivery gets one last attempt; one still refused is logged as lost")
+    func flushAtShutdown() async throws {
+        let recovers = FlakySink(failures: 1)
+        let never = FlakySink(failures: .max)
+        let logs = LogCapture()
+        let dispatcher = CallbackDispatcher(
+            sinks: [recovers, never], settings: CallbackDeliverySettings(retryForSeconds: 3600, initialBackoffSeconds: 600), logger: logs.logger)
+        await dispatcher.deliver(.cancelled)
+        #expect(await dispatcher.pendingCount == 2)
+        await dispatcher.flushAtShutdown()
+        #expect(recovers.deliveries.count == 1)
+        #expect(never.deliveries.isEmpty)
+        #expect(await dispatcher.pendingCount == 0)
+        #expect(logs.text.contains("callback delivered at shutdown"))
+        #expect(logs.text.contains("error callback delivery given up"))
+    }
+
     @Test("the outcome documents: success has exactly the six token fields; error and cancelled have no token")
     func documents() throws {
         let tokens = OAuthTokens(accessToken: "a", expiresIn: 300, refreshToken: "r", tokenType: "Bearer", scope: "openid", idToken: "i")
@@ -94,11 +111,7 @@ struct CallbackDeliveryTests {
             $0.callbacks = [.file(path: target.path)]
             $0.callbackDelivery = CallbackDeliverySettings(retryForSeconds: 60, initialBackoffSeconds: 0.05)
         }) { browser, _, _ in
-            let selector = try await browser.get("/")
-            let login = try await browser.submit(try selector.form(button: "Username and password"))
-            let form = try #require(login.forms.first { $0.inputs.contains { $0.type == "password" } })
-            let notice = try await browser.submit(form, ["userName": "demo", "password": "demo"])
-            let done = try await browser.submit(try notice.form(button: "Continue"))
+            let done = try await browser.signInAsDemo()
             #expect(done.html.contains("You are signed in"))
             #expect(done.html.contains("taking longer than usual"))
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -60,7 +60,7 @@ struct OtherUsersEndToEndTests {
             let refresh = try #require(refreshTarget(pending))
             #expect(refresh.seconds >= 1)
             #expect(refresh.url.hasSuffix("/poll"))
-            #expect(pending.html.contains("<img src=\"data:image/png"))
+            #expect(pending.html.contains("<img class=\"link-activation\" src=\"data:image/png"), "the QR image, scaled up by its class")
             let still = try await browser.get(refresh.url)
             let next = try #require(refreshTarget(still), "still pending")
             try await DemoSideChannel.decideApproval(demo, approve: true)

@@ -4,16 +4,10 @@ import Testing
 
 @Suite("Gateway problem pages")
 struct ProblemPagesTests {
-    private func openLoginForm(_ browser: TestBrowser) async throws -> ScrapedForm {
-        let selector = try await browser.get("/")
-        let login = try await browser.submit(try selector.form(button: "Username and password"))
-        return try #require(login.forms.first { $0.inputs.contains { $0.type == "password" } })
-    }
-
     @Test("invalid-input re-renders the step with each field's error beside it (aria-describedby), values kept except passwords")
     func invalidInputShowsFieldErrors() async throws {
         try await GatewayHarness.withGateway { browser, _, _ in
-            let form = try await openLoginForm(browser)
+            let form = try await browser.openPasswordForm()
             let page = try await browser.submit(form, ["userName": "demo<b>", "password": ""])
             let again = try #require(page.forms.first { $0.inputs.contains { $0.type == "password" } })
             #expect(page.html.contains(#"aria-describedby="f-0-password-error""#))
@@ -27,7 +21,7 @@ struct ProblemPagesTests {
     @Test("incorrect credentials re-render the same step with the upstream's message; the right password then signs in")
     func incorrectCredentialsRerender() async throws {
         try await GatewayHarness.withGateway { browser, _, sinkPath in
-            let form = try await openLoginForm(browser)
+            let form = try await browser.openPasswordForm()
             let wrong = try await browser.submit(form, ["userName": "demo", "password": "nope"])
             #expect(wrong.html.contains(#"class="notice" role="alert""#))
             let retry = try #require(wrong.forms.first { $0.inputs.contains { $0.type == "password" } })

@@ -47,7 +47,7 @@ struct SampleRenderingTests {
             #expect(!html.contains(#"name="\#(field.name)""#), "hidden field \(field.name) never sent to the browser")
         }
         for link in step.links where link.isImage && link.href.lowercased().hasPrefix("data:image/") {
-            #expect(html.contains("<img src="))
+            #expect(html.contains("<img class=\"link-") && html.contains(" src=\"data:image/"))
         }
         // A client operation a page cannot carry out (WebAuthn, Encap, unknown) says so instead of a dead end.
         let operations = Self.clientOperations(of: step.actions)

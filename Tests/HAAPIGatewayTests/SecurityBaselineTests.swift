@@ -4,17 +4,10 @@ import Testing
 
 @Suite("Gateway security baseline")
 struct SecurityBaselineTests {
-    /// Opens the gateway and the password page; returns the login form.
-    private func openLoginForm(_ browser: TestBrowser) async throws -> ScrapedForm {
-        let selector = try await browser.get("/")
-        let login = try await browser.submit(try selector.form(button: "Username and password"))
-        return try #require(login.forms.first { $0.inputs.contains { $0.type == "password" } })
-    }
-
     @Test("a post without the session's CSRF token is refused with 403 and nothing moves")
     func missingOrWrongCSRFIsRefused() async throws {
         try await GatewayHarness.withGateway { browser, _, _ in
-            let form = try await openLoginForm(browser)
+            let form = try await browser.openPasswordForm()
             var forged = form
             forged.fields["_csrf"] = nil
             let missing = try await browser.submit(forged, ["userName": "demo", "password": "demo"])
@@ -29,7 +22,7 @@ struct SecurityBaselineTests {
     @Test("cross-site posts (Sec-Fetch-Site or a foreign Origin) are refused with 403")
     func crossSitePostsAreRefused() async throws {
         try await GatewayHarness.withGateway { browser, _, _ in
-            let form = try await openLoginForm(browser)
+            let form = try await browser.openPasswordForm()
             let crossSite = try await browser.submit(form, ["userName": "demo", "password": "demo"], headers: [("Sec-Fetch-Site", "cross-site")])
             #expect(crossSite.status == 403)
             let foreign = try await browser.submit(form, ["userName": "demo", "password": "demo"], headers: [("Origin", "https://evil.example")])
@@ -43,7 +36,7 @@ struct SecurityBaselineTests {
     @Test("Origin: null (what browsers send under Referrer-Policy: no-referrer) passes only with Sec-Fetch-Site: same-origin")
     func nullOriginNeedsSameOriginFetchMetadata() async throws {
         try await GatewayHarness.withGateway { browser, _, _ in
-            let form = try await openLoginForm(browser)
+            let form = try await browser.openPasswordForm()
             let bareNull = try await browser.submit(form, ["userName": "demo", "password": "demo"], headers: [("Origin", "null")])
             #expect(bareNull.status == 403)
             let nullCrossSite = try await browser.submit(
@@ -97,7 +90,7 @@ struct SecurityBaselineTests {
     @Test("a body over server.maximumRequestBodyBytes is refused with 413")
     func oversizedBodyIsRefused() async throws {
         try await GatewayHarness.withGateway(configure: { $0.server.maximumRequestBodyBytes = 1024 }) { browser, _, _ in
-            let form = try await openLoginForm(browser)
+            let form = try await browser.openPasswordForm()
             let page = try await browser.submit(form, ["userName": String(repeating: "a", count: 4096), "password": "demo"])
             #expect(page.status == 413)
         }
@@ -119,7 +112,7 @@ struct SecurityBaselineTests {
     @Test("another session's form is refused")
     func anotherSessionsPostIsRefused() async throws {
         try await GatewayHarness.withGateway { browser, _, _ in
-            let form = try await openLoginForm(browser)
+            let form = try await browser.openPasswordForm()
             let other = TestBrowser(baseURL: browser.baseURL)
             _ = try await other.get("/")
             let page = try await other.submit(form, ["userName": "demo", "password": "demo"])
@@ -133,7 +126,7 @@ struct SecurityBaselineTests {
         let capture = LogCapture()
         let password = "demo"
         try await GatewayHarness.withGateway(logger: capture.logger) { browser, _, sinkPath in
-            let form = try await openLoginForm(browser)
+            let form = try await browser.openPasswordForm()
             let notice = try await browser.submit(form, ["userName": "demo", "password": password])
             let done = try await browser.submit(try notice.form(button: "Continue"))
             #expect(done.html.contains("You are signed in"))

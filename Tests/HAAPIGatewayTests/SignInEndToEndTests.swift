@@ -48,11 +48,7 @@ struct SignInEndToEndTests {
     @Test("with completion.redirectURL the browser is sent on to it once the tokens are handed over; the signed-in page links to it")
     func signedInPageLinksToCompletionURL() async throws {
         try await GatewayHarness.withGateway(configure: { $0.completion.redirectURL = URL(string: "https://app.example/done?x=1&y=2") }) { browser, _, _ in
-            let selector = try await browser.get("/")
-            let login = try await browser.submit(try selector.form(button: "Username and password"))
-            let form = try #require(login.forms.first { $0.inputs.contains { $0.type == "password" } })
-            let notice = try await browser.submit(form, ["userName": "demo", "password": "demo"])
-            let done = try await browser.submit(try notice.form(button: "Continue"))
+            let done = try await browser.signInAsDemo()
             #expect(done.status == 303)
             #expect(done.header("Location") == "https://app.example/done?x=1&y=2")
             let again = try await browser.get("/")

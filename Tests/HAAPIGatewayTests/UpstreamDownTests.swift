@@ -7,9 +7,7 @@ struct UpstreamDownTests {
     @Test("upstream down: a page says so with Try again; the session and its step are kept")
     func upstreamDownKeepsSession() async throws {
         try await GatewayHarness.withGateway { browser, demo, _ in
-            let selector = try await browser.get("/")
-            let login = try await browser.submit(try selector.form(button: "Username and password"))
-            let form = try #require(login.forms.first { $0.inputs.contains { $0.type == "password" } })
+            let form = try await browser.openPasswordForm()
             await demo.shutdown()
             let down = try await browser.submit(form, ["userName": "demo", "password": "demo"])
             #expect(down.status == 502)

@@ -52,11 +52,7 @@ struct WebhookSinkTests {
                 $0.callbacks = [.webhook(url: hook, secret: secret)]
                 $0.callbackDelivery = CallbackDeliverySettings(retryForSeconds: 60, initialBackoffSeconds: 0.05)
             }) { browser, _, _ in
-                let selector = try await browser.get("/")
-                let login = try await browser.submit(try selector.form(button: "Username and password"))
-                let form = try #require(login.forms.first { $0.inputs.contains { $0.type == "password" } })
-                let notice = try await browser.submit(form, ["userName": "demo", "password": "demo"])
-                let done = try await browser.submit(try notice.form(button: "Continue"))
+                let done = try await browser.signInAsDemo()
                 #expect(done.html.contains("You are signed in"))
                 #expect(done.html.contains("taking longer than usual"), "the first attempt failed, so the page says the hand-over is retried")
                 // The retry happens in the background while the gateway runs.

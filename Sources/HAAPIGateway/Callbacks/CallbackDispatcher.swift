@@ -69,6 +69,21 @@ actor CallbackDispatcher {
         while let current = worker { await current.value }
     }
 
+    /// At shutdown: one last attempt for every pending delivery; those still refused are logged as lost.
+    func flushAtShutdown() async {
+        worker?.cancel()
+        let remaining = pending
+        pending = []
+        for entry in remaining {
+            do {
+                try await entry.sink.deliver(entry.delivery)
+                logger.info("callback delivered at shutdown", metadata: ["sink": "\(entry.sink.name)", "delivery": "\(entry.delivery.id)"])
+            } catch {
+                abandon(sink: entry.sink, delivery: entry.delivery, attempts: entry.attempts + 1, error: error)
+            }
+        }
+    }
+
     // MARK: - Retries
 
     private func enqueue(sink: any CallbackSink, delivery: CallbackDelivery, error: any Error) {
@@ -89,33 +104,28 @@ actor CallbackDispatcher {
     }
 
     private func work() async {
-        while !pending.isEmpty {
+        while !pending.isEmpty, !Task.isCancelled {
             let next = pending.map(\.nextAttempt).min()!
             try? await Task.sleep(until: next, clock: .continuous)
+            guard !Task.isCancelled else { break }
+            // Take the due entries out first: the list may change while an attempt is awaited.
             let now = ContinuousClock.now
-            var index = 0
-            while index < pending.count {
-                guard pending[index].nextAttempt <= now else {
-                    index += 1
-                    continue
-                }
-                var entry = pending[index]
+            let due = pending.filter { $0.nextAttempt <= now }
+            pending.removeAll { $0.nextAttempt <= now }
+            for var entry in due {
                 entry.attempts += 1
                 do {
                     try await entry.sink.deliver(entry.delivery)
                     logger.info(
                         "callback delivered after retries",
                         metadata: ["sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)", "attempts": "\(entry.attempts)"])
-                    pending.remove(at: index)
                 } catch {
                     entry.backoff = min(entry.backoff * 2, .seconds(60))
                     entry.nextAttempt = ContinuousClock.now + entry.backoff
-                    if entry.nextAttempt > entry.giveUpAt {
+                    if entry.nextAttempt > entry.giveUpAt || Task.isCancelled {
                         abandon(sink: entry.sink, delivery: entry.delivery, attempts: entry.attempts, error: error)
-                        pending.remove(at: index)
                     } else {
-                        pending[index] = entry
-                        index += 1
+                        pending.append(entry)
                     }
                 }
             }

@@ -16,6 +16,5 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case errorTitle, unknownButton, unknownLink, unknownForm, requestTooLarge, requestNotHandled
     case problemTitle, problemText
     case unsupportedOperationTitle, unsupportedOperation, otherWays
-    case externalBrowserHelp, bankIDOpenApp, bankIDScan
-    case languageName
+    case externalBrowserHelp, bankIDOpenApp
 }

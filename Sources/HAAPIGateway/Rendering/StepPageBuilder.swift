@@ -31,7 +31,9 @@ struct StepPageBuilder {
         var images: [[String: Any]] = []
         for (index, link) in step.links.enumerated() {
             if link.isImage {
-                if link.href.lowercased().hasPrefix("data:image/") { images.append(["src": link.href, "alt": link.title ?? text(.image)]) }
+                if link.href.lowercased().hasPrefix("data:image/") {
+                    images.append(["src": link.href, "alt": link.title ?? text(.image), "classes": Self.cssClasses([link.rel], prefix: "link-")])
+                }
             } else {
                 links.append(["action": "/step/\(snapshot.version)/link/\(index)", "title": link.title ?? link.rel, "csrf": snapshot.csrfToken])
             }
@@ -57,10 +59,10 @@ struct StepPageBuilder {
         ].merging(refresh(for: step)) { _, new in new }
     }
 
-    /// HAAPI message classes (`info`, `warning`, `heading`, `userName`, ...) as CSS classes, each prefixed and reduced to
-    /// letters, digits and hyphens.
-    static func cssClasses(_ classList: [String]) -> String {
-        classList.map { "message-" + String($0.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) }.joined(separator: " ")
+    /// HAAPI message classes (`info`, `warning`, `heading`, `userName`, ...) or link relations (`activation`) as CSS
+    /// classes, each prefixed and reduced to letters, digits and hyphens.
+    static func cssClasses(_ classList: [String], prefix: String = "message-") -> String {
+        classList.map { prefix + String($0.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) }.joined(separator: " ")
     }
 
     /// A pending polling step refreshes itself (no script) to the poll route at the server's interval.

@@ -38,6 +38,24 @@ struct ConfigurationLoadingTests {
         guard case .demo = configuration.upstream else { Issue.record("expected the demo upstream"); return }
     }
 
+    @Test("config/haapi-gateway.yaml documents every key, in its section, and nothing else")
+    func shippedFileDocumentsEveryKey() throws {
+        let file = GatewayHarness.templatesDirectory.deletingLastPathComponent().appendingPathComponent("config/haapi-gateway.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        var section = ""
+        var documented: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let match = line.firstMatch(of: /^([a-zA-Z]+):\s*$/) { section = String(match.1) }
+            // A key line, set or commented out with its default: `  name: value` or `  # name: value` (one word of value).
+            if let match = line.firstMatch(of: /^  ([a-z][a-zA-Z]*):(?: .*)?$/) ?? line.firstMatch(of: /^  # ([a-z][a-zA-Z]*):(?: \S*)?$/) {
+                documented.append("\(section).\(match.1)")
+            }
+        }
+        #expect(Set(documented) == Set(ConfigurationKey.all.map(\.path)), "\(Set(documented).symmetricDifference(ConfigurationKey.all.map(\.path)))")
+        let configuration = try GatewayConfiguration.load(file: file.path, environment: [:])
+        #expect(configuration.summary == GatewayConfiguration().summary, "as shipped, the file equals the built-in defaults")
+    }
+
     @Test("environment names: the path in upper snake case behind HAAPI_GATEWAY_")
     func environmentNames() {
         let names = Dictionary(uniqueKeysWithValues: ConfigurationKey.all.map { ($0.path, $0.environmentName) })

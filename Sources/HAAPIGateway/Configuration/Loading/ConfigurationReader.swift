@@ -4,7 +4,7 @@ import Foundation
 /// value that does not fit instead of stopping at the first. Secret values never appear in a problem.
 struct ConfigurationReader {
     private let values: [String: ConfigurationValue]
-    private(set) var problems: [String]
+    var problems: [String]
 
     init(_ layers: ConfigurationLayers) {
         self.values = layers.values

@@ -9,10 +9,12 @@ extension GatewayConfiguration {
     ///   - file: The configuration file, or `nil` for defaults, environment and flags only.
     ///   - environment: The process environment.
     ///   - flags: Values given as command-line flags, by key path.
+    ///   - checkTemplates: Whether to load the templates and message catalogues too (what `serve` and `check-config`
+    ///     do), so that their problems are listed with the others.
     /// - Throws: ``ConfigurationError`` listing every problem of every source.
     public static func load(
         file: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-        flags: [(path: String, flag: String, value: ConfigurationValue.Content?)] = []
+        flags: [(path: String, flag: String, value: ConfigurationValue.Content?)] = [], checkTemplates: Bool = false
     ) throws(ConfigurationError) -> GatewayConfiguration {
         var layers = ConfigurationLayers()
         if let file {
@@ -21,12 +23,15 @@ extension GatewayConfiguration {
         }
         layers.addEnvironment(environment)
         layers.addFlags(flags)
-        return try resolve(layers)
+        return try resolve(layers, checkTemplates: checkTemplates)
     }
 
     /// Turns raw layers into a configuration.
+    /// - Parameters:
+    ///   - layers: The raw values.
+    ///   - checkTemplates: Whether to load the templates and message catalogues too.
     /// - Throws: ``ConfigurationError`` listing every problem.
-    public static func resolve(_ layers: ConfigurationLayers) throws(ConfigurationError) -> GatewayConfiguration {
+    public static func resolve(_ layers: ConfigurationLayers, checkTemplates: Bool = false) throws(ConfigurationError) -> GatewayConfiguration {
         var reader = ConfigurationReader(layers)
         var configuration = GatewayConfiguration()
 
@@ -57,6 +62,9 @@ extension GatewayConfiguration {
         // templates
         configuration.templates = TemplateSettings(
             directory: reader.filePath("templates.directory"), overrideDirectory: reader.filePath("templates.overrideDirectory"))
+        if checkTemplates {
+            for problem in configuration.templateProblems { reader.problems.append(problem) }
+        }
 
         // callbacks
         configuration.callbacks = resolveCallbacks(&reader)

@@ -1,0 +1,16 @@
+import Testing
+
+extension TestBrowser {
+    /// Opens the sign-in, picks "Username and password" and returns its form.
+    func openPasswordForm() async throws -> ScrapedForm {
+        let selector = try await get("/")
+        let login = try await submit(try selector.form(button: "Username and password"))
+        return try #require(login.forms.first { $0.inputs.contains { $0.type == "password" } })
+    }
+
+    /// Signs in as demo/demo through every page and returns the last response (the signed-in page, or a redirect).
+    func signInAsDemo() async throws -> Page {
+        let notice = try await submit(try await openPasswordForm(), ["userName": "demo", "password": "demo"])
+        return try await submit(try notice.form(button: "Continue"))
+    }
+}
