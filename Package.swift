@@ -82,6 +82,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -94,6 +95,17 @@ let package = Package(
         ),
 
         // MARK: Tests.
+        // A browser for the tests: a cookie jar, forms scraped from pages and posted back (shared by the gateway and command tests).
+        .target(
+            name: "GatewayTestSupport",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/GatewayTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HAAPITests",
             dependencies: [
@@ -120,6 +132,7 @@ let package = Package(
         .testTarget(
             name: "HAAPIGatewayTests",
             dependencies: [
+                "GatewayTestSupport",
                 "HAAPIGateway",
                 "HAAPI",
                 "HAAPIDemoServer",
@@ -137,6 +150,7 @@ let package = Package(
         .testTarget(
             name: "HAAPIGatewayCommandTests",
             dependencies: [
+                "GatewayTestSupport",
                 "haapi-gateway",
                 "HAAPIGateway",
                 "HAAPIDemoServer",

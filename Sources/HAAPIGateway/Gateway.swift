@@ -12,9 +12,12 @@ public enum Gateway {
     ///   - configuration: The configuration; `upstream` must be `.haapi` (the executable resolves `.demo`).
     ///   - logger: The logger (no secret is ever logged).
     ///   - onRunning: Called with the gateway's base URL once it listens.
+    ///   - onOutcome: Called with the outcome of every sign-in, after the sinks' first attempt (in-process consumers such as
+    ///     the `login` command).
     /// - Throws: ``GatewayError`` with code `configuration` for missing templates or a `.demo` upstream; `HAAPIError` when discovery fails.
     public static func makeApplication(
-        configuration: GatewayConfiguration, logger: Logger, onRunning: @escaping @Sendable (URL) async -> Void = { _ in }
+        configuration: GatewayConfiguration, logger: Logger, onRunning: @escaping @Sendable (URL) async -> Void = { _ in },
+        onOutcome: (@Sendable (CompletionOutcome) async -> Void)? = nil
     ) async throws -> some ApplicationProtocol {
         guard case .haapi(let upstream) = configuration.upstream else {
             throw GatewayError(.configuration, "the demo upstream is started by the executable; pass a .haapi upstream to the library")
@@ -23,7 +26,8 @@ public enum Gateway {
         let renderer = PageRenderer(
             templates: templates, defaultPollSeconds: configuration.polling.defaultIntervalSeconds, completionURL: configuration.completion.redirectURL)
         let client = try await HAAPIClient(configuration: upstream, logger: logger)
-        let dispatcher = CallbackDispatcher(configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger)
+        let dispatcher = CallbackDispatcher(
+            configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger, observer: onOutcome)
         let controller = SignInController(
             client: client, store: MemorySessionStore<SignInSession>(settings: configuration.sessions), dispatcher: dispatcher, renderer: renderer,
             configuration: configuration, originGuard: RequestOriginGuard(publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL)),
@@ -32,6 +36,9 @@ public enum Gateway {
         router.middlewares.add(SecurityHeadersMiddleware())
         router.middlewares.add(ErrorPageMiddleware(renderer: renderer))
         controller.register(on: router)
+        if let pairing = configuration.pairing {
+            PairingController(signIn: controller, gate: PairingGate(ticket: pairing.ticket), hostName: pairing.hostName).register(on: router)
+        }
         let server = configuration.server
         return Application(
             router: router,

@@ -34,19 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = configuration.logging.level
         for line in configuration.summary { logger.info("configuration", metadata: ["effective": "\(line)"]) }
 
-        var demo: RunningDemoServer?
-        var resolved = configuration
-        if case .demo(let settings) = configuration.upstream {
-            var demoLogger = logger
-            demoLogger.logLevel = max(logger.logLevel, .warning)
-            let server = try await DemoServer.start(
-                configuration: DemoServerConfiguration(port: 0, requireDPoPNonce: settings.requireDPoPNonce), logger: demoLogger)
-            demo = server
-            resolved.upstream = .haapi(
-                HAAPIClientConfiguration(
-                    baseURL: server.baseURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
-                    redirectURI: DemoServer.redirectURI, scopes: settings.scopes, requestTimeout: .seconds(5)))
-        }
+        let (resolved, demo) = try await EmbeddedUpstream.start(for: configuration, logger: logger)
         do {
             let isDemo = demo != nil
             let discardsTokens = configuration.callbacks.isEmpty

@@ -5,6 +5,7 @@ import Logging
 import Testing
 
 @testable import HAAPIGateway
+@testable import GatewayTestSupport
 
 /// A sink that refuses the first `failures` attempts.
 final class FlakySink: CallbackSink, @unchecked Sendable {

@@ -3,6 +3,7 @@ import HAAPI
 import Testing
 
 @testable import HAAPIGateway
+@testable import GatewayTestSupport
 
 @Suite("Message catalogue and languages")
 struct MessageCatalogueTests {

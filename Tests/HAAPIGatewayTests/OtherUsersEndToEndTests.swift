@@ -1,6 +1,7 @@
 import Foundation
 import HAAPIGateway
 import Testing
+@testable import GatewayTestSupport
 
 @Suite("Gateway sign-in for the otp, consent and poll users")
 struct OtherUsersEndToEndTests {

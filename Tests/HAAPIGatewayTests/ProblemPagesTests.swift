@@ -1,6 +1,7 @@
 import Foundation
 import HAAPIGateway
 import Testing
+@testable import GatewayTestSupport
 
 @Suite("Gateway problem pages")
 struct ProblemPagesTests {

@@ -1,6 +1,7 @@
 import Foundation
 import HAAPIGateway
 import Testing
+@testable import GatewayTestSupport
 
 @Suite("Gateway sign-in, end to end against the demo server")
 struct SignInEndToEndTests {

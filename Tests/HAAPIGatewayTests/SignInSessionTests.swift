@@ -5,6 +5,7 @@ import Logging
 import Testing
 
 @testable import HAAPIGateway
+@testable import GatewayTestSupport
 
 @Suite("Sign-in session checks made before any upstream call")
 struct SignInSessionTests {

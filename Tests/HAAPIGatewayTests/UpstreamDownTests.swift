@@ -1,6 +1,7 @@
 import Foundation
 import HAAPIGateway
 import Testing
+@testable import GatewayTestSupport
 
 @Suite("Gateway when the upstream is down")
 struct UpstreamDownTests {

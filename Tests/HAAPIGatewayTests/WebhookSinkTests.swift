@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+@testable import GatewayTestSupport
 
 /// Requests a test webhook receiver saw.
 final class WebhookRecorder: @unchecked Sendable {

@@ -14,18 +14,27 @@ actor CallbackDispatcher {
     }
 
     nonisolated let sinks: [any CallbackSink]
+    /// Told of every outcome after its first delivery attempt (the `login` command waits on it).
+    private let observer: (@Sendable (CompletionOutcome) async -> Void)?
     private let settings: CallbackDeliverySettings
     private let logger: Logger
     private var pending: [Pending] = []
     private var worker: Task<Void, Never>?
 
-    init(sinks: [any CallbackSink], settings: CallbackDeliverySettings = .init(), logger: Logger) {
+    init(
+        sinks: [any CallbackSink], settings: CallbackDeliverySettings = .init(), logger: Logger,
+        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil
+    ) {
         self.sinks = sinks
         self.settings = settings
         self.logger = logger
+        self.observer = observer
     }
 
-    init(configurations: [CallbackSinkConfiguration], settings: CallbackDeliverySettings = .init(), logger: Logger) {
+    init(
+        configurations: [CallbackSinkConfiguration], settings: CallbackDeliverySettings = .init(), logger: Logger,
+        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil
+    ) {
         self.init(
             sinks: configurations.map { configuration -> any CallbackSink in
                 switch configuration {
@@ -33,7 +42,7 @@ actor CallbackDispatcher {
                 case .webhook(let url, let secret): WebhookCallbackSink(url: url, secret: secret)
                 case .exec(let program): ExecCallbackSink(program: program)
                 }
-            }, settings: settings, logger: logger)
+            }, settings: settings, logger: logger, observer: observer)
     }
 
     /// Delivers the outcome to all sinks, one attempt each now; failures are queued for retries.
@@ -58,6 +67,7 @@ actor CallbackDispatcher {
                 enqueue(sink: sink, delivery: delivery, error: error)
             }
         }
+        await observer?(outcome)
         return allDelivered
     }
 

@@ -23,6 +23,8 @@ public struct GatewayConfiguration: Sendable {
     public var callbackDelivery: CallbackDeliverySettings
     /// What is logged.
     public var logging: LoggingSettings
+    /// Single sign-in mode (`haapi-gateway login`); `nil` serves sign-ins to any browser (not from configuration files).
+    public var pairing: PairingSettings? = nil
 
     /// Creates a configuration; every part has a default that runs as shipped.
     /// - Parameters:

@@ -17,4 +17,5 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case problemTitle, problemText
     case unsupportedOperationTitle, unsupportedOperation, otherWays
     case externalBrowserHelp, bankIDOpenApp
+    case pairTitle, pairCheck, pairConfirm, pairMismatch, pairLinkUsed, pairOpenLink
 }

@@ -20,6 +20,12 @@ struct PageRenderer: Sendable {
     /// The page for a session's current state.
     func page(for snapshot: SessionSnapshot, language: String) -> String {
         switch snapshot.phase {
+        case .confirming(let code, let hostName):
+            return render(
+                [
+                    "title": messages.text(.pairTitle, language: language), "notices": [String](), "code": code,
+                    "check": messages.text(.pairCheck, language: language, arguments: ["host": hostName]), "csrf": snapshot.csrfToken,
+                ], template: "pair", language: language)
         case .signedIn:
             return render(
                 [

@@ -5,7 +5,7 @@ import Mustache
 /// file. Compiled once at startup; required templates are checked then.
 struct TemplateLibrary: Sendable {
     /// Templates every deployment needs.
-    static let required = ["header", "footer", "form", "step", "signed-in", "message", "cancel"]
+    static let required = ["header", "footer", "form", "step", "signed-in", "message", "cancel", "pair"]
     /// The stylesheet served at `/assets/gateway.css`.
     static let stylesheetName = "gateway.css"
 

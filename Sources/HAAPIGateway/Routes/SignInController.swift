@@ -71,7 +71,14 @@ struct SignInController: Sendable {
     }
 
     private func show(_ request: Request) async throws -> Response {
-        guard let id = request.cookies[cookieName]?.value else { return try await startSession(request) }
+        guard let id = request.cookies[cookieName]?.value else {
+            // In `login` mode only the printed single-use URL starts the one sign-in.
+            guard configuration.pairing == nil else {
+                return PageRenderer.response(
+                    renderer.messagePage(title: .gateway(.signInTitle), message: .gateway(.pairOpenLink), language: renderer.language(for: request)))
+            }
+            return try await startSession(request)
+        }
         guard let session = await store.session(id: id) else {
             throw GatewayError(.sessionExpired, .sessionExpired)
         }
@@ -88,7 +95,7 @@ struct SignInController: Sendable {
     }
 
     /// The session of a state-changing request after the origin and CSRF checks.
-    private func verifiedSession(_ request: Request) async throws -> (SignInSession, FormBody) {
+    func verifiedSession(_ request: Request) async throws -> (SignInSession, FormBody) {
         try originGuard.check(request)
         guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id) else {
             throw GatewayError(.sessionExpired, .sessionExpired)
@@ -115,7 +122,7 @@ struct SignInController: Sendable {
 
     /// Redirects back to the page; once signed in with a fresh cookie (rotated id), and to `completion.redirectURL` when
     /// one is configured and every sink accepted the outcome (otherwise the page says the hand-over is being retried).
-    private func afterAction(session: SignInSession, id: String) async throws -> Response {
+    func afterAction(session: SignInSession, id: String) async throws -> Response {
         if await session.phase == .signedIn, let newID = await store.rotate(id: id) {
             if let url = configuration.completion.redirectURL, await !session.deliveryDelayed {
                 return redirect(to: url.absoluteString, cookie: cookie(newID))
@@ -125,7 +132,7 @@ struct SignInController: Sendable {
         return redirectHome()
     }
 
-    private func redirectHome(cookie: String? = nil, clearingCookie: Bool = false) -> Response {
+    func redirectHome(cookie: String? = nil, clearingCookie: Bool = false) -> Response {
         redirect(to: "/", cookie: clearingCookie ? self.cookie("", maxAge: 0) : cookie)
     }
 
@@ -135,7 +142,7 @@ struct SignInController: Sendable {
         return Response(status: .seeOther, headers: headers)
     }
 
-    private func cookie(_ value: String, maxAge: Int? = nil) -> String {
+    func cookie(_ value: String, maxAge: Int? = nil) -> String {
         var attributes = ["\(cookieName)=\(value)", "Path=/", "HttpOnly", "SameSite=Lax"]
         if configuration.server.servesTLS { attributes.append("Secure") }
         if let maxAge { attributes.append("Max-Age=\(maxAge)") }

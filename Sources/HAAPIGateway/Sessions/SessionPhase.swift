@@ -1,5 +1,7 @@
 /// Where a sign-in session stands.
 enum SessionPhase: Sendable, Equatable {
+    /// `login` mode: waiting for the person to confirm that the code matches their terminal; no flow has started.
+    case confirming(code: String, hostName: String)
     /// Showing a step.
     case step
     /// The code was exchanged and the outcome handed to the sinks; tokens are gone.

@@ -22,12 +22,18 @@ actor SignInSession {
     private var pollingSince: ContinuousClock.Instant?
     private let polling: PollingSettings
 
-    /// - Parameter initialStep: A step to show before any upstream call (tests of the gateway's own checks).
-    init(flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings = .init(), logger: Logger, initialStep: Representation? = nil) {
+    /// - Parameters:
+    ///   - initialStep: A step to show before any upstream call (tests of the gateway's own checks).
+    ///   - pairing: In `login` mode, the code and host the person must confirm before the flow starts.
+    init(
+        flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings = .init(), logger: Logger, initialStep: Representation? = nil,
+        pairing: (code: String, hostName: String)? = nil
+    ) {
         self.flow = flow
         self.dispatcher = dispatcher
         self.polling = polling
         self.logger = logger
+        if let pairing { self.phase = .confirming(code: pairing.code, hostName: pairing.hostName) }
         if let initialStep {
             self.step = initialStep
             self.version = 1
@@ -53,6 +59,20 @@ actor SignInSession {
     func begin(acceptLanguage: String?) async throws(GatewayError) {
         try await run { flow throws(HAAPIError) in
             try await flow.followAutomaticSteps(from: try await flow.start(acceptLanguage: acceptLanguage), acceptLanguage: acceptLanguage)
+        }
+    }
+
+    /// `login` mode: the person confirmed the code; starts the flow. When the upstream fails, the confirmation stays so
+    /// that "Try again" works.
+    func confirmPairing(acceptLanguage: String?) async throws(GatewayError) {
+        guard case .confirming = phase else { return }
+        let confirmation = phase
+        phase = .step
+        do {
+            try await begin(acceptLanguage: acceptLanguage)
+        } catch {
+            phase = confirmation
+            throw error
         }
     }
 
@@ -122,7 +142,11 @@ actor SignInSession {
 
     /// Cancels the sign-in (unless already finished) and hands `cancelled` to the sinks.
     func cancel() async {
-        guard phase == .step, !busy else { return }
+        switch phase {
+        case .step, .confirming: break
+        case .signedIn, .failed, .cancelled: return
+        }
+        guard !busy else { return }
         phase = .cancelled
         step = nil
         deliveryDelayed = !(await dispatcher.deliver(.cancelled))

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HAAPIDemoServer
 import NIOCore
+@testable import GatewayTestSupport
 
 /// What a person would do outside the browser tab: read the demo outbox, approve on "another device".
 enum DemoSideChannel {

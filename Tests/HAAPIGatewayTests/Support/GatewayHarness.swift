@@ -5,6 +5,7 @@ import HAAPIGateway
 import Hummingbird
 import HummingbirdTesting
 import Logging
+@testable import GatewayTestSupport
 
 /// The gateway and the demo HAAPI server in-process on free loopback ports, and a browser for the gateway.
 enum GatewayHarness {

@@ -1,0 +1,38 @@
+import Foundation
+import HAAPI
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// `login` mode: `GET /pair/{token}` redeems the single-use URL once, creating the one session, which first asks the
+/// person to confirm the code their terminal shows; `POST /pair/confirm` starts the flow. Any later use of the URL, or a
+/// wrong or expired token, gets the same "already used or expired" page.
+struct PairingController: Sendable {
+    let signIn: SignInController
+    let gate: PairingGate
+    let hostName: String
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/pair/:token") { request, context in
+            guard let token = context.parameters.get("token"), let ticket = await gate.redeem(token) else {
+                signIn.logger.info("pairing link refused (used, expired or wrong)")
+                return PageRenderer.response(
+                    signIn.renderer.messagePage(
+                        title: .gateway(.sessionExpiredTitle), message: .gateway(.pairLinkUsed), language: signIn.renderer.language(for: request)),
+                    status: .gone)
+            }
+            let session = SignInSession(
+                flow: signIn.client.makeFlow(), dispatcher: signIn.dispatcher, polling: signIn.configuration.polling, logger: signIn.logger,
+                pairing: (ticket.code, hostName))
+            let id = await signIn.store.insert(session)
+            signIn.logger.info("pairing link redeemed")
+            // Redirect so that the single-use URL leaves the address bar and the history entry.
+            return signIn.redirectHome(cookie: signIn.cookie(id))
+        }
+        router.post("/pair/confirm") { request, _ in
+            let (session, _) = try await signIn.verifiedSession(request)
+            try await session.confirmPairing(acceptLanguage: request.headers[.acceptLanguage])
+            return signIn.redirectHome()
+        }
+    }
+}

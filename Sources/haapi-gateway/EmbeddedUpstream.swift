@@ -1,0 +1,22 @@
+import Foundation
+import HAAPI
+import HAAPIDemoServer
+import HAAPIGateway
+import Logging
+
+/// Starts the embedded demo HAAPI server when the configuration names no upstream, and points the configuration at it.
+enum EmbeddedUpstream {
+    /// - Returns: The configuration with a `.haapi` upstream, and the demo server to shut down afterwards (if started).
+    static func start(for configuration: GatewayConfiguration, logger: Logger) async throws -> (GatewayConfiguration, RunningDemoServer?) {
+        guard case .demo(let settings) = configuration.upstream else { return (configuration, nil) }
+        var demoLogger = logger
+        demoLogger.logLevel = max(logger.logLevel, .warning)
+        let server = try await DemoServer.start(configuration: DemoServerConfiguration(port: 0, requireDPoPNonce: settings.requireDPoPNonce), logger: demoLogger)
+        var resolved = configuration
+        resolved.upstream = .haapi(
+            HAAPIClientConfiguration(
+                baseURL: server.baseURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
+                redirectURI: DemoServer.redirectURI, scopes: settings.scopes, requestTimeout: .seconds(5)))
+        return (resolved, server)
+    }
+}

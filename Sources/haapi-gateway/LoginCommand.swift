@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import HAAPIGateway
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// `haapi-gateway login`: one sign-in for a host without a browser. Prints a single-use link and a confirmation code;
+/// the person opens the link on their phone, confirms the code and signs in; the tokens go to a private file.
+///
+/// Exit status: 0 signed in; 1 the sign-in failed or was cancelled (the reason on standard error); 2 no sign-in before
+/// the link expired; 78 bad configuration.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign in once from a phone or another computer and write the tokens to a private file.",
+        discussion: """
+            Prints a link (working once, until --timeout-seconds) and a confirmation code. The page the link opens shows the \
+            code and this host's name; the sign-in continues only when the person confirms they match. On success the token \
+            model is written to --token-file (mode 0600, in a directory only you can enter) and a one-line summary is printed \
+            (never a token). To reach this host from a phone, bind a network address (--host 0.0.0.0) and, behind a proxy, \
+            set --public-url. Exit status: 0 signed in, 1 failed or cancelled, 2 timed out, 78 bad configuration.
+            """
+    )
+
+    @OptionGroup var options: ConfigurationOptions
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("Where the tokens go (default: $XDG_CONFIG_HOME/haapi-gateway/tokens.json, else ~/.config/haapi-gateway/tokens.json).", valueName: "file"))
+    var tokenFile: String?
+
+    @Option(name: .customLong("timeout-seconds"), help: "How long the link works and the command waits for the sign-in.")
+    var timeoutSeconds: Int = 600
+
+    @Flag(help: "Print the result as one JSON object on standard output (the link then goes to standard error).")
+    var json = false
+
+    func validate() throws {
+        guard (1...86_400).contains(timeoutSeconds) else { throw ValidationError("--timeout-seconds must be between 1 and 86400") }
+    }
+
+    func run() async throws {
+        var configuration: GatewayConfiguration
+        let tokenPath = tokenFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? TokenFile.defaultPath()
+        do {
+            configuration = try options.loadConfiguration()
+            try TokenFile.prepareDirectory(for: tokenPath)
+        } catch let error as ConfigurationError {
+            fail("haapi-gateway: \(error.description)", status: 78)
+        } catch let error as GatewayError {
+            fail("haapi-gateway: \(error.message)", status: 78)
+        }
+        var logger = Logger(label: "haapi-gateway") { StreamLogHandler.standardError(label: $0) }
+        // A terminal command stays quiet unless asked: warnings and errors only, by default.
+        logger.logLevel = options.logLevel == nil ? .warning : configuration.logging.level
+
+        let (resolved, demo) = try await EmbeddedUpstream.start(for: configuration, logger: logger)
+        configuration = resolved
+        let ticket = PairingTicket.make(lifetime: .seconds(timeoutSeconds))
+        configuration.pairing = PairingSettings(ticket: ticket, hostName: ProcessInfo.processInfo.hostName)
+
+        let (outcomes, outcomeSink) = AsyncStream.makeStream(of: CompletionOutcome.self)
+        let json = json
+        let minutes = timeoutSeconds >= 120 ? "\(timeoutSeconds / 60) minutes" : "\(timeoutSeconds) seconds"
+        let application = try await Gateway.makeApplication(
+            configuration: configuration, logger: logger,
+            onRunning: { url in
+                let link = NetworkAddress.reachable(url).absoluteString.trimmingSuffix("/") + ticket.path
+                let banner = """
+                    To sign in, open this link on your phone or another computer (it works once, for \(minutes)):
+
+                        \(link)
+
+                    The page shows the code \(ticket.code); continue there only if it matches.
+                    Waiting for the sign-in…
+
+                    """
+                (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data(banner.utf8))
+            },
+            onOutcome: { outcome in outcomeSink.yield(outcome) })
+        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let runner = Task {
+            defer { outcomeSink.finish() }
+            try await group.run()
+        }
+        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+        let timer = Task {
+            try await Task.sleep(until: deadline, clock: .continuous)
+            outcomeSink.finish()
+        }
+        var outcome: CompletionOutcome?
+        for await first in outcomes {
+            outcome = first
+            break
+        }
+        timer.cancel()
+        // Let the browser load the page it is being sent to, then stop.
+        if outcome != nil { try? await Task.sleep(for: .seconds(2)) }
+        await group.triggerGracefulShutdown()
+        _ = try? await runner.value
+        await demo?.shutdown()
+        report(outcome, tokenPath: tokenPath, timedOut: ContinuousClock.now >= deadline)
+    }
+
+    /// Writes the tokens and prints the result; exits with the status of the outcome.
+    private func report(_ outcome: CompletionOutcome?, tokenPath: String, timedOut: Bool) {
+        guard let outcome else {
+            if json { print(#"{"outcome":"\#(timedOut ? "timeout" : "interrupted")"}"#) }
+            fail(timedOut ? "haapi-gateway: no sign-in within \(timeoutSeconds) s; run the command again for a new link" : "haapi-gateway: interrupted", status: timedOut ? 2 : 1)
+        }
+        switch outcome.outcome {
+        case "success":
+            guard let token = outcome.token else { fail("haapi-gateway: the sign-in returned no tokens", status: 1) }
+            do {
+                try TokenFile.write(outcome, to: tokenPath)
+            } catch {
+                fail("haapi-gateway: signed in, but \(error.message)", status: 1)
+            }
+            let subject = IDTokenClaims.subject(of: token.idToken)
+            if json {
+                var summary: [String: Any] = ["outcome": "success", "tokenFile": tokenPath, "tokenType": token.tokenType]
+                summary["subject"] = subject
+                summary["scope"] = token.scope
+                summary["expiresIn"] = token.expiresIn
+                printJSON(summary)
+            } else {
+                let expiry = token.expiresIn.map { "the access token expires in \($0) s" } ?? "no expiry given"
+                print("Signed in as \(subject ?? "(no subject)") with scopes \(token.scope ?? "(none)"); \(expiry). Tokens written to \(tokenPath) (mode 0600).")
+            }
+        case "cancelled":
+            if json { printJSON(["outcome": "cancelled"]) }
+            fail("haapi-gateway: the sign-in was cancelled", status: 1)
+        default:
+            let reason = [outcome.error?.error, outcome.error?.errorDescription].compactMap { $0 }.joined(separator: ": ")
+            if json { printJSON(["outcome": "error", "error": outcome.error?.error ?? "", "errorDescription": outcome.error?.errorDescription ?? ""]) }
+            fail("haapi-gateway: the sign-in failed: \(reason.isEmpty ? "unknown error" : reason)", status: 1)
+        }
+    }
+
+    private func printJSON(_ object: [String: Any]) {
+        if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
+            print(String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    private func fail(_ message: String, status: Int32) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        Foundation.exit(status)
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import GatewayTestSupport
+
+/// `haapi-gateway login` run as a person would: read the link from the terminal, open it in a browser, confirm the code,
+/// sign in; then check the exit status, the summary line and the token file.
+@Suite(.serialized) struct LoginCommandTests {
+    private func tokenDirectory() throws -> URL {
+        let directory = try Repository.temporaryDirectory().appendingPathComponent("private")
+        return directory
+    }
+
+    @Test func signInFromAnotherDeviceWritesAPrivateTokenFileAndExits0() async throws {
+        let directory = try tokenDirectory()
+        let tokenFile = directory.appendingPathComponent("tokens.json")
+        let login = try RunningGateway(["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120"])
+        let link = try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)
+        let code = try await login.waitForOutput(#"shows the code ([B-Z]{4}-[B-Z]{4})"#)
+        let url = try #require(URL(string: link))
+        let browser = TestBrowser(baseURL: "http://127.0.0.1:\(url.port!)")
+        defer { Task { try? await browser.shutdown() } }
+
+        // Opening the link shows the code and the host, and nothing has started yet.
+        let confirm = try await browser.get(url.path)
+        #expect(confirm.html.contains(code))
+        #expect(confirm.html.contains(ProcessInfo.processInfo.hostName))
+        #expect(!confirm.html.contains("Username and password"))
+
+        // The link works once: a second browser (or a second click) is refused.
+        let other = TestBrowser(baseURL: browser.baseURL)
+        let reused = try await other.get(url.path)
+        #expect(reused.status == 410)
+        #expect(reused.html.contains("already used or has expired"))
+        let noLink = try await other.get("/")
+        #expect(noLink.html.contains("Open the link shown in your terminal"), "no other sign-in can start")
+        try await other.shutdown()
+
+        let selector = try await browser.submit(try confirm.form(button: "It matches, continue"))
+        #expect(selector.html.contains("Username and password"))
+        let done = try await browser.signInAsDemo()
+        #expect(done.html.contains("You are signed in"))
+
+        #expect(try await login.waitForExit() == 0, "\(login.standardError)")
+        let summary = login.standardOutput
+        #expect(summary.contains("Signed in as demo with scopes openid profile email"), "\(summary)")
+        #expect(summary.contains("Tokens written to \(tokenFile.path) (mode 0600)"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: tokenFile.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let directoryAttributes = try FileManager.default.attributesOfItem(atPath: directory.path)
+        #expect((directoryAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        let document = try JSONSerialization.jsonObject(with: try Data(contentsOf: tokenFile)) as? [String: Any]
+        #expect(document?["outcome"] as? String == "success")
+        let token = try #require(document?["token"] as? [String: Any])
+        let accessToken = try #require(token["accessToken"] as? String)
+        #expect(!summary.contains(accessToken), "never a token in the terminal")
+        #expect(!login.standardError.contains(accessToken))
+    }
+
+    @Test func noSignInBeforeTheLinkExpiresExits2() async throws {
+        let tokenFile = try tokenDirectory().appendingPathComponent("tokens.json")
+        let login = try RunningGateway(["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "2", "--json"])
+        #expect(try await login.waitForExit() == 2)
+        #expect(login.standardError.contains("/pair/"), "with --json the link goes to standard error")
+        #expect(login.standardError.contains("no sign-in within 2 s"))
+        #expect(login.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"outcome":"timeout"}"#)
+        #expect(!FileManager.default.fileExists(atPath: tokenFile.path))
+    }
+
+    @Test func aCodeThatDoesNotMatchCancelsAndExits1() async throws {
+        let tokenFile = try tokenDirectory().appendingPathComponent("tokens.json")
+        let login = try RunningGateway(["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120", "--json"])
+        let url = try #require(URL(string: try await waitForLink(login)))
+        let browser = TestBrowser(baseURL: "http://127.0.0.1:\(url.port!)")
+        let confirm = try await browser.get(url.path)
+        let cancelled = try await browser.submit(try confirm.form(button: "It does not match, cancel"))
+        #expect(cancelled.html.contains("The sign-in was cancelled"))
+        try await browser.shutdown()
+        #expect(try await login.waitForExit() == 1)
+        #expect(login.standardError.contains("the sign-in was cancelled"))
+        #expect(login.standardOutput.contains(#"{"outcome":"cancelled"}"#))
+        #expect(!FileManager.default.fileExists(atPath: tokenFile.path))
+    }
+
+    @Test func aTokenDirectoryOthersCanEnterIsRefused() throws {
+        let shared = try Repository.temporaryDirectory()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: shared.path)
+        let result = try runGateway(["login", "--port", "0", "--token-file", shared.appendingPathComponent("tokens.json").path], directory: Repository.root)
+        #expect(result.status == 78)
+        #expect(result.standardError.contains("accessible by other users"))
+    }
+
+    private func waitForLink(_ login: RunningGateway) async throws -> String {
+        // With --json the banner is on standard error.
+        let deadline = ContinuousClock.now + .seconds(60)
+        let expression = try NSRegularExpression(pattern: #"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)
+        while ContinuousClock.now < deadline {
+            let text = login.standardError
+            if let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), let range = Range(match.range(at: 1), in: text) {
+                return String(text[range])
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw CocoaError(.fileReadUnknown)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The built `haapi-gateway` running in the background, its output collected as it comes.
+final class RunningGateway: @unchecked Sendable {
+    private let process = Process()
+    private let lock = NSLock()
+    private var output = Data()
+    private var errors = Data()
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = Repository.executable
+        process.arguments = arguments
+        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
+        process.currentDirectoryURL = Repository.root
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.lock.withLock { self?.output.append(data) }
+        }
+        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.lock.withLock { self?.errors.append(data) }
+        }
+        try process.run()
+    }
+
+    var standardOutput: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+    var standardError: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
+
+    /// Waits until standard output matches `pattern` (a regular expression with one group) and returns the group.
+    func waitForOutput(_ pattern: String, timeout: Duration = .seconds(60)) async throws -> String {
+        let expression = try NSRegularExpression(pattern: pattern)
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let text = standardOutput
+            if let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), let range = Range(match.range(at: 1), in: text) {
+                return String(text[range])
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no output matching \(pattern); got:\n\(standardOutput)\n\(standardError)"])
+    }
+
+    /// Waits for the process to exit and returns its status (terminating it after `timeout`).
+    func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        try await Task.sleep(for: .milliseconds(100))
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
