@@ -45,9 +45,9 @@ struct LoginCommand: AsyncParsableCommand {
             configuration = try options.loadConfiguration()
             try TokenFile.prepareDirectory(for: tokenPath)
         } catch let error as ConfigurationError {
-            fail("haapi-gateway: \(error.description)", status: 78)
+            exitWith("haapi-gateway: \(error.description)", status: 78)
         } catch let error as GatewayError {
-            fail("haapi-gateway: \(error.message)", status: 78)
+            exitWith("haapi-gateway: \(error.message)", status: 78)
         }
         var logger = Logger(label: "haapi-gateway") { StreamLogHandler.standardError(label: $0) }
         // A terminal command stays quiet unless asked: warnings and errors only, by default.
@@ -105,15 +105,15 @@ struct LoginCommand: AsyncParsableCommand {
     private func report(_ outcome: CompletionOutcome?, tokenPath: String, timedOut: Bool) {
         guard let outcome else {
             if json { print(#"{"outcome":"\#(timedOut ? "timeout" : "interrupted")"}"#) }
-            fail(timedOut ? "haapi-gateway: no sign-in within \(timeoutSeconds) s; run the command again for a new link" : "haapi-gateway: interrupted", status: timedOut ? 2 : 1)
+            exitWith(timedOut ? "haapi-gateway: no sign-in within \(timeoutSeconds) s; run the command again for a new link" : "haapi-gateway: interrupted", status: timedOut ? 2 : 1)
         }
         switch outcome.outcome {
         case "success":
-            guard let token = outcome.token else { fail("haapi-gateway: the sign-in returned no tokens", status: 1) }
+            guard let token = outcome.token else { exitWith("haapi-gateway: the sign-in returned no tokens", status: 1) }
             do {
                 try TokenFile.write(outcome, to: tokenPath)
             } catch {
-                fail("haapi-gateway: signed in, but \(error.message)", status: 1)
+                exitWith("haapi-gateway: signed in, but \(error.message)", status: 1)
             }
             let subject = IDTokenClaims.subject(of: token.idToken)
             if json {
@@ -128,11 +128,11 @@ struct LoginCommand: AsyncParsableCommand {
             }
         case "cancelled":
             if json { printJSON(["outcome": "cancelled"]) }
-            fail("haapi-gateway: the sign-in was cancelled", status: 1)
+            exitWith("haapi-gateway: the sign-in was cancelled", status: 1)
         default:
             let reason = [outcome.error?.error, outcome.error?.errorDescription].compactMap { $0 }.joined(separator: ": ")
             if json { printJSON(["outcome": "error", "error": outcome.error?.error ?? "", "errorDescription": outcome.error?.errorDescription ?? ""]) }
-            fail("haapi-gateway: the sign-in failed: \(reason.isEmpty ? "unknown error" : reason)", status: 1)
+            exitWith("haapi-gateway: the sign-in failed: \(reason.isEmpty ? "unknown error" : reason)", status: 1)
         }
     }
 
@@ -140,11 +140,6 @@ struct LoginCommand: AsyncParsableCommand {
         if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
             print(String(decoding: data, as: UTF8.self))
         }
-    }
-
-    private func fail(_ message: String, status: Int32) -> Never {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
-        Foundation.exit(status)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HAAPI
 
 /// The token file of `haapi-gateway login`: the success outcome document (`{"outcome":"success","token":{…}}`) with mode
 /// 0600 in a directory only its owner can enter (created 0700 when missing), written atomically.
@@ -32,6 +33,20 @@ public enum TokenFile {
                 .configuration,
                 "the token directory \(directory) is accessible by other users (mode \(String(mode, radix: 8))); use a private directory (chmod 700) or another --token-file")
         }
+    }
+
+    /// The tokens of a token file, and when the file was written (when they were issued, near enough).
+    /// - Throws: ``GatewayError`` when the file cannot be read or holds no token model.
+    public static func read(_ path: String) throws(GatewayError) -> (tokens: OAuthTokens, written: Date) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GatewayError(.configuration, "cannot read the token file \(path); sign in with haapi-gateway login first")
+        }
+        struct Document: Decodable { let outcome: String; let token: OAuthTokens? }
+        guard let document = try? JSONDecoder().decode(Document.self, from: data), document.outcome == "success", let tokens = document.token else {
+            throw GatewayError(.configuration, "\(path) is not a token file written by haapi-gateway")
+        }
+        let written = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? Date()
+        return (tokens, written)
     }
 
     /// Writes a success outcome (mode 0600, atomic).

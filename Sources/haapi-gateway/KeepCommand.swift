@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import HAAPI
+import HAAPIGateway
+import Logging
+
+/// `haapi-gateway keep --token-file F`: keeps the tokens of `login` fresh. Refreshes when three quarters of the access
+/// token's lifetime have passed, writes the new token model atomically (0600), runs an optional hook, backs off on
+/// errors, and on `invalid_grant` deletes the token file and exits 1 with a message to sign in again.
+struct KeepCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keep",
+        abstract: "Keep the tokens of 'login' fresh: refresh them before they expire, until stopped.",
+        discussion: """
+            Uses the same upstream and client authentication as 'login' (configuration file, HAAPI_GATEWAY_… environment or \
+            flags). Exit status: 0 stopped or --once done, 1 the refresh token is no longer valid (the token file is deleted: \
+            sign in again) or another OAuth error, 78 bad configuration or token file.
+            """
+    )
+
+    @OptionGroup var options: ConfigurationOptions
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("The token file of 'login' (default: as 'login').", valueName: "file"))
+    var tokenFile: String?
+
+    @Option(name: .customLong("exec"), help: ArgumentHelp("A program run after each refresh (no arguments; HAAPI_GATEWAY_TOKEN_FILE names the file).", valueName: "program"))
+    var hook: String?
+
+    @Flag(help: "Refresh once now and exit.")
+    var once = false
+
+    func run() async throws {
+        let path = tokenFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? TokenFile.defaultPath()
+        var logger = Logger(label: "haapi-gateway") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .warning
+        do {
+            _ = try TokenFile.read(path)
+        } catch {
+            exitWith("haapi-gateway: \(error.message)", status: 78)
+        }
+        let client = await UpstreamClient.make(options: options, logger: logger)
+        defer { Task { try? await client.shutdown() } }
+        var backoff = Duration.seconds(1)
+        while true {
+            let (tokens, written) = try readOrExit(path)
+            if !once {
+                let lifetime = Double(tokens.expiresIn ?? 300)
+                let due = written.addingTimeInterval(max(1, lifetime * 0.75))
+                let wait = due.timeIntervalSinceNow
+                if wait > 0 { try await Task.sleep(for: .milliseconds(Int64(wait * 1000))) }
+            }
+            guard tokens.refreshToken != nil else { exitWith("haapi-gateway: the tokens in \(path) have no refresh token; sign in again", status: 1) }
+            let outcome: TokenExchangeOutcome
+            do {
+                outcome = try await client.tokenManager.refresh(tokens)
+            } catch {
+                logger.warning("refresh failed; retrying", metadata: ["error": "\(error.code)", "retryInSeconds": "\(backoff.components.seconds)"])
+                if once { exitWith("haapi-gateway: the refresh failed: \(error.message)", status: 1) }
+                try await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(60))
+                continue
+            }
+            backoff = .seconds(1)
+            switch outcome {
+            case .tokens(let fresh):
+                // A refresh answer may leave out the refresh and ID tokens: the previous ones stay valid then.
+                let merged = OAuthTokens(
+                    accessToken: fresh.accessToken, expiresIn: fresh.expiresIn, refreshToken: fresh.refreshToken ?? tokens.refreshToken,
+                    tokenType: fresh.tokenType, scope: fresh.scope ?? tokens.scope, idToken: fresh.idToken ?? tokens.idToken)
+                do {
+                    try TokenFile.write(.success(merged), to: path)
+                } catch {
+                    exitWith("haapi-gateway: refreshed, but \(error.message)", status: 1)
+                }
+                // Written unbuffered: a keeper runs for long, and whoever watches its output should see each refresh.
+                FileHandle.standardOutput.write(
+                    Data("Refreshed the tokens in \(path); the access token expires in \(merged.expiresIn.map { "\($0) s" } ?? "an unknown time").\n".utf8))
+                runHook(path: path, logger: logger)
+                if once { return }
+            case .oauthError(let error) where error.error == "invalid_grant":
+                try? FileManager.default.removeItem(atPath: path)
+                exitWith("haapi-gateway: the refresh token is no longer valid (invalid_grant); \(path) was deleted. Sign in again with haapi-gateway login.", status: 1)
+            case .oauthError(let error):
+                exitWith("haapi-gateway: the token endpoint refused the refresh: \(error.error)\(error.errorDescription.map { ": \($0)" } ?? "")", status: 1)
+            }
+        }
+    }
+
+    private func readOrExit(_ path: String) throws -> (OAuthTokens, Date) {
+        do {
+            let (tokens, written) = try TokenFile.read(path)
+            return (tokens, written)
+        } catch {
+            exitWith("haapi-gateway: \(error.message)", status: 78)
+        }
+    }
+
+    /// Runs the hook without a shell, with a minimal environment; a failing hook is logged, never fatal.
+    private func runHook(path: String, logger: Logger) {
+        guard let hook else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: hook)
+        process.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HAAPI_GATEWAY_TOKEN_FILE": path]
+        do {
+            try process.run()
+            process.waitUntilExit()
+            if process.terminationStatus != 0 { logger.warning("refresh hook failed", metadata: ["status": "\(process.terminationStatus)"]) }
+        } catch {
+            logger.warning("refresh hook could not run", metadata: ["program": "\(hook)"])
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import HAAPI
+import HAAPIGateway
+import Logging
+
+/// The HAAPI client of the configured upstream, for the commands that use tokens after sign-in (`keep`, `logout`).
+enum UpstreamClient {
+    /// - Returns: A client, or exits 78 when the configuration names no real upstream (the embedded demo upstream lives
+    ///   only as long as the command that started it, so its tokens cannot be refreshed or revoked later).
+    static func make(options: ConfigurationOptions, logger: Logger) async -> HAAPIClient {
+        let configuration: GatewayConfiguration
+        do {
+            configuration = try options.loadConfiguration()
+        } catch {
+            exitWith("haapi-gateway: \(error.description)", status: 78)
+        }
+        guard case .haapi(let upstream) = configuration.upstream else {
+            exitWith(
+                "haapi-gateway: set the upstream the tokens came from (--upstream, upstream.baseURL); the embedded demo upstream ends with the command that started it",
+                status: 78)
+        }
+        do {
+            return try await HAAPIClient(configuration: upstream, logger: logger)
+        } catch {
+            exitWith("haapi-gateway: the upstream could not be reached: \(error.message)", status: 1)
+        }
+    }
+}
+
+/// Prints `message` on standard error and exits with `status`.
+func exitWith(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    Foundation.exit(status)
+}

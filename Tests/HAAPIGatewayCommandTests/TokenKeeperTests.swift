@@ -1,0 +1,93 @@
+import Foundation
+import HAAPIDemoServer
+import Testing
+
+@testable import GatewayTestSupport
+
+/// `login`, then `keep` and `logout` against a demo upstream that outlives them (short access tokens).
+@Suite(.serialized) struct TokenKeeperTests {
+    private struct Tokens: Decodable {
+        struct Token: Decodable { let accessToken: String; let refreshToken: String? }
+        let token: Token
+    }
+
+    private func tokens(at url: URL) throws -> Tokens.Token {
+        try JSONDecoder().decode(Tokens.self, from: try Data(contentsOf: url)).token
+    }
+
+    @Test func keepRefreshesLogoutRevokesAndARevokedTokenStopsTheKeeper() async throws {
+        var demoConfiguration = DemoServerConfiguration()
+        demoConfiguration.accessTokenLifetimeSeconds = 4
+        let demo = try await DemoServer.start(configuration: demoConfiguration)
+        do {
+            try await walk(demo)
+        } catch {
+            await demo.shutdown()
+            throw error
+        }
+        await demo.shutdown()
+    }
+
+    private func walk(_ demo: RunningDemoServer) async throws {
+        let upstream = ["--upstream", demo.baseURL.absoluteString, "--client-id", DemoServer.clientID, "--client-secret", DemoServer.clientSecret]
+        let directory = try Repository.temporaryDirectory().appendingPathComponent("private")
+        let tokenFile = directory.appendingPathComponent("tokens.json")
+        let tokenArguments = ["--token-file", tokenFile.path]
+
+        // Sign in once.
+        let login = try RunningGateway(["login", "--port", "0", "--timeout-seconds", "120"] + tokenArguments + upstream)
+        let url = try #require(URL(string: try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)))
+        let browser = TestBrowser(baseURL: "http://127.0.0.1:\(url.port!)")
+        let confirm = try await browser.get(url.path)
+        _ = try await browser.submit(try confirm.form(button: "It matches, continue"))
+        _ = try await browser.signInAsDemo()
+        try await browser.shutdown()
+        #expect(try await login.waitForExit() == 0, "\(login.standardError)")
+        let first = try tokens(at: tokenFile)
+
+        // keep --once refreshes now, with refresh token rotation.
+        let once = try runGateway(["keep", "--once"] + tokenArguments + upstream, directory: Repository.root)
+        #expect(once.status == 0, "\(once.standardError)")
+        #expect(once.standardOutput.contains("Refreshed the tokens in \(tokenFile.path); the access token expires in 4 s."))
+        let second = try tokens(at: tokenFile)
+        #expect(second.accessToken != first.accessToken)
+        #expect(second.refreshToken != first.refreshToken)
+        #expect(!once.standardOutput.contains(second.accessToken), "never a token in the output")
+
+        // keep refreshes by itself when three quarters of the lifetime have passed, and runs the hook.
+        let hookOutput = directory.appendingPathComponent("hook-ran")
+        let hook = try Repository.temporaryDirectory().appendingPathComponent("hook.sh")
+        try "#!/bin/sh\necho \"$HAAPI_GATEWAY_TOKEN_FILE\" > '\(hookOutput.path)'\n".write(to: hook, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: hook.path)
+        let keeper = try RunningGateway(["keep", "--exec", hook.path] + tokenArguments + upstream)
+        _ = try await keeper.waitForOutput(#"(Refreshed the tokens)"#, timeout: .seconds(30))
+        _ = try await keeper.waitForExit(timeout: .milliseconds(300))
+        let third = try tokens(at: tokenFile)
+        #expect(third.accessToken != second.accessToken)
+        #expect((try? String(contentsOf: hookOutput, encoding: .utf8))?.contains(tokenFile.path) == true)
+
+        // logout revokes; a copy of the revoked tokens can no longer be refreshed, and the keeper says to sign in again.
+        let stale = directory.appendingPathComponent("stale.json")
+        try FileManager.default.copyItem(at: tokenFile, to: stale)
+        let logout = try runGateway(["logout"] + tokenArguments + upstream, directory: Repository.root)
+        #expect(logout.status == 0, "\(logout.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: tokenFile.path))
+        let refused = try runGateway(["keep", "--once", "--token-file", stale.path] + upstream, directory: Repository.root)
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("invalid_grant"))
+        #expect(refused.standardError.contains("Sign in again"))
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+    }
+
+    @Test func keepAndLogoutNeedARealUpstream() throws {
+        let directory = try Repository.temporaryDirectory()
+        let file = directory.appendingPathComponent("tokens.json")
+        try #"{"outcome":"success","token":{"accessToken":"a","refreshToken":"r","tokenType":"Bearer","expiresIn":60}}"#.write(to: file, atomically: true, encoding: .utf8)
+        let keep = try runGateway(["keep", "--once", "--token-file", file.path], directory: Repository.root)
+        #expect(keep.status == 78)
+        #expect(keep.standardError.contains("set the upstream the tokens came from"))
+        let missing = try runGateway(["logout", "--token-file", directory.appendingPathComponent("none.json").path], directory: Repository.root)
+        #expect(missing.status == 78)
+        #expect(missing.standardError.contains("sign in with haapi-gateway login first"))
+    }
+}
