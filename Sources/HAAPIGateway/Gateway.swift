@@ -14,22 +14,24 @@ public enum Gateway {
     ///   - onRunning: Called with the gateway's base URL once it listens.
     ///   - onOutcome: Called with the outcome of every sign-in, after the sinks' first attempt (in-process consumers such as
     ///     the `login` command).
+    ///   - now: The clock of session lifetimes and kiosk idle resets (tests inject one).
     /// - Throws: ``GatewayError`` with code `configuration` for missing templates or a `.demo` upstream; `HAAPIError` when discovery fails.
     public static func makeApplication(
         configuration: GatewayConfiguration, logger: Logger, onRunning: @escaping @Sendable (URL) async -> Void = { _ in },
-        onOutcome: (@Sendable (CompletionOutcome) async -> Void)? = nil
+        onOutcome: (@Sendable (CompletionOutcome) async -> Void)? = nil, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) async throws -> some ApplicationProtocol {
         guard case .haapi(let upstream) = configuration.upstream else {
             throw GatewayError(.configuration, "the demo upstream is started by the executable; pass a .haapi upstream to the library")
         }
         let templates = try TemplateLibrary(settings: configuration.templates)
         let renderer = PageRenderer(
-            templates: templates, defaultPollSeconds: configuration.polling.defaultIntervalSeconds, completionURL: configuration.completion.redirectURL)
+            templates: templates, defaultPollSeconds: configuration.polling.defaultIntervalSeconds, completionURL: configuration.completion.redirectURL,
+            kiosk: configuration.kiosk)
         let client = try await HAAPIClient(configuration: upstream, logger: logger)
         let dispatcher = CallbackDispatcher(
             configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger, observer: onOutcome)
         let controller = SignInController(
-            client: client, store: MemorySessionStore<SignInSession>(settings: configuration.sessions), dispatcher: dispatcher, renderer: renderer,
+            client: client, store: MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now), dispatcher: dispatcher, renderer: renderer,
             configuration: configuration, originGuard: RequestOriginGuard(publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL)),
             logger: logger)
         let router = Router(context: BasicRequestContext.self)

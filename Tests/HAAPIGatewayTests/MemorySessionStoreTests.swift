@@ -3,16 +3,6 @@ import Testing
 
 @testable import HAAPIGateway
 
-/// A clock the test moves by hand.
-final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var offset: Duration = .zero
-    private let base = ContinuousClock.now
-
-    var now: ContinuousClock.Instant { lock.withLock { base + offset } }
-    func advance(_ duration: Duration) { lock.withLock { offset += duration } }
-}
-
 @Suite("Memory session store lifetimes and cap")
 struct MemorySessionStoreTests {
     @Test("a session idle longer than idleTimeoutSeconds is gone; use keeps it alive")

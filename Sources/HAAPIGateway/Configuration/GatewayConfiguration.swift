@@ -23,6 +23,8 @@ public struct GatewayConfiguration: Sendable {
     public var callbackDelivery: CallbackDeliverySettings
     /// What is logged.
     public var logging: LoggingSettings
+    /// Kiosk mode (a shared screen that resets itself).
+    public var kiosk = KioskSettings()
     /// Single sign-in mode (`haapi-gateway login`); `nil` serves sign-ins to any browser (not from configuration files).
     public var pairing: PairingSettings? = nil
 

@@ -9,6 +9,11 @@ struct PageRenderer: Sendable {
     var defaultPollSeconds = 2
     /// Where "Continue" leads after sign-in (`completion.redirectURL`), if anywhere.
     var completionURL: URL?
+    /// Kiosk mode: every page returns to the start by itself.
+    var kiosk = KioskSettings()
+
+    /// The templates of pages that end a sign-in (in kiosk mode they return to the start after `resetAfterSeconds`).
+    private static let finalTemplates: Set<String> = ["signed-in", "message"]
 
     var messages: MessageCatalogue { templates.messages }
 
@@ -40,7 +45,8 @@ struct PageRenderer: Sendable {
             guard let step = snapshot.step else {
                 return messagePage(title: .gateway(.signInFailedTitle), message: .gateway(.signInNotStarted), startAgain: true, language: language)
             }
-            let builder = StepPageBuilder(snapshot: snapshot, messages: messages, language: language, defaultPollSeconds: defaultPollSeconds)
+            let builder = StepPageBuilder(
+                snapshot: snapshot, messages: messages, language: language, defaultPollSeconds: defaultPollSeconds, autocomplete: !kiosk.enabled)
             let context = builder.context(for: step)
             let name = StepPageBuilder.templateCandidates(for: step).first { templates.names.contains($0) } ?? "step"
             return render(context, template: name, language: language)
@@ -65,6 +71,12 @@ struct PageRenderer: Sendable {
         var context = context
         context["lang"] = language
         context["t"] = messages.strings(for: language)
+        if kiosk.enabled, context["hasRefresh"] as? Bool != true {
+            let seconds = Self.finalTemplates.contains(template) ? kiosk.resetAfterSeconds : kiosk.idleResetSeconds
+            context["hasRefresh"] = true
+            context["refreshSeconds"] = String(seconds)
+            context["refreshURL"] = "/kiosk/next"
+        }
         return templates.render(context, template: template) ?? "<!DOCTYPE html><html lang=\"en\"><title>Error</title><h1>Error</h1></html>"
     }
 

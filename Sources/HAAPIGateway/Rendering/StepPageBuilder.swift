@@ -9,6 +9,8 @@ struct StepPageBuilder {
     let language: String
     /// The refresh interval when a polling step names none.
     var defaultPollSeconds = 2
+    /// Whether fields carry `autocomplete` hints (off in kiosk mode: a shared screen must not remember anyone).
+    var autocomplete = true
 
     /// The template to use for `step`: `view-<viewName>`, then `step-<stepKind>`, then `step`.
     static func templateCandidates(for step: Representation) -> [String] {
@@ -70,7 +72,7 @@ struct StepPageBuilder {
         guard step.stepKind == .polling, step.polling?.status == .pending else { return ["hasRefresh": false] }
         let named = step.polling?.interval ?? step.properties?["pollInterval"]?.scalarText.flatMap(Double.init)
         let seconds = max(1, min(60, named.map { Int($0.rounded(.up)) } ?? defaultPollSeconds))
-        return ["hasRefresh": true, "refreshSeconds": String(seconds), "refreshURL": "/step/\(snapshot.version)/poll"]
+        return ["hasRefresh": true, "isWaiting": true, "refreshSeconds": String(seconds), "refreshURL": "/step/\(snapshot.version)/poll"]
     }
 
     private func text(_ key: MessageKey, _ arguments: [String: String] = [:]) -> String {
@@ -168,7 +170,7 @@ struct StepPageBuilder {
             context["isInput"] = true
             let (type, autocomplete) = Self.inputType(for: field, actionKind: actionKind)
             context["inputType"] = type
-            context["autocomplete"] = autocomplete
+            context["autocomplete"] = self.autocomplete ? autocomplete : "off"
             context["value"] = field.type == .password ? "" : (snapshot.values[field.name] ?? field.value ?? "")
         }
         return context

@@ -49,15 +49,16 @@ struct SignInController: Sendable {
             let (session, _) = try await verifiedSession(request)
             guard configuration.completion.confirmCancel else {
                 await session.cancel()
-                return redirectHome()
+                return try await afterCancel(request)
             }
             return PageRenderer.response(renderer.cancelConfirmationPage(csrfToken: session.csrfToken, language: renderer.language(for: request)))
         }
         router.post("/cancel/confirm") { request, _ in
             let (session, _) = try await verifiedSession(request)
             await session.cancel()
-            return redirectHome()
+            return try await afterCancel(request)
         }
+        if configuration.kiosk.enabled { registerKiosk(on: router) }
         router.post("/start-again") { request, _ in
             try originGuard.check(request)
             if let id = request.cookies[cookieName]?.value { await store.remove(id: id) }
@@ -123,6 +124,11 @@ struct SignInController: Sendable {
     /// Redirects back to the page; once signed in with a fresh cookie (rotated id), and to `completion.redirectURL` when
     /// one is configured and every sink accepted the outcome (otherwise the page says the hand-over is being retried).
     func afterAction(session: SignInSession, id: String) async throws -> Response {
+        if configuration.kiosk.enabled, await session.phase == .signedIn {
+            // A shared screen keeps nothing of a finished sign-in.
+            await store.remove(id: id)
+            return redirect(to: await session.deliveryDelayed ? "/kiosk/done/delayed" : "/kiosk/done/signed-in", cookie: cookie("", maxAge: 0))
+        }
         if await session.phase == .signedIn, let newID = await store.rotate(id: id) {
             if let url = configuration.completion.redirectURL, await !session.deliveryDelayed {
                 return redirect(to: url.absoluteString, cookie: cookie(newID))
@@ -130,6 +136,46 @@ struct SignInController: Sendable {
             return redirectHome(cookie: cookie(newID))
         }
         return redirectHome()
+    }
+
+    /// After a cancel: the cancelled page, or in kiosk mode the session destroyed and a page that returns to the start.
+    private func afterCancel(_ request: Request) async throws -> Response {
+        guard configuration.kiosk.enabled else { return redirectHome() }
+        if let id = request.cookies[cookieName]?.value { await store.remove(id: id) }
+        return redirect(to: "/kiosk/done/cancelled", cookie: cookie("", maxAge: 0))
+    }
+
+    /// Kiosk mode: `GET /kiosk/next` (every page's timed refresh) starts over when the sign-in has ended or its page was
+    /// left alone for `kiosk.idleResetSeconds`, else shows the current step; `GET /kiosk/done/{outcome}` is the final page
+    /// of a destroyed session.
+    private func registerKiosk(on router: Router<BasicRequestContext>) {
+        router.get("/kiosk/next") { request, _ in
+            guard let id = request.cookies[cookieName]?.value else { return redirectHome() }
+            let idle = await store.idleDuration(id: id)
+            guard let session = await store.session(id: id) else { return redirectHome(clearingCookie: true) }
+            let ended: Bool
+            switch await session.phase {
+            case .signedIn, .failed, .cancelled: ended = true
+            case .step, .confirming: ended = false
+            }
+            if ended || (idle ?? .zero) >= .seconds(max(1, configuration.kiosk.idleResetSeconds - 1)) {
+                await store.remove(id: id)
+                return redirectHome(clearingCookie: true)
+            }
+            return redirectHome()
+        }
+        router.get("/kiosk/done/:outcome") { request, context in
+            let language = renderer.language(for: request)
+            switch context.parameters.get("outcome") {
+            case "signed-in", "delayed":
+                let snapshot = SessionSnapshot(
+                    phase: .signedIn, step: nil, version: 0, csrfToken: "", notices: [], fieldErrors: [:], values: [:],
+                    deliveryDelayed: context.parameters.get("outcome") == "delayed")
+                return PageRenderer.response(renderer.page(for: snapshot, language: language))
+            default:
+                return PageRenderer.response(renderer.messagePage(title: .gateway(.cancelledTitle), message: .gateway(.cancelledText), language: language))
+            }
+        }
     }
 
     func redirectHome(cookie: String? = nil, clearingCookie: Bool = false) -> Response {

@@ -45,6 +45,11 @@ actor MemorySessionStore<Session: Sendable> {
         return entry.session
     }
 
+    /// How long the session has not been used, without touching it; nil when unknown.
+    func idleDuration(id: String) -> Duration? {
+        entries[id].map { now() - $0.lastUsed }
+    }
+
     /// Moves a session to a fresh id (after sign-in), returning the new id.
     func rotate(id: String) -> String? {
         guard let entry = entries.removeValue(forKey: id) else { return nil }

@@ -27,6 +27,7 @@ enum GatewayHarness {
     static func withGateway(
         logger: Logger = Logger(label: "gateway-test"),
         demoConfiguration: DemoServerConfiguration = DemoServerConfiguration(),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
         configure: (inout GatewayConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestBrowser, RunningDemoServer, String) async throws -> Void
     ) async throws {
@@ -38,7 +39,7 @@ enum GatewayHarness {
         do {
             var configuration = configuration(demo: demo, sinkPath: sinkPath)
             configure(&configuration)
-            let application = try await Gateway.makeApplication(configuration: configuration, logger: logger)
+            let application = try await Gateway.makeApplication(configuration: configuration, logger: logger, now: now)
             try await application.test(.live) { client in
                 let browser = TestBrowser(baseURL: "http://127.0.0.1:\(client.port!)")
                 do {

@@ -46,6 +46,10 @@ extension ConfigurationKey {
         .init("polling.defaultIntervalSeconds", .integer),
         .init("polling.maximumWaitSeconds", .integer),
 
+        .init("kiosk.enabled", .boolean),
+        .init("kiosk.resetAfterSeconds", .integer),
+        .init("kiosk.idleResetSeconds", .integer),
+
         .init("logging.level", .string),
     ]
 

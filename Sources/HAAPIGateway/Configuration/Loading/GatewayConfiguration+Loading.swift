@@ -82,6 +82,13 @@ extension GatewayConfiguration {
             defaultIntervalSeconds: reader.integer("polling.defaultIntervalSeconds", in: 1...60, default: pollingDefaults.defaultIntervalSeconds),
             maximumWaitSeconds: reader.integer("polling.maximumWaitSeconds", in: 10...3600, default: pollingDefaults.maximumWaitSeconds))
 
+        // kiosk
+        let kioskDefaults = KioskSettings()
+        configuration.kiosk = KioskSettings(
+            enabled: reader.boolean("kiosk.enabled", default: kioskDefaults.enabled),
+            resetAfterSeconds: reader.integer("kiosk.resetAfterSeconds", in: 1...600, default: kioskDefaults.resetAfterSeconds),
+            idleResetSeconds: reader.integer("kiosk.idleResetSeconds", in: 10...3600, default: kioskDefaults.idleResetSeconds))
+
         // logging
         if let level = reader.string("logging.level") {
             if let parsed = Logger.Level(rawValue: level.lowercased()) {

@@ -35,6 +35,10 @@ extension GatewayConfiguration {
             "completion: \(completion.redirectURL.map { "continue to \($0.absoluteString)" } ?? "the signed-in page"); "
                 + "cancel \(completion.confirmCancel ? "asks for confirmation" : "without confirmation")")
         lines.append("polling: every \(polling.defaultIntervalSeconds) s unless the server names an interval; at most \(polling.maximumWaitSeconds) s")
+        lines.append(
+            kiosk.enabled
+                ? "kiosk: on; the start page returns \(kiosk.resetAfterSeconds) s after a sign-in ends, and after \(kiosk.idleResetSeconds) s untouched"
+                : "kiosk: off")
         lines.append("logging: \(logging.level.rawValue)")
         return lines
     }

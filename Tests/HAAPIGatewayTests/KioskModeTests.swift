@@ -1,0 +1,66 @@
+import Foundation
+import HAAPIGateway
+import Testing
+
+@testable import GatewayTestSupport
+
+@Suite("Kiosk mode")
+struct KioskModeTests {
+    private static func kiosk(_ configuration: inout GatewayConfiguration) {
+        configuration.kiosk = KioskSettings(enabled: true, resetAfterSeconds: 7, idleResetSeconds: 90)
+    }
+
+    private static func refresh(_ html: String) -> String? {
+        ScrapedForm.matches(#"<meta http-equiv="refresh" content="([^"]+)">"#, in: html).first
+    }
+
+    @Test("after a sign-in the session is destroyed at once and the final page returns to the start by itself")
+    func finishedSignInResets() async throws {
+        try await GatewayHarness.withGateway(configure: Self.kiosk) { browser, _, sinkPath in
+            let done = try await browser.signInAsDemo()
+            #expect(done.html.contains("You are signed in"))
+            #expect(Self.refresh(done.html) == "7;url=/kiosk/next")
+            #expect(browser.cookies.isEmpty, "the session cookie is cleared")
+            #expect(FileManager.default.fileExists(atPath: sinkPath), "the tokens were handed over first")
+            // The next person gets a new sign-in.
+            let next = try await browser.get("/kiosk/next")
+            #expect(next.html.contains("Username and password"))
+            #expect(!browser.cookies.isEmpty)
+        }
+    }
+
+    @Test("fields never autocomplete; step pages reset after kiosk.idleResetSeconds; cancel still asks first")
+    func stepPages() async throws {
+        try await GatewayHarness.withGateway(configure: Self.kiosk) { browser, _, _ in
+            _ = try await browser.openPasswordForm()
+            let login = try await browser.get("/")
+            #expect(!login.html.contains(#"autocomplete="username""#))
+            #expect(!login.html.contains(#"autocomplete="current-password""#))
+            #expect(login.html.contains(#"autocomplete="off""#))
+            #expect(Self.refresh(login.html) == "90;url=/kiosk/next")
+            let confirm = try await browser.submit(try login.form(button: "Cancel sign-in"))
+            #expect(confirm.html.contains("Do you want to cancel signing in?"))
+            let cancelled = try await browser.submit(try confirm.form(button: "Yes, cancel sign-in"))
+            #expect(cancelled.html.contains("The sign-in was cancelled"))
+            #expect(Self.refresh(cancelled.html) == "7;url=/kiosk/next")
+            #expect(browser.cookies.isEmpty)
+        }
+    }
+
+    @Test("an idle page starts over, an active one does not (injected clock)")
+    func idleReset() async throws {
+        let clock = ManualClock()
+        try await GatewayHarness.withGateway(now: { clock.now }, configure: Self.kiosk) { browser, _, _ in
+            _ = try await browser.openPasswordForm()
+            let cookie = browser.cookies
+            clock.advance(.seconds(30))
+            let active = try await browser.get("/kiosk/next")
+            #expect(active.forms.contains { $0.inputs.contains { $0.type == "password" } }, "still the same step")
+            #expect(browser.cookies == cookie)
+            clock.advance(.seconds(95))
+            let reset = try await browser.get("/kiosk/next")
+            #expect(reset.html.contains("Username and password"), "a new sign-in from the start")
+            #expect(browser.cookies != cookie)
+        }
+    }
+}
