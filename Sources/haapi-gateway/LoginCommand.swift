@@ -34,6 +34,9 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Print the result as one JSON object on standard output (the link then goes to standard error).")
     var json = false
 
+    @Flag(help: "Also draw the link as a QR code in the terminal, to scan with a phone.")
+    var qr = false
+
     func validate() throws {
         guard (1...86_400).contains(timeoutSeconds) else { throw ValidationError("--timeout-seconds must be between 1 and 86400") }
     }
@@ -60,17 +63,19 @@ struct LoginCommand: AsyncParsableCommand {
 
         let (outcomes, outcomeSink) = AsyncStream.makeStream(of: CompletionOutcome.self)
         let json = json
+        let qr = qr
         let minutes = timeoutSeconds >= 120 ? "\(timeoutSeconds / 60) minutes" : "\(timeoutSeconds) seconds"
         let application = try await Gateway.makeApplication(
             configuration: configuration, logger: logger,
             onRunning: { url in
                 let link = NetworkAddress.reachable(url).absoluteString.trimmingSuffix("/") + ticket.path
+                let picture = qr ? ((try? QRCode.encode(link).terminalString()).map { $0 + "\n\n" } ?? "") : ""
                 let banner = """
                     To sign in, open this link on your phone or another computer (it works once, for \(minutes)):
 
                         \(link)
 
-                    The page shows the code \(ticket.code); continue there only if it matches.
+                    \(picture)The page shows the code \(ticket.code); continue there only if it matches.
                     Waiting for the sign-in…
 
                     """

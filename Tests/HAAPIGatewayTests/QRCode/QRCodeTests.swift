@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import HAAPIGateway
+
+/// The QR encoder checked module by module against an independent implementation (Python's `qrcode` package, installed
+/// by `.ci/run`), for every mask, both error correction levels and versions 1 to 10.
+@Suite("QR code encoder")
+struct QRCodeTests {
+    /// The modules Python's `qrcode` draws for the same text, version, level and mask ("1"/"0" rows).
+    private static func reference(_ text: String, version: Int, errorCorrection: QRErrorCorrection, mask: Int) throws -> [String] {
+        let level = errorCorrection == .low ? "ERROR_CORRECT_L" : "ERROR_CORRECT_M"
+        let script = """
+            import sys, qrcode, qrcode.util
+            data = sys.stdin.buffer.read()
+            qr = qrcode.QRCode(version=\(version), error_correction=qrcode.constants.\(level), border=0, mask_pattern=\(mask))
+            qr.add_data(qrcode.util.QRData(data, mode=qrcode.util.MODE_8BIT_BYTE), optimize=0)
+            qr.make(fit=False)
+            for row in qr.get_matrix():
+                print("".join("1" if cell else "0" for cell in row))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            Issue.record("python3 with the qrcode package is needed (python3 -m pip install qrcode): \(problem)")
+            return []
+        }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    private static func rows(_ code: QRCode) -> [String] {
+        code.modules.map { row in String(row.map { $0 ? "1" : "0" }) }
+    }
+
+    /// Texts that land in every version from 1 to 10 at level L.
+    static let texts: [String] = [
+        "haapi", "https://gw.example/pair/x",
+        "http://192.168.1.20:8080/pair/0123456789abcdefghijABCDEFGHIJ-_0123456789a",
+        String(repeating: "a", count: 100), String(repeating: "b", count: 130), String(repeating: "c", count: 150),
+        String(repeating: "d", count: 190), String(repeating: "e", count: 228), String(repeating: "f", count: 270),
+    ]
+
+    @Test("every mask and level matches the reference encoder module for module", arguments: texts)
+    func matchesReference(_ text: String) throws {
+        for errorCorrection in QRErrorCorrection.allCases {
+            guard let automatic = try? QRCode.encode(text, errorCorrection: errorCorrection) else {
+                #expect(errorCorrection == .medium, "level L holds up to 271 bytes")
+                continue
+            }
+            for mask in 0..<8 {
+                let code = try QRCode.encode(text, errorCorrection: errorCorrection, mask: mask)
+                #expect(code.version == automatic.version)
+                #expect(Self.rows(code) == (try Self.reference(text, version: code.version, errorCorrection: errorCorrection, mask: mask)), "\(errorCorrection) mask \(mask)")
+            }
+        }
+    }
+
+    @Test("the smallest version that fits is chosen; too long a text is an error")
+    func versions() throws {
+        #expect(try QRCode.encode(String(repeating: "x", count: 17)).version == 1)
+        #expect(try QRCode.encode(String(repeating: "x", count: 18)).version == 2)
+        #expect(try QRCode.encode(String(repeating: "x", count: 271)).version == 10)
+        #expect(try QRCode.encode(String(repeating: "x", count: 271)).size == 57)
+        #expect(throws: QRCode.TooLong.self) { try QRCode.encode(String(repeating: "x", count: 272)) }
+    }
+
+    @Test("the terminal drawing has a quiet zone and two module rows per line")
+    func terminal() throws {
+        let code = try QRCode.encode("haapi")
+        let lines = code.terminalString(quietZone: 2).split(separator: "\n")
+        #expect(lines.count == (code.size + 4 + 1) / 2)
+        #expect(lines.allSatisfy { $0.count == code.size + 4 })
+        #expect(lines.first?.allSatisfy { $0 == "█" } == true, "the quiet zone is light")
+    }
+}
