@@ -16,7 +16,7 @@ enum EmbeddedUpstream {
         resolved.upstream = .haapi(
             HAAPIClientConfiguration(
                 baseURL: server.baseURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
-                redirectURI: DemoServer.redirectURI, scopes: settings.scopes, requestTimeout: .seconds(5)))
+                redirectURI: DemoServer.redirectURI, scopes: settings.scopes, requestTimeout: .seconds(settings.timeoutSeconds)))
         return (resolved, server)
     }
 }

@@ -1,4 +1,17 @@
 extension TestBrowser {
+    /// Runs `body` with a browser for `baseURL` and shuts it down afterwards, also when `body` throws.
+    static func using<Result>(_ baseURL: String, _ body: (TestBrowser) async throws -> Result) async throws -> Result {
+        let browser = TestBrowser(baseURL: baseURL)
+        do {
+            let result = try await body(browser)
+            try await browser.shutdown()
+            return result
+        } catch {
+            try? await browser.shutdown()
+            throw error
+        }
+    }
+
     /// Opens the sign-in, picks "Username and password" and returns its form.
     func openPasswordForm() async throws -> ScrapedForm {
         let selector = try await get("/")

@@ -14,32 +14,31 @@ import Testing
     @Test func signInFromAnotherDeviceWritesAPrivateTokenFileAndExits0() async throws {
         let directory = try tokenDirectory()
         let tokenFile = directory.appendingPathComponent("tokens.json")
-        let login = try RunningGateway(["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120"])
+        let login = try RunningGateway(["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120"], environment: TokenKeeperTests.patient)
         let link = try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)
         let code = try await login.waitForOutput(#"shows the code ([B-Z]{4}-[B-Z]{4})"#)
         let url = try #require(URL(string: link))
-        let browser = TestBrowser(baseURL: "http://127.0.0.1:\(url.port!)")
-        defer { Task { try? await browser.shutdown() } }
+        try await TestBrowser.using("http://127.0.0.1:\(url.port!)") { browser in
+            // Opening the link shows the code and the host, and nothing has started yet.
+            let confirm = try await browser.get(url.path)
+            #expect(confirm.html.contains(code))
+            #expect(confirm.html.contains(ProcessInfo.processInfo.hostName))
+            #expect(!confirm.html.contains("Username and password"))
 
-        // Opening the link shows the code and the host, and nothing has started yet.
-        let confirm = try await browser.get(url.path)
-        #expect(confirm.html.contains(code))
-        #expect(confirm.html.contains(ProcessInfo.processInfo.hostName))
-        #expect(!confirm.html.contains("Username and password"))
+            // The link works once: a second browser (or a second click) is refused.
+            try await TestBrowser.using(browser.baseURL) { other in
+                let reused = try await other.get(url.path)
+                #expect(reused.status == 410)
+                #expect(reused.html.contains("already used or has expired"))
+                let noLink = try await other.get("/")
+                #expect(noLink.html.contains("Open the link shown in your terminal"), "no other sign-in can start")
+            }
 
-        // The link works once: a second browser (or a second click) is refused.
-        let other = TestBrowser(baseURL: browser.baseURL)
-        let reused = try await other.get(url.path)
-        #expect(reused.status == 410)
-        #expect(reused.html.contains("already used or has expired"))
-        let noLink = try await other.get("/")
-        #expect(noLink.html.contains("Open the link shown in your terminal"), "no other sign-in can start")
-        try await other.shutdown()
-
-        let selector = try await browser.submit(try confirm.form(button: "It matches, continue"))
-        #expect(selector.html.contains("Username and password"))
-        let done = try await browser.signInAsDemo()
-        #expect(done.html.contains("You are signed in"))
+            let selector = try await browser.submit(try confirm.form(button: "It matches, continue"))
+            #expect(selector.html.contains("Username and password"))
+            let done = try await browser.signInAsDemo()
+            #expect(done.html.contains("You are signed in"))
+        }
 
         #expect(try await login.waitForExit() == 0, "\(login.standardError)")
         let summary = login.standardOutput
@@ -69,13 +68,13 @@ import Testing
 
     @Test func aCodeThatDoesNotMatchCancelsAndExits1() async throws {
         let tokenFile = try tokenDirectory().appendingPathComponent("tokens.json")
-        let login = try RunningGateway(["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120", "--json"])
+        let login = try RunningGateway(["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120", "--json"], environment: TokenKeeperTests.patient)
         let url = try #require(URL(string: try await waitForLink(login)))
-        let browser = TestBrowser(baseURL: "http://127.0.0.1:\(url.port!)")
-        let confirm = try await browser.get(url.path)
-        let cancelled = try await browser.submit(try confirm.form(button: "It does not match, cancel"))
-        #expect(cancelled.html.contains("The sign-in was cancelled"))
-        try await browser.shutdown()
+        try await TestBrowser.using("http://127.0.0.1:\(url.port!)") { browser in
+            let confirm = try await browser.get(url.path)
+            let cancelled = try await browser.submit(try confirm.form(button: "It does not match, cancel"))
+            #expect(cancelled.html.contains("The sign-in was cancelled"))
+        }
         #expect(try await login.waitForExit() == 1)
         #expect(login.standardError.contains("the sign-in was cancelled"))
         #expect(login.standardOutput.contains(#"{"outcome":"cancelled"}"#))

@@ -15,6 +15,9 @@ import Testing
         try JSONDecoder().decode(Tokens.self, from: try Data(contentsOf: url)).token
     }
 
+    /// Upstream calls may be slow while the whole suite loads this machine.
+    static let patient = ["HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60"]
+
     @Test func keepRefreshesLogoutRevokesAndARevokedTokenStopsTheKeeper() async throws {
         var demoConfiguration = DemoServerConfiguration()
         demoConfiguration.accessTokenLifetimeSeconds = 4
@@ -35,18 +38,18 @@ import Testing
         let tokenArguments = ["--token-file", tokenFile.path]
 
         // Sign in once.
-        let login = try RunningGateway(["login", "--port", "0", "--timeout-seconds", "120"] + tokenArguments + upstream)
+        let login = try RunningGateway(["login", "--port", "0", "--timeout-seconds", "120"] + tokenArguments + upstream, environment: Self.patient)
         let url = try #require(URL(string: try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)))
-        let browser = TestBrowser(baseURL: "http://127.0.0.1:\(url.port!)")
-        let confirm = try await browser.get(url.path)
-        _ = try await browser.submit(try confirm.form(button: "It matches, continue"))
-        _ = try await browser.signInAsDemo()
-        try await browser.shutdown()
+        try await TestBrowser.using("http://127.0.0.1:\(url.port!)") { browser in
+            let confirm = try await browser.get(url.path)
+            _ = try await browser.submit(try confirm.form(button: "It matches, continue"))
+            _ = try await browser.signInAsDemo()
+        }
         #expect(try await login.waitForExit() == 0, "\(login.standardError)")
         let first = try tokens(at: tokenFile)
 
         // keep --once refreshes now, with refresh token rotation.
-        let once = try runGateway(["keep", "--once"] + tokenArguments + upstream, directory: Repository.root)
+        let once = try runGateway(["keep", "--once"] + tokenArguments + upstream, environment: Self.patient, directory: Repository.root)
         #expect(once.status == 0, "\(once.standardError)")
         #expect(once.standardOutput.contains("Refreshed the tokens in \(tokenFile.path); the access token expires in 4 s."))
         let second = try tokens(at: tokenFile)
@@ -59,7 +62,7 @@ import Testing
         let hook = try Repository.temporaryDirectory().appendingPathComponent("hook.sh")
         try "#!/bin/sh\necho \"$HAAPI_GATEWAY_TOKEN_FILE\" > '\(hookOutput.path)'\n".write(to: hook, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: hook.path)
-        let keeper = try RunningGateway(["keep", "--exec", hook.path] + tokenArguments + upstream)
+        let keeper = try RunningGateway(["keep", "--exec", hook.path] + tokenArguments + upstream, environment: Self.patient)
         _ = try await keeper.waitForOutput(#"(Refreshed the tokens)"#, timeout: .seconds(30))
         _ = try await keeper.waitForExit(timeout: .milliseconds(300))
         let third = try tokens(at: tokenFile)
@@ -69,10 +72,10 @@ import Testing
         // logout revokes; a copy of the revoked tokens can no longer be refreshed, and the keeper says to sign in again.
         let stale = directory.appendingPathComponent("stale.json")
         try FileManager.default.copyItem(at: tokenFile, to: stale)
-        let logout = try runGateway(["logout"] + tokenArguments + upstream, directory: Repository.root)
+        let logout = try runGateway(["logout"] + tokenArguments + upstream, environment: Self.patient, directory: Repository.root)
         #expect(logout.status == 0, "\(logout.standardError)")
         #expect(!FileManager.default.fileExists(atPath: tokenFile.path))
-        let refused = try runGateway(["keep", "--once", "--token-file", stale.path] + upstream, directory: Repository.root)
+        let refused = try runGateway(["keep", "--once", "--token-file", stale.path] + upstream, environment: Self.patient, directory: Repository.root)
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("invalid_grant"))
         #expect(refused.standardError.contains("Sign in again"))

@@ -105,12 +105,15 @@ extension GatewayConfiguration {
     /// The demo upstream unless `upstream.baseURL` is set; then a full HAAPI client configuration.
     private static func resolveUpstream(_ reader: inout ConfigurationReader) -> UpstreamSettings {
         let scopes = reader.list("upstream.scopes") ?? DemoUpstreamSettings().scopes
-        let upstreamKeys = ConfigurationKey.all.filter { $0.section == "upstream" && $0.path != "upstream.baseURL" && $0.path != "upstream.scopes" }
+        let timeout = reader.integer("upstream.timeoutSeconds", in: 1...120, default: 5)
+        // Scopes and the timeout apply to the demo upstream too; every other upstream key needs a real one.
+        let sharedKeys: Set = ["upstream.baseURL", "upstream.scopes", "upstream.timeoutSeconds"]
+        let upstreamKeys = ConfigurationKey.all.filter { $0.section == "upstream" && !sharedKeys.contains($0.path) }
         guard reader.isSet("upstream.baseURL") else {
             for key in upstreamKeys where reader.isSet(key.path) {
                 reader.problem(key.path, "is set, but upstream.baseURL is not (without it the embedded demo upstream is used)")
             }
-            return .demo(DemoUpstreamSettings(requireDPoPNonce: reader.boolean("demo.requireDPoPNonce", default: false), scopes: scopes))
+            return .demo(DemoUpstreamSettings(requireDPoPNonce: reader.boolean("demo.requireDPoPNonce", default: false), scopes: scopes, timeoutSeconds: timeout))
         }
         if reader.isSet("demo.requireDPoPNonce") {
             reader.problem("demo.requireDPoPNonce", "applies to the embedded demo upstream only; remove it or upstream.baseURL")
@@ -152,7 +155,6 @@ extension GatewayConfiguration {
             reader.problem("upstream.clientAuthentication", "must be secret-basic, secret-post, private-key-jwt, mtls or none; got '\(method)'")
         }
         let trustRoots = reader.isSet("upstream.trustRootsFile") ? reader.fileContents("upstream.trustRootsFile").map { [$0] } ?? [] : []
-        let timeout = reader.integer("upstream.timeoutSeconds", in: 1...120, default: 5)
         let parameters = AuthorizationParameters(
             acrValues: reader.list("upstream.acrValues") ?? [], prompt: reader.string("upstream.prompt"),
             uiLocales: reader.list("upstream.uiLocales") ?? [], loginHint: reader.string("upstream.loginHint"),

@@ -10,7 +10,8 @@ extension GatewayConfiguration {
         lines.append("server: listens on \(listen); public URL \(server.publicBaseURL?.absoluteString ?? "http://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes")
         switch upstream {
         case .demo(let demo):
-            lines.append("upstream: the embedded demo HAAPI server (DPoP nonces \(demo.requireDPoPNonce ? "on" : "off")); scopes \(demo.scopes.joined(separator: " "))")
+            lines.append(
+                "upstream: the embedded demo HAAPI server (DPoP nonces \(demo.requireDPoPNonce ? "on" : "off")); scopes \(demo.scopes.joined(separator: " ")), timeout \(demo.timeoutSeconds) s")
         case .haapi(let client):
             let parameters = client.authorizationParameters.queryItems.map { "\($0.0)=\($0.1)" }
             lines.append(
