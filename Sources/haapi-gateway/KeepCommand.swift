@@ -66,7 +66,8 @@ struct KeepCommand: AsyncParsableCommand {
                 // A refresh answer may leave out the refresh and ID tokens: the previous ones stay valid then.
                 let merged = OAuthTokens(
                     accessToken: fresh.accessToken, expiresIn: fresh.expiresIn, refreshToken: fresh.refreshToken ?? tokens.refreshToken,
-                    tokenType: fresh.tokenType, scope: fresh.scope ?? tokens.scope, idToken: fresh.idToken ?? tokens.idToken)
+                    tokenType: fresh.tokenType, scope: fresh.scope ?? tokens.scope, idToken: fresh.idToken ?? tokens.idToken,
+                    dpopKey: tokens.dpopKey)
                 do {
                     try TokenFile.write(.success(merged), to: path)
                 } catch {

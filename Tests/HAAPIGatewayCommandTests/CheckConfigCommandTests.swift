@@ -31,6 +31,13 @@ import Testing
         #expect(!result.standardOutput.contains("a-webhook-secret-of-some-length"))
     }
 
+    @Test func theDemoDeploymentIsValid() throws {
+        let result = try runGatewayInRepository(["check-config", "config/demo.yaml"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("listens on 0.0.0.0:8080"))
+        #expect(result.standardOutput.contains("DPoP nonces on"))
+    }
+
     @Test func aBadFileListsEveryProblemWithLineNumbersAndExits78() throws {
         let file = try Repository.temporaryDirectory().appendingPathComponent("bad.yaml")
         try """

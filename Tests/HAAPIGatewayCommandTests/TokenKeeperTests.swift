@@ -16,14 +16,15 @@ import Testing
     }
 
     /// Upstream calls may be slow while the whole suite loads this machine.
-    static let patient = ["HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60"]
+    static let patient: [String: String] = ["HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60"]
 
-    @Test func keepRefreshesLogoutRevokesAndARevokedTokenStopsTheKeeper() async throws {
+    @Test(arguments: [false, true])
+    func keepRefreshesLogoutRevokesAndARevokedTokenStopsTheKeeper(boundToDPoP: Bool) async throws {
         var demoConfiguration = DemoServerConfiguration()
         demoConfiguration.accessTokenLifetimeSeconds = 4
         let demo = try await DemoServer.start(configuration: demoConfiguration)
         do {
-            try await walk(demo)
+            try await walk(demo, boundToDPoP: boundToDPoP)
         } catch {
             await demo.shutdown()
             throw error
@@ -31,14 +32,15 @@ import Testing
         await demo.shutdown()
     }
 
-    private func walk(_ demo: RunningDemoServer) async throws {
+    private func walk(_ demo: RunningDemoServer, boundToDPoP: Bool) async throws {
         let upstream = ["--upstream", demo.baseURL.absoluteString, "--client-id", DemoServer.clientID, "--client-secret", DemoServer.clientSecret]
+        let environment = Self.patient.merging(["HAAPI_GATEWAY_UPSTREAM_BIND_TOKENS_TO_DPOP": boundToDPoP ? "true" : "false"]) { _, new in new }
         let directory = try Repository.temporaryDirectory().appendingPathComponent("private")
         let tokenFile = directory.appendingPathComponent("tokens.json")
         let tokenArguments = ["--token-file", tokenFile.path]
 
         // Sign in once.
-        let login = try RunningGateway(["login", "--port", "0", "--timeout-seconds", "120"] + tokenArguments + upstream, environment: Self.patient)
+        let login = try RunningGateway(["login", "--port", "0", "--timeout-seconds", "120"] + tokenArguments + upstream, environment: environment)
         let url = try #require(URL(string: try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)))
         try await TestBrowser.using("http://127.0.0.1:\(url.port!)") { browser in
             let confirm = try await browser.get(url.path)
@@ -47,9 +49,12 @@ import Testing
         }
         #expect(try await login.waitForExit() == 0, "\(login.standardError)")
         let first = try tokens(at: tokenFile)
+        let document = try JSONSerialization.jsonObject(with: try Data(contentsOf: tokenFile)) as? [String: Any]
+        #expect((document?["token"] as? [String: Any])?["tokenType"] as? String == (boundToDPoP ? "DPoP" : "Bearer"))
+        #expect(((document?["dpopPrivateKey"] as? String)?.contains("PRIVATE KEY") ?? false) == boundToDPoP, "the key travels only with bound tokens")
 
         // keep --once refreshes now, with refresh token rotation.
-        let once = try runGateway(["keep", "--once"] + tokenArguments + upstream, environment: Self.patient, directory: Repository.root)
+        let once = try runGateway(["keep", "--once"] + tokenArguments + upstream, environment: environment, directory: Repository.root)
         #expect(once.status == 0, "\(once.standardError)")
         #expect(once.standardOutput.contains("Refreshed the tokens in \(tokenFile.path); the access token expires in 4 s."))
         let second = try tokens(at: tokenFile)
@@ -62,7 +67,7 @@ import Testing
         let hook = try Repository.temporaryDirectory().appendingPathComponent("hook.sh")
         try "#!/bin/sh\necho \"$HAAPI_GATEWAY_TOKEN_FILE\" > '\(hookOutput.path)'\n".write(to: hook, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: hook.path)
-        let keeper = try RunningGateway(["keep", "--exec", hook.path] + tokenArguments + upstream, environment: Self.patient)
+        let keeper = try RunningGateway(["keep", "--exec", hook.path] + tokenArguments + upstream, environment: environment)
         _ = try await keeper.waitForOutput(#"(Refreshed the tokens)"#, timeout: .seconds(30))
         _ = try await keeper.waitForExit(timeout: .milliseconds(300))
         let third = try tokens(at: tokenFile)
@@ -72,10 +77,10 @@ import Testing
         // logout revokes; a copy of the revoked tokens can no longer be refreshed, and the keeper says to sign in again.
         let stale = directory.appendingPathComponent("stale.json")
         try FileManager.default.copyItem(at: tokenFile, to: stale)
-        let logout = try runGateway(["logout"] + tokenArguments + upstream, environment: Self.patient, directory: Repository.root)
+        let logout = try runGateway(["logout"] + tokenArguments + upstream, environment: environment, directory: Repository.root)
         #expect(logout.status == 0, "\(logout.standardError)")
         #expect(!FileManager.default.fileExists(atPath: tokenFile.path))
-        let refused = try runGateway(["keep", "--once", "--token-file", stale.path] + upstream, environment: Self.patient, directory: Repository.root)
+        let refused = try runGateway(["keep", "--once", "--token-file", stale.path] + upstream, environment: environment, directory: Repository.root)
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("invalid_grant"))
         #expect(refused.standardError.contains("Sign in again"))

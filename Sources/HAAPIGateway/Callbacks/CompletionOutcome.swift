@@ -28,13 +28,18 @@ public struct CompletionOutcome: Sendable, Encodable {
     public let token: OAuthTokens?
     /// Why it failed, on error.
     public let error: Failure?
+    /// The private key the tokens are bound to (PEM), only when they are DPoP-bound (`upstream.bindTokensToDPoP`):
+    /// without it a receiver could not use or refresh them.
+    public let dpopPrivateKey: String?
 
     /// A successful sign-in.
-    public static func success(_ tokens: OAuthTokens) -> CompletionOutcome { CompletionOutcome(outcome: "success", token: tokens, error: nil) }
+    public static func success(_ tokens: OAuthTokens) -> CompletionOutcome {
+        CompletionOutcome(outcome: "success", token: tokens, error: nil, dpopPrivateKey: tokens.isDPoPBound ? tokens.dpopKey?.privateKeyPEM : nil)
+    }
     /// A sign-in that ended without tokens.
-    public static func failure(_ failure: Failure) -> CompletionOutcome { CompletionOutcome(outcome: "error", token: nil, error: failure) }
+    public static func failure(_ failure: Failure) -> CompletionOutcome { CompletionOutcome(outcome: "error", token: nil, error: failure, dpopPrivateKey: nil) }
     /// A cancelled sign-in.
-    public static let cancelled = CompletionOutcome(outcome: "cancelled", token: nil, error: nil)
+    public static let cancelled = CompletionOutcome(outcome: "cancelled", token: nil, error: nil, dpopPrivateKey: nil)
 
     /// The JSON document sent to sinks (sorted keys).
     func encoded() throws -> [UInt8] {

@@ -41,9 +41,13 @@ public enum TokenFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GatewayError(.configuration, "cannot read the token file \(path); sign in with haapi-gateway login first")
         }
-        struct Document: Decodable { let outcome: String; let token: OAuthTokens? }
-        guard let document = try? JSONDecoder().decode(Document.self, from: data), document.outcome == "success", let tokens = document.token else {
+        struct Document: Decodable { let outcome: String; let token: OAuthTokens?; let dpopPrivateKey: String? }
+        guard let document = try? JSONDecoder().decode(Document.self, from: data), document.outcome == "success", var tokens = document.token else {
             throw GatewayError(.configuration, "\(path) is not a token file written by haapi-gateway")
+        }
+        if let pem = document.dpopPrivateKey {
+            guard let key = try? DPoPKey(pem: pem) else { throw GatewayError(.configuration, "\(path) holds a DPoP key that cannot be read") }
+            tokens.dpopKey = key
         }
         let written = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? Date()
         return (tokens, written)
