@@ -14,11 +14,14 @@ public enum Gateway {
     ///   - onRunning: Called with the gateway's base URL once it listens.
     ///   - onOutcome: Called with the outcome of every sign-in, after the sinks' first attempt (in-process consumers such as
     ///     the `login` command).
+    ///   - drain: The drain state: while draining, readiness answers 503 and new sign-ins are refused (run a
+    ///     ``GatewayDrainService`` after the application in the same `ServiceGroup` to drain on SIGTERM).
     ///   - now: The clock of session lifetimes and kiosk idle resets (tests inject one).
     /// - Throws: ``GatewayError`` with code `configuration` for missing templates or a `.demo` upstream; `HAAPIError` when discovery fails.
     public static func makeApplication(
         configuration: GatewayConfiguration, logger: Logger, onRunning: @escaping @Sendable (URL) async -> Void = { _ in },
-        onOutcome: (@Sendable (CompletionOutcome) async -> Void)? = nil, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        onOutcome: (@Sendable (CompletionOutcome) async -> Void)? = nil, drain: GatewayDrain = GatewayDrain(),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) async throws -> some ApplicationProtocol {
         guard case .haapi(let upstream) = configuration.upstream else {
             throw GatewayError(.configuration, "the demo upstream is started by the executable; pass a .haapi upstream to the library")
@@ -29,14 +32,18 @@ public enum Gateway {
             kiosk: configuration.kiosk)
         let client = try await HAAPIClient(configuration: upstream, logger: logger)
         let dispatcher = CallbackDispatcher(
-            configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger, observer: onOutcome)
+            configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger, observer: onOutcome,
+            spoolPath: configuration.callbackDelivery.spoolFile)
+        await dispatcher.restoreSpool()
         let controller = SignInController(
             client: client, store: MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now), dispatcher: dispatcher, renderer: renderer,
-            configuration: configuration, originGuard: RequestOriginGuard(publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL)),
+            configuration: configuration, drain: drain, originGuard: RequestOriginGuard(publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL)),
             logger: logger)
         let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(SecurityHeadersMiddleware())
         router.middlewares.add(ErrorPageMiddleware(renderer: renderer))
+        HealthController(client: client, drain: drain, probe: UpstreamProbe(client: client)).register(on: router)
         controller.register(on: router)
         if let pairing = configuration.pairing {
             PairingController(signIn: controller, gate: PairingGate(ticket: pairing.ticket), hostName: pairing.hostName).register(on: router)

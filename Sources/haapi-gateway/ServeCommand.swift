@@ -5,6 +5,7 @@ import HAAPIDemoServer
 import HAAPIGateway
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// `haapi-gateway serve` (the default): serves the sign-in pages, in front of the embedded demo server unless an
 /// upstream is configured. Configuration comes from a YAML file, the `HAAPI_GATEWAY_…` environment and flags, flags
@@ -30,24 +31,29 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("haapi-gateway: \(error.description)\n".utf8))
             throw ExitCode(78)
         }
-        var logger = Logger(label: "haapi-gateway")
-        logger.logLevel = configuration.logging.level
+        let logger = configuration.logging.makeLogger(label: "haapi-gateway")
         for line in configuration.summary { logger.info("configuration", metadata: ["effective": "\(line)"]) }
 
         let (resolved, demo) = try await EmbeddedUpstream.start(for: configuration, logger: logger)
         do {
             let isDemo = demo != nil
             let discardsTokens = configuration.callbacks.isEmpty
-            let application = try await Gateway.makeApplication(configuration: resolved, logger: logger) { url in
+            let drain = GatewayDrain()
+            let application = try await Gateway.makeApplication(configuration: resolved, logger: logger, onRunning: { url in
                 var banner = "HAAPI gateway: open \(url.absoluteString)/ in a browser\n"
                 if isDemo { banner += "Embedded demo upstream; users demo/demo, otp/otp, poll/poll, consent/consent\n" }
                 FileHandle.standardOutput.write(Data(banner.utf8))
                 if discardsTokens {
-                    let warning = "Note: no callback is configured, so the tokens of each sign-in are discarded. Add --callback file:PATH (or callbacks.sinks).\n"
-                    FileHandle.standardError.write(Data(warning.utf8))
+                    logger.warning("no callback is configured, so the tokens of each sign-in are discarded; add --callback file:PATH (or callbacks.sinks)")
                 }
-            }
-            try await application.runService()
+            }, drain: drain)
+            // The drain service comes after the application, so SIGTERM reaches it first: readiness goes down, new
+            // sign-ins are refused, and only after server.drainSeconds does the listener stop.
+            let group = ServiceGroup(
+                configuration: .init(
+                    services: [application, GatewayDrainService(drain: drain, seconds: configuration.server.drainSeconds, logger: logger)],
+                    gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await group.run()
         } catch {
             await demo?.shutdown()
             throw error

@@ -54,6 +54,9 @@ final class RunningGateway: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// Sends a signal (SIGTERM, SIGINT) to the process.
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
     deinit {
         if process.isRunning { process.terminate() }
     }

@@ -92,6 +92,28 @@ struct CallbackDeliveryTests {
         #expect(logs.text.contains("error callback delivery given up"))
     }
 
+    @Test("a delivery still failing at shutdown is spooled (0600) and delivered after the next start, same id and document")
+    func spooledAcrossARestart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spool = directory.appendingPathComponent("callbacks.spool").path
+        let down = FlakySink(failures: .max)
+        let before = CallbackDispatcher(sinks: [down], settings: CallbackDeliverySettings(initialBackoffSeconds: 600), logger: Logger(label: "t"), spoolPath: spool)
+        await before.deliver(.cancelled)
+        await before.flushAtShutdown()
+        let mode = (try FileManager.default.attributesOfItem(atPath: spool)[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode == 0o600)
+
+        let back = FlakySink(failures: 0)
+        let after = CallbackDispatcher(sinks: [back], settings: CallbackDeliverySettings(initialBackoffSeconds: 0.01), logger: Logger(label: "t"), spoolPath: spool)
+        await after.restoreSpool()
+        await after.drained()
+        #expect(back.deliveries.count == 1)
+        #expect(back.deliveries.first?.document == Array(#"{"outcome":"cancelled"}"#.utf8))
+        #expect(!FileManager.default.fileExists(atPath: spool), "the spool is gone once taken in")
+    }
+
     @Test("the outcome documents: success has exactly the six token fields; error and cancelled have no token")
     func documents() throws {
         let tokens = OAuthTokens(accessToken: "a", expiresIn: 300, refreshToken: "r", tokenType: "Bearer", scope: "openid", idToken: "i")

@@ -1,8 +1,10 @@
+import Foundation
 import Logging
 
 /// Hands each sign-in outcome to every configured sink. Each sink is tried at once; a sink that fails is retried in the
 /// background with exponential backoff (``CallbackDeliverySettings``) until it accepts or the retry period ends, so a
 /// receiver that is down for a while loses nothing. Giving up is logged as an error naming the sink — never silent.
+/// With a spool file, deliveries still pending at shutdown are written there (0600) and retried after the next start.
 actor CallbackDispatcher {
     private struct Pending {
         let sink: any CallbackSink
@@ -17,23 +19,25 @@ actor CallbackDispatcher {
     /// Told of every outcome after its first delivery attempt (the `login` command waits on it).
     private let observer: (@Sendable (CompletionOutcome) async -> Void)?
     private let settings: CallbackDeliverySettings
+    private let spoolPath: String?
     private let logger: Logger
     private var pending: [Pending] = []
     private var worker: Task<Void, Never>?
 
     init(
         sinks: [any CallbackSink], settings: CallbackDeliverySettings = .init(), logger: Logger,
-        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil
+        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil, spoolPath: String? = nil
     ) {
         self.sinks = sinks
         self.settings = settings
+        self.spoolPath = spoolPath
         self.logger = logger
         self.observer = observer
     }
 
     init(
         configurations: [CallbackSinkConfiguration], settings: CallbackDeliverySettings = .init(), logger: Logger,
-        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil
+        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil, spoolPath: String? = nil
     ) {
         self.init(
             sinks: configurations.map { configuration -> any CallbackSink in
@@ -42,7 +46,7 @@ actor CallbackDispatcher {
                 case .webhook(let url, let secret): WebhookCallbackSink(url: url, secret: secret)
                 case .exec(let program): ExecCallbackSink(program: program)
                 }
-            }, settings: settings, logger: logger, observer: observer)
+            }, settings: settings, logger: logger, observer: observer, spoolPath: spoolPath)
     }
 
     /// Delivers the outcome to all sinks, one attempt each now; failures are queued for retries.
@@ -79,19 +83,65 @@ actor CallbackDispatcher {
         while let current = worker { await current.value }
     }
 
-    /// At shutdown: one last attempt for every pending delivery; those still refused are logged as lost.
+    /// At shutdown: one last attempt for every pending delivery; those still refused go to the spool file (or, without
+    /// one, are logged as lost).
     func flushAtShutdown() async {
         worker?.cancel()
         let remaining = pending
         pending = []
+        var unsent: [SpooledDelivery] = []
         for entry in remaining {
             do {
                 try await entry.sink.deliver(entry.delivery)
                 logger.info("callback delivered at shutdown", metadata: ["sink": "\(entry.sink.name)", "delivery": "\(entry.delivery.id)"])
             } catch {
-                abandon(sink: entry.sink, delivery: entry.delivery, attempts: entry.attempts + 1, error: error)
+                if spoolPath == nil {
+                    abandon(sink: entry.sink, delivery: entry.delivery, attempts: entry.attempts + 1, error: error)
+                } else {
+                    unsent.append(SpooledDelivery(sink: entry.sink.name, delivery: entry.delivery))
+                }
             }
         }
+        guard let spoolPath, !unsent.isEmpty else { return }
+        do {
+            try SpooledDelivery.write(unsent, to: spoolPath)
+            logger.warning("callback deliveries spooled for the next start", metadata: ["count": "\(unsent.count)", "spool": "\(spoolPath)"])
+        } catch {
+            for entry in unsent {
+                logger.error("callback delivery lost: the spool file cannot be written", metadata: ["sink": "\(entry.sink)", "delivery": "\(entry.delivery.id)"])
+            }
+        }
+    }
+
+    /// At start: takes the deliveries of the spool file into the retry queue (for sinks still configured) and removes
+    /// the file; deliveries for sinks no longer configured stay in the file, with an error in the log.
+    func restoreSpool() {
+        guard let spoolPath, FileManager.default.fileExists(atPath: spoolPath) else { return }
+        let spooled: [SpooledDelivery]
+        do {
+            spooled = try SpooledDelivery.read(spoolPath)
+        } catch {
+            logger.error("the callback spool file cannot be read; it is left in place", metadata: ["spool": "\(spoolPath)"])
+            return
+        }
+        var orphans: [SpooledDelivery] = []
+        for entry in spooled {
+            guard let sink = sinks.first(where: { $0.name == entry.sink }) else {
+                logger.error("a spooled callback delivery names a sink that is no longer configured; it stays in the spool", metadata: ["sink": "\(entry.sink)"])
+                orphans.append(entry)
+                continue
+            }
+            let now = ContinuousClock.now
+            let backoff = Duration.milliseconds(Int64(max(0.001, settings.initialBackoffSeconds) * 1000))
+            pending.append(Pending(sink: sink, delivery: entry.delivery, giveUpAt: now + .seconds(max(1, settings.retryForSeconds)), attempts: 0, nextAttempt: now, backoff: backoff))
+        }
+        do {
+            if orphans.isEmpty { try FileManager.default.removeItem(atPath: spoolPath) } else { try SpooledDelivery.write(orphans, to: spoolPath) }
+        } catch {
+            logger.error("the callback spool file cannot be updated", metadata: ["spool": "\(spoolPath)"])
+        }
+        logger.notice("spooled callback deliveries restored", metadata: ["count": "\(spooled.count - orphans.count)"])
+        if !pending.isEmpty, worker == nil { worker = Task { await self.work() } }
     }
 
     // MARK: - Retries

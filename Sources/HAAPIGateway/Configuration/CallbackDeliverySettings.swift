@@ -5,6 +5,9 @@ public struct CallbackDeliverySettings: Sendable {
     public var retryForSeconds: Int
     /// The first retry waits this long; each further one twice as long, at most a minute (default 1 s).
     public var initialBackoffSeconds: Double
+    /// Where deliveries still failing at shutdown are kept (mode 0600) to be retried after the next start; `nil` logs them
+    /// as lost instead.
+    public var spoolFile: String? = nil
 
     /// Creates delivery settings.
     /// - Parameters:

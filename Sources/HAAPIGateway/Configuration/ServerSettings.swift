@@ -11,6 +11,8 @@ public struct ServerSettings: Sendable {
     public var publicBaseURL: URL?
     /// The largest request body accepted (default 64 KiB).
     public var maximumRequestBodyBytes: Int
+    /// On SIGTERM, how long readiness is down and new sign-ins are refused before the listener stops (default 5 s).
+    public var drainSeconds: Int = 5
 
     /// Creates server settings.
     /// - Parameters:

@@ -17,5 +17,6 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case problemTitle, problemText
     case unsupportedOperationTitle, unsupportedOperation, otherWays
     case externalBrowserHelp, bankIDOpenApp
+    case restarting
     case pairTitle, pairCheck, pairConfirm, pairMismatch, pairLinkUsed, pairOpenLink
 }

@@ -12,6 +12,7 @@ struct SignInController: Sendable {
     let dispatcher: CallbackDispatcher
     let renderer: PageRenderer
     let configuration: GatewayConfiguration
+    let drain: GatewayDrain
     let originGuard: RequestOriginGuard
     let logger: Logger
 
@@ -43,7 +44,7 @@ struct SignInController: Sendable {
             if let version = context.parameters.get("version", as: Int.self) {
                 try await session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
             }
-            return try await afterAction(session: session, id: id)
+            return try await afterAction(session: session, id: id, request: request)
         }
         router.post("/cancel") { request, _ in
             let (session, _) = try await verifiedSession(request)
@@ -77,6 +78,13 @@ struct SignInController: Sendable {
             guard configuration.pairing == nil else {
                 return PageRenderer.response(
                     renderer.messagePage(title: .gateway(.signInTitle), message: .gateway(.pairOpenLink), language: renderer.language(for: request)))
+            }
+            guard !drain.isDraining else {
+                // Restarting: sign-ins under way go on, a new one waits for the next instance.
+                return PageRenderer.response(
+                    renderer.messagePage(
+                        title: .gateway(.upstreamUnavailableTitle), message: .gateway(.restarting), tryAgain: true, language: renderer.language(for: request)),
+                    status: .serviceUnavailable, headers: [.retryAfter: "5"])
             }
             return try await startSession(request)
         }
@@ -118,12 +126,17 @@ struct SignInController: Sendable {
             throw GatewayError(.badRequest, .unknownForm)
         }
         try await body(session, version, form.values, request.headers[.acceptLanguage])
-        return try await afterAction(session: session, id: id)
+        return try await afterAction(session: session, id: id, request: request)
     }
 
     /// Redirects back to the page; once signed in with a fresh cookie (rotated id), and to `completion.redirectURL` when
     /// one is configured and every sink accepted the outcome (otherwise the page says the hand-over is being retried).
-    func afterAction(session: SignInSession, id: String) async throws -> Response {
+    func afterAction(session: SignInSession, id: String, request: Request) async throws -> Response {
+        if configuration.pairing != nil, await session.phase != .step {
+            // `login` mode: the command stops soon after the outcome, so the final page comes with this response
+            // rather than after a redirect the browser might send too late.
+            return PageRenderer.response(renderer.page(for: await session.snapshot(), language: renderer.language(for: request)))
+        }
         if configuration.kiosk.enabled, await session.phase == .signedIn {
             // A shared screen keeps nothing of a finished sign-in.
             await store.remove(id: id)
@@ -140,6 +153,10 @@ struct SignInController: Sendable {
 
     /// After a cancel: the cancelled page, or in kiosk mode the session destroyed and a page that returns to the start.
     private func afterCancel(_ request: Request) async throws -> Response {
+        if configuration.pairing != nil {
+            return PageRenderer.response(
+                renderer.messagePage(title: .gateway(.cancelledTitle), message: .gateway(.cancelledText), language: renderer.language(for: request)))
+        }
         guard configuration.kiosk.enabled else { return redirectHome() }
         if let id = request.cookies[cookieName]?.value { await store.remove(id: id) }
         return redirect(to: "/kiosk/done/cancelled", cookie: cookie("", maxAge: 0))

@@ -32,6 +32,9 @@ actor SignInSession {
         self.flow = flow
         self.dispatcher = dispatcher
         self.polling = polling
+        var logger = logger
+        // A flow id ties the log lines of one sign-in together (random; it names nothing).
+        logger[metadataKey: "flow"] = "\(SecureToken.make(byteCount: 6))"
         self.logger = logger
         if let pairing { self.phase = .confirming(code: pairing.code, hostName: pairing.hostName) }
         if let initialStep {
@@ -57,6 +60,7 @@ actor SignInSession {
 
     /// Starts the flow and moves to the first step that needs the person.
     func begin(acceptLanguage: String?) async throws(GatewayError) {
+        logger.info("sign-in started")
         try await run { flow throws(HAAPIError) in
             try await flow.followAutomaticSteps(from: try await flow.start(acceptLanguage: acceptLanguage), acceptLanguage: acceptLanguage)
         }
@@ -149,6 +153,7 @@ actor SignInSession {
         guard !busy else { return }
         phase = .cancelled
         step = nil
+        logger.info("sign-in cancelled")
         deliveryDelayed = !(await dispatcher.deliver(.cancelled))
     }
 
@@ -205,6 +210,7 @@ actor SignInSession {
             } else {
                 step = next
                 version += 1
+                logger.debug("step", metadata: ["type": "\(next.type.rawValue)", "version": "\(version)"])
             }
         case .problem(let problem):
             await handle(problem, typed: typed)
@@ -251,6 +257,7 @@ actor SignInSession {
         }
         phase = .signedIn
         step = nil
+        logger.info("sign-in completed", metadata: ["tokenType": "\(tokens.tokenType)"])
         deliveryDelayed = !(await dispatcher.deliver(.success(tokens)))
     }
 
@@ -258,6 +265,7 @@ actor SignInSession {
     private func fail(_ message: PageText, outcome failure: CompletionOutcome.Failure) async {
         phase = .failed(message)
         step = nil
+        logger.info("sign-in failed", metadata: ["error": "\(failure.error)"])
         deliveryDelayed = !(await dispatcher.deliver(.failure(failure)))
     }
 }

@@ -28,6 +28,7 @@ enum GatewayHarness {
         logger: Logger = Logger(label: "gateway-test"),
         demoConfiguration: DemoServerConfiguration = DemoServerConfiguration(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        drain: GatewayDrain = GatewayDrain(),
         configure: (inout GatewayConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestBrowser, RunningDemoServer, String) async throws -> Void
     ) async throws {
@@ -39,7 +40,7 @@ enum GatewayHarness {
         do {
             var configuration = configuration(demo: demo, sinkPath: sinkPath)
             configure(&configuration)
-            let application = try await Gateway.makeApplication(configuration: configuration, logger: logger, now: now)
+            let application = try await Gateway.makeApplication(configuration: configuration, logger: logger, drain: drain, now: now)
             try await application.test(.live) { client in
                 let browser = TestBrowser(baseURL: "http://127.0.0.1:\(client.port!)")
                 do {

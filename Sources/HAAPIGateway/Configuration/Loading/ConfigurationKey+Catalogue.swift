@@ -5,6 +5,7 @@ extension ConfigurationKey {
         .init("server.port", .integer),
         .init("server.publicURL", .string),
         .init("server.maximumRequestBodyBytes", .integer),
+        .init("server.drainSeconds", .integer),
 
         .init("upstream.baseURL", .string),
         .init("upstream.clientID", .string),
@@ -39,6 +40,7 @@ extension ConfigurationKey {
         .init("callbacks.webhookSecret", .string, secret: true),
         .init("callbacks.webhookSecretFile", .string),
         .init("callbacks.retryForSeconds", .integer),
+        .init("callbacks.spoolFile", .string),
 
         .init("completion.redirectURL", .string),
         .init("completion.confirmCancel", .boolean),
@@ -51,6 +53,7 @@ extension ConfigurationKey {
         .init("kiosk.idleResetSeconds", .integer),
 
         .init("logging.level", .string),
+        .init("logging.format", .string),
     ]
 
     /// The keys by path.

@@ -42,6 +42,7 @@ extension GatewayConfiguration {
             port: reader.integer("server.port", in: 0...65_535, default: defaults.port),
             publicBaseURL: reader.httpURL("server.publicURL"),
             maximumRequestBodyBytes: reader.integer("server.maximumRequestBodyBytes", in: 1024...(16 << 20), default: defaults.maximumRequestBodyBytes))
+        configuration.server.drainSeconds = reader.integer("server.drainSeconds", in: 0...300, default: defaults.drainSeconds)
         if configuration.server.host.trimmingCharacters(in: .whitespaces).isEmpty { reader.problem("server.host", "must not be empty") }
         if let url = configuration.server.publicBaseURL, !(url.path.isEmpty || url.path == "/") || url.query != nil || url.fragment != nil {
             reader.problem("server.publicURL", "must be an origin such as https://login.example.com (the gateway serves from /)")
@@ -70,6 +71,13 @@ extension GatewayConfiguration {
         configuration.callbacks = resolveCallbacks(&reader)
         configuration.callbackDelivery = CallbackDeliverySettings(
             retryForSeconds: reader.integer("callbacks.retryForSeconds", in: 0...604_800, default: CallbackDeliverySettings().retryForSeconds))
+        if let spool = reader.filePath("callbacks.spoolFile") {
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: spool.deletingLastPathComponent().path, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                reader.problem("callbacks.spoolFile", "the directory of \(spool.path) does not exist")
+            }
+            configuration.callbackDelivery.spoolFile = spool.path
+        }
 
         // completion
         configuration.completion = CompletionSettings(
@@ -95,6 +103,14 @@ extension GatewayConfiguration {
                 configuration.logging.level = parsed
             } else {
                 reader.problem("logging.level", "must be one of trace, debug, info, notice, warning, error, critical; got '\(level)'")
+            }
+        }
+
+        if let format = reader.string("logging.format") {
+            if let parsed = LoggingSettings.Format(rawValue: format.lowercased()) {
+                configuration.logging.format = parsed
+            } else {
+                reader.problem("logging.format", "must be text or json; got '\(format)'")
             }
         }
 

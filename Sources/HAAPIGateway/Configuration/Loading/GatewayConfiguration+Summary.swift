@@ -7,7 +7,7 @@ extension GatewayConfiguration {
     public var summary: [String] {
         var lines: [String] = []
         let listen = "\(server.host):\(server.port)"
-        lines.append("server: listens on \(listen); public URL \(server.publicBaseURL?.absoluteString ?? "http://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes")
+        lines.append("server: listens on \(listen); public URL \(server.publicBaseURL?.absoluteString ?? "http://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes; drains \(server.drainSeconds) s on SIGTERM")
         switch upstream {
         case .demo(let demo):
             lines.append(
@@ -30,7 +30,8 @@ extension GatewayConfiguration {
             let hasWebhook = callbacks.contains { if case .webhook = $0 { true } else { false } }
             lines.append(
                 "callbacks: \(callbacks.map(\.description).joined(separator: ", "))\(hasWebhook ? " (webhook secret <redacted>)" : ""); "
-                    + "failed deliveries retried for \(callbackDelivery.retryForSeconds) s")
+                    + "failed deliveries retried for \(callbackDelivery.retryForSeconds) s"
+                    + (callbackDelivery.spoolFile.map { ", then kept in \($0) across restarts" } ?? ""))
         }
         lines.append(
             "completion: \(completion.redirectURL.map { "continue to \($0.absoluteString)" } ?? "the signed-in page"); "
@@ -40,7 +41,7 @@ extension GatewayConfiguration {
             kiosk.enabled
                 ? "kiosk: on; the start page returns \(kiosk.resetAfterSeconds) s after a sign-in ends, and after \(kiosk.idleResetSeconds) s untouched"
                 : "kiosk: off")
-        lines.append("logging: \(logging.level.rawValue)")
+        lines.append("logging: \(logging.level.rawValue), \(logging.format.rawValue) lines on standard error")
         return lines
     }
 

@@ -1,0 +1,29 @@
+import Logging
+import ServiceLifecycle
+
+/// Put after the gateway application in a `ServiceGroup`, so that on SIGTERM it is shut down first: it marks the
+/// gateway as draining (readiness down, new sign-ins refused), waits `seconds` for load balancers to notice and for
+/// sign-ins under way to finish their current request, and only then lets the application stop its listener.
+public struct GatewayDrainService: Service {
+    let drain: GatewayDrain
+    let seconds: Int
+    let logger: Logger
+
+    /// Creates the service.
+    /// - Parameters:
+    ///   - drain: The drain state the gateway's routes read.
+    ///   - seconds: How long to drain before the listener stops.
+    ///   - logger: Where the drain is logged.
+    public init(drain: GatewayDrain, seconds: Int, logger: Logger) {
+        self.drain = drain
+        self.seconds = seconds
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        try? await gracefulShutdown()
+        drain.begin()
+        logger.notice("draining: readiness is down and new sign-ins are refused", metadata: ["seconds": "\(seconds)"])
+        try? await Task.sleep(for: .seconds(seconds))
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import HAAPI
+import Hummingbird
+
+/// `GET /healthz`: the process is alive. `GET /readyz`: it should get traffic: not draining and the upstream's
+/// discovery answering (checked at most once a second). Both answer small JSON documents, never cached.
+struct HealthController: Sendable {
+    let client: HAAPIClient
+    let drain: GatewayDrain
+    let probe: UpstreamProbe
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/healthz") { _, _ in Self.json(#"{"status":"alive"}"#, status: .ok) }
+        router.get("/readyz") { _, _ in
+            let draining = drain.isDraining
+            let upstream = await probe.isReachable()
+            let ready = !draining && upstream
+            let body = #"{"ready":\#(ready),"checks":{"draining":\#(draining),"upstream":"\#(upstream ? "reachable" : "unreachable")","templates":"loaded"}}"#
+            return Self.json(body, status: ready ? .ok : .serviceUnavailable)
+        }
+    }
+
+    private static func json(_ body: String, status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+}
+
+/// The upstream reachability, cached for a few seconds so that probes cannot turn into load on the upstream.
+actor UpstreamProbe {
+    private let client: HAAPIClient
+    private let cacheFor: Duration
+    private var last: (at: ContinuousClock.Instant, reachable: Bool)?
+
+    init(client: HAAPIClient, cacheFor: Duration = .seconds(1)) {
+        self.client = client
+        self.cacheFor = cacheFor
+    }
+
+    func isReachable() async -> Bool {
+        if let last, ContinuousClock.now - last.at < cacheFor { return last.reachable }
+        let reachable = await client.isUpstreamReachable()
+        last = (.now, reachable)
+        return reachable
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import GatewayTestSupport
+
+/// `serve` as an operator runs it: SIGTERM drains (readiness down) before the listener stops, and the process exits 0.
+@Suite(.serialized) struct ServeLifecycleTests {
+    @Test func sigtermDrainsThenStops() async throws {
+        let serve = try RunningGateway(["serve", "--port", "0"], environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "3"])
+        let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        let before = try await status(of: base + "/readyz")
+        #expect(before == 200)
+        serve.signal(SIGTERM)
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(try await status(of: base + "/readyz") == 503, "readiness goes down first")
+        #expect(try await status(of: base + "/healthz") == 200, "still alive while draining")
+        #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0, "\(serve.standardError)")
+    }
+
+    @Test func jsonLogLinesParseCarryRequestAndFlowIdsAndNoSecret() async throws {
+        let sink = try Repository.temporaryDirectory().appendingPathComponent("outcome.json")
+        let serve = try RunningGateway(
+            ["serve", "--port", "0", "--callback", "file:\(sink.path)"],
+            environment: [
+                "HAAPI_GATEWAY_LOGGING_FORMAT": "json", "HAAPI_GATEWAY_LOGGING_LEVEL": "debug", "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0",
+                "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60",
+            ])
+        let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        let cookies = try await TestBrowser.using(base) { browser in
+            let done = try await browser.signInAsDemo()
+            #expect(done.html.contains("You are signed in"))
+            return browser.setCookieHeaders
+        }
+        serve.signal(SIGTERM)
+        #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
+
+        let lines = serve.standardError.split(separator: "\n").map(String.init)
+        var objects: [[String: String]] = []
+        for line in lines {
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+            #expect(object != nil, "not a JSON object of strings: \(line)")
+            if let object { objects.append(object) }
+        }
+        #expect(objects.contains { $0["message"] == "request" && $0["hb.request.id"] != nil && $0["status"] == "200" && $0["method"] == "GET" })
+        #expect(objects.contains { $0["message"] == "sign-in completed" && $0["flow"] != nil })
+        #expect(objects.allSatisfy { $0["time"] != nil && $0["level"] != nil })
+
+        let document = try JSONSerialization.jsonObject(with: try Data(contentsOf: sink)) as? [String: Any]
+        let token = try #require(document?["token"] as? [String: Any])
+        var secrets = ["accessToken", "refreshToken", "idToken"].compactMap { token[$0] as? String }
+        secrets += cookies.compactMap { $0.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init) }.filter { $0.count > 20 }
+        #expect(secrets.count >= 4)
+        for secret in secrets { #expect(!serve.standardError.contains(secret), "a secret is in the logs") }
+    }
+
+    private func status(of url: String) async throws -> Int {
+        let target = try #require(URL(string: url))
+        return try await TestBrowser.using("http://127.0.0.1:\(target.port ?? 80)") { try await $0.get(target.path).status }
+    }
+}

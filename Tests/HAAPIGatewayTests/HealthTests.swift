@@ -1,0 +1,49 @@
+import Foundation
+import HAAPIGateway
+import Testing
+
+@testable import GatewayTestSupport
+
+@Suite("Health, readiness and draining")
+struct HealthTests {
+    @Test("/healthz answers while alive; /readyz follows the upstream")
+    func readinessFollowsTheUpstream() async throws {
+        try await GatewayHarness.withGateway { browser, demo, _ in
+            let alive = try await browser.get("/healthz")
+            #expect(alive.status == 200)
+            #expect(alive.html == #"{"status":"alive"}"#)
+            #expect(alive.header("Cache-Control") == "no-store")
+            let ready = try await browser.get("/readyz")
+            #expect(ready.status == 200)
+            #expect(ready.html.contains(#""ready":true"#))
+            await demo.shutdown()
+            try await Task.sleep(for: .milliseconds(1100))
+            let down = try await browser.get("/readyz")
+            #expect(down.status == 503)
+            #expect(down.html.contains(#""upstream":"unreachable""#))
+            #expect(try await browser.get("/healthz").status == 200, "alive all the same")
+        }
+    }
+
+    @Test("while draining: readiness is down, a new sign-in gets a 'restarting' page, one under way goes on")
+    func draining() async throws {
+        let drain = GatewayDrain()
+        try await GatewayHarness.withGateway(drain: drain) { browser, _, sinkPath in
+            let form = try await browser.openPasswordForm()
+            drain.begin()
+            let ready = try await browser.get("/readyz")
+            #expect(ready.status == 503)
+            #expect(ready.html.contains(#""draining":true"#))
+            try await TestBrowser.using(browser.baseURL) { newcomer in
+                let refused = try await newcomer.get("/")
+                #expect(refused.status == 503)
+                #expect(refused.header("Retry-After") == "5")
+                #expect(refused.html.contains("restarting"))
+            }
+            let notice = try await browser.submit(form, ["userName": "demo", "password": "demo"])
+            let done = try await browser.submit(try notice.form(button: "Continue"))
+            #expect(done.html.contains("You are signed in"))
+            #expect(FileManager.default.fileExists(atPath: sinkPath))
+        }
+    }
+}
