@@ -2,6 +2,7 @@ import Foundation
 import HAAPI
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// The composition root of the gateway.
 public enum Gateway {
@@ -16,11 +17,12 @@ public enum Gateway {
     ///     the `login` command).
     ///   - drain: The drain state: while draining, readiness answers 503 and new sign-ins are refused (run a
     ///     ``GatewayDrainService`` after the application in the same `ServiceGroup` to drain on SIGTERM).
+    ///   - metrics: Where the metrics are counted (served on their own listener when `metrics.enabled`).
     ///   - now: The clock of session lifetimes and kiosk idle resets (tests inject one).
     /// - Throws: ``GatewayError`` with code `configuration` for missing templates or a `.demo` upstream; `HAAPIError` when discovery fails.
     public static func makeApplication(
         configuration: GatewayConfiguration, logger: Logger, onRunning: @escaping @Sendable (URL) async -> Void = { _ in },
-        onOutcome: (@Sendable (CompletionOutcome) async -> Void)? = nil, drain: GatewayDrain = GatewayDrain(),
+        onOutcome: (@Sendable (CompletionOutcome) async -> Void)? = nil, drain: GatewayDrain = GatewayDrain(), metrics: GatewayMetrics = GatewayMetrics(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) async throws -> some ApplicationProtocol {
         guard case .haapi(let upstream) = configuration.upstream else {
@@ -31,14 +33,15 @@ public enum Gateway {
             templates: templates, defaultPollSeconds: configuration.polling.defaultIntervalSeconds, completionURL: configuration.completion.redirectURL,
             kiosk: configuration.kiosk)
         let client = try await HAAPIClient(configuration: upstream, logger: logger)
+        let store = MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now)
         let dispatcher = CallbackDispatcher(
             configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger, observer: onOutcome,
-            spoolPath: configuration.callbackDelivery.spoolFile)
+            spoolPath: configuration.callbackDelivery.spoolFile, metrics: metrics)
         await dispatcher.restoreSpool()
         let controller = SignInController(
-            client: client, store: MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now), dispatcher: dispatcher, renderer: renderer,
-            configuration: configuration, drain: drain, originGuard: RequestOriginGuard(publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL)),
-            logger: logger)
+            client: client, store: store, dispatcher: dispatcher, renderer: renderer,
+            configuration: configuration, drain: drain, metrics: metrics,
+            originGuard: RequestOriginGuard(publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL)), logger: logger)
         let router = Router(context: BasicRequestContext.self)
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(SecurityHeadersMiddleware())
@@ -48,17 +51,40 @@ public enum Gateway {
         if let pairing = configuration.pairing {
             PairingController(signIn: controller, gate: PairingGate(ticket: pairing.ticket), hostName: pairing.hostName).register(on: router)
         }
+        var services: [any Service] = [GatewayShutdownService(client: client, dispatcher: dispatcher)]
+        if configuration.metrics.enabled {
+            services.append(Self.metricsApplication(configuration.metrics, metrics: metrics, store: store, logger: logger))
+        }
         let server = configuration.server
         return Application(
             router: router,
             server: .http1(configuration: .init(idleTimeout: .seconds(30))),
             configuration: ApplicationConfiguration(address: .hostname(server.host, port: server.port), serverName: nil),
-            services: [GatewayShutdownService(client: client, dispatcher: dispatcher)],
+            services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? server.port
                 let url = server.publicBaseURL ?? URL(string: "http://\(server.host):\(port)")!
                 logger.info("HAAPI gateway listening", metadata: ["url": "\(url.absoluteString)"])
                 await onRunning(url)
+            },
+            logger: logger)
+    }
+
+    /// The metrics listener: `GET /metrics` in the Prometheus text format.
+    private static func metricsApplication(
+        _ settings: MetricsSettings, metrics: GatewayMetrics, store: MemorySessionStore<SignInSession>, logger: Logger
+    ) -> some Service {
+        let router = Router(context: BasicRequestContext.self)
+        router.get("/metrics") { _, _ in
+            metrics.sessionsOpen(await store.count)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
+        }
+        return Application(
+            router: router, configuration: ApplicationConfiguration(address: .hostname(settings.host, port: settings.port), serverName: nil),
+            onServerRunning: { channel in
+                logger.info("metrics listening", metadata: ["url": "http://\(settings.host):\(channel.localAddress?.port ?? settings.port)/metrics"])
             },
             logger: logger)
     }

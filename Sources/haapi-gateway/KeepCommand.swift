@@ -39,7 +39,6 @@ struct KeepCommand: AsyncParsableCommand {
             exitWith("haapi-gateway: \(error.message)", status: 78)
         }
         let client = await UpstreamClient.make(options: options, logger: logger)
-        defer { Task { try? await client.shutdown() } }
         var backoff = Duration.seconds(1)
         while true {
             let (tokens, written) = try readOrExit(path)
@@ -77,7 +76,10 @@ struct KeepCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(
                     Data("Refreshed the tokens in \(path); the access token expires in \(merged.expiresIn.map { "\($0) s" } ?? "an unknown time").\n".utf8))
                 runHook(path: path, logger: logger)
-                if once { return }
+                if once {
+                    try? await client.shutdown()
+                    return
+                }
             case .oauthError(let error) where error.error == "invalid_grant":
                 try? FileManager.default.removeItem(atPath: path)
                 exitWith("haapi-gateway: the refresh token is no longer valid (invalid_grant); \(path) was deleted. Sign in again with haapi-gateway login.", status: 1)

@@ -52,9 +52,10 @@ struct LoginCommand: AsyncParsableCommand {
         } catch let error as GatewayError {
             exitWith("haapi-gateway: \(error.message)", status: 78)
         }
-        var logger = Logger(label: "haapi-gateway") { StreamLogHandler.standardError(label: $0) }
+        var logging = configuration.logging
         // A terminal command stays quiet unless asked: warnings and errors only, by default.
-        logger.logLevel = options.logLevel == nil ? .warning : configuration.logging.level
+        if options.logLevel == nil { logging.level = .warning }
+        let logger = logging.makeLogger(label: "haapi-gateway")
 
         let (resolved, demo) = try await EmbeddedUpstream.start(for: configuration, logger: logger)
         configuration = resolved

@@ -30,12 +30,13 @@ final class RunningGateway: @unchecked Sendable {
     var standardOutput: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
     var standardError: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
 
-    /// Waits until standard output matches `pattern` (a regular expression with one group) and returns the group.
-    func waitForOutput(_ pattern: String, timeout: Duration = .seconds(60)) async throws -> String {
+    /// Waits until standard output (or standard error) matches `pattern` (a regular expression with one group) and
+    /// returns the group.
+    func waitForOutput(_ pattern: String, inStandardError: Bool = false, timeout: Duration = .seconds(60)) async throws -> String {
         let expression = try NSRegularExpression(pattern: pattern)
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let text = standardOutput
+            let text = inStandardError ? standardError : standardOutput
             if let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), let range = Range(match.range(at: 1), in: text) {
                 return String(text[range])
             }

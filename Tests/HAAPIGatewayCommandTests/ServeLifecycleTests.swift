@@ -53,6 +53,25 @@ import Testing
         for secret in secrets { #expect(!serve.standardError.contains(secret), "a secret is in the logs") }
     }
 
+    @Test func metricsHaveAListenerOfTheirOwn() async throws {
+        let serve = try RunningGateway(
+            ["serve", "--port", "0"],
+            environment: ["HAAPI_GATEWAY_METRICS_ENABLED": "true", "HAAPI_GATEWAY_METRICS_PORT": "0", "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0"])
+        let metricsURL = try #require(URL(string: try await serve.waitForOutput(#"url=(http://127\.0\.0\.1:\d+/metrics)"#, inStandardError: true)))
+        let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        _ = try await TestBrowser.using(base) { try await $0.get("/") }
+        let (code, body) = try await TestBrowser.using("http://127.0.0.1:\(metricsURL.port!)") { browser in
+            let page = try await browser.get("/metrics")
+            return (page.status, page.html)
+        }
+        #expect(code == 200)
+        #expect(body.contains("haapi_gateway_flows_started_total 1"))
+        #expect(body.contains("haapi_gateway_sessions_open 1"))
+        #expect(try await status(of: base + "/metrics") == 404, "not on the sign-in listener")
+        serve.signal(SIGTERM)
+        #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
+    }
+
     private func status(of url: String) async throws -> Int {
         let target = try #require(URL(string: url))
         return try await TestBrowser.using("http://127.0.0.1:\(target.port ?? 80)") { try await $0.get(target.path).status }

@@ -20,24 +20,26 @@ actor CallbackDispatcher {
     private let observer: (@Sendable (CompletionOutcome) async -> Void)?
     private let settings: CallbackDeliverySettings
     private let spoolPath: String?
+    private let metrics: GatewayMetrics?
     private let logger: Logger
     private var pending: [Pending] = []
     private var worker: Task<Void, Never>?
 
     init(
         sinks: [any CallbackSink], settings: CallbackDeliverySettings = .init(), logger: Logger,
-        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil, spoolPath: String? = nil
+        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil, spoolPath: String? = nil, metrics: GatewayMetrics? = nil
     ) {
         self.sinks = sinks
         self.settings = settings
         self.spoolPath = spoolPath
+        self.metrics = metrics
         self.logger = logger
         self.observer = observer
     }
 
     init(
         configurations: [CallbackSinkConfiguration], settings: CallbackDeliverySettings = .init(), logger: Logger,
-        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil, spoolPath: String? = nil
+        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil, spoolPath: String? = nil, metrics: GatewayMetrics? = nil
     ) {
         self.init(
             sinks: configurations.map { configuration -> any CallbackSink in
@@ -46,7 +48,7 @@ actor CallbackDispatcher {
                 case .webhook(let url, let secret): WebhookCallbackSink(url: url, secret: secret)
                 case .exec(let program): ExecCallbackSink(program: program)
                 }
-            }, settings: settings, logger: logger, observer: observer, spoolPath: spoolPath)
+            }, settings: settings, logger: logger, observer: observer, spoolPath: spoolPath, metrics: metrics)
     }
 
     /// Delivers the outcome to all sinks, one attempt each now; failures are queued for retries.
@@ -65,6 +67,7 @@ actor CallbackDispatcher {
         for sink in sinks {
             do {
                 try await sink.deliver(delivery)
+                metrics?.callbackDelivery(result: "delivered")
                 logger.info("callback delivered", metadata: ["sink": "\(sink.name)", "outcome": "\(delivery.outcome)", "delivery": "\(delivery.id)"])
             } catch {
                 allDelivered = false
@@ -105,6 +108,7 @@ actor CallbackDispatcher {
         guard let spoolPath, !unsent.isEmpty else { return }
         do {
             try SpooledDelivery.write(unsent, to: spoolPath)
+            for _ in unsent { metrics?.callbackDelivery(result: "spooled") }
             logger.warning("callback deliveries spooled for the next start", metadata: ["count": "\(unsent.count)", "spool": "\(spoolPath)"])
         } catch {
             for entry in unsent {
@@ -153,6 +157,7 @@ actor CallbackDispatcher {
             abandon(sink: sink, delivery: delivery, attempts: 1, error: error)
             return
         }
+        metrics?.callbackDelivery(result: "retried")
         logger.warning(
             "callback delivery failed; retrying",
             metadata: ["sink": "\(sink.name)", "outcome": "\(delivery.outcome)", "delivery": "\(delivery.id)", "error": "\(Self.describe(error))"])
@@ -176,6 +181,7 @@ actor CallbackDispatcher {
                 entry.attempts += 1
                 do {
                     try await entry.sink.deliver(entry.delivery)
+                    metrics?.callbackDelivery(result: "delivered")
                     logger.info(
                         "callback delivered after retries",
                         metadata: ["sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)", "attempts": "\(entry.attempts)"])
@@ -194,6 +200,7 @@ actor CallbackDispatcher {
     }
 
     private func abandon(sink: any CallbackSink, delivery: CallbackDelivery, attempts: Int, error: any Error) {
+        metrics?.callbackDelivery(result: "given_up")
         logger.error(
             "callback delivery given up; this outcome is lost for the sink",
             metadata: [

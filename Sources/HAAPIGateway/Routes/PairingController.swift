@@ -23,7 +23,7 @@ struct PairingController: Sendable {
             }
             let session = SignInSession(
                 flow: signIn.client.makeFlow(), dispatcher: signIn.dispatcher, polling: signIn.configuration.polling, logger: signIn.logger,
-                pairing: (ticket.code, hostName))
+                pairing: (ticket.code, hostName), metrics: signIn.metrics)
             let id = await signIn.store.insert(session)
             signIn.logger.info("pairing link redeemed")
             // Redirect so that the single-use URL leaves the address bar and the history entry.

@@ -6,6 +6,8 @@ import Logging
 
 /// The sign-in pages: `GET /` renders the session's current step (starting a sign-in when there is no session),
 /// form posts name an action or link of the current step by step version and address, then redirect back (PRG).
+/// In `login` mode (``GatewayConfiguration/pairing``) only the single-use link starts the one sign-in and the final
+/// page comes with the last post; in kiosk mode finished sessions are destroyed and every page returns to the start.
 struct SignInController: Sendable {
     let client: HAAPIClient
     let store: MemorySessionStore<SignInSession>
@@ -13,6 +15,7 @@ struct SignInController: Sendable {
     let renderer: PageRenderer
     let configuration: GatewayConfiguration
     let drain: GatewayDrain
+    let metrics: GatewayMetrics
     let originGuard: RequestOriginGuard
     let logger: Logger
 
@@ -96,7 +99,7 @@ struct SignInController: Sendable {
     }
 
     private func startSession(_ request: Request) async throws -> Response {
-        let session = SignInSession(flow: client.makeFlow(), dispatcher: dispatcher, polling: configuration.polling, logger: logger)
+        let session = SignInSession(flow: client.makeFlow(), dispatcher: dispatcher, polling: configuration.polling, logger: logger, metrics: metrics)
         try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
         let id = await store.insert(session)
         let snapshot = await session.snapshot()

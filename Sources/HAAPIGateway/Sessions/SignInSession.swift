@@ -21,17 +21,19 @@ actor SignInSession {
     private var values: [String: String] = [:]
     private var pollingSince: ContinuousClock.Instant?
     private let polling: PollingSettings
+    private let metrics: GatewayMetrics
 
     /// - Parameters:
     ///   - initialStep: A step to show before any upstream call (tests of the gateway's own checks).
     ///   - pairing: In `login` mode, the code and host the person must confirm before the flow starts.
     init(
         flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings = .init(), logger: Logger, initialStep: Representation? = nil,
-        pairing: (code: String, hostName: String)? = nil
+        pairing: (code: String, hostName: String)? = nil, metrics: GatewayMetrics = GatewayMetrics()
     ) {
         self.flow = flow
         self.dispatcher = dispatcher
         self.polling = polling
+        self.metrics = metrics
         var logger = logger
         // A flow id ties the log lines of one sign-in together (random; it names nothing).
         logger[metadataKey: "flow"] = "\(SecureToken.make(byteCount: 6))"
@@ -61,7 +63,8 @@ actor SignInSession {
     /// Starts the flow and moves to the first step that needs the person.
     func begin(acceptLanguage: String?) async throws(GatewayError) {
         logger.info("sign-in started")
-        try await run { flow throws(HAAPIError) in
+        metrics.flowStarted()
+        try await run(endpoint: "authorize") { flow throws(HAAPIError) in
             try await flow.followAutomaticSteps(from: try await flow.start(acceptLanguage: acceptLanguage), acceptLanguage: acceptLanguage)
         }
     }
@@ -154,6 +157,7 @@ actor SignInSession {
         phase = .cancelled
         step = nil
         logger.info("sign-in cancelled")
+        metrics.flowEnded(outcome: "cancelled")
         deliveryDelayed = !(await dispatcher.deliver(.cancelled))
     }
 
@@ -175,13 +179,18 @@ actor SignInSession {
         return step
     }
 
-    private func run(preserving typed: [String: String] = [:], _ call: (HAAPIFlow) async throws(HAAPIError) -> HAAPIResponse) async throws(GatewayError) {
+    private func run(
+        endpoint: String = "haapi", preserving typed: [String: String] = [:], _ call: (HAAPIFlow) async throws(HAAPIError) -> HAAPIResponse
+    ) async throws(GatewayError) {
         busy = true
         defer { busy = false }
         var response: HAAPIResponse
+        let started = ContinuousClock.now
         do {
             response = try await call(flow)
+            metrics.upstreamCall(endpoint: endpoint, took: ContinuousClock.now - started)
         } catch {
+            metrics.upstreamError(kind: "\(error.code)")
             logger.warning("upstream call failed", metadata: ["error": "\(error.code)"])
             throw GatewayError(.upstreamUnavailable, .upstreamUnavailable)
         }
@@ -194,6 +203,7 @@ actor SignInSession {
             do throws(HAAPIError) {
                 response = try await flow.followAutomaticSteps(from: try await flow.submitForm(action, parameters: [:]))
             } catch {
+                metrics.upstreamError(kind: "\(error.code)")
                 logger.warning("upstream call failed", metadata: ["error": "\(error.code)"])
                 throw GatewayError(.upstreamUnavailable, .upstreamUnavailable)
             }
@@ -211,6 +221,7 @@ actor SignInSession {
                 step = next
                 version += 1
                 logger.debug("step", metadata: ["type": "\(next.type.rawValue)", "version": "\(version)"])
+                metrics.stepRendered(type: next.type.rawValue)
             }
         case .problem(let problem):
             await handle(problem, typed: typed)
@@ -240,9 +251,12 @@ actor SignInSession {
 
     private func complete(_ response: Representation) async throws(GatewayError) {
         let outcome: TokenExchangeOutcome
+        let started = ContinuousClock.now
         do {
             outcome = try await flow.exchangeCode(from: response)
+            metrics.upstreamCall(endpoint: "token", took: ContinuousClock.now - started)
         } catch {
+            metrics.upstreamError(kind: "\(error.code)")
             logger.warning("code exchange failed", metadata: ["error": "\(error.code)"])
             await fail(.gateway(.signInNotCompleted), outcome: .init(error: "code_exchange_failed", errorDescription: "the authorization code could not be exchanged (\(error.code))"))
             return
@@ -258,6 +272,7 @@ actor SignInSession {
         phase = .signedIn
         step = nil
         logger.info("sign-in completed", metadata: ["tokenType": "\(tokens.tokenType)"])
+        metrics.flowEnded(outcome: "success")
         deliveryDelayed = !(await dispatcher.deliver(.success(tokens)))
     }
 
@@ -266,6 +281,7 @@ actor SignInSession {
         phase = .failed(message)
         step = nil
         logger.info("sign-in failed", metadata: ["error": "\(failure.error)"])
+        metrics.flowEnded(outcome: "error")
         deliveryDelayed = !(await dispatcher.deliver(.failure(failure)))
     }
 }

@@ -29,6 +29,7 @@ enum GatewayHarness {
         demoConfiguration: DemoServerConfiguration = DemoServerConfiguration(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
         drain: GatewayDrain = GatewayDrain(),
+        metrics: GatewayMetrics = GatewayMetrics(),
         configure: (inout GatewayConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestBrowser, RunningDemoServer, String) async throws -> Void
     ) async throws {
@@ -40,7 +41,7 @@ enum GatewayHarness {
         do {
             var configuration = configuration(demo: demo, sinkPath: sinkPath)
             configure(&configuration)
-            let application = try await Gateway.makeApplication(configuration: configuration, logger: logger, drain: drain, now: now)
+            let application = try await Gateway.makeApplication(configuration: configuration, logger: logger, drain: drain, metrics: metrics, now: now)
             try await application.test(.live) { client in
                 let browser = TestBrowser(baseURL: "http://127.0.0.1:\(client.port!)")
                 do {

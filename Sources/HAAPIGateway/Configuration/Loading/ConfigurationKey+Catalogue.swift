@@ -52,6 +52,10 @@ extension ConfigurationKey {
         .init("kiosk.resetAfterSeconds", .integer),
         .init("kiosk.idleResetSeconds", .integer),
 
+        .init("metrics.enabled", .boolean),
+        .init("metrics.host", .string),
+        .init("metrics.port", .integer),
+
         .init("logging.level", .string),
         .init("logging.format", .string),
     ]

@@ -97,6 +97,17 @@ extension GatewayConfiguration {
             resetAfterSeconds: reader.integer("kiosk.resetAfterSeconds", in: 1...600, default: kioskDefaults.resetAfterSeconds),
             idleResetSeconds: reader.integer("kiosk.idleResetSeconds", in: 10...3600, default: kioskDefaults.idleResetSeconds))
 
+        // metrics
+        let metricsDefaults = MetricsSettings()
+        configuration.metrics = MetricsSettings(
+            enabled: reader.boolean("metrics.enabled", default: metricsDefaults.enabled), host: reader.string("metrics.host") ?? metricsDefaults.host,
+            port: reader.integer("metrics.port", in: 0...65_535, default: metricsDefaults.port))
+        if configuration.metrics.enabled, configuration.metrics.port != 0, configuration.metrics.port == configuration.server.port,
+            configuration.metrics.host == configuration.server.host
+        {
+            reader.problem("metrics.port", "must differ from server.port: metrics have a listener of their own")
+        }
+
         // logging
         if let level = reader.string("logging.level") {
             if let parsed = Logger.Level(rawValue: level.lowercased()) {

@@ -41,6 +41,7 @@ extension GatewayConfiguration {
             kiosk.enabled
                 ? "kiosk: on; the start page returns \(kiosk.resetAfterSeconds) s after a sign-in ends, and after \(kiosk.idleResetSeconds) s untouched"
                 : "kiosk: off")
+        lines.append(metrics.enabled ? "metrics: Prometheus text at http://\(metrics.host):\(metrics.port)/metrics" : "metrics: off")
         lines.append("logging: \(logging.level.rawValue), \(logging.format.rawValue) lines on standard error")
         return lines
     }

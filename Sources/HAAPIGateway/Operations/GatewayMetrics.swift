@@ -1,0 +1,61 @@
+import CoreMetrics
+import Prometheus
+
+/// The gateway's metrics, through swift-metrics with a Prometheus registry of its own (no global bootstrap, so every
+/// gateway and every test has its own numbers). Served as Prometheus text on a separate listener (`metrics.*`).
+///
+/// - `haapi_gateway_flows_started_total`
+/// - `haapi_gateway_flows_completed_total{outcome="success|error|cancelled"}`
+/// - `haapi_gateway_steps_rendered_total{type}`: steps shown to people, by HAAPI type
+/// - `haapi_gateway_upstream_duration_seconds{endpoint="authorize|haapi|token"}`: a histogram
+/// - `haapi_gateway_upstream_errors_total{kind}`: by `HAAPIError` code
+/// - `haapi_gateway_sessions_open`
+/// - `haapi_gateway_callback_deliveries_total{result="delivered|retried|given_up|spooled"}`
+public struct GatewayMetrics: Sendable {
+    /// The registry the metrics live in.
+    public let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+
+    /// Metrics in a fresh registry.
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+            .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+        ]
+        self.factory = factory
+    }
+
+    func flowStarted() {
+        Counter(label: "haapi_gateway_flows_started_total", factory: factory).increment()
+    }
+
+    func flowEnded(outcome: String) {
+        Counter(label: "haapi_gateway_flows_completed_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+    }
+
+    func stepRendered(type: String) {
+        Counter(label: "haapi_gateway_steps_rendered_total", dimensions: [("type", type)], factory: factory).increment()
+    }
+
+    func upstreamCall(endpoint: String, took duration: Duration) {
+        Timer(label: "haapi_gateway_upstream_duration_seconds", dimensions: [("endpoint", endpoint)], factory: factory).recordNanoseconds(
+            duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    func upstreamError(kind: String) {
+        Counter(label: "haapi_gateway_upstream_errors_total", dimensions: [("kind", kind)], factory: factory).increment()
+    }
+
+    func sessionsOpen(_ count: Int) {
+        Gauge(label: "haapi_gateway_sessions_open", factory: factory).record(count)
+    }
+
+    func callbackDelivery(result: String) {
+        Counter(label: "haapi_gateway_callback_deliveries_total", dimensions: [("result", result)], factory: factory).increment()
+    }
+
+    /// The Prometheus text exposition.
+    public func exposition() -> String { registry.emitToString() }
+}
