@@ -18,20 +18,18 @@ public enum Gateway {
     ///   - drain: The drain state: while draining, readiness answers 503 and new sign-ins are refused (run a
     ///     ``GatewayDrainService`` after the application in the same `ServiceGroup` to drain on SIGTERM).
     ///   - metrics: Where the metrics are counted (served on their own listener when `metrics.enabled`).
+    ///   - reloader: Attached to this gateway, it applies a new configuration while it runs (SIGHUP).
     ///   - now: The clock of session lifetimes and kiosk idle resets (tests inject one).
     /// - Throws: ``GatewayError`` with code `configuration` for missing templates or a `.demo` upstream; `HAAPIError` when discovery fails.
     public static func makeApplication(
         configuration: GatewayConfiguration, logger: Logger, onRunning: @escaping @Sendable (URL) async -> Void = { _ in },
         onOutcome: (@Sendable (CompletionOutcome) async -> Void)? = nil, drain: GatewayDrain = GatewayDrain(), metrics: GatewayMetrics = GatewayMetrics(),
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        reloader: GatewayReloader = GatewayReloader(), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) async throws -> some ApplicationProtocol {
         guard case .haapi(let upstream) = configuration.upstream else {
             throw GatewayError(.configuration, "the demo upstream is started by the executable; pass a .haapi upstream to the library")
         }
-        let templates = try TemplateLibrary(settings: configuration.templates)
-        let renderer = PageRenderer(
-            templates: templates, defaultPollSeconds: configuration.polling.defaultIntervalSeconds, completionURL: configuration.completion.redirectURL,
-            kiosk: configuration.kiosk)
+        let live = LiveSettings(configuration: configuration, templates: try TemplateLibrary(settings: configuration.templates))
         let client = try await HAAPIClient(configuration: upstream, logger: logger)
         let store = MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now)
         let dispatcher = CallbackDispatcher(
@@ -39,13 +37,13 @@ public enum Gateway {
             spoolPath: configuration.callbackDelivery.spoolFile, metrics: metrics)
         await dispatcher.restoreSpool()
         let controller = SignInController(
-            client: client, store: store, dispatcher: dispatcher, renderer: renderer,
-            configuration: configuration, drain: drain, metrics: metrics,
+            client: client, store: store, dispatcher: dispatcher, live: live, drain: drain, metrics: metrics,
             originGuard: RequestOriginGuard(publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL)), logger: logger)
         let router = Router(context: BasicRequestContext.self)
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(SecurityHeadersMiddleware())
-        router.middlewares.add(ErrorPageMiddleware(renderer: renderer))
+        router.middlewares.add(ErrorPageMiddleware(live: live))
+        reloader.attach(ReloadTarget(live: live, store: store, dispatcher: dispatcher, logger: logger))
         HealthController(client: client, drain: drain, probe: UpstreamProbe(client: client)).register(on: router)
         controller.register(on: router)
         if let pairing = configuration.pairing {

@@ -17,7 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Configuration layers, later ones winning: built-in defaults, the YAML file (--config or $HAAPI_GATEWAY_CONFIG), \
             HAAPI_GATEWAY_… environment variables (e.g. HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET), then these flags. \
-            An invalid configuration stops startup with every problem listed and exit status 78.
+            An invalid configuration stops startup with every problem listed and exit status 78. SIGHUP reloads the \
+            configuration and templates (an invalid one is refused and the running one stays); SIGTERM drains, then stops.
             """
     )
 
@@ -39,6 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
             let isDemo = demo != nil
             let discardsTokens = configuration.callbacks.isEmpty
             let drain = GatewayDrain()
+            let reloader = GatewayReloader()
             let application = try await Gateway.makeApplication(configuration: resolved, logger: logger, onRunning: { url in
                 var banner = "HAAPI gateway: open \(url.absoluteString)/ in a browser\n"
                 if isDemo { banner += "Embedded demo upstream; users demo/demo, otp/otp, poll/poll, consent/consent\n" }
@@ -46,12 +48,15 @@ struct ServeCommand: AsyncParsableCommand {
                 if discardsTokens {
                     logger.warning("no callback is configured, so the tokens of each sign-in are discarded; add --callback file:PATH (or callbacks.sinks)")
                 }
-            }, drain: drain)
+            }, drain: drain, reloader: reloader)
             // The drain service comes after the application, so SIGTERM reaches it first: readiness goes down, new
             // sign-ins are refused, and only after server.drainSeconds does the listener stop.
             let group = ServiceGroup(
                 configuration: .init(
-                    services: [application, GatewayDrainService(drain: drain, seconds: configuration.server.drainSeconds, logger: logger)],
+                    services: [
+                        ReloadOnHangupService(options: options, reloader: reloader, logger: logger), application,
+                        GatewayDrainService(drain: drain, seconds: configuration.server.drainSeconds, logger: logger),
+                    ],
                     gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()
         } catch {

@@ -72,6 +72,33 @@ import Testing
         #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
     }
 
+    @Test func sighupReloadsAndAnInvalidConfigurationKeepsTheRunningOne() async throws {
+        let directory = try Repository.temporaryDirectory()
+        let overrides = directory.appendingPathComponent("overrides")
+        try FileManager.default.createDirectory(at: overrides.appendingPathComponent("messages"), withIntermediateDirectories: true)
+        try #"{"cancelSignIn": "Abort the sign-in"}"#.write(to: overrides.appendingPathComponent("messages/en.json"), atomically: true, encoding: .utf8)
+        let file = directory.appendingPathComponent("gateway.yaml")
+        try "server:\n  port: 0\n  drainSeconds: 0\n".write(to: file, atomically: true, encoding: .utf8)
+        let serve = try RunningGateway(["serve", "--config", file.path, "--templates", Repository.templates.path])
+        let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        try await TestBrowser.using(base) { browser in
+            #expect(try await browser.get("/").html.contains("Cancel sign-in"))
+
+            try "server:\n  port: 0\n  drainSeconds: 0\nsesions: {}\n".write(to: file, atomically: true, encoding: .utf8)
+            serve.signal(SIGHUP)
+            _ = try await serve.waitForOutput(#"(reload refused)"#, inStandardError: true)
+            #expect(serve.standardError.contains("unknown section 'sesions'"))
+            #expect(try await browser.get("/").html.contains("Cancel sign-in"), "still serving, unchanged")
+
+            try "server:\n  port: 0\n  drainSeconds: 0\ntemplates:\n  overrideDirectory: overrides\n".write(to: file, atomically: true, encoding: .utf8)
+            serve.signal(SIGHUP)
+            _ = try await serve.waitForOutput(#"(reload applied)"#, inStandardError: true)
+            #expect(try await browser.get("/").html.contains("Abort the sign-in"), "the same sign-in, new texts")
+        }
+        serve.signal(SIGTERM)
+        #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
+    }
+
     private func status(of url: String) async throws -> Int {
         let target = try #require(URL(string: url))
         return try await TestBrowser.using("http://127.0.0.1:\(target.port ?? 80)") { try await $0.get(target.path).status }

@@ -15,10 +15,10 @@ actor CallbackDispatcher {
         var backoff: Duration
     }
 
-    nonisolated let sinks: [any CallbackSink]
+    private(set) var sinks: [any CallbackSink]
     /// Told of every outcome after its first delivery attempt (the `login` command waits on it).
     private let observer: (@Sendable (CompletionOutcome) async -> Void)?
-    private let settings: CallbackDeliverySettings
+    private var settings: CallbackDeliverySettings
     private let spoolPath: String?
     private let metrics: GatewayMetrics?
     private let logger: Logger
@@ -42,13 +42,24 @@ actor CallbackDispatcher {
         observer: (@Sendable (CompletionOutcome) async -> Void)? = nil, spoolPath: String? = nil, metrics: GatewayMetrics? = nil
     ) {
         self.init(
-            sinks: configurations.map { configuration -> any CallbackSink in
-                switch configuration {
-                case .file(let path): FileCallbackSink(path: path)
-                case .webhook(let url, let secret): WebhookCallbackSink(url: url, secret: secret)
-                case .exec(let program): ExecCallbackSink(program: program)
-                }
-            }, settings: settings, logger: logger, observer: observer, spoolPath: spoolPath, metrics: metrics)
+            sinks: Self.sinks(for: configurations), settings: settings, logger: logger, observer: observer, spoolPath: spoolPath, metrics: metrics)
+    }
+
+    private static func sinks(for configurations: [CallbackSinkConfiguration]) -> [any CallbackSink] {
+        configurations.map { configuration -> any CallbackSink in
+            switch configuration {
+            case .file(let path): FileCallbackSink(path: path)
+            case .webhook(let url, let secret): WebhookCallbackSink(url: url, secret: secret)
+            case .exec(let program): ExecCallbackSink(program: program)
+            }
+        }
+    }
+
+    /// A reload: outcomes from now on go to these sinks, with these retries. Deliveries already waiting for a retry
+    /// keep their sink (nothing is dropped because the configuration changed).
+    func replace(configurations: [CallbackSinkConfiguration], settings: CallbackDeliverySettings) {
+        sinks = Self.sinks(for: configurations)
+        self.settings = settings
     }
 
     /// Delivers the outcome to all sinks, one attempt each now; failures are queued for retries.

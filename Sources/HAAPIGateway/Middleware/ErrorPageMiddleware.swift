@@ -5,7 +5,9 @@ import Logging
 /// Renders every error as an HTML page in the request's language: ``GatewayError`` with its catalogue text, Hummingbird's
 /// HTTP errors by status, anything else as a generic failure (never its description, which may carry upstream detail).
 struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
-    let renderer: PageRenderer
+    let live: LiveSettings
+
+    var renderer: PageRenderer { live.renderer }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {

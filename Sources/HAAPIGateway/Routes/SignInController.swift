@@ -12,12 +12,15 @@ struct SignInController: Sendable {
     let client: HAAPIClient
     let store: MemorySessionStore<SignInSession>
     let dispatcher: CallbackDispatcher
-    let renderer: PageRenderer
-    let configuration: GatewayConfiguration
+    /// The configuration and renderer in effect (a reload replaces them between requests).
+    let live: LiveSettings
     let drain: GatewayDrain
     let metrics: GatewayMetrics
     let originGuard: RequestOriginGuard
     let logger: Logger
+
+    var configuration: GatewayConfiguration { live.configuration }
+    var renderer: PageRenderer { live.renderer }
 
     var cookieName: String { configuration.server.servesTLS ? "__Host-haapi-gateway" : "haapi-gateway" }
 

@@ -9,13 +9,18 @@ actor MemorySessionStore<Session: Sendable> {
     }
 
     private var entries: [String: Entry] = [:]
-    private let settings: SessionSettings
+    private var settings: SessionSettings
     private let now: @Sendable () -> ContinuousClock.Instant
 
     /// - Parameter now: The clock (injected by tests).
     init(settings: SessionSettings, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.settings = settings
         self.now = now
+    }
+
+    /// Applies new lifetimes and cap (a reload); they hold for every session from now on.
+    func update(settings: SessionSettings) {
+        self.settings = settings
     }
 
     /// Stores a new session under a fresh id and returns the id.

@@ -9,6 +9,7 @@ import Logging
 
 /// The gateway and the demo HAAPI server in-process on free loopback ports, and a browser for the gateway.
 enum GatewayHarness {
+
     static let templatesDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("templates")
@@ -30,6 +31,7 @@ enum GatewayHarness {
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
         drain: GatewayDrain = GatewayDrain(),
         metrics: GatewayMetrics = GatewayMetrics(),
+        reloader: GatewayReloader = GatewayReloader(),
         configure: (inout GatewayConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestBrowser, RunningDemoServer, String) async throws -> Void
     ) async throws {
@@ -41,7 +43,8 @@ enum GatewayHarness {
         do {
             var configuration = configuration(demo: demo, sinkPath: sinkPath)
             configure(&configuration)
-            let application = try await Gateway.makeApplication(configuration: configuration, logger: logger, drain: drain, metrics: metrics, now: now)
+            let application = try await Gateway.makeApplication(
+                configuration: configuration, logger: logger, drain: drain, metrics: metrics, reloader: reloader, now: now)
             try await application.test(.live) { client in
                 let browser = TestBrowser(baseURL: "http://127.0.0.1:\(client.port!)")
                 do {

@@ -1,0 +1,57 @@
+import Foundation
+import HAAPIGateway
+import Synchronization
+import Testing
+
+@testable import GatewayTestSupport
+
+@Suite("Reloading the configuration while running", .serialized)
+struct ReloadTests {
+    private func overrides(_ files: [String: String]) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("messages"), withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        return directory
+    }
+
+    @Test("texts, templates and settings take effect at once; the sign-in under way goes on")
+    func appliesAtOnce() async throws {
+        let reloader = GatewayReloader()
+        let started = Mutex<GatewayConfiguration?>(nil)
+        try await GatewayHarness.withGateway(reloader: reloader, configure: { configuration in started.withLock { $0 = configuration } }) { browser, _, _ in
+            let before = try await browser.get("/")
+            #expect(before.html.contains("Cancel sign-in"))
+            var configuration = try #require(started.withLock { $0 })
+            configuration.templates.overrideDirectory = try overrides(["messages/en.json": #"{"cancelSignIn": "Abort the sign-in"}"#])
+            configuration.completion.confirmCancel = false
+            let outcome = await reloader.reload(configuration)
+            #expect(outcome.applied)
+            #expect(outcome.needsRestart.isEmpty)
+            let after = try await browser.get("/")
+            #expect(after.html.contains("Abort the sign-in"), "the same session, rendered with the new texts")
+            let cancelled = try await browser.submit(try after.form(button: "Abort the sign-in"))
+            #expect(cancelled.html.contains("The sign-in was cancelled"), "no confirmation any more")
+        }
+    }
+
+    @Test("broken templates are refused and the running configuration stays; a new port waits for a restart")
+    func refusesAndReports() async throws {
+        let reloader = GatewayReloader()
+        let started = Mutex<GatewayConfiguration?>(nil)
+        try await GatewayHarness.withGateway(reloader: reloader, configure: { configuration in started.withLock { $0 = configuration } }) { browser, _, _ in
+            var broken = try #require(started.withLock { $0 })
+            broken.templates.overrideDirectory = try overrides(["step.mustache": "{{#unclosed}}"])
+            let refused = await reloader.reload(broken)
+            #expect(!refused.applied)
+            #expect(refused.problems.first?.contains("step.mustache does not parse") == true)
+            #expect(try await browser.get("/").html.contains("Cancel sign-in"))
+
+            var moved = try #require(started.withLock { $0 })
+            moved.server.port = 1
+            let outcome = await reloader.reload(moved)
+            #expect(outcome.applied)
+            #expect(outcome.needsRestart == ["server"])
+            #expect(try await browser.get("/").status == 200, "still serving where it was")
+        }
+    }
+}
