@@ -44,14 +44,15 @@ public enum Gateway {
         router.middlewares.add(SecurityHeadersMiddleware())
         router.middlewares.add(ErrorPageMiddleware(live: live))
         reloader.attach(ReloadTarget(live: live, store: store, dispatcher: dispatcher, logger: logger))
-        HealthController(client: client, drain: drain, probe: UpstreamProbe(client: client)).register(on: router)
+        let health = HealthController(client: client, drain: drain, probe: UpstreamProbe(client: client))
+        if configuration.server.healthEndpoints { health.register(on: router) }
         controller.register(on: router)
         if let pairing = configuration.pairing {
             PairingController(signIn: controller, gate: PairingGate(ticket: pairing.ticket), hostName: pairing.hostName).register(on: router)
         }
         var services: [any Service] = [GatewayShutdownService(client: client, dispatcher: dispatcher)]
         if configuration.metrics.enabled {
-            services.append(Self.metricsApplication(configuration.metrics, metrics: metrics, store: store, logger: logger))
+            services.append(Self.metricsApplication(configuration.metrics, metrics: metrics, store: store, health: health, logger: logger))
         }
         let server = configuration.server
         return Application(
@@ -68,11 +69,12 @@ public enum Gateway {
             logger: logger)
     }
 
-    /// The metrics listener: `GET /metrics` in the Prometheus text format.
+    /// The metrics listener: `GET /metrics` in the Prometheus text format, and `/healthz` and `/readyz`.
     private static func metricsApplication(
-        _ settings: MetricsSettings, metrics: GatewayMetrics, store: MemorySessionStore<SignInSession>, logger: Logger
+        _ settings: MetricsSettings, metrics: GatewayMetrics, store: MemorySessionStore<SignInSession>, health: HealthController, logger: Logger
     ) -> some Service {
         let router = Router(context: BasicRequestContext.self)
+        health.register(on: router)
         router.get("/metrics") { _, _ in
             metrics.sessionsOpen(await store.count)
             return Response(

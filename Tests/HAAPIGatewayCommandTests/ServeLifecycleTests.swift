@@ -56,7 +56,10 @@ import Testing
     @Test func metricsHaveAListenerOfTheirOwn() async throws {
         let serve = try RunningGateway(
             ["serve", "--port", "0"],
-            environment: ["HAAPI_GATEWAY_METRICS_ENABLED": "true", "HAAPI_GATEWAY_METRICS_PORT": "0", "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0"])
+            environment: [
+                "HAAPI_GATEWAY_METRICS_ENABLED": "true", "HAAPI_GATEWAY_METRICS_PORT": "0", "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0",
+                "HAAPI_GATEWAY_SERVER_HEALTH_ENDPOINTS": "false",
+            ])
         let metricsURL = try #require(URL(string: try await serve.waitForOutput(#"url=(http://127\.0\.0\.1:\d+/metrics)"#, inStandardError: true)))
         let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
         _ = try await TestBrowser.using(base) { try await $0.get("/") }
@@ -68,6 +71,8 @@ import Testing
         #expect(body.contains("haapi_gateway_flows_started_total 1"))
         #expect(body.contains("haapi_gateway_sessions_open 1"))
         #expect(try await status(of: base + "/metrics") == 404, "not on the sign-in listener")
+        #expect(try await status(of: base + "/readyz") == 404, "server.healthEndpoints false: health only on the metrics listener")
+        #expect(try await status(of: "http://127.0.0.1:\(metricsURL.port!)/readyz") == 200)
         serve.signal(SIGTERM)
         #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
     }

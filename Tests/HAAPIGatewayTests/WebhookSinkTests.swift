@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import HAAPIGateway
+@testable import HAAPIGateway
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -71,5 +71,34 @@ struct WebhookSinkTests {
         let object = try JSONSerialization.jsonObject(with: Data(last.body.utf8)) as? [String: Any]
         #expect(object?["outcome"] as? String == "success")
         #expect((object?["token"] as? [String: Any])?["accessToken"] is String)
+    }
+
+    @Test("during a secret rotation both signatures are sent, new first; each verifies with its own secret")
+    func rotation() throws {
+        let sink = WebhookCallbackSink(url: URL(string: "https://hooks.example/x")!, secret: "the-new-secret-of-16", previousSecret: "the-old-secret-of-16")
+        let body = Array(#"{"outcome":"cancelled"}"#.utf8)
+        let header = sink.signatureHeader(timestamp: "1700000000", body: body)
+        let parts = header.components(separatedBy: ", ")
+        #expect(parts.count == 2)
+        for (part, secret) in zip(parts, ["the-new-secret-of-16", "the-old-secret-of-16"]) {
+            let mac = HMAC<SHA256>.authenticationCode(for: Data("1700000000.".utf8) + Data(body), using: SymmetricKey(data: Data(secret.utf8)))
+            #expect(part == "sha256=" + mac.map { String(format: "%02x", $0) }.joined())
+        }
+        #expect(WebhookCallbackSink(url: sink.url, secret: sink.secret).signatureHeader(timestamp: "1", body: body).components(separatedBy: ", ").count == 1)
+    }
+
+    @Test("callbacks.previousWebhookSecretFile adds the old secret to the webhook")
+    func rotationConfiguration() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rotation-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "the-old-secret-of-16\n".write(to: directory.appendingPathComponent("old"), atomically: true, encoding: .utf8)
+        let configuration = try GatewayConfiguration.load(
+            file: nil,
+            environment: [
+                "HAAPI_GATEWAY_CALLBACKS_SINKS": "https://hooks.example/x", "HAAPI_GATEWAY_CALLBACKS_WEBHOOK_SECRET": "the-new-secret-of-16",
+                "HAAPI_GATEWAY_CALLBACKS_PREVIOUS_WEBHOOK_SECRET_FILE": directory.appendingPathComponent("old").path,
+            ])
+        #expect(configuration.callbacks == [.webhook(url: URL(string: "https://hooks.example/x")!, secret: "the-new-secret-of-16", previousSecret: "the-old-secret-of-16")])
     }
 }

@@ -49,7 +49,7 @@ actor CallbackDispatcher {
         configurations.map { configuration -> any CallbackSink in
             switch configuration {
             case .file(let path): FileCallbackSink(path: path)
-            case .webhook(let url, let secret): WebhookCallbackSink(url: url, secret: secret)
+            case .webhook(let url, let secret, let previous): WebhookCallbackSink(url: url, secret: secret, previousSecret: previous)
             case .exec(let program): ExecCallbackSink(program: program)
             }
         }

@@ -5,10 +5,13 @@ import NIOCore
 
 /// `https://…`: POSTs the outcome as JSON with `X-HAAPI-Gateway-Timestamp`,
 /// `X-HAAPI-Gateway-Signature: sha256=<hex HMAC-SHA256 of "timestamp.body">` and `X-HAAPI-Gateway-Delivery: <id>`
-/// (the same id on every retry, so the receiver can drop duplicates). Any 2xx answer is a delivery.
+/// (the same id on every retry, so the receiver can drop duplicates). Any 2xx answer is a delivery. During a secret
+/// rotation the signature header lists one signature per secret, the new one first (`sha256=<new>, sha256=<old>`): a
+/// receiver accepts the request when any of them matches its secret.
 struct WebhookCallbackSink: CallbackSink {
     let url: URL
     let secret: String
+    var previousSecret: String? = nil
     /// How long one attempt may take.
     var timeout: TimeAmount = .seconds(5)
 
@@ -21,13 +24,18 @@ struct WebhookCallbackSink: CallbackSink {
         return "sha256=" + mac.map { String(format: "%02x", $0) }.joined()
     }
 
+    /// The signature header: the current secret's signature, then the previous secret's during a rotation.
+    func signatureHeader(timestamp: String, body: [UInt8]) -> String {
+        ([secret] + (previousSecret.map { [$0] } ?? [])).map { Self.signature(secret: $0, timestamp: timestamp, body: body) }.joined(separator: ", ")
+    }
+
     func deliver(_ delivery: CallbackDelivery) async throws {
         let timestamp = String(Int(Date().timeIntervalSince1970))
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "X-HAAPI-Gateway-Timestamp", value: timestamp)
-        request.headers.add(name: "X-HAAPI-Gateway-Signature", value: Self.signature(secret: secret, timestamp: timestamp, body: delivery.document))
+        request.headers.add(name: "X-HAAPI-Gateway-Signature", value: signatureHeader(timestamp: timestamp, body: delivery.document))
         request.headers.add(name: "X-HAAPI-Gateway-Delivery", value: delivery.id)
         request.body = .bytes(ByteBuffer(bytes: delivery.document))
         let response: HTTPClientResponse

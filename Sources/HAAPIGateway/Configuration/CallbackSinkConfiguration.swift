@@ -5,8 +5,9 @@ import Foundation
 public enum CallbackSinkConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// Write the result as JSON to a file: mode 0600, atomic rename.
     case file(path: String)
-    /// POST the result as JSON, signed with HMAC-SHA256 over timestamp and body using `secret`; retried with backoff.
-    case webhook(url: URL, secret: String)
+    /// POST the result as JSON, signed with HMAC-SHA256 over timestamp and body using `secret` (and, while a rotation
+    /// is under way, also with `previousSecret`, so receivers still on it verify); retried with backoff.
+    case webhook(url: URL, secret: String, previousSecret: String? = nil)
     /// Run a program with the result as JSON on standard input (never in arguments or environment).
     case exec(program: String)
 
@@ -36,7 +37,7 @@ public enum CallbackSinkConfiguration: Sendable, Hashable, CustomStringConvertib
         switch self {
         case .file(let path): "file:\(path)"
         case .exec(let program): "exec:\(program)"
-        case .webhook(let url, _): "webhook:\(url.scheme ?? "https")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")\(url.path)"
+        case .webhook(let url, _, _): "webhook:\(url.scheme ?? "https")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")\(url.path)"
         }
     }
 }

@@ -13,6 +13,9 @@ public struct ServerSettings: Sendable {
     public var maximumRequestBodyBytes: Int
     /// On SIGTERM, how long readiness is down and new sign-ins are refused before the listener stops (default 5 s).
     public var drainSeconds: Int = 5
+    /// Whether `/healthz` and `/readyz` are served beside the sign-in pages (default true); they are always served on the
+    /// metrics listener when that is enabled.
+    public var healthEndpoints: Bool = true
 
     /// Creates server settings.
     /// - Parameters:

@@ -6,6 +6,7 @@ extension ConfigurationKey {
         .init("server.publicURL", .string),
         .init("server.maximumRequestBodyBytes", .integer),
         .init("server.drainSeconds", .integer),
+        .init("server.healthEndpoints", .boolean),
 
         .init("upstream.baseURL", .string),
         .init("upstream.clientID", .string),
@@ -39,6 +40,7 @@ extension ConfigurationKey {
         .init("callbacks.sinks", .list),
         .init("callbacks.webhookSecret", .string, secret: true),
         .init("callbacks.webhookSecretFile", .string),
+        .init("callbacks.previousWebhookSecretFile", .string),
         .init("callbacks.retryForSeconds", .integer),
         .init("callbacks.spoolFile", .string),
 

@@ -43,6 +43,7 @@ extension GatewayConfiguration {
             publicBaseURL: reader.httpURL("server.publicURL"),
             maximumRequestBodyBytes: reader.integer("server.maximumRequestBodyBytes", in: 1024...(16 << 20), default: defaults.maximumRequestBodyBytes))
         configuration.server.drainSeconds = reader.integer("server.drainSeconds", in: 0...300, default: defaults.drainSeconds)
+        configuration.server.healthEndpoints = reader.boolean("server.healthEndpoints", default: defaults.healthEndpoints)
         if configuration.server.host.trimmingCharacters(in: .whitespaces).isEmpty { reader.problem("server.host", "must not be empty") }
         if let url = configuration.server.publicBaseURL, !(url.path.isEmpty || url.path == "/") || url.query != nil || url.fragment != nil {
             reader.problem("server.publicURL", "must be an origin such as https://login.example.com (the gateway serves from /)")
@@ -102,6 +103,9 @@ extension GatewayConfiguration {
         configuration.metrics = MetricsSettings(
             enabled: reader.boolean("metrics.enabled", default: metricsDefaults.enabled), host: reader.string("metrics.host") ?? metricsDefaults.host,
             port: reader.integer("metrics.port", in: 0...65_535, default: metricsDefaults.port))
+        if !configuration.server.healthEndpoints, !configuration.metrics.enabled {
+            reader.problem("server.healthEndpoints", "is false, but metrics.enabled is not true: /healthz and /readyz would be served nowhere")
+        }
         if configuration.metrics.enabled, configuration.metrics.port != 0, configuration.metrics.port == configuration.server.port,
             configuration.metrics.host == configuration.server.host
         {
@@ -218,14 +222,23 @@ extension GatewayConfiguration {
         } else if reader.isSet("callbacks.webhookSecret") || reader.isSet("callbacks.webhookSecretFile") {
             reader.problem(reader.isSet("callbacks.webhookSecret") ? "callbacks.webhookSecret" : "callbacks.webhookSecretFile", "is set, but callbacks.sinks has no webhook")
         }
+        // During a rotation the previous secret signs too, so receivers not yet switched keep verifying.
+        var previousWebhookSecret: String?
+        if reader.isSet("callbacks.previousWebhookSecretFile") {
+            if let text = reader.fileContents("callbacks.previousWebhookSecretFile") {
+                previousWebhookSecret = String(text.reversed().drop { $0 == "\n" || $0 == "\r" }.reversed())
+                if previousWebhookSecret?.isEmpty == true { reader.problem("callbacks.previousWebhookSecretFile", "the file is empty") }
+            }
+            if !needsSecret { reader.problem("callbacks.previousWebhookSecretFile", "is set, but callbacks.sinks has no webhook") }
+        }
         var sinks: [CallbackSinkConfiguration] = []
         for entry in entries {
             switch CallbackSinkConfiguration.parse(entry) {
-            case .success(.webhook(let url, _)):
+            case .success(.webhook(let url, _, _)):
                 if url.scheme?.lowercased() == "http", !isLoopback(url.host ?? "") {
                     reader.problem("callbacks.sinks", "webhook \(url.host ?? "") must use https (plain http is accepted for loopback addresses only)")
                 }
-                if let webhookSecret { sinks.append(.webhook(url: url, secret: webhookSecret)) }
+                if let webhookSecret { sinks.append(.webhook(url: url, secret: webhookSecret, previousSecret: previousWebhookSecret)) }
             case .success(.file(let path)):
                 var isDirectory: ObjCBool = false
                 let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
