@@ -104,6 +104,44 @@ import Testing
         #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
     }
 
+    @Test func aSigtermDuringAFailingHandOverSpoolsTheOutcomeAndTheNextStartDeliversIt() async throws {
+        let directory = try Repository.temporaryDirectory()
+        let down = directory.appendingPathComponent("receiver-down")
+        let received = directory.appendingPathComponent("received.json")
+        let script = directory.appendingPathComponent("receive.sh")
+        try "#!/bin/sh\n[ -e '\(down.path)' ] && exit 1\ncat > '\(received.path)'\n".write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+        try Data().write(to: down)
+        let spool = directory.appendingPathComponent("callbacks.spool")
+        let environment = [
+            "HAAPI_GATEWAY_CALLBACKS_SINKS": "exec:\(script.path)", "HAAPI_GATEWAY_CALLBACKS_SPOOL_FILE": spool.path,
+            "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0", "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60",
+        ]
+
+        let first = try RunningGateway(["serve", "--port", "0"], environment: environment)
+        let base = try await first.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        try await TestBrowser.using(base) { browser in
+            let done = try await browser.signInAsDemo()
+            #expect(done.html.contains("taking longer than usual"), "the receiver is down; the hand-over is retried")
+        }
+        first.signal(SIGTERM)
+        #expect(try await first.waitForExit(timeout: .seconds(30)) == 0)
+        #expect(FileManager.default.fileExists(atPath: spool.path), "\(first.standardError)")
+        #expect((try FileManager.default.attributesOfItem(atPath: spool.path)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: received.path))
+
+        try FileManager.default.removeItem(at: down)
+        let second = try RunningGateway(["serve", "--port", "0"], environment: environment)
+        _ = try await second.waitForOutput(#"(open http)"#)
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: received.path) { try await Task.sleep(for: .milliseconds(50)) }
+        second.signal(SIGTERM)
+        #expect(try await second.waitForExit(timeout: .seconds(30)) == 0)
+        let document = try JSONSerialization.jsonObject(with: try Data(contentsOf: received)) as? [String: Any]
+        #expect(document?["outcome"] as? String == "success")
+        #expect((document?["token"] as? [String: Any])?["accessToken"] is String)
+        #expect(!FileManager.default.fileExists(atPath: spool.path), "taken in and delivered")
+    }
+
     private func status(of url: String) async throws -> Int {
         let target = try #require(URL(string: url))
         return try await TestBrowser.using("http://127.0.0.1:\(target.port ?? 80)") { try await $0.get(target.path).status }
