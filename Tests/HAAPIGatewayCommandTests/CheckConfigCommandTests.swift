@@ -3,27 +3,27 @@ import Testing
 
 /// `haapi-gateway check-config` and `serve` with bad configuration, run as the built binary.
 @Suite(.serialized) struct CheckConfigCommandTests {
-    @Test func theShippedConfigurationIsValidAndEqualsTheDefaults() throws {
+    @Test func theShippedConfigurationIsValidAndEqualsTheDefaults() async throws {
         // check-config takes only the file; templates come from the default lookup, so these run in the repository.
-        let process = try runGatewayInRepository(["check-config", "config/haapi-gateway.yaml"])
+        let process = try await runGatewayInRepository(["check-config", "config/haapi-gateway.yaml"])
         #expect(process.status == 0, "\(process.standardError)")
         #expect(process.standardOutput.contains("configuration OK"))
         let empty = try Repository.temporaryDirectory().appendingPathComponent("empty.yaml")
         try "# nothing set\n".write(to: empty, atomically: true, encoding: .utf8)
-        let defaults = try runGatewayInRepository(["check-config", empty.path])
+        let defaults = try await runGatewayInRepository(["check-config", empty.path])
         #expect(defaults.status == 0, "\(defaults.standardError)")
         let summary = { (text: String) in text.split(separator: "\n").dropFirst().joined(separator: "\n") }
         #expect(summary(process.standardOutput) == summary(defaults.standardOutput), "the shipped file must equal the built-in defaults")
     }
 
-    @Test func theCurityExampleIsValidWithItsSecretsFromTheEnvironment() throws {
+    @Test func theCurityExampleIsValidWithItsSecretsFromTheEnvironment() async throws {
         let directory = try Repository.temporaryDirectory()
         let example = try String(contentsOf: Repository.config.appendingPathComponent("examples/curity.yaml"), encoding: .utf8)
             .replacingOccurrences(of: "/run/secrets/haapi-webhook", with: directory.appendingPathComponent("webhook").path)
         try "a-webhook-secret-of-some-length\n".write(to: directory.appendingPathComponent("webhook"), atomically: true, encoding: .utf8)
         let file = directory.appendingPathComponent("curity.yaml")
         try example.write(to: file, atomically: true, encoding: .utf8)
-        let result = try runGatewayInRepository(["check-config", file.path], environment: ["HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": "canary-client-secret-0f9a"])
+        let result = try await runGatewayInRepository(["check-config", file.path], environment: ["HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": "canary-client-secret-0f9a"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("https://idsvr.example.com/"))
         #expect(result.standardOutput.contains("<redacted>"))
@@ -31,14 +31,14 @@ import Testing
         #expect(!result.standardOutput.contains("a-webhook-secret-of-some-length"))
     }
 
-    @Test func theDemoDeploymentIsValid() throws {
-        let result = try runGatewayInRepository(["check-config", "config/demo.yaml"])
+    @Test func theDemoDeploymentIsValid() async throws {
+        let result = try await runGatewayInRepository(["check-config", "config/demo.yaml"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("listens on 0.0.0.0:8080"))
         #expect(result.standardOutput.contains("DPoP nonces on"))
     }
 
-    @Test func aBadFileListsEveryProblemWithLineNumbersAndExits78() throws {
+    @Test func aBadFileListsEveryProblemWithLineNumbersAndExits78() async throws {
         let file = try Repository.temporaryDirectory().appendingPathComponent("bad.yaml")
         try """
             server:
@@ -52,7 +52,7 @@ import Testing
               sinks: [ftp://nowhere]
 
             """.write(to: file, atomically: true, encoding: .utf8)
-        let result = try runGatewayInRepository(["check-config", file.path])
+        let result = try await runGatewayInRepository(["check-config", file.path])
         #expect(result.status == 78)
         #expect(result.standardOutput.isEmpty)
         let error = result.standardError
@@ -64,37 +64,37 @@ import Testing
         #expect(!error.contains("canary-inline-secret-77"))
     }
 
-    @Test func serveRefusesToStartWithABadConfiguration() throws {
-        let result = try runGatewayInRepository(["serve", "--port", "0", "--callback", "exec:relative/program"], environment: ["HAAPI_GATEWAY_SESSIONS_MAXIMUM_SESSIONS": "0"])
+    @Test func serveRefusesToStartWithABadConfiguration() async throws {
+        let result = try await runGatewayInRepository(["serve", "--port", "0", "--callback", "exec:relative/program"], environment: ["HAAPI_GATEWAY_SESSIONS_MAXIMUM_SESSIONS": "0"])
         #expect(result.status == 78)
         #expect(result.standardError.contains("exec:PATH needs an absolute path"))
         #expect(result.standardError.contains("sessions.maximumSessions (environment variable HAAPI_GATEWAY_SESSIONS_MAXIMUM_SESSIONS)"))
         #expect(!result.standardOutput.contains("open http"), "nothing may listen")
     }
 
-    @Test func renderPrintsThePageOfASampleInTheAskedLanguage() throws {
+    @Test func renderPrintsThePageOfASampleInTheAskedLanguage() async throws {
         let sample = Repository.root.appendingPathComponent("Tests/HAAPITests/Fixtures/samples/username-password-form.json").path
-        let english = try runGatewayInRepository(["render", sample])
+        let english = try await runGatewayInRepository(["render", sample])
         #expect(english.status == 0, "\(english.standardError)")
         #expect(english.standardOutput.hasPrefix("<!DOCTYPE html>"))
         #expect(english.standardOutput.contains(#"type="password""#))
         #expect(english.standardOutput.contains("Cancel sign-in"))
-        let swedish = try runGatewayInRepository(["render", sample, "--locale", "sv"])
+        let swedish = try await runGatewayInRepository(["render", sample, "--locale", "sv"])
         #expect(swedish.standardOutput.contains(#"<html lang="sv">"#))
         #expect(swedish.standardOutput.contains("Avbryt inloggningen"))
-        let missing = try runGatewayInRepository(["render", "/nonexistent.json"])
+        let missing = try await runGatewayInRepository(["render", "/nonexistent.json"])
         #expect(missing.status != 0)
     }
 
-    @Test func helpListsTheSubcommandsAndLayering() throws {
-        let help = try runGatewayInRepository(["--help"])
+    @Test func helpListsTheSubcommandsAndLayering() async throws {
+        let help = try await runGatewayInRepository(["--help"])
         for command in ["serve", "check-config", "render", "demo-server"] { #expect(help.standardOutput.contains(command)) }
-        let serveHelp = try runGatewayInRepository(["serve", "--help"])
+        let serveHelp = try await runGatewayInRepository(["serve", "--help"])
         #expect(serveHelp.standardOutput.contains("--config"))
         #expect(serveHelp.standardOutput.contains("HAAPI_GATEWAY_"))
     }
 
-    private func runGatewayInRepository(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
-        try runGateway(arguments, environment: environment, directory: Repository.root)
+    private func runGatewayInRepository(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
+        try await runGateway(arguments, environment: environment, directory: Repository.root)
     }
 }

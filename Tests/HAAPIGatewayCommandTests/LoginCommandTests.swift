@@ -81,10 +81,10 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: tokenFile.path))
     }
 
-    @Test func aTokenDirectoryOthersCanEnterIsRefused() throws {
+    @Test func aTokenDirectoryOthersCanEnterIsRefused() async throws {
         let shared = try Repository.temporaryDirectory()
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: shared.path)
-        let result = try runGateway(["login", "--port", "0", "--token-file", shared.appendingPathComponent("tokens.json").path], directory: Repository.root)
+        let result = try await runGateway(["login", "--port", "0", "--token-file", shared.appendingPathComponent("tokens.json").path], directory: Repository.root)
         #expect(result.status == 78)
         #expect(result.standardError.contains("accessible by other users"))
     }

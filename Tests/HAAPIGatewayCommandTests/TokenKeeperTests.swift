@@ -54,7 +54,7 @@ import Testing
         #expect(((document?["dpopPrivateKey"] as? String)?.contains("PRIVATE KEY") ?? false) == boundToDPoP, "the key travels only with bound tokens")
 
         // keep --once refreshes now, with refresh token rotation.
-        let once = try runGateway(["keep", "--once"] + tokenArguments + upstream, environment: environment, directory: Repository.root)
+        let once = try await runGateway(["keep", "--once"] + tokenArguments + upstream, environment: environment, directory: Repository.root)
         #expect(once.status == 0, "\(once.standardError)")
         #expect(once.standardOutput.contains("Refreshed the tokens in \(tokenFile.path); the access token expires in 4 s."))
         let second = try tokens(at: tokenFile)
@@ -77,24 +77,24 @@ import Testing
         // logout revokes; a copy of the revoked tokens can no longer be refreshed, and the keeper says to sign in again.
         let stale = directory.appendingPathComponent("stale.json")
         try FileManager.default.copyItem(at: tokenFile, to: stale)
-        let logout = try runGateway(["logout"] + tokenArguments + upstream, environment: environment, directory: Repository.root)
+        let logout = try await runGateway(["logout"] + tokenArguments + upstream, environment: environment, directory: Repository.root)
         #expect(logout.status == 0, "\(logout.standardError)")
         #expect(!FileManager.default.fileExists(atPath: tokenFile.path))
-        let refused = try runGateway(["keep", "--once", "--token-file", stale.path] + upstream, environment: environment, directory: Repository.root)
+        let refused = try await runGateway(["keep", "--once", "--token-file", stale.path] + upstream, environment: environment, directory: Repository.root)
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("invalid_grant"))
         #expect(refused.standardError.contains("Sign in again"))
         #expect(!FileManager.default.fileExists(atPath: stale.path))
     }
 
-    @Test func keepAndLogoutNeedARealUpstream() throws {
+    @Test func keepAndLogoutNeedARealUpstream() async throws {
         let directory = try Repository.temporaryDirectory()
         let file = directory.appendingPathComponent("tokens.json")
         try #"{"outcome":"success","token":{"accessToken":"a","refreshToken":"r","tokenType":"Bearer","expiresIn":60}}"#.write(to: file, atomically: true, encoding: .utf8)
-        let keep = try runGateway(["keep", "--once", "--token-file", file.path], directory: Repository.root)
+        let keep = try await runGateway(["keep", "--once", "--token-file", file.path], directory: Repository.root)
         #expect(keep.status == 78)
         #expect(keep.standardError.contains("set the upstream the tokens came from"))
-        let missing = try runGateway(["logout", "--token-file", directory.appendingPathComponent("none.json").path], directory: Repository.root)
+        let missing = try await runGateway(["logout", "--token-file", directory.appendingPathComponent("none.json").path], directory: Repository.root)
         #expect(missing.status == 78)
         #expect(missing.standardError.contains("sign in with haapi-gateway login first"))
     }
