@@ -13,6 +13,7 @@ import time
 import urllib.request
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -46,7 +47,7 @@ class Walk:
         """Checks the page a person sees now and keeps a screenshot of it."""
         driver = self.driver
         WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
-        h1 = [e.text for e in driver.find_elements(By.TAG_NAME, "h1")]
+        h1 = driver.execute_script("return Array.from(document.querySelectorAll('h1'), e => e.textContent.trim())")
         scroll, inner = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
         lang = driver.execute_script("return document.documentElement.lang")
         if len(h1) != 1:
@@ -62,10 +63,17 @@ class Walk:
         self.pages.append({"name": name, "h1": h1[0] if h1 else ""})
 
     def click(self, text):
-        for button in self.driver.find_elements(By.TAG_NAME, "button"):
-            if button.text.strip() == text:
-                button.click()
-                return
+        """Clicks the button labelled `text`, waiting for it; a page that is replaced meanwhile is looked at again."""
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                for button in self.driver.find_elements(By.TAG_NAME, "button"):
+                    if button.text.strip() == text:
+                        button.click()
+                        return
+            except StaleElementReferenceException:
+                pass
+            time.sleep(0.2)
         raise RuntimeError(f"no button {text!r}; buttons: {[b.text for b in self.driver.find_elements(By.TAG_NAME, 'button')]}")
 
     def type_into(self, selector, text):
@@ -74,10 +82,12 @@ class Walk:
         field.send_keys(text)
 
     def submit_first_form(self):
-        self.driver.find_elements(By.CSS_SELECTOR, "form.action button")[0].click()
+        WebDriverWait(self.driver, 20, ignored_exceptions=[StaleElementReferenceException]).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, "form.action button")[0].click() is None)
 
     def wait_for_heading(self, text, seconds=30):
-        WebDriverWait(self.driver, seconds).until(lambda d: any(e.text == text for e in d.find_elements(By.TAG_NAME, "h1")))
+        WebDriverWait(self.driver, seconds, ignored_exceptions=[StaleElementReferenceException]).until(
+            lambda d: text in d.execute_script("return Array.from(document.querySelectorAll('h1'), e => e.textContent.trim())"))
 
     def password(self, option, user):
         self.driver.get(GATEWAY + "/")
@@ -94,7 +104,7 @@ class Walk:
             self.wait_for_heading("Signed in")
             self.page("signed-in")
         except Exception as error:  # a failed walk is a result, with what the page said
-            heading = [e.text for e in self.driver.find_elements(By.TAG_NAME, "h1")]
+            heading = self.driver.execute_script("return Array.from(document.querySelectorAll('h1'), e => e.textContent.trim())")
             self.problems.append(f"{type(error).__name__}: {error} (page h1: {heading})")
         return {"user": self.user, "width": self.width, "pages": self.pages, "problems": self.problems}
 
@@ -123,10 +133,7 @@ class Walk:
         waiting = self.driver.current_window_handle
         self.driver.switch_to.new_window("tab")
         self.driver.get(link)
-        for button in self.driver.find_elements(By.TAG_NAME, "button"):
-            if button.text.strip().lower() == "approve":
-                button.click()
-                break
+        self.click("Approve")
         time.sleep(0.5)
         self.driver.close()
         self.driver.switch_to.window(waiting)

@@ -38,7 +38,8 @@ actor UpstreamProbe {
 
     func isReachable() async -> Bool {
         if let last, ContinuousClock.now - last.at < cacheFor { return last.reachable }
-        let reachable = await client.isUpstreamReachable()
+        // As patient as an upstream call may be, at most 5 s: a probe must not hang on a slow upstream.
+        let reachable = await client.isUpstreamReachable(timeout: min(client.configuration.requestTimeout, .seconds(5)))
         last = (.now, reachable)
         return reachable
     }
