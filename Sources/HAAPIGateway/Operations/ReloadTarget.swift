@@ -1,0 +1,46 @@
+import Logging
+
+/// The parts of a running gateway a reload replaces, and how.
+struct ReloadTarget: Sendable {
+    let live: LiveSettings
+    let store: MemorySessionStore<SignInSession>
+    let dispatcher: CallbackDispatcher
+    let logger: Logger
+
+    func apply(_ new: GatewayConfiguration) async -> GatewayReloader.Outcome {
+        let templates: TemplateLibrary
+        do {
+            templates = try TemplateLibrary(settings: new.templates)
+        } catch {
+            logger.error("reload refused; the running configuration stays", metadata: ["problem": "\(error.message)"])
+            return .init(applied: false, problems: ["templates: \(error.message)"], needsRestart: [])
+        }
+        let old = live.configuration
+        var needsRestart: [String] = []
+        if old.server.host != new.server.host || old.server.port != new.server.port || old.server.publicBaseURL != new.server.publicBaseURL
+            || old.server.maximumRequestBodyBytes != new.server.maximumRequestBodyBytes
+        {
+            needsRestart.append("server")
+        }
+        if old.upstream.summaryLine != new.upstream.summaryLine { needsRestart.append("upstream") }
+        if old.metrics.enabled != new.metrics.enabled || old.metrics.host != new.metrics.host || old.metrics.port != new.metrics.port {
+            needsRestart.append("metrics")
+        }
+        if old.kiosk.enabled != new.kiosk.enabled { needsRestart.append("kiosk.enabled") }
+        if old.logging.level != new.logging.level || old.logging.format != new.logging.format { needsRestart.append("logging") }
+        var applied = new
+        // What needs a restart keeps its running value, so that the configuration in effect is what actually runs.
+        applied.server = old.server
+        applied.upstream = old.upstream
+        applied.metrics = old.metrics
+        applied.pairing = old.pairing
+        applied.kiosk.enabled = old.kiosk.enabled
+        applied.logging = old.logging
+        live.replace(configuration: applied, templates: templates)
+        await store.update(settings: applied.sessions)
+        await dispatcher.replace(configurations: applied.callbacks, settings: applied.callbackDelivery)
+        for section in needsRestart { logger.warning("reload: changed settings take effect after a restart", metadata: ["section": "\(section)"]) }
+        logger.notice("configuration reloaded")
+        return .init(applied: true, problems: [], needsRestart: needsRestart)
+    }
+}
