@@ -20,8 +20,7 @@ struct KeepCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigurationOptions
 
-    @Option(name: .customLong("token-file"), help: ArgumentHelp("The token file of 'login' (default: as 'login').", valueName: "file"))
-    var tokenFile: String?
+    @OptionGroup var tokenFile: TokenFileOption
 
     @Option(name: .customLong("exec"), help: ArgumentHelp("A program run after each refresh (no arguments; HAAPI_GATEWAY_TOKEN_FILE names the file).", valueName: "program"))
     var hook: String?
@@ -30,18 +29,14 @@ struct KeepCommand: AsyncParsableCommand {
     var once = false
 
     func run() async throws {
-        let path = tokenFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? TokenFile.defaultPath()
+        let path = tokenFile.path
         var logger = Logger(label: "haapi-gateway") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
-        do {
-            _ = try TokenFile.read(path)
-        } catch {
-            exitWith("haapi-gateway: \(error.message)", status: 78)
-        }
+        _ = tokenFile.read()  // a missing or foreign file stops here, before the upstream is contacted
         let client = await UpstreamClient.make(options: options, logger: logger)
         var backoff = Duration.seconds(1)
         while true {
-            let (tokens, written) = try readOrExit(path)
+            let (tokens, written) = tokenFile.read()
             if !once {
                 let lifetime = Double(tokens.expiresIn ?? 300)
                 let due = written.addingTimeInterval(max(1, lifetime * 0.75))
@@ -86,15 +81,6 @@ struct KeepCommand: AsyncParsableCommand {
             case .oauthError(let error):
                 exitWith("haapi-gateway: the token endpoint refused the refresh: \(error.error)\(error.errorDescription.map { ": \($0)" } ?? "")", status: 1)
             }
-        }
-    }
-
-    private func readOrExit(_ path: String) throws -> (OAuthTokens, Date) {
-        do {
-            let (tokens, written) = try TokenFile.read(path)
-            return (tokens, written)
-        } catch {
-            exitWith("haapi-gateway: \(error.message)", status: 78)
         }
     }
 

@@ -25,8 +25,7 @@ struct LoginCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigurationOptions
 
-    @Option(name: .customLong("token-file"), help: ArgumentHelp("Where the tokens go (default: $XDG_CONFIG_HOME/haapi-gateway/tokens.json, else ~/.config/haapi-gateway/tokens.json).", valueName: "file"))
-    var tokenFile: String?
+    @OptionGroup var tokenFile: TokenFileOption
 
     @Option(name: .customLong("timeout-seconds"), help: "How long the link works and the command waits for the sign-in.")
     var timeoutSeconds: Int = 600
@@ -43,7 +42,7 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         var configuration: GatewayConfiguration
-        let tokenPath = tokenFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? TokenFile.defaultPath()
+        let tokenPath = tokenFile.path
         do {
             configuration = try options.loadConfiguration()
             try TokenFile.prepareDirectory(for: tokenPath)

@@ -14,19 +14,13 @@ struct LogoutCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigurationOptions
 
-    @Option(name: .customLong("token-file"), help: ArgumentHelp("The token file of 'login' (default: as 'login').", valueName: "file"))
-    var tokenFile: String?
+    @OptionGroup var tokenFile: TokenFileOption
 
     func run() async throws {
-        let path = tokenFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? TokenFile.defaultPath()
+        let path = tokenFile.path
         var logger = Logger(label: "haapi-gateway") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
-        let tokens: OAuthTokens
-        do {
-            tokens = try TokenFile.read(path).tokens
-        } catch {
-            exitWith("haapi-gateway: \(error.message)", status: 78)
-        }
+        let tokens = tokenFile.read().tokens
         let client = await UpstreamClient.make(options: options, logger: logger)
         let outcome: RevocationOutcome
         do {

@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+import HAAPI
+import HAAPIGateway
+
+/// `--token-file`, shared by `login`, `keep` and `logout`.
+struct TokenFileOption: ParsableArguments {
+    @Option(
+        name: .customLong("token-file"),
+        help: ArgumentHelp("The token file (default: $XDG_CONFIG_HOME/haapi-gateway/tokens.json, else ~/.config/haapi-gateway/tokens.json).", valueName: "file"))
+    var tokenFile: String?
+
+    /// The file in use, as an absolute path.
+    var path: String { tokenFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? TokenFile.defaultPath() }
+
+    /// The tokens in the file and when it was written; exits 78 when it cannot be read.
+    func read() -> (tokens: OAuthTokens, written: Date) {
+        do {
+            return try TokenFile.read(path)
+        } catch {
+            exitWith("haapi-gateway: \(error.message)", status: 78)
+        }
+    }
+}
