@@ -32,13 +32,8 @@ public struct ConfigurationLayers: Sendable {
                 problems.append("environment variable \(name) is not a configuration key")
                 continue
             }
-            let content: ConfigurationValue.Content
-            if key.kind == .list {
-                content = .list(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
-            } else {
-                content = .scalar(text)
-            }
-            layer[key.path] = ConfigurationValue(content, origin: .environment(name))
+            // A list arrives as text; the reader splits it at commas (`ConfigurationReader.list`).
+            layer[key.path] = ConfigurationValue(.scalar(text), origin: .environment(name))
         }
         add(layer, problems: problems)
     }

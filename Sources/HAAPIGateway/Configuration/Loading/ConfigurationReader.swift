@@ -109,6 +109,11 @@ struct ConfigurationReader {
             }
             return secret
         }
+        return secretFile(fileKey)
+    }
+
+    /// A secret kept in the file named by `fileKey`, without the file's trailing newlines; an empty file is a problem.
+    mutating func secretFile(_ fileKey: String) -> String? {
         guard let text = fileContents(fileKey) else { return nil }
         let secret = String(text.reversed().drop { $0 == "\n" || $0 == "\r" }.reversed())
         guard !secret.isEmpty else {

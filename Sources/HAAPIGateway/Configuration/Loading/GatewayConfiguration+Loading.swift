@@ -225,10 +225,7 @@ extension GatewayConfiguration {
         // During a rotation the previous secret signs too, so receivers not yet switched keep verifying.
         var previousWebhookSecret: String?
         if reader.isSet("callbacks.previousWebhookSecretFile") {
-            if let text = reader.fileContents("callbacks.previousWebhookSecretFile") {
-                previousWebhookSecret = String(text.reversed().drop { $0 == "\n" || $0 == "\r" }.reversed())
-                if previousWebhookSecret?.isEmpty == true { reader.problem("callbacks.previousWebhookSecretFile", "the file is empty") }
-            }
+            previousWebhookSecret = reader.secretFile("callbacks.previousWebhookSecretFile")
             if !needsSecret { reader.problem("callbacks.previousWebhookSecretFile", "is set, but callbacks.sinks has no webhook") }
         }
         var sinks: [CallbackSinkConfiguration] = []
