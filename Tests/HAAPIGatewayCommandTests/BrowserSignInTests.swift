@@ -1,6 +1,7 @@
 import Foundation
 import HAAPIDemoServer
 import Testing
+@testable import GatewayTestSupport
 
 /// Every demo user signs in through the built gateway in headless Chromium, as a person would, on a 1280 px desktop
 /// and a 375 px phone: one h1 and a language on every page, no horizontal scroll, no console error. Screenshots of

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import GatewayTestSupport
 
 /// `haapi-gateway check-config` and `serve` with bad configuration, run as the built binary.
 @Suite(.serialized) struct CheckConfigCommandTests {

@@ -1,11 +1,11 @@
 import Foundation
 
+@testable import GatewayTestSupport
+
 /// The built `haapi-gateway` running in the background, its output collected as it comes.
 final class RunningGateway: @unchecked Sendable {
     private let process = Process()
-    private let lock = NSLock()
-    private var output = Data()
-    private var errors = Data()
+    private let collected = CollectedOutput()
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = Repository.executable
@@ -16,19 +16,14 @@ final class RunningGateway: @unchecked Sendable {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.lock.withLock { self?.output.append(data) }
-        }
-        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.lock.withLock { self?.errors.append(data) }
-        }
+        let collected = collected
+        out.fileHandleForReading.readabilityHandler = { collected.append($0.availableData, toError: false) }
+        err.fileHandleForReading.readabilityHandler = { collected.append($0.availableData, toError: true) }
         try process.run()
     }
 
-    var standardOutput: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
-    var standardError: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
+    var standardOutput: String { collected.text(error: false) }
+    var standardError: String { collected.text(error: true) }
 
     /// Waits until standard output (or standard error) matches `pattern` (a regular expression with one group) and
     /// returns the group.

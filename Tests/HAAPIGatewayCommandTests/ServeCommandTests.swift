@@ -4,6 +4,7 @@ import HAAPIGateway
 import Testing
 
 @testable import haapi_gateway
+@testable import GatewayTestSupport
 
 /// `haapi-gateway serve` (the default subcommand): flags, and how they layer over file and environment.
 @Suite struct ServeCommandTests {

@@ -1,29 +1,6 @@
 import Foundation
 
-/// Paths of the repository and of the built `haapi-gateway` binary, found from this file (never the working directory).
-enum Repository {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let templates = root.appendingPathComponent("templates")
-    static let config = root.appendingPathComponent("config")
-
-    /// The `haapi-gateway` executable SwiftPM built beside the test bundle.
-    static var executable: URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("haapi-gateway")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return root.appendingPathComponent(".build/debug/haapi-gateway")
-    }
-
-    /// A fresh temporary directory.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-gateway-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-}
+@testable import GatewayTestSupport
 
 /// The result of running the binary.
 struct ProcessResult {
@@ -77,17 +54,4 @@ func runProgram(
     collected.append(output.fileHandleForReading.readDataToEndOfFile(), toError: false)
     collected.append(error.fileHandleForReading.readDataToEndOfFile(), toError: true)
     return ProcessResult(status: status, standardOutput: collected.text(error: false), standardError: collected.text(error: true))
-}
-
-/// Output gathered from a running process's pipes.
-final class CollectedOutput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var output = Data()
-    private var errors = Data()
-
-    func append(_ data: Data, toError: Bool) {
-        lock.withLock { if toError { errors.append(data) } else { output.append(data) } }
-    }
-
-    func text(error: Bool) -> String { lock.withLock { String(decoding: error ? errors : output, as: UTF8.self) } }
 }

@@ -12,9 +12,9 @@ public enum CallbackSinkConfiguration: Sendable, Hashable, CustomStringConvertib
     case exec(program: String)
 
     /// Parses `file:/absolute/path`, `exec:/absolute/program` or an `http(s)://` webhook URL (its secret is configured
-    /// separately and filled in by the caller).
+    /// separately: the caller builds the webhook sink with it).
     /// - Returns: The sink, or an error saying what is wrong with the text.
-    public static func parse(_ text: String, webhookSecret: String = "") -> Result<CallbackSinkConfiguration, ConfigurationError> {
+    public static func parse(_ text: String) -> Result<CallbackSinkConfiguration, ConfigurationError> {
         let lowered = text.lowercased()
         if lowered.hasPrefix("file:") || lowered.hasPrefix("exec:") {
             let path = String(text.dropFirst(5))
@@ -27,7 +27,7 @@ public enum CallbackSinkConfiguration: Sendable, Hashable, CustomStringConvertib
             guard let url = URL(string: text), !(url.host ?? "").isEmpty, url.user == nil, url.password == nil else {
                 return .failure(ConfigurationError(problems: ["'\(text)' is not a valid webhook URL (no credentials in the URL)"]))
             }
-            return .success(.webhook(url: url, secret: webhookSecret))
+            return .success(.webhook(url: url, secret: ""))
         }
         return .failure(ConfigurationError(problems: ["'\(text)' is not a callback: use file:PATH, exec:PROGRAM or an https:// webhook URL"]))
     }

@@ -2,6 +2,7 @@ import Foundation
 import HAAPI
 import Testing
 
+@testable import GatewayTestSupport
 @testable import HAAPIGateway
 
 /// Loading the configuration: YAML file, `HAAPI_GATEWAY_…` environment and flags; every problem reported at once.
@@ -40,7 +41,7 @@ struct ConfigurationLoadingTests {
 
     @Test("config/haapi-gateway.yaml documents every key, in its section, and nothing else")
     func shippedFileDocumentsEveryKey() throws {
-        let file = GatewayHarness.templatesDirectory.deletingLastPathComponent().appendingPathComponent("config/haapi-gateway.yaml")
+        let file = Repository.config.appendingPathComponent("haapi-gateway.yaml")
         let text = try String(contentsOf: file, encoding: .utf8)
         var section = ""
         var documented: [String] = []

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import GatewayTestSupport
 @testable import HAAPIGateway
 
 /// The QR encoder checked module by module against an independent implementation (Python's `qrcode` package, installed
@@ -58,22 +59,9 @@ struct QRCodeTests {
         String(repeating: "d", count: 190), String(repeating: "e", count: 228), String(repeating: "f", count: 270),
     ]
 
-    /// Whether Python's qrcode is there (always assumed where `HAAPI_GATEWAY_REQUIRE_ALL_TESTS` is set, as in `.ci/run`).
-    static let referenceAvailable: Bool = {
-        if ProcessInfo.processInfo.environment["HAAPI_GATEWAY_REQUIRE_ALL_TESTS"] != nil { return true }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import qrcode"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
-
     @Test(
         "every mask and level matches the reference encoder module for module",
-        .enabled(if: referenceAvailable, "needs Python's qrcode (.ci/run installs it)"), arguments: texts)
+        .enabled(if: TestTools.qrReferenceAvailable, "needs Python's qrcode (.ci/run installs it)"), arguments: texts)
     func matchesReference(_ text: String) throws {
         var versions: [QRErrorCorrection: Int] = [:]
         for errorCorrection in QRErrorCorrection.allCases {

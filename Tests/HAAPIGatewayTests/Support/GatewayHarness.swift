@@ -10,9 +10,7 @@ import Logging
 /// The gateway and the demo HAAPI server in-process on free loopback ports, and a browser for the gateway.
 enum GatewayHarness {
 
-    static let templatesDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("templates")
+    static let templatesDirectory = Repository.templates
 
     /// A configuration for the running demo server with a file sink in a fresh temporary directory.
     static func configuration(demo: RunningDemoServer, sinkPath: String) -> GatewayConfiguration {

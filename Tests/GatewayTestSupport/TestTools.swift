@@ -5,6 +5,9 @@ import Foundation
 enum TestTools {
     static var requireAll: Bool { ProcessInfo.processInfo.environment["HAAPI_GATEWAY_REQUIRE_ALL_TESTS"] != nil }
 
+    /// Python's qrcode, the QR encoder's reference.
+    static let qrReferenceAvailable: Bool = requireAll || pythonHas("qrcode")
+
     /// Headless Chromium with its driver, and Python's selenium.
     static let browserAvailable: Bool = requireAll
         || (FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") && pythonHas("selenium"))
