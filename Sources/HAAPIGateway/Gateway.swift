@@ -47,6 +47,7 @@ public enum Gateway {
         let health = HealthController(client: client, drain: drain, probe: UpstreamProbe(client: client))
         if configuration.server.healthEndpoints { health.register(on: router) }
         controller.register(on: router)
+        AssetController(live: live).register(on: router)
         if let pairing = configuration.pairing {
             PairingController(signIn: controller, gate: PairingGate(ticket: pairing.ticket), hostName: pairing.hostName).register(on: router)
         }

@@ -65,7 +65,9 @@ struct SecurityBaselineTests {
             }
             #expect(css.status == 200)
             #expect(css.header("X-Content-Type-Options") == "nosniff")
-            #expect(css.html.contains("prefers-color-scheme"))
+            #expect(css.html.contains("var(--accent)"))
+            let theme = try await browser.get("/assets/theme.css")
+            #expect(theme.html.contains("prefers-color-scheme"))
         }
     }
 

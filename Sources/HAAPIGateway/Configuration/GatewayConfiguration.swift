@@ -25,6 +25,8 @@ public struct GatewayConfiguration: Sendable {
     public var logging: LoggingSettings
     /// Kiosk mode (a shared screen that resets itself).
     public var kiosk = KioskSettings()
+    /// How pages look (product name, logo, colours).
+    public var theme = ThemeSettings()
     /// The Prometheus metrics listener.
     public var metrics = MetricsSettings()
     /// Single sign-in mode (`haapi-gateway login`); `nil` serves sign-ins to any browser (not from configuration files).

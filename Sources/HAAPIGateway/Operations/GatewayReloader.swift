@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 
 /// Applies a new configuration to a running gateway (on SIGHUP): templates and message catalogues, callbacks and their
-/// retries, completion, polling, kiosk timings and session settings take effect at once; a change to a setting that
+/// retries, completion, polling, theme, kiosk timings and session settings take effect at once; a change to a setting that
 /// needs a new listener, upstream, route or logger (server, upstream, metrics, kiosk.enabled, logging) is reported and
 /// waits for a restart. A configuration whose
 /// templates do not load is refused and the running one stays.

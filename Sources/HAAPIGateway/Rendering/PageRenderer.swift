@@ -11,6 +11,8 @@ struct PageRenderer: Sendable {
     var completionURL: URL?
     /// Kiosk mode: every page returns to the start by itself.
     var kiosk = KioskSettings()
+    /// Product name, logo and colours.
+    var theme = ThemeSettings()
 
     /// The templates of pages that end a sign-in (in kiosk mode they return to the start after `resetAfterSeconds`).
     private static let finalTemplates: Set<String> = ["signed-in", "message"]
@@ -71,6 +73,10 @@ struct PageRenderer: Sendable {
         var context = context
         context["lang"] = language
         context["t"] = messages.strings(for: language)
+        context["productName"] = theme.productName
+        context["hasProductName"] = !theme.productName.isEmpty
+        context["hasLogo"] = theme.logo != nil
+        context["hasBrand"] = theme.logo != nil || !theme.productName.isEmpty
         if kiosk.enabled, context["hasRefresh"] as? Bool != true {
             let seconds = Self.finalTemplates.contains(template) ? kiosk.resetAfterSeconds : kiosk.idleResetSeconds
             context["hasRefresh"] = true

@@ -6,12 +6,13 @@ import Mustache
 struct TemplateLibrary: Sendable {
     /// Templates every deployment needs.
     static let required = ["header", "footer", "form", "step", "signed-in", "message", "cancel", "pair"]
-    /// The stylesheet served at `/assets/gateway.css`.
-    static let stylesheetName = "gateway.css"
+    /// Assets every deployment needs (in `assets/`).
+    static let requiredAssets = ["gateway.css"]
 
     let library: MustacheLibrary
     let names: Set<String>
-    let stylesheet: String
+    /// The files served at `/assets/{name}`, by name.
+    let assets: [String: StaticAsset]
     /// The gateway's texts (`messages/<lang>.json`), layered the same way.
     let messages: MessageCatalogue
 
@@ -22,14 +23,14 @@ struct TemplateLibrary: Sendable {
             throw GatewayError(.configuration, "no templates directory: set templates.directory or --templates DIR (looked for ./templates and templates/ next to the executable or above it)")
         }
         var sources = try Self.read(directory: directory)
-        var stylesheet = try? String(contentsOf: directory.appendingPathComponent(Self.stylesheetName), encoding: .utf8)
+        var assets = try StaticAsset.load(directory: directory.appendingPathComponent("assets"))
         if let overrides = settings.overrideDirectory {
             sources.merge(try Self.read(directory: overrides)) { _, override in override }
-            if let css = try? String(contentsOf: overrides.appendingPathComponent(Self.stylesheetName), encoding: .utf8) { stylesheet = css }
+            assets.merge(try StaticAsset.load(directory: overrides.appendingPathComponent("assets"))) { _, override in override }
         }
-        let missing = Self.required.filter { sources[$0] == nil }
+        let missing = Self.required.filter { sources[$0] == nil }.map { "\($0).mustache" } + Self.requiredAssets.filter { assets[$0] == nil }.map { "assets/\($0)" }
         guard missing.isEmpty else {
-            throw GatewayError(.configuration, "missing templates in \(directory.path): \(missing.map { "\($0).mustache" }.joined(separator: ", "))")
+            throw GatewayError(.configuration, "missing templates in \(directory.path): \(missing.joined(separator: ", "))")
         }
         var library = MustacheLibrary()
         for (name, source) in sources {
@@ -41,7 +42,7 @@ struct TemplateLibrary: Sendable {
         }
         self.library = library
         self.names = Set(sources.keys)
-        self.stylesheet = stylesheet ?? ""
+        self.assets = assets
         self.messages = try MessageCatalogue.load(directories: [directory] + (settings.overrideDirectory.map { [$0] } ?? []))
     }
 

@@ -71,11 +71,6 @@ struct SignInController: Sendable {
             if let id = request.cookies[cookieName]?.value { await store.remove(id: id) }
             return redirectHome(clearingCookie: true)
         }
-        router.get("/assets/gateway.css") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
-                body: .init(byteBuffer: ByteBuffer(string: renderer.templates.stylesheet)))
-        }
     }
 
     private func show(_ request: Request) async throws -> Response {

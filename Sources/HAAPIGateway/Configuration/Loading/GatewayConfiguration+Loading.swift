@@ -98,6 +98,8 @@ extension GatewayConfiguration {
             resetAfterSeconds: reader.integer("kiosk.resetAfterSeconds", in: 1...600, default: kioskDefaults.resetAfterSeconds),
             idleResetSeconds: reader.integer("kiosk.idleResetSeconds", in: 10...3600, default: kioskDefaults.idleResetSeconds))
 
+        configuration.theme = resolveTheme(&reader)
+
         // metrics
         let metricsDefaults = MetricsSettings()
         configuration.metrics = MetricsSettings(

@@ -41,6 +41,12 @@ extension GatewayConfiguration {
             kiosk.enabled
                 ? "kiosk: on; the start page returns \(kiosk.resetAfterSeconds) s after a sign-in ends, and after \(kiosk.idleResetSeconds) s untouched"
                 : "kiosk: off")
+        let palettes = [theme.colorScheme != .dark ? "light \(theme.light.accent) on \(theme.light.background)" : nil,
+                        theme.colorScheme != .light ? "dark \(theme.dark.accent) on \(theme.dark.background)" : nil].compactMap { $0 }
+        lines.append(
+            "theme: \(theme.productName.isEmpty ? "no product name" : "product name \"\(theme.productName)\"")"
+                + "; \(theme.logo.map { "a \($0.contentType) logo of \($0.bytes.count) bytes" } ?? "no logo")"
+                + "; colour scheme \(theme.colorScheme.rawValue) (\(palettes.joined(separator: ", ")))")
         lines.append(metrics.enabled ? "metrics: Prometheus text at http://\(metrics.host):\(metrics.port)/metrics" : "metrics: off")
         lines.append("logging: \(logging.level.rawValue), \(logging.format.rawValue) lines on standard error")
         return lines
