@@ -105,6 +105,7 @@ let package = Package(
             name: "GatewayTestSupport",
             dependencies: [
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -126,6 +127,7 @@ let package = Package(
         .testTarget(
             name: "HAAPIDemoServerTests",
             dependencies: [
+                "GatewayTestSupport",
                 "HAAPIDemoServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),

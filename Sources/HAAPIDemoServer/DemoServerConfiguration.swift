@@ -34,6 +34,15 @@ public struct DemoServerConfiguration: Sendable {
     public var pollingIntervalSeconds: Int
     /// The largest request body accepted; larger bodies get HTTP 413.
     public var maximumRequestBodyBytes: Int
+    /// The WebAuthn relying-party id of the passkey option: a host name that the browser's origin must equal or end
+    /// with (`.` + id). Browsers refuse IP addresses as RP ids, so browsers must reach the gateway by this name.
+    public var passkeyRelyingPartyID: String
+    /// Exact origins (`scheme://host[:port]`, for example the gateway's `https://login.example.com`) whose WebAuthn
+    /// responses are accepted, besides `passkeyAcceptsLocalhostOrigins`.
+    public var passkeyAllowedOrigins: [String]
+    /// Whether `http://localhost` and `https://localhost` on any port are accepted (only while the relying-party id is
+    /// `localhost`): a browser and the gateway on one machine, as in development and the tests.
+    public var passkeyAcceptsLocalhostOrigins: Bool
 
     /// Creates a configuration.
     /// - Parameters:
@@ -61,6 +70,9 @@ public struct DemoServerConfiguration: Sendable {
         self.dpopNonceLifetimeSeconds = 60
         self.pollingIntervalSeconds = 2
         self.maximumRequestBodyBytes = 16 * 1024
+        self.passkeyRelyingPartyID = "localhost"
+        self.passkeyAllowedOrigins = []
+        self.passkeyAcceptsLocalhostOrigins = true
     }
 
     /// Whether `host` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).

@@ -29,6 +29,14 @@ struct DemoServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("flow-lifetime-seconds"), help: "Lifetime of a login flow.")
     var flowLifetimeSeconds: Double = 600
 
+    @Option(name: .customLong("passkey-rp-id"), help: "WebAuthn relying-party id of the passkey option: the host name browsers use (never an IP address).")
+    var passkeyRelyingPartyID: String = "localhost"
+
+    @Option(
+        name: .customLong("passkey-origin"),
+        help: "An origin (scheme://host[:port]) allowed to answer passkey ceremonies; repeatable. http(s)://localhost:* is always allowed for the RP id localhost.")
+    var passkeyOrigins: [String] = []
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -36,6 +44,10 @@ struct DemoServerCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard flowLifetimeSeconds > 0 else { throw ValidationError("--flow-lifetime-seconds must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel)") }
+        let relyingPartyLabels = passkeyRelyingPartyID.split(separator: ".", omittingEmptySubsequences: false)
+        guard !relyingPartyLabels.contains(where: \.isEmpty), !relyingPartyLabels.allSatisfy({ Int($0) != nil }),
+            passkeyRelyingPartyID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") })
+        else { throw ValidationError("--passkey-rp-id must be a host name, not an IP address") }
         if let publicBaseURL {
             guard let url = URL(string: publicBaseURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
                 throw ValidationError("--public-base-url must be an absolute http(s) URL")
@@ -45,9 +57,12 @@ struct DemoServerCommand: AsyncParsableCommand {
 
     /// The server configuration these options describe.
     var serverConfiguration: DemoServerConfiguration {
-        DemoServerConfiguration(
+        var configuration = DemoServerConfiguration(
             host: host, port: port, requireDPoPNonce: requireDPoPNonce, clientKeyPath: clientKeyPath, publicBaseURL: publicBaseURL,
             flowLifetimeSeconds: flowLifetimeSeconds)
+        configuration.passkeyRelyingPartyID = passkeyRelyingPartyID.lowercased()
+        configuration.passkeyAllowedOrigins = passkeyOrigins
+        return configuration
     }
 
     func run() async throws {
@@ -57,7 +72,7 @@ struct DemoServerCommand: AsyncParsableCommand {
             let banner = """
                 Demo HAAPI server: \(url.absoluteString)/.well-known/openid-configuration
                 Client \(DemoServer.clientID) / \(DemoServer.clientSecret), redirect URI \(DemoServer.redirectURI)
-                Users demo/demo, otp/otp, poll/poll, consent/consent; outbox at \(url.absoluteString)/demo/outbox
+                Users demo/demo, otp/otp, poll/poll, consent/consent (each can also create a passkey); outbox at \(url.absoluteString)/demo/outbox
 
                 """
             FileHandle.standardOutput.write(Data(banner.utf8))

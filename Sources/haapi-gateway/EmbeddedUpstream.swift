@@ -11,12 +11,24 @@ enum EmbeddedUpstream {
         guard case .demo(let settings) = configuration.upstream else { return (configuration, nil) }
         var demoLogger = logger
         demoLogger.logLevel = max(logger.logLevel, .warning)
-        let server = try await DemoServer.start(configuration: DemoServerConfiguration(port: 0, requireDPoPNonce: settings.requireDPoPNonce), logger: demoLogger)
+        var demoConfiguration = DemoServerConfiguration(port: 0, requireDPoPNonce: settings.requireDPoPNonce)
+        if let publicURL = configuration.server.publicBaseURL { passkeys(for: publicURL, in: &demoConfiguration) }
+        let server = try await DemoServer.start(configuration: demoConfiguration, logger: demoLogger)
         var resolved = configuration
         resolved.upstream = .haapi(
             HAAPIClientConfiguration(
                 baseURL: server.baseURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
                 redirectURI: DemoServer.redirectURI, scopes: settings.scopes, requestTimeout: .seconds(settings.timeoutSeconds)))
         return (resolved, server)
+    }
+
+    /// With a public URL by name, the demo's passkeys belong to that host and its origin; an IP address (which WebAuthn
+    /// refuses as a relying-party id) keeps the defaults, `localhost` on any port.
+    static func passkeys(for publicURL: URL, in configuration: inout DemoServerConfiguration) {
+        guard let scheme = publicURL.scheme?.lowercased(), let host = publicURL.host?.lowercased(), !host.isEmpty, !host.contains(":"),
+            !host.split(separator: ".").allSatisfy({ Int($0) != nil })
+        else { return }
+        configuration.passkeyRelyingPartyID = host
+        configuration.passkeyAllowedOrigins = ["\(scheme)://\(host)" + (publicURL.port.map { ":\($0)" } ?? "")]
     }
 }

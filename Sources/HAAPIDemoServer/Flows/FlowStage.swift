@@ -12,6 +12,12 @@ enum FlowStage: Sendable, Equatable {
     case awaitingApproval
     /// The external-browser client operation is shown.
     case externalBrowser
+    /// The passkey option's username form is shown.
+    case passkeyUsername
+    /// The `webauthn-registration` client operation is shown; its challenge is in the flow.
+    case passkeyRegistration
+    /// The `webauthn-authentication` client operation is shown; its challenge is in the flow.
+    case passkeyAuthentication
     /// The user authenticated; the consent step is shown.
     case consent
     /// Too many wrong passwords.

@@ -63,7 +63,7 @@ extension FlowSteps {
                 .clientOperation(
                     kind: "login", title: "Sign in with an external browser",
                     ClientOperationModel(
-                        name: "external-browser-flow", arguments: ["href": launchURL],
+                        name: "external-browser-flow", arguments: ["href": .string(launchURL)],
                         continueActions: [
                             .form(
                                 kind: "continue", title: "If you are not redirected automatically, click here to continue authenticating",

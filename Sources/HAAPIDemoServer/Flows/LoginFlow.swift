@@ -18,5 +18,9 @@ struct LoginFlow: Sendable {
     var approvalStartedAt: Date?
     var launchNonce: String?
     var resumeNonce: String?
+    /// The base64url challenge of the WebAuthn ceremony on show; cleared once a response to it verified.
+    var passkeyChallenge: String?
+    /// Refused WebAuthn responses in this flow.
+    var failedPasskeyAttempts = 0
     var authenticatedAt: Date?
 }

@@ -235,7 +235,7 @@ struct LoginFlowEngine: Sendable {
     }
 
     /// Authentication is complete: consent for the consent user, otherwise the authorization response.
-    private func authenticated(_ flow: inout LoginFlow) -> FlowOutcome {
+    func authenticated(_ flow: inout LoginFlow) -> FlowOutcome {
         flow.authenticatedAt = Date()
         guard let user = flow.user else { return .unexpectedStep }
         if user.secondStep == .consent {
@@ -264,13 +264,14 @@ struct LoginFlowEngine: Sendable {
 
     // MARK: Helpers
 
-    private func reset(_ flow: inout LoginFlow) {
+    func reset(_ flow: inout LoginFlow) {
         flow.user = nil
         flow.oneTimeCode = nil
         flow.approvalStatus = .pending
         flow.approvalStartedAt = nil
         flow.resumeNonce = nil
         flow.launchNonce = nil
+        flow.passkeyChallenge = nil
     }
 
     /// A hidden field must come back exactly as sent.

@@ -37,6 +37,10 @@ struct HAAPIController: Sendable {
             (.post, DemoPaths.approvalCancel, { engine, flow, _ in engine.cancelApproval(&flow) }),
             (.get, DemoPaths.externalBrowser, { engine, flow, _ in engine.externalBrowser(&flow) }),
             (.post, DemoPaths.externalBrowser, { engine, flow, form in engine.resumeAfterExternalBrowser(&flow, form: form) }),
+            (.get, DemoPaths.passkey, { engine, flow, _ in engine.passkeyForm(&flow) }),
+            (.post, DemoPaths.passkey, { engine, flow, form in engine.submitPasskeyUsername(&flow, form: form) }),
+            (.post, DemoPaths.passkeyRegistration, { engine, flow, form in engine.submitPasskeyRegistration(&flow, form: form) }),
+            (.post, DemoPaths.passkeyAssertion, { engine, flow, form in engine.submitPasskeyAssertion(&flow, form: form) }),
             (.post, DemoPaths.consent, { engine, flow, form in engine.submitConsent(&flow, form: form) }),
         ]
         for (method, path, handler) in steps {
@@ -161,8 +165,18 @@ struct HAAPIController: Sendable {
         case .success(let value): text = value
         }
         let contentType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        if contentType == FormModel.json {
+            // JSON forms (WebAuthn credentials): an object whose members are the fields; nested values kept as JSON.
+            guard let object = JSONValue.object(from: Data(text.utf8)) else {
+                return .failure(.invalidInput([Problem.InvalidField(name: "body", reason: "invalidValue", detail: "The body is not a JSON object")]))
+            }
+            return .success(FormParameters(jsonObject: object))
+        }
         guard contentType == FormModel.urlEncoded || (contentType == nil && text.isEmpty) else {
-            return .failure(.unexpected(code: "invalid_request", messages: ["Forms must be posted as application/x-www-form-urlencoded."], status: 415))
+            return .failure(
+                .unexpected(
+                    code: "invalid_request", messages: ["Forms must be posted as application/x-www-form-urlencoded or application/json."],
+                    status: 415))
         }
         let form = FormParameters(encoded: text)
         guard form.isWellFormed, form.repeatedNames.isEmpty else {

@@ -10,7 +10,18 @@ struct FormParameters: Sendable {
     /// False when some pair was not valid percent-encoding.
     private(set) var isWellFormed = true
 
+    /// The members of a JSON object as it was posted (empty for URL-encoded bodies and queries).
+    private(set) var jsonMembers: [String: JSONValue] = [:]
+
     init() {}
+
+    /// The parameters of a JSON form: string members also as values, every member as JSON.
+    init(jsonObject: [String: JSONValue]) {
+        jsonMembers = jsonObject
+        for (name, value) in jsonObject {
+            if let text = value.stringValue { values[name] = text }
+        }
+    }
 
     init(encoded: String) {
         for pair in encoded.split(separator: "&", omittingEmptySubsequences: true) {

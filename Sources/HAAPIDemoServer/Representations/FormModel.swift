@@ -7,10 +7,16 @@ struct FormModel: Encodable, Sendable {
     var fields: [Field]?
 
     static let urlEncoded = "application/x-www-form-urlencoded"
+    static let json = "application/json"
 
     /// A GET form without fields (selector options, redirections, polls).
     static func get(_ href: String, actionTitle: String? = nil) -> FormModel {
         FormModel(href: href, method: "GET", actionTitle: actionTitle)
+    }
+
+    /// A JSON POST form (client operations whose result is a JSON value, such as WebAuthn credentials).
+    static func postJSON(_ href: String, actionTitle: String? = nil, fields: [Field]) -> FormModel {
+        FormModel(href: href, method: "POST", type: json, actionTitle: actionTitle, fields: fields)
     }
 
     /// A URL-encoded POST form.

@@ -22,6 +22,9 @@ enum DemoPaths {
     static let approvalCancel = "/authn/authenticate/approval/cancel"
     static let externalBrowser = "/authn/authenticate/external-browser"
     static let externalBrowserLaunch = "/authn/authenticate/external-browser/launch"
+    static let passkey = "/authn/authenticate/passkey"
+    static let passkeyRegistration = "/authn/register/create/passkey"
+    static let passkeyAssertion = "/authn/authenticate/passkey/assertion"
     static let consent = "/authn/consent"
     static let cancel = "/authn/authenticate/cancel"
 

@@ -15,6 +15,8 @@ final class DemoServerContext: Sendable {
     let codes = AuthorizationCodeStore()
     let flows: FlowStore
     let outbox = DemoOutbox()
+    let passkeys = PasskeyStore()
+    let webAuthn: WebAuthnVerifier
     let nonces: DPoPNonceSource?
     let dpopVerifier: DPoPProofVerifier
     let assertionReplayCache = ReplayCache(capacity: 10_000, retention: 3700)
@@ -26,6 +28,7 @@ final class DemoServerContext: Sendable {
         self.idTokenSigner = ES256Signer()
         self.clientAssertionKey = ImmutableKey(P256.Signing.PrivateKey())
         self.flows = FlowStore(lifetime: configuration.flowLifetimeSeconds)
+        self.webAuthn = WebAuthnVerifier(configuration: configuration)
         let nonces = configuration.requireDPoPNonce ? DPoPNonceSource(lifetime: configuration.dpopNonceLifetimeSeconds) : nil
         self.nonces = nonces
         self.dpopVerifier = DPoPProofVerifier(

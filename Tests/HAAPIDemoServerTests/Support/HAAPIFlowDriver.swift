@@ -38,7 +38,7 @@ final class HAAPIFlowDriver: @unchecked Sendable {
     /// A HAAPI request with token, fresh proof, Accept and Session-Id; retries once on use_dpop_nonce.
     func request(
         _ method: String, _ url: String, fields: [(String, String)] = [], headers extra: [(String, String)] = [],
-        accept: String = "application/vnd.auth+json", proofURL: String? = nil
+        accept: String = "application/vnd.auth+json", proofURL: String? = nil, jsonBody: String? = nil
     ) async throws -> TestResponse {
         let target = absolute(url)
         var response: TestResponse?
@@ -52,6 +52,9 @@ final class HAAPIFlowDriver: @unchecked Sendable {
             var body: String?
             if method == "GET" {
                 if !fields.isEmpty { finalURL += (target.contains("?") ? "&" : "?") + TestHTTP.formEncode(fields) }
+            } else if let jsonBody {
+                headers.append(("Content-Type", "application/json"))
+                body = jsonBody
             } else {
                 headers.append(("Content-Type", "application/x-www-form-urlencoded"))
                 body = TestHTTP.formEncode(fields)
@@ -75,6 +78,14 @@ final class HAAPIFlowDriver: @unchecked Sendable {
             return nil
         }
         return try await request((model["method"] as? String ?? "GET").uppercased(), model["href"] as? String ?? "", fields: fields)
+    }
+
+    /// Submits a JSON form action (`type: application/json`) with `members` as the body object.
+    func submitJSON(_ action: [String: Any], _ members: [String: Any]) async throws -> TestResponse {
+        let model = action["model"] as? [String: Any] ?? [:]
+        #expect(model["type"] as? String == "application/json")
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: members, options: [.sortedKeys]), as: UTF8.self)
+        return try await request((model["method"] as? String ?? "POST").uppercased(), model["href"] as? String ?? "", jsonBody: body)
     }
 
     /// Follows a redirection-step's action.
