@@ -17,6 +17,8 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case problemTitle, problemText
     case unsupportedOperationTitle, unsupportedOperation, otherWays
     case externalBrowserHelp, bankIDOpenApp
+    case passkeyTitle, passkeyCreate, passkeyUse, passkeyNoScript, passkeyWorking, passkeyCancelled, passkeyUnsupported, passkeyFailed
+    case passkeyUnavailable, passkeyInvalid
     case restarting
     case pairTitle, pairCheck, pairConfirm, pairMismatch, pairLinkUsed, pairOpenLink
 }

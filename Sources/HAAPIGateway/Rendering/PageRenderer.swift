@@ -13,6 +13,8 @@ struct PageRenderer: Sendable {
     var kiosk = KioskSettings()
     /// Product name, logo and colours.
     var theme = ThemeSettings()
+    /// The host of `server.publicURL`, when configured: WebAuthn runs on the page only for relying parties of this host.
+    var publicHost: String?
 
     /// The templates of pages that end a sign-in (in kiosk mode they return to the start after `resetAfterSeconds`).
     private static let finalTemplates: Set<String> = ["signed-in", "message"]
@@ -24,8 +26,9 @@ struct PageRenderer: Sendable {
         messages.language(for: request.headers[.acceptLanguage])
     }
 
-    /// The page for a session's current state.
-    func page(for snapshot: SessionSnapshot, language: String) -> String {
+    /// The page for a session's current state; `requestHost` (the request's authority) stands in for the public host
+    /// when none is configured.
+    func page(for snapshot: SessionSnapshot, language: String, requestHost: String? = nil) -> String {
         switch snapshot.phase {
         case .confirming(let code, let hostName):
             return render(
@@ -48,7 +51,8 @@ struct PageRenderer: Sendable {
                 return messagePage(title: .gateway(.signInFailedTitle), message: .gateway(.signInNotStarted), startAgain: true, language: language)
             }
             let builder = StepPageBuilder(
-                snapshot: snapshot, messages: messages, language: language, defaultPollSeconds: defaultPollSeconds, autocomplete: !kiosk.enabled)
+                snapshot: snapshot, messages: messages, language: language, defaultPollSeconds: defaultPollSeconds, autocomplete: !kiosk.enabled,
+                gatewayHost: publicHost ?? requestHost.flatMap(WebAuthnOperationContext.hostName(ofAuthority:)))
             let context = builder.context(for: step)
             let name = StepPageBuilder.templateCandidates(for: step).first { templates.names.contains($0) } ?? "step"
             return render(context, template: name, language: language)

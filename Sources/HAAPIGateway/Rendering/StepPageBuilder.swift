@@ -11,6 +11,8 @@ struct StepPageBuilder {
     var defaultPollSeconds = 2
     /// Whether fields carry `autocomplete` hints (off in kiosk mode: a shared screen must not remember anyone).
     var autocomplete = true
+    /// The host browsers reach the gateway by (WebAuthn needs the relying-party id to match it).
+    var gatewayHost: String?
 
     /// The template to use for `step`: `view-<viewName>`, then `step-<stepKind>`, then `step`.
     static func templateCandidates(for step: Representation) -> [String] {
@@ -103,6 +105,12 @@ struct StepPageBuilder {
                 context["isBankID"] = true
                 context["openApp"] = text(.bankIDOpenApp)
                 runnable = true
+            case ClientOperation.Name.webAuthnRegistration, ClientOperation.Name.webAuthnAuthentication:
+                context.merge(
+                    WebAuthnOperationContext(operation: operation, title: action.title, address: address, snapshot: snapshot, gatewayHost: gatewayHost)
+                        .context(text: text, fieldError: { name in snapshot.fieldErrors[name].map { messages.text($0, language: language) } })
+                ) { _, new in new }
+                runnable = false
             default:
                 context["isUnsupported"] = true
                 context["unsupportedTitle"] = text(.unsupportedOperationTitle)

@@ -5,9 +5,9 @@ import Mustache
 /// file. Compiled once at startup; required templates are checked then.
 struct TemplateLibrary: Sendable {
     /// Templates every deployment needs.
-    static let required = ["header", "footer", "form", "step", "signed-in", "message", "cancel", "pair"]
+    static let required = ["header", "footer", "form", "step", "signed-in", "message", "cancel", "pair", "webauthn"]
     /// Assets every deployment needs (in `assets/`).
-    static let requiredAssets = ["gateway.css"]
+    static let requiredAssets = ["gateway.css", "webauthn.js"]
 
     let library: MustacheLibrary
     let names: Set<String>

@@ -93,7 +93,7 @@ struct SignInController: Sendable {
             throw GatewayError(.sessionExpired, .sessionExpired)
         }
         let snapshot = await session.snapshot()
-        return PageRenderer.response(renderer.page(for: snapshot, language: renderer.language(for: request)))
+        return PageRenderer.response(renderer.page(for: snapshot, language: renderer.language(for: request), requestHost: request.head.authority))
     }
 
     private func startSession(_ request: Request) async throws -> Response {
@@ -101,7 +101,8 @@ struct SignInController: Sendable {
         try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
         let id = await store.insert(session)
         let snapshot = await session.snapshot()
-        return PageRenderer.response(renderer.page(for: snapshot, language: renderer.language(for: request)), headers: [.setCookie: cookie(id)])
+        return PageRenderer.response(
+            renderer.page(for: snapshot, language: renderer.language(for: request), requestHost: request.head.authority), headers: [.setCookie: cookie(id)])
     }
 
     /// The session of a state-changing request after the origin and CSRF checks.
@@ -136,7 +137,8 @@ struct SignInController: Sendable {
         if configuration.pairing != nil, await session.phase != .step {
             // `login` mode: the command stops soon after the outcome, so the final page comes with this response
             // rather than after a redirect the browser might send too late.
-            return PageRenderer.response(renderer.page(for: await session.snapshot(), language: renderer.language(for: request)))
+            return PageRenderer.response(
+                renderer.page(for: await session.snapshot(), language: renderer.language(for: request), requestHost: request.head.authority))
         }
         if configuration.kiosk.enabled, await session.phase == .signedIn {
             // A shared screen keeps nothing of a finished sign-in.

@@ -98,13 +98,14 @@ actor SignInSession {
     /// Submits the action at `address` of step `submittedVersion` with the browser's form values.
     ///
     /// Hidden fields come from the step, never from the browser; undeclared names are dropped; missing required
-    /// fields re-render the step without calling upstream.
+    /// fields re-render the step without calling upstream. A context field of a JSON form (a WebAuthn credential) must
+    /// be a bounded JSON object and is sent upstream as that object.
     func submit(version submittedVersion: Int, address: ActionAddress, form: [String: String], acceptLanguage: String?) async throws(GatewayError) {
         guard let step = currentStep(for: submittedVersion) else { return }
         guard let action = address.resolve(in: step), let model = action.form else {
             throw GatewayError(.badRequest, .unknownButton)
         }
-        var parameters: [String: String] = [:]
+        var parameters: [String: JSONValue] = [:]
         var missing: [String: PageText] = [:]
         var typed: [String: String] = [:]
         for field in model.fields {
@@ -113,14 +114,22 @@ actor SignInSession {
                 continue
             case .checkbox:
                 typed[field.name] = form[field.name] == nil ? "" : "on"
-                if form[field.name] != nil { parameters[field.name] = field.value ?? "on" }
+                if form[field.name] != nil { parameters[field.name] = .string(field.value ?? "on") }
             default:
                 let value = form[field.name] ?? ""
+                if field.type == .context, model.isJSON {
+                    guard let object = PostedJSONObject.parse(value) else {
+                        notices = [.gateway(.passkeyInvalid)]
+                        return
+                    }
+                    parameters[field.name] = object
+                    continue
+                }
                 if field.type != .password { typed[field.name] = value }
                 if value.isEmpty {
                     if field.required == true { missing[field.name] = .gateway(.requiredField, arguments: ["field": field.label ?? field.name]) }
                 } else {
-                    parameters[field.name] = value
+                    parameters[field.name] = .string(value)
                 }
             }
         }
@@ -131,7 +140,7 @@ actor SignInSession {
             return
         }
         try await run(preserving: typed) { flow throws(HAAPIError) in
-            try await flow.followAutomaticSteps(from: try await flow.submitForm(action, parameters: parameters, acceptLanguage: acceptLanguage), acceptLanguage: acceptLanguage)
+            try await flow.followAutomaticSteps(from: try await flow.submitForm(action, values: parameters, acceptLanguage: acceptLanguage), acceptLanguage: acceptLanguage)
         }
     }
 
