@@ -16,7 +16,7 @@ struct OtherUsersEndToEndTests {
         guard let match = ScrapedForm.matches(#"<meta http-equiv="refresh" content="([^"]+)">"#, in: page.html).first else { return nil }
         let parts = match.split(separator: ";", maxSplits: 1)
         guard parts.count == 2, let seconds = Int(parts[0]) else { return nil }
-        return (seconds, String(parts[1].dropFirst("url=".count)))
+        return (seconds, String(parts[1].drop { $0 == " " }.dropFirst("url=".count)))
     }
 
     @Test("otp/otp: a wrong code shows the field error; the code from the outbox signs in")
@@ -68,6 +68,21 @@ struct OtherUsersEndToEndTests {
             let done = try await browser.get(next.url)
             #expect(done.html.contains("You are signed in"))
             #expect(FileManager.default.fileExists(atPath: sinkPath))
+        }
+    }
+
+    @Test("poll/poll with the page's script: the status route answers changed only once the step has moved on")
+    func statusRoute() async throws {
+        try await GatewayHarness.withGateway { browser, demo, _ in
+            let pending = try await login(browser, option: "Approve on another device", user: "poll")
+            let status = try #require(ScrapedForm.matches(#"data-status-url="([^"]+)""#, in: pending.html).first)
+            #expect(pending.html.contains(#"<script src="/assets/refresh.js" defer></script>"#))
+            let unchanged = try await browser.get(status)
+            #expect(unchanged.status == 200 && unchanged.html == #"{"changed":false}"#)
+            #expect(try await browser.get(status, headers: [("Sec-Fetch-Site", "cross-site")]).status == 403)
+            try await DemoSideChannel.decideApproval(demo, approve: true)
+            #expect(try await browser.get(status).html == #"{"changed":true}"#)
+            #expect(try await browser.get("/").html.contains("You are signed in"))
         }
     }
 

@@ -16,7 +16,7 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case errorTitle, unknownButton, unknownLink, unknownForm, requestTooLarge, requestNotHandled
     case problemTitle, problemText
     case unsupportedOperationTitle, unsupportedOperation, otherWays
-    case externalBrowserHelp, bankIDOpenApp
+    case externalBrowserHelp, resumeCodeLabel, externalBrowserReturned, externalBrowserHandedBack, bankIDOpenApp
     case restarting
     case pairTitle, pairCheck, pairConfirm, pairMismatch, pairLinkUsed, pairOpenLink
 }

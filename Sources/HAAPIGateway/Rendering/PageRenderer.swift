@@ -25,7 +25,24 @@ struct PageRenderer: Sendable {
     }
 
     /// The page for a session's current state.
-    func page(for snapshot: SessionSnapshot, language: String) -> String {
+    /// - Parameters:
+    ///   - snapshot: The session's state.
+    ///   - language: The page's language.
+    ///   - origin: The gateway's origin as the browser reaches it (for an external browser's return address), if known.
+    func page(for snapshot: SessionSnapshot, language: String, origin: String? = nil) -> String {
+        page(for: snapshot, language: language, origin: origin, extra: [:])
+    }
+
+    /// The current step's page where an external browser has come back with its resume code: the code is filled into
+    /// the resume form, and the page's script hands it to the tab that opened the browser (which posts it) when there is
+    /// one; otherwise the person continues here.
+    func externalBrowserReturnPage(for snapshot: SessionSnapshot, resumeCode: String, language: String, origin: String?) -> String {
+        page(
+            for: snapshot, language: language, origin: origin,
+            extra: ["hasResumeCode": true, "resumeCode": resumeCode, "scripts": ["external-browser-return.js"]])
+    }
+
+    private func page(for snapshot: SessionSnapshot, language: String, origin: String?, extra: [String: Any]) -> String {
         switch snapshot.phase {
         case .confirming(let code, let hostName):
             return render(
@@ -48,8 +65,9 @@ struct PageRenderer: Sendable {
                 return messagePage(title: .gateway(.signInFailedTitle), message: .gateway(.signInNotStarted), startAgain: true, language: language)
             }
             let builder = StepPageBuilder(
-                snapshot: snapshot, messages: messages, language: language, defaultPollSeconds: defaultPollSeconds, autocomplete: !kiosk.enabled)
-            let context = builder.context(for: step)
+                snapshot: snapshot, messages: messages, language: language, defaultPollSeconds: defaultPollSeconds, autocomplete: !kiosk.enabled,
+                origin: origin)
+            let context = builder.context(for: step).merging(extra) { _, new in new }
             let name = StepPageBuilder.templateCandidates(for: step).first { templates.names.contains($0) } ?? "step"
             return render(context, template: name, language: language)
         }
