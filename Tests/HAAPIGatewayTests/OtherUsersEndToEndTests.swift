@@ -61,7 +61,8 @@ struct OtherUsersEndToEndTests {
             let refresh = try #require(refreshTarget(pending))
             #expect(refresh.seconds >= 1)
             #expect(refresh.url.hasSuffix("/poll"))
-            #expect(pending.html.contains("<img class=\"link-activation\" src=\"data:image/png"), "the QR image, scaled up by its class")
+            #expect(pending.html.contains(#"<figure class="qr"><svg xmlns="http://www.w3.org/2000/svg" class="qr-code""#), "a QR code of the approval link, drawn by the gateway")
+            #expect(pending.html.contains(#"aria-label="Scan to approve on another device""#))
             let still = try await browser.get(refresh.url)
             let next = try #require(refreshTarget(still), "still pending")
             try await DemoSideChannel.decideApproval(demo, approve: true)
@@ -83,6 +84,24 @@ struct OtherUsersEndToEndTests {
             try await DemoSideChannel.decideApproval(demo, approve: true)
             #expect(try await browser.get(status).html == #"{"changed":true}"#)
             #expect(try await browser.get("/").html.contains("You are signed in"))
+        }
+    }
+
+    @Test("BankID: the autostart link, then a waiting page with a QR code of it, moving on once approved")
+    func bankID() async throws {
+        try await GatewayHarness.withGateway { browser, demo, sinkPath in
+            let selector = try await browser.get("/")
+            let launch = try await browser.submit(try selector.form(button: "BankID"))
+            let autostart = try #require(ScrapedForm.matches(#"<a href="(bankid:[^"]+)" rel="noopener noreferrer">Open BankID on this device</a>"#, in: launch.html).first)
+            #expect(autostart.contains("autostarttoken="))
+            let waiting = try await browser.submit(try launch.form(button: "Continue"))
+            #expect(waiting.html.contains(#"aria-label="Scan the code in BankID security app""#))
+            #expect(waiting.html.contains(#"<script src="/assets/refresh.js" defer></script>"#))
+            let status = try #require(ScrapedForm.matches(#"data-status-url="([^"]+)""#, in: waiting.html).first)
+            #expect(try await browser.get(status).html == #"{"changed":false}"#)
+            try await DemoSideChannel.decideApproval(demo, approve: true)
+            #expect(try await browser.get(status).html == #"{"changed":true}"#)
+            #expect(try await browser.get("/").html.contains("Welcome") || FileManager.default.fileExists(atPath: sinkPath))
         }
     }
 

@@ -38,10 +38,17 @@ struct StepPageBuilder {
         }
         var links: [[String: Any]] = []
         var images: [[String: Any]] = []
+        var codes: [[String: Any]] = []
         for (index, link) in step.links.enumerated() {
             if link.isImage {
                 if link.href.lowercased().hasPrefix("data:image/") {
                     images.append(["src": link.href, "alt": link.title ?? text(.image), "classes": Self.cssClasses([link.rel], prefix: "link-")])
+                }
+            } else if link.rel == Self.activationRel {
+                // An activation link that is not an image is what a phone should open: shown as a QR code the gateway
+                // draws (and as the link itself, for this device), never followed by the gateway.
+                if let code = Self.qrCode(for: link.href, label: link.title ?? text(.scanCode)) {
+                    codes.append(["svg": code, "href": link.href, "title": link.title ?? text(.scanCode), "isWeb": Self.isWebURL(link.href)])
                 }
             } else {
                 links.append(["action": "/step/\(snapshot.version)/link/\(index)", "title": link.title ?? link.rel, "csrf": snapshot.csrfToken])
@@ -63,10 +70,24 @@ struct StepPageBuilder {
             "forms": forms,
             "links": links,
             "images": images,
+            "codes": codes,
             "operations": operations,
             "stepType": step.type.rawValue,
             "scripts": Self.scripts(for: operations),
         ].merging(refresh(for: step)) { _, new in new }
+    }
+
+    /// The relation of a link meant for another device (Curity sends BankID's QR image with it).
+    static let activationRel = "activation"
+
+    /// A QR code of `text` as inline SVG, or nil when it does not fit (a version 10 code at most).
+    static func qrCode(for text: String, label: String) -> String? {
+        (try? QRCode.encode(text, errorCorrection: .medium))?.svg(label: label)
+    }
+
+    private static func isWebURL(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        return lowered.hasPrefix("https://") || lowered.hasPrefix("http://")
     }
 
     /// The scripts of `/assets/` a page's client operations need (each page works without them).
