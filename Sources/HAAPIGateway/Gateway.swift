@@ -41,13 +41,14 @@ public enum Gateway {
             originGuard: RequestOriginGuard(publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL)), logger: logger)
         let router = Router(context: BasicRequestContext.self)
         router.middlewares.add(RequestLogMiddleware())
-        router.middlewares.add(SecurityHeadersMiddleware())
+        router.middlewares.add(SecurityHeadersMiddleware(live: live))
         router.middlewares.add(ErrorPageMiddleware(live: live))
         reloader.attach(ReloadTarget(live: live, store: store, dispatcher: dispatcher, logger: logger))
         let health = HealthController(client: client, drain: drain, probe: UpstreamProbe(client: client))
         if configuration.server.healthEndpoints { health.register(on: router) }
         controller.register(on: router)
         AssetController(live: live).register(on: router)
+        ExternalBrowserController(signIn: controller).register(on: router)
         if let pairing = configuration.pairing {
             PairingController(signIn: controller, gate: PairingGate(ticket: pairing.ticket), hostName: pairing.hostName).register(on: router)
         }

@@ -12,6 +12,12 @@ struct RenderCommand: AsyncParsableCommand {
     @Argument(help: "A HAAPI step or problem (JSON).")
     var step: String
 
+    @Option(help: "A configuration file whose templates and theme sections apply (flags and HAAPI_GATEWAY_* variables win as for serve).")
+    var config: String?
+
+    @Option(help: ArgumentHelp("Write DIR/index.html and DIR/assets/ (stylesheet, theme.css, scripts, logo) instead of printing the page, so it can be opened styled, e.g. with python3 -m http.server -d DIR.", valueName: "DIR"))
+    var output: String?
+
     @Option(help: "Templates directory (default: ./templates, else templates/ next to the executable).")
     var templates: String?
 
@@ -22,10 +28,30 @@ struct RenderCommand: AsyncParsableCommand {
     var locale: String?
 
     func run() async throws {
-        let renderer = try StepRenderer(
-            templates: TemplateSettings(
-                directory: templates.map { URL(fileURLWithPath: $0) }, overrideDirectory: templateOverrides.map { URL(fileURLWithPath: $0) }))
-        let data = try Data(contentsOf: URL(fileURLWithPath: step))
-        FileHandle.standardOutput.write(Data(try renderer.render(json: data, locale: locale).utf8))
+        let configuration: GatewayConfiguration
+        do {
+            configuration = try GatewayConfiguration.load(
+                file: config,
+                flags: [
+                    ("templates.directory", "--templates", templates.map { .scalar($0) }),
+                    ("templates.overrideDirectory", "--template-overrides", templateOverrides.map { .scalar($0) }),
+                ])
+        } catch {
+            let lines = ["haapi-gateway: the configuration has problems:"] + error.problems.map { "  - \($0)" }
+            FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            throw ExitCode(78)
+        }
+        let renderer = try StepRenderer(templates: configuration.templates, theme: configuration.theme)
+        let page = try renderer.render(json: try Data(contentsOf: URL(fileURLWithPath: step)), locale: locale)
+        guard let output else {
+            FileHandle.standardOutput.write(Data(page.utf8))
+            return
+        }
+        let directory = URL(fileURLWithPath: output)
+        let assets = directory.appendingPathComponent("assets")
+        try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
+        try Data(page.utf8).write(to: directory.appendingPathComponent("index.html"))
+        for (name, bytes) in renderer.assetFiles { try bytes.write(to: assets.appendingPathComponent(name)) }
+        print("wrote \(directory.appendingPathComponent("index.html").path) and \(renderer.assetFiles.count) files in \(assets.path)")
     }
 }

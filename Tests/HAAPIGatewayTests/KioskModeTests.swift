@@ -19,7 +19,7 @@ struct KioskModeTests {
         try await GatewayHarness.withGateway(configure: Self.kiosk) { browser, _, sinkPath in
             let done = try await browser.signInAsDemo()
             #expect(done.html.contains("You are signed in"))
-            #expect(Self.refresh(done.html) == "7;url=/kiosk/next")
+            #expect(Self.refresh(done.html) == "7; url=/kiosk/next")
             #expect(browser.cookies.isEmpty, "the session cookie is cleared")
             #expect(FileManager.default.fileExists(atPath: sinkPath), "the tokens were handed over first")
             // The next person gets a new sign-in.
@@ -37,12 +37,12 @@ struct KioskModeTests {
             #expect(!login.html.contains(#"autocomplete="username""#))
             #expect(!login.html.contains(#"autocomplete="current-password""#))
             #expect(login.html.contains(#"autocomplete="off""#))
-            #expect(Self.refresh(login.html) == "90;url=/kiosk/next")
+            #expect(Self.refresh(login.html) == "90; url=/kiosk/next")
             let confirm = try await browser.submit(try login.form(button: "Cancel sign-in"))
             #expect(confirm.html.contains("Do you want to cancel signing in?"))
             let cancelled = try await browser.submit(try confirm.form(button: "Yes, cancel sign-in"))
             #expect(cancelled.html.contains("The sign-in was cancelled"))
-            #expect(Self.refresh(cancelled.html) == "7;url=/kiosk/next")
+            #expect(Self.refresh(cancelled.html) == "7; url=/kiosk/next")
             #expect(browser.cookies.isEmpty)
         }
     }

@@ -16,7 +16,7 @@ struct OtherUsersEndToEndTests {
         guard let match = ScrapedForm.matches(#"<meta http-equiv="refresh" content="([^"]+)">"#, in: page.html).first else { return nil }
         let parts = match.split(separator: ";", maxSplits: 1)
         guard parts.count == 2, let seconds = Int(parts[0]) else { return nil }
-        return (seconds, String(parts[1].dropFirst("url=".count)))
+        return (seconds, String(parts[1].drop { $0 == " " }.dropFirst("url=".count)))
     }
 
     @Test("otp/otp: a wrong code shows the field error; the code from the outbox signs in")
@@ -61,13 +61,47 @@ struct OtherUsersEndToEndTests {
             let refresh = try #require(refreshTarget(pending))
             #expect(refresh.seconds >= 1)
             #expect(refresh.url.hasSuffix("/poll"))
-            #expect(pending.html.contains("<img class=\"link-activation\" src=\"data:image/png"), "the QR image, scaled up by its class")
+            #expect(pending.html.contains(#"<figure class="qr"><svg xmlns="http://www.w3.org/2000/svg" class="qr-code""#), "a QR code of the approval link, drawn by the gateway")
+            #expect(pending.html.contains(#"aria-label="Scan to approve on another device""#))
             let still = try await browser.get(refresh.url)
             let next = try #require(refreshTarget(still), "still pending")
             try await DemoSideChannel.decideApproval(demo, approve: true)
             let done = try await browser.get(next.url)
             #expect(done.html.contains("You are signed in"))
             #expect(FileManager.default.fileExists(atPath: sinkPath))
+        }
+    }
+
+    @Test("poll/poll with the page's script: the status route answers changed only once the step has moved on")
+    func statusRoute() async throws {
+        try await GatewayHarness.withGateway { browser, demo, _ in
+            let pending = try await login(browser, option: "Approve on another device", user: "poll")
+            let status = try #require(ScrapedForm.matches(#"data-status-url="([^"]+)""#, in: pending.html).first)
+            #expect(pending.html.contains(#"<script src="/assets/refresh.js" defer></script>"#))
+            let unchanged = try await browser.get(status)
+            #expect(unchanged.status == 200 && unchanged.html == #"{"changed":false}"#)
+            #expect(try await browser.get(status, headers: [("Sec-Fetch-Site", "cross-site")]).status == 403)
+            try await DemoSideChannel.decideApproval(demo, approve: true)
+            #expect(try await browser.get(status).html == #"{"changed":true}"#)
+            #expect(try await browser.get("/").html.contains("You are signed in"))
+        }
+    }
+
+    @Test("BankID: the autostart link, then a waiting page with a QR code of it, moving on once approved")
+    func bankID() async throws {
+        try await GatewayHarness.withGateway { browser, demo, sinkPath in
+            let selector = try await browser.get("/")
+            let launch = try await browser.submit(try selector.form(button: "BankID"))
+            let autostart = try #require(ScrapedForm.matches(#"<a href="(bankid:[^"]+)" rel="noopener noreferrer">Open BankID on this device</a>"#, in: launch.html).first)
+            #expect(autostart.contains("autostarttoken="))
+            let waiting = try await browser.submit(try launch.form(button: "Continue"))
+            #expect(waiting.html.contains(#"aria-label="Scan the code in BankID security app""#))
+            #expect(waiting.html.contains(#"<script src="/assets/refresh.js" defer></script>"#))
+            let status = try #require(ScrapedForm.matches(#"data-status-url="([^"]+)""#, in: waiting.html).first)
+            #expect(try await browser.get(status).html == #"{"changed":false}"#)
+            try await DemoSideChannel.decideApproval(demo, approve: true)
+            #expect(try await browser.get(status).html == #"{"changed":true}"#)
+            #expect(try await browser.get("/").html.contains("Welcome") || FileManager.default.fileExists(atPath: sinkPath))
         }
     }
 

@@ -57,7 +57,7 @@ struct SecurityBaselineTests {
             let css = try await browser.get("/assets/gateway.css")
             let refused = try await browser.post("/step/1/action/0.0", body: "_csrf=wrong")
             for page in [selector, refused] {
-                #expect(page.header("Content-Security-Policy") == "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
+                #expect(page.header("Content-Security-Policy") == "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
                 #expect(page.header("X-Content-Type-Options") == "nosniff")
                 #expect(page.header("Referrer-Policy") == "no-referrer")
                 #expect(page.header("Cache-Control") == "no-store")

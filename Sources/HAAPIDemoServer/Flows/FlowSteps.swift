@@ -17,6 +17,7 @@ enum FlowSteps {
                         option("Email one-time code", type: "email", path: DemoPaths.email),
                         option("Approve on another device", type: "approval", path: DemoPaths.approval),
                         option("External browser", type: "external-browser", path: DemoPaths.externalBrowser),
+                        option("BankID", type: "bankid", path: DemoPaths.bankID),
                         option("Passkey", type: "webauthn", path: DemoPaths.passkey),
                     ])
             ],

@@ -16,6 +16,8 @@ struct LoginFlow: Sendable {
     var approvalID: String?
     var approvalStatus: ApprovalStatus = .pending
     var approvalStartedAt: Date?
+    /// Set while a BankID login waits (its approval stands in for the app).
+    var bankIDAutoStartToken: String?
     var launchNonce: String?
     var resumeNonce: String?
     /// The base64url challenge of the WebAuthn ceremony on show; cleared once a response to it verified.

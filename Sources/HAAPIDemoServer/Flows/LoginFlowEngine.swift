@@ -68,14 +68,7 @@ struct LoginFlowEngine: Sendable {
             context.outbox.send(to: user.email, kind: "one-time-code", subject: "Your demo login code", code: code)
             return .step(FlowSteps.enterCode(recipient: user.maskedEmail))
         case .approval:
-            let approvalID = RandomToken.make()
-            flow.approvalID = approvalID
-            flow.approvalStatus = .pending
-            flow.approvalStartedAt = Date()
-            flow.stage = .awaitingApproval
-            context.outbox.send(
-                to: user.email, kind: "approval-link", subject: "Approve your demo login",
-                link: context.url(DemoPaths.approvePrefix + approvalID))
+            startApproval(&flow, kind: "approval-link", subject: "Approve your demo login")
             return pollingStep(flow)
         case .consent:
             return authenticated(&flow)
@@ -171,12 +164,38 @@ struct LoginFlowEngine: Sendable {
 
     private func pollingStep(_ flow: LoginFlow) -> FlowOutcome {
         let elapsed = Int(Date().timeIntervalSince(flow.approvalStartedAt ?? Date()))
+        let view =
+            flow.bankIDAutoStartToken.map { FlowSteps.bankIDView(autoStartToken: $0) }
+            ?? FlowSteps.approvalView(approvalURL: context.url(DemoPaths.approvePrefix + (flow.approvalID ?? "")), recipient: flow.user?.maskedEmail ?? "")
         return .step(
             FlowSteps.polling(
-                status: flow.approvalStatus, approvalURL: context.url(DemoPaths.approvePrefix + (flow.approvalID ?? "")),
-                recipient: flow.user?.maskedEmail ?? "", maxWaitSeconds: Self.approvalMaxWaitSeconds,
+                status: flow.approvalStatus, view: view, maxWaitSeconds: Self.approvalMaxWaitSeconds,
                 remainingSeconds: max(0, Self.approvalMaxWaitSeconds - elapsed),
                 intervalSeconds: context.configuration.pollingIntervalSeconds, timedOut: approvalTimedOut(flow)))
+    }
+
+    // MARK: BankID (demo)
+
+    /// `GET` the BankID option: the BankID client operation, with an approval standing in for the app (the demo user
+    /// `demo` signs in once the outbox link approves).
+    func bankID(_ flow: inout LoginFlow) -> FlowOutcome {
+        guard flow.stage != .finished, flow.stage != .locked, flow.stage != .consent else { return .unexpectedStep }
+        reset(&flow)
+        guard let user = DemoUser.named("demo") else { return .unexpectedStep }
+        let token = UUID().uuidString.lowercased()
+        flow.user = user
+        flow.bankIDAutoStartToken = token
+        startApproval(&flow, kind: "bankid-approval", subject: "Approve your demo BankID login")
+        return .step(FlowSteps.bankIDLaunch(autoStartToken: token))
+    }
+
+    private func startApproval(_ flow: inout LoginFlow, kind: String, subject: String) {
+        let approvalID = RandomToken.make()
+        flow.approvalID = approvalID
+        flow.approvalStatus = .pending
+        flow.approvalStartedAt = Date()
+        flow.stage = .awaitingApproval
+        context.outbox.send(to: flow.user?.email ?? "", kind: kind, subject: subject, link: context.url(DemoPaths.approvePrefix + approvalID))
     }
 
     private func approvalTimedOut(_ flow: LoginFlow) -> Bool {
@@ -271,6 +290,7 @@ struct LoginFlowEngine: Sendable {
         flow.approvalStartedAt = nil
         flow.resumeNonce = nil
         flow.launchNonce = nil
+        flow.bankIDAutoStartToken = nil
         flow.passkeyChallenge = nil
     }
 

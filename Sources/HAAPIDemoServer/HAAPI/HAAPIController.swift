@@ -36,6 +36,7 @@ struct HAAPIController: Sendable {
             (.post, DemoPaths.approvalPoller, { engine, flow, form in engine.moveOnAfterApproval(&flow, form: form) }),
             (.post, DemoPaths.approvalCancel, { engine, flow, _ in engine.cancelApproval(&flow) }),
             (.get, DemoPaths.externalBrowser, { engine, flow, _ in engine.externalBrowser(&flow) }),
+            (.get, DemoPaths.bankID, { engine, flow, _ in engine.bankID(&flow) }),
             (.post, DemoPaths.externalBrowser, { engine, flow, form in engine.resumeAfterExternalBrowser(&flow, form: form) }),
             (.get, DemoPaths.passkey, { engine, flow, _ in engine.passkeyForm(&flow) }),
             (.post, DemoPaths.passkey, { engine, flow, form in engine.submitPasskeyUsername(&flow, form: form) }),

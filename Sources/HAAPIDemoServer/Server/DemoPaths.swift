@@ -20,6 +20,7 @@ enum DemoPaths {
     static let enterOTP = "/authn/authenticate/email/enter-otp"
     static let approvalPoller = "/authn/authenticate/approval/poller"
     static let approvalCancel = "/authn/authenticate/approval/cancel"
+    static let bankID = "/authn/authenticate/bankid"
     static let externalBrowser = "/authn/authenticate/external-browser"
     static let externalBrowserLaunch = "/authn/authenticate/external-browser/launch"
     static let passkey = "/authn/authenticate/passkey"

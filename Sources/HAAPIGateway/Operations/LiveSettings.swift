@@ -19,6 +19,6 @@ final class LiveSettings: Sendable {
     private static func renderer(_ configuration: GatewayConfiguration, _ templates: TemplateLibrary) -> PageRenderer {
         PageRenderer(
             templates: templates, defaultPollSeconds: configuration.polling.defaultIntervalSeconds, completionURL: configuration.completion.redirectURL,
-            kiosk: configuration.kiosk, theme: configuration.theme, publicHost: configuration.server.publicBaseURL?.host?.lowercased())
+            kiosk: configuration.kiosk, theme: configuration.theme)
     }
 }

@@ -2,7 +2,7 @@
 /// (English is required and complete; other languages fall back to English key by key). Templates use them as
 /// `{{t.<key>}}`; texts from the upstream are always shown as sent.
 public enum MessageKey: String, CaseIterable, Sendable {
-    case signInTitle, continueButton, checkNow, image, continueInBrowser
+    case signInTitle, continueButton, checkNow, image, continueInBrowser, scanCode, openLinkHere
     case cancelSignIn, cancelTitle, cancelQuestion, cancelConfirm, cancelContinue
     case startAgain, tryAgain
     case signedInTitle, signedInText, signedInClose, deliveryDelayed
@@ -16,7 +16,7 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case errorTitle, unknownButton, unknownLink, unknownForm, requestTooLarge, requestNotHandled
     case problemTitle, problemText
     case unsupportedOperationTitle, unsupportedOperation, otherWays
-    case externalBrowserHelp, bankIDOpenApp
+    case externalBrowserHelp, resumeCodeLabel, externalBrowserReturned, externalBrowserHandedBack, bankIDOpenApp
     case passkeyTitle, passkeyCreate, passkeyUse, passkeyNoScript, passkeyWorking, passkeyCancelled, passkeyUnsupported, passkeyFailed
     case passkeyUnavailable, passkeyInvalid
     case restarting

@@ -13,8 +13,6 @@ struct PageRenderer: Sendable {
     var kiosk = KioskSettings()
     /// Product name, logo and colours.
     var theme = ThemeSettings()
-    /// The host of `server.publicURL`, when configured: WebAuthn runs on the page only for relying parties of this host.
-    var publicHost: String?
 
     /// The templates of pages that end a sign-in (in kiosk mode they return to the start after `resetAfterSeconds`).
     private static let finalTemplates: Set<String> = ["signed-in", "message"]
@@ -26,9 +24,25 @@ struct PageRenderer: Sendable {
         messages.language(for: request.headers[.acceptLanguage])
     }
 
-    /// The page for a session's current state; `requestHost` (the request's authority) stands in for the public host
-    /// when none is configured.
-    func page(for snapshot: SessionSnapshot, language: String, requestHost: String? = nil) -> String {
+    /// The page for a session's current state.
+    /// - Parameters:
+    ///   - snapshot: The session's state.
+    ///   - language: The page's language.
+    ///   - origin: The gateway's origin as the browser reaches it (for an external browser's return address), if known.
+    func page(for snapshot: SessionSnapshot, language: String, origin: String? = nil) -> String {
+        page(for: snapshot, language: language, origin: origin, extra: [:])
+    }
+
+    /// The current step's page where an external browser has come back with its resume code: the code is filled into
+    /// the resume form, and the page's script hands it to the tab that opened the browser (which posts it) when there is
+    /// one; otherwise the person continues here.
+    func externalBrowserReturnPage(for snapshot: SessionSnapshot, resumeCode: String, language: String, origin: String?) -> String {
+        page(
+            for: snapshot, language: language, origin: origin,
+            extra: ["hasResumeCode": true, "resumeCode": resumeCode, "scripts": ["external-browser-return.js"]])
+    }
+
+    private func page(for snapshot: SessionSnapshot, language: String, origin: String?, extra: [String: Any]) -> String {
         switch snapshot.phase {
         case .confirming(let code, let hostName):
             return render(
@@ -52,8 +66,8 @@ struct PageRenderer: Sendable {
             }
             let builder = StepPageBuilder(
                 snapshot: snapshot, messages: messages, language: language, defaultPollSeconds: defaultPollSeconds, autocomplete: !kiosk.enabled,
-                gatewayHost: publicHost ?? requestHost.flatMap(WebAuthnOperationContext.hostName(ofAuthority:)))
-            let context = builder.context(for: step)
+                origin: origin)
+            let context = builder.context(for: step).merging(extra) { _, new in new }
             let name = StepPageBuilder.templateCandidates(for: step).first { templates.names.contains($0) } ?? "step"
             return render(context, template: name, language: language)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import HAAPI
 
 /// Turns a step into a template context: every form action (selector options flattened), links as gateway posts,
@@ -11,8 +12,12 @@ struct StepPageBuilder {
     var defaultPollSeconds = 2
     /// Whether fields carry `autocomplete` hints (off in kiosk mode: a shared screen must not remember anyone).
     var autocomplete = true
-    /// The host browsers reach the gateway by (WebAuthn needs the relying-party id to match it).
-    var gatewayHost: String?
+    /// The gateway's origin as the browser reaches it (`https://login.example.com`), for the address an external
+    /// browser returns to; nil leaves the launch link as the server sent it (the person pastes the code instead).
+    var origin: String?
+
+    /// Where an external browser returns with the resume code (`_resume_nonce`).
+    static let externalBrowserReturnPath = "/external-browser/return"
 
     /// The template to use for `step`: `view-<viewName>`, then `step-<stepKind>`, then `step`.
     static func templateCandidates(for step: Representation) -> [String] {
@@ -33,10 +38,17 @@ struct StepPageBuilder {
         }
         var links: [[String: Any]] = []
         var images: [[String: Any]] = []
+        var codes: [[String: Any]] = []
         for (index, link) in step.links.enumerated() {
             if link.isImage {
                 if link.href.lowercased().hasPrefix("data:image/") {
                     images.append(["src": link.href, "alt": link.title ?? text(.image), "classes": Self.cssClasses([link.rel], prefix: "link-")])
+                }
+            } else if link.rel == Self.activationRel {
+                // An activation link that is not an image is what a phone should open: shown as a QR code the gateway
+                // draws (and as the link itself, for this device), never followed by the gateway.
+                if let code = Self.qrCode(for: link.href, label: link.title ?? text(.scanCode)) {
+                    codes.append(["svg": code, "href": link.href, "title": link.title ?? text(.scanCode), "isWeb": Self.isWebURL(link.href)])
                 }
             } else {
                 links.append(["action": "/step/\(snapshot.version)/link/\(index)", "title": link.title ?? link.rel, "csrf": snapshot.csrfToken])
@@ -58,9 +70,41 @@ struct StepPageBuilder {
             "forms": forms,
             "links": links,
             "images": images,
+            "codes": codes,
             "operations": operations,
             "stepType": step.type.rawValue,
+            "scripts": Self.scripts(for: operations),
         ].merging(refresh(for: step)) { _, new in new }
+    }
+
+    /// The relation of a link meant for another device (Curity sends BankID's QR image with it).
+    static let activationRel = "activation"
+
+    /// A QR code of `text` as inline SVG, or nil when it does not fit (a version 10 code at most).
+    static func qrCode(for text: String, label: String) -> String? {
+        (try? QRCode.encode(text, errorCorrection: .medium))?.svg(label: label)
+    }
+
+    private static func isWebURL(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        return lowered.hasPrefix("https://") || lowered.hasPrefix("http://")
+    }
+
+    /// The scripts of `/assets/` a page's client operations need (each page works without them).
+    static func scripts(for operations: [[String: Any]]) -> [String] {
+        (operations.contains { $0["isExternalBrowser"] as? Bool == true } ? ["external-browser.js"] : [])
+            + (operations.contains { $0["webAuthnPossible"] as? Bool == true } ? ["webauthn.js"] : [])
+    }
+
+    /// The launch link of an external-browser operation with the gateway's return address appended as `redirect_uri`
+    /// (as the HAAPI SDKs append their own), so the browser comes back to this gateway with the resume code.
+    func externalBrowserLaunchURL(_ href: String) -> String {
+        guard let origin, var components = URLComponents(string: href) else { return href }
+        components.queryItems = (components.queryItems ?? []).filter { $0.name != "redirect_uri" }
+            + [URLQueryItem(name: "redirect_uri", value: origin + Self.externalBrowserReturnPath)]
+        // `+` in a query value means a space to most servers; keep it literal.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.string ?? href
     }
 
     /// HAAPI message classes (`info`, `warning`, `heading`, `userName`, ...) or link relations (`activation`) as CSS
@@ -69,12 +113,17 @@ struct StepPageBuilder {
         classList.map { prefix + String($0.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) }.joined(separator: " ")
     }
 
-    /// A pending polling step refreshes itself (no script) to the poll route at the server's interval.
+    /// A pending polling step checks again at the server's interval: its script asks the status route in the background and
+    /// loads the next page only when the step moved on (so a screen reader is not sent back to the top every few
+    /// seconds); without a script the page reloads itself through the poll route.
     private func refresh(for step: Representation) -> [String: Any] {
         guard step.stepKind == .polling, step.polling?.status == .pending else { return ["hasRefresh": false] }
         let named = step.polling?.interval ?? step.properties?["pollInterval"]?.scalarText.flatMap(Double.init)
         let seconds = max(1, min(60, named.map { Int($0.rounded(.up)) } ?? defaultPollSeconds))
-        return ["hasRefresh": true, "isWaiting": true, "refreshSeconds": String(seconds), "refreshURL": "/step/\(snapshot.version)/poll"]
+        return [
+            "hasRefresh": true, "isWaiting": true, "refreshSeconds": String(seconds), "refreshURL": "/step/\(snapshot.version)/poll",
+            "statusURL": "/step/\(snapshot.version)/status",
+        ]
     }
 
     private func text(_ key: MessageKey, _ arguments: [String: String] = [:]) -> String {
@@ -98,6 +147,7 @@ struct StepPageBuilder {
             switch operation.name {
             case ClientOperation.Name.externalBrowserFlow where scheme == "https" || scheme == "http":
                 context["isExternalBrowser"] = true
+                context["href"] = externalBrowserLaunchURL(href)
                 context["help"] = text(.externalBrowserHelp)
                 if (action.title ?? "").isEmpty { context["title"] = text(.continueInBrowser) }
                 runnable = true
@@ -107,7 +157,7 @@ struct StepPageBuilder {
                 runnable = true
             case ClientOperation.Name.webAuthnRegistration, ClientOperation.Name.webAuthnAuthentication:
                 context.merge(
-                    WebAuthnOperationContext(operation: operation, title: action.title, address: address, snapshot: snapshot, gatewayHost: gatewayHost)
+                    WebAuthnOperationContext(operation: operation, title: action.title, address: address, snapshot: snapshot, gatewayHost: origin.flatMap { URL(string: $0)?.host })
                         .context(text: text, fieldError: { name in snapshot.fieldErrors[name].map { messages.text($0, language: language) } })
                 ) { _, new in new }
                 runnable = false
@@ -123,6 +173,10 @@ struct StepPageBuilder {
             if runnable {
                 for (index, next) in operation.continueActions.enumerated() {
                     collect(next, address: address.appending("c\(index)"), into: &forms, operations: &operations)
+                    // The form the external browser's resume code goes into (the page's script fills and posts it).
+                    if operation.name == ClientOperation.Name.externalBrowserFlow, next.form?.fields.contains(where: { $0.type == .context }) == true {
+                        forms[forms.count - 1]["isResume"] = true
+                    }
                 }
             }
             for (index, next) in operation.errorActions.enumerated() {
@@ -176,6 +230,11 @@ struct StepPageBuilder {
             }
         default:
             context["isInput"] = true
+            if field.type == .context {
+                // A value the client fills from a client operation's result; a person pastes it when the page cannot.
+                context["isContext"] = true
+                context["label"] = field.label ?? text(.resumeCodeLabel)
+            }
             let (type, autocomplete) = Self.inputType(for: field, actionKind: actionKind)
             context["inputType"] = type
             context["autocomplete"] = self.autocomplete ? autocomplete : "off"

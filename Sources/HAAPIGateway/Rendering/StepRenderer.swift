@@ -6,9 +6,21 @@ public struct StepRenderer: Sendable {
     let renderer: PageRenderer
 
     /// Loads and checks the templates.
+    /// - Parameters:
+    ///   - templates: Where the templates come from.
+    ///   - theme: The product name, logo and colours of the pages.
     /// - Throws: ``GatewayError`` when templates are missing or do not parse.
-    public init(templates: TemplateSettings = .init()) throws(GatewayError) {
-        self.renderer = PageRenderer(templates: try TemplateLibrary(settings: templates))
+    public init(templates: TemplateSettings = .init(), theme: ThemeSettings = .init()) throws(GatewayError) {
+        self.renderer = PageRenderer(templates: try TemplateLibrary(settings: templates), theme: theme)
+    }
+
+    /// Every file the pages load from `/assets/`, by name: the templates' assets, `theme.css` and the logo, if any (so
+    /// that a rendered page can be looked at, styled, from a directory of its own).
+    public var assetFiles: [String: Data] {
+        var files = renderer.templates.assets.mapValues(\.bytes)
+        files[AssetController.themeStylesheetName] = Data(ThemeStylesheet.css(for: renderer.theme).utf8)
+        if let logo = renderer.theme.logo { files[AssetController.logoName] = logo.bytes }
+        return files
     }
 
     /// The languages of the message catalogues, English first.

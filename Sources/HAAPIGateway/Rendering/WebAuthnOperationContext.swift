@@ -13,6 +13,7 @@ struct WebAuthnOperationContext {
     /// The client operation's address; its continue actions are `c0`, `c1`, ...
     let address: ActionAddress
     let snapshot: SessionSnapshot
+    /// The host of the gateway's origin as the browser reaches it (`server.publicURL`, else the request's Host).
     let gatewayHost: String?
 
     /// Options member of the arguments and the context field it fills, in order of preference.
@@ -95,12 +96,6 @@ struct WebAuthnOperationContext {
         let id = relyingPartyID.lowercased()
         guard !id.isEmpty, !isIPAddress(host), !isIPAddress(id) else { return false }
         return host == id || host.hasSuffix("." + id)
-    }
-
-    /// The host of a request authority (`host:port`, `[v6]:port`), lowercased.
-    static func hostName(ofAuthority authority: String) -> String? {
-        if authority.hasPrefix("[") { return authority.split(separator: "]").first.map { String($0.dropFirst()).lowercased() } }
-        return authority.split(separator: ":").first.map { $0.lowercased() }
     }
 
     private static func isIPAddress(_ host: String) -> Bool {

@@ -52,6 +52,16 @@ struct SignInController: Sendable {
             }
             return try await afterAction(session: session, id: id, request: request)
         }
+        // A waiting page's script: polls upstream like the poll route, and answers whether the page should load the next step.
+        router.get("/step/:version/status") { request, context in
+            try originGuard.check(request)
+            guard let version = context.parameters.get("version", as: Int.self) else { throw GatewayError(.badRequest, .unknownForm) }
+            guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id) else {
+                return Self.json(#"{"changed":true}"#)
+            }
+            try await session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
+            return Self.json(await session.hasMovedOn(from: version) ? #"{"changed":true}"# : #"{"changed":false}"#)
+        }
         router.post("/cancel") { request, _ in
             let (session, _) = try await verifiedSession(request)
             guard configuration.completion.confirmCancel else {
@@ -93,7 +103,7 @@ struct SignInController: Sendable {
             throw GatewayError(.sessionExpired, .sessionExpired)
         }
         let snapshot = await session.snapshot()
-        return PageRenderer.response(renderer.page(for: snapshot, language: renderer.language(for: request), requestHost: request.head.authority))
+        return PageRenderer.response(renderer.page(for: snapshot, language: renderer.language(for: request), origin: origin(of: request)))
     }
 
     private func startSession(_ request: Request) async throws -> Response {
@@ -102,7 +112,17 @@ struct SignInController: Sendable {
         let id = await store.insert(session)
         let snapshot = await session.snapshot()
         return PageRenderer.response(
-            renderer.page(for: snapshot, language: renderer.language(for: request), requestHost: request.head.authority), headers: [.setCookie: cookie(id)])
+            renderer.page(for: snapshot, language: renderer.language(for: request), origin: origin(of: request)), headers: [.setCookie: cookie(id)])
+    }
+
+    /// The gateway's origin as this browser reaches it: `server.publicURL` when configured, else `http://` and the request's
+    /// Host (only a host name or address and port; anything else gives none).
+    func origin(of request: Request) -> String? {
+        if let url = configuration.server.publicBaseURL, let origin = RequestOriginGuard.origin(of: url) { return origin }
+        guard let authority = request.head.authority, !authority.isEmpty, authority.count <= 255,
+            authority.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) })
+        else { return nil }
+        return "http://" + authority
     }
 
     /// The session of a state-changing request after the origin and CSRF checks.
@@ -137,8 +157,7 @@ struct SignInController: Sendable {
         if configuration.pairing != nil, await session.phase != .step {
             // `login` mode: the command stops soon after the outcome, so the final page comes with this response
             // rather than after a redirect the browser might send too late.
-            return PageRenderer.response(
-                renderer.page(for: await session.snapshot(), language: renderer.language(for: request), requestHost: request.head.authority))
+            return PageRenderer.response(renderer.page(for: await session.snapshot(), language: renderer.language(for: request)))
         }
         if configuration.kiosk.enabled, await session.phase == .signedIn {
             // A shared screen keeps nothing of a finished sign-in.
@@ -196,6 +215,10 @@ struct SignInController: Sendable {
                 return PageRenderer.response(renderer.messagePage(title: .gateway(.cancelledTitle), message: .gateway(.cancelledText), language: language))
             }
         }
+    }
+
+    private static func json(_ text: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     func redirectHome(cookie: String? = nil, clearingCookie: Bool = false) -> Response {

@@ -45,6 +45,21 @@ actor SignInSession {
         }
     }
 
+    /// Whether two steps are the same pending polling page: the same messages, links and actions as a person sees them.
+    static func isSamePendingPage(_ shown: Representation, _ next: Representation) -> Bool {
+        guard shown.stepKind == .polling, next.stepKind == .polling, shown.polling?.status == .pending, next.polling?.status == .pending else {
+            return false
+        }
+        return shown.messages.map(\.text) == next.messages.map(\.text)
+            && shown.links.map { [$0.href, $0.rel, $0.title ?? ""] } == next.links.map { [$0.href, $0.rel, $0.title ?? ""] }
+            && shown.actions.map { [$0.kind.rawValue, $0.title ?? ""] } == next.actions.map { [$0.kind.rawValue, $0.title ?? ""] }
+    }
+
+    /// Whether the page of step version `shownVersion` is no longer the current one (the step moved on or the sign-in ended).
+    func hasMovedOn(from shownVersion: Int) -> Bool {
+        phase != .step || version != shownVersion
+    }
+
     /// Polls upstream for a pending polling step of version `submittedVersion` (the page's refresh).
     ///
     /// Past `polling.maximumWaitSeconds` the sign-in ends with a clear message instead.
@@ -227,6 +242,12 @@ actor SignInSession {
             if next.stepKind == .oauthAuthorizationResponse {
                 try await complete(next)
             } else {
+                // A pending polling step that shows what the page shows already keeps its version: the page stays (its script
+                // sees no change) and a form on it stays current. Anything else is a new page.
+                if let shown = step, Self.isSamePendingPage(shown, next) {
+                    step = next
+                    return
+                }
                 step = next
                 version += 1
                 logger.debug("step", metadata: ["type": "\(next.type.rawValue)", "version": "\(version)"])

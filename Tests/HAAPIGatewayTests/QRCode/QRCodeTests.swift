@@ -91,6 +91,26 @@ struct QRCodeTests {
         #expect(throws: QRCode.TooLong.self) { try QRCode.encode(String(repeating: "x", count: 272)) }
     }
 
+    @Test("the SVG draws exactly the dark modules inside a quiet zone, with an escaped accessible name and no style")
+    func svgDrawsTheModules() throws {
+        let code = try QRCode.encode("https://gw.example/pair/x")
+        let svg = code.svg(label: "Scan <this> & \"that\"")
+        let width = code.size + 8
+        #expect(svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" class="qr-code" viewBox="0 0 \#(width) \#(width)" role="img" aria-label="Scan &lt;this&gt; &amp; &quot;that&quot;""#))
+        #expect(!svg.contains("style") && !svg.contains("<script"))
+        // Read the path back: each `Mx yhNv1h-Nz` is a run of N dark modules in row y from column x.
+        let path = try #require(svg.firstMatch(of: /d="([^"]*)"/)).1
+        var drawn = Set<[Int]>()
+        for run in path.matches(of: /M(\d+) (\d+)h(\d+)v1h-(\d+)z/) {
+            let (x, y, length) = (Int(run.1)! - 4, Int(run.2)! - 4, Int(run.3)!)
+            #expect(Int(run.4)! == length)
+            for column in x..<(x + length) { drawn.insert([y, column]) }
+        }
+        var dark = Set<[Int]>()
+        for (row, modules) in code.modules.enumerated() { for (column, isDark) in modules.enumerated() where isDark { dark.insert([row, column]) } }
+        #expect(drawn == dark)
+    }
+
     @Test("the terminal drawing has a quiet zone and two module rows per line")
     func terminal() throws {
         let code = try QRCode.encode("haapi")
