@@ -144,7 +144,7 @@ struct ClientAgainstDemoServerTests {
             let pending = try await walker.submitExpectingStep(.login, on: form, ["userName": "poll", "password": "poll"])
             #expect(pending.stepKind == .polling)
             #expect(pending.polling?.status == .pending)
-            #expect(pending.links.contains { $0.isImage })
+            #expect(pending.links.contains { $0.rel == "activation" && !$0.isImage }, "the approval link itself, for the gateway to draw as a QR code")
 
             let stillPending = try await walker.submitExpectingStep(.poll, on: pending)
             #expect(stillPending.polling?.status == .pending)
