@@ -29,12 +29,16 @@ struct DemoServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("flow-lifetime-seconds"), help: "Lifetime of a login flow.")
     var flowLifetimeSeconds: Double = 600
 
+    @Option(name: .customLong("max-flows"), help: "The most login flows held at once; beyond it the one expiring first is dropped.")
+    var maximumFlows: Int = 10_000
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard flowLifetimeSeconds > 0 else { throw ValidationError("--flow-lifetime-seconds must be positive") }
+        guard maximumFlows > 0 else { throw ValidationError("--max-flows must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel)") }
         if let publicBaseURL {
             guard let url = URL(string: publicBaseURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
@@ -47,7 +51,7 @@ struct DemoServerCommand: AsyncParsableCommand {
     var serverConfiguration: DemoServerConfiguration {
         DemoServerConfiguration(
             host: host, port: port, requireDPoPNonce: requireDPoPNonce, clientKeyPath: clientKeyPath, publicBaseURL: publicBaseURL,
-            flowLifetimeSeconds: flowLifetimeSeconds)
+            flowLifetimeSeconds: flowLifetimeSeconds, maximumFlows: maximumFlows)
     }
 
     func run() async throws {

@@ -25,7 +25,7 @@ final class DemoServerContext: Sendable {
         self.logger = logger
         self.idTokenSigner = ES256Signer()
         self.clientAssertionKey = ImmutableKey(P256.Signing.PrivateKey())
-        self.flows = FlowStore(lifetime: configuration.flowLifetimeSeconds)
+        self.flows = FlowStore(lifetime: configuration.flowLifetimeSeconds, capacity: configuration.maximumFlows)
         let nonces = configuration.requireDPoPNonce ? DPoPNonceSource(lifetime: configuration.dpopNonceLifetimeSeconds) : nil
         self.nonces = nonces
         self.dpopVerifier = DPoPProofVerifier(
