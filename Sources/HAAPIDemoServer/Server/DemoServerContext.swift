@@ -27,7 +27,7 @@ final class DemoServerContext: Sendable {
         self.logger = logger
         self.idTokenSigner = ES256Signer()
         self.clientAssertionKey = ImmutableKey(P256.Signing.PrivateKey())
-        self.flows = FlowStore(lifetime: configuration.flowLifetimeSeconds)
+        self.flows = FlowStore(lifetime: configuration.flowLifetimeSeconds, capacity: configuration.maximumFlows)
         self.webAuthn = WebAuthnVerifier(configuration: configuration)
         let nonces = configuration.requireDPoPNonce ? DPoPNonceSource(lifetime: configuration.dpopNonceLifetimeSeconds) : nil
         self.nonces = nonces

@@ -9,6 +9,8 @@ struct MessageCatalogue: Sendable {
 
     /// Texts by language tag (lowercase) and key.
     let texts: [String: [String: String]]
+    /// Every text of each language with English filling its gaps, merged once (every page carries them).
+    private let completeTexts: [String: [String: String]]
 
     /// The languages available, fallback first.
     var languages: [String] { [Self.fallbackLanguage] + texts.keys.filter { $0 != Self.fallbackLanguage }.sorted() }
@@ -27,6 +29,7 @@ struct MessageCatalogue: Sendable {
         }
         guard problems.isEmpty else { throw GatewayError(.configuration, problems.joined(separator: "; ")) }
         self.texts = texts
+        self.completeTexts = texts.mapValues { english.merging($0) { _, chosen in chosen } }
     }
 
     /// The text of `key` in `language` (falling back to English), with `{name}` placeholders replaced.
@@ -46,7 +49,7 @@ struct MessageCatalogue: Sendable {
 
     /// Every text of `language` (with English filling gaps), for templates as `t`.
     func strings(for language: String) -> [String: String] {
-        (texts[Self.fallbackLanguage] ?? [:]).merging(texts[language] ?? [:]) { _, chosen in chosen }
+        completeTexts[language] ?? completeTexts[Self.fallbackLanguage] ?? [:]
     }
 
     /// The best available language for an `Accept-Language` header (RFC 9110 §12.5.4: quality values, then order;

@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 
 /// An `application/x-www-form-urlencoded` body, read up to the configured limit (first value of a name wins).
-struct FormBody: Sendable {
-    let values: [String: String]
+public struct FormBody: Sendable {
+    /// The decoded values by name.
+    public let values: [String: String]
 
     static func read(_ request: Request, limit: Int) async throws -> FormBody {
         var request = request
@@ -11,7 +12,8 @@ struct FormBody: Sendable {
         return FormBody(parsing: String(buffer: buffer))
     }
 
-    init(parsing text: String) {
+    /// Decodes a urlencoded body (`+` as space, percent escapes); a malformed name drops its pair.
+    public init(parsing text: String) {
         var values: [String: String] = [:]
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

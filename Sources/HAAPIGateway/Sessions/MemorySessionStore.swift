@@ -1,7 +1,7 @@
 import Foundation
 
 /// In-memory sessions by opaque id, with idle and absolute lifetimes and a cap (evicting the longest-idle session).
-actor MemorySessionStore<Session: Sendable> {
+public actor MemorySessionStore<Session: Sendable> {
     private struct Entry {
         let session: Session
         let created: ContinuousClock.Instant
@@ -13,7 +13,7 @@ actor MemorySessionStore<Session: Sendable> {
     private let now: @Sendable () -> ContinuousClock.Instant
 
     /// - Parameter now: The clock (injected by tests).
-    init(settings: SessionSettings, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    public init(settings: SessionSettings, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.settings = settings
         self.now = now
     }
@@ -24,7 +24,7 @@ actor MemorySessionStore<Session: Sendable> {
     }
 
     /// Stores a new session under a fresh id and returns the id.
-    func insert(_ session: Session) -> String {
+    public func insert(_ session: Session) -> String {
         let now = now()
         if entries.count >= max(1, settings.maximumSessions) {
             removeExpired(now: now)
@@ -38,7 +38,7 @@ actor MemorySessionStore<Session: Sendable> {
     }
 
     /// The live session with this id (touching it), or nil when unknown or expired.
-    func session(id: String) -> Session? {
+    public func session(id: String) -> Session? {
         let now = now()
         guard var entry = entries[id] else { return nil }
         guard !isExpired(entry, now: now) else {
@@ -64,12 +64,12 @@ actor MemorySessionStore<Session: Sendable> {
     }
 
     /// Forgets a session.
-    func remove(id: String) {
+    public func remove(id: String) {
         entries[id] = nil
     }
 
     /// The number of stored sessions.
-    var count: Int { entries.count }
+    public var count: Int { entries.count }
 
     private func isExpired(_ entry: Entry, now: ContinuousClock.Instant) -> Bool {
         now - entry.lastUsed > .seconds(settings.idleTimeoutSeconds) || now - entry.created > .seconds(settings.absoluteTimeoutSeconds)

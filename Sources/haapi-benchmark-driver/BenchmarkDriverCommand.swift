@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The load driver of the macro benchmark (`scripts/benchmark` runs it): sign-ins driven directly with the HAAPI
+/// library and through the gateway as a browser, and many open sessions. Only loopback addresses are accepted.
+@main
+struct BenchmarkDriverCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "haapi-benchmark-driver",
+        abstract: "Drive the gateway and the demo upstream for scripts/benchmark (loopback only).",
+        subcommands: [SignInsCommand.self, OpenSessionsCommand.self]
+    )
+}

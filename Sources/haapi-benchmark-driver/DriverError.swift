@@ -1,0 +1,8 @@
+/// A sign-in that did not go as the demo upstream's flow goes.
+struct DriverError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import HAAPI
+
+/// Signs in as demo/demo again and again, alternating between the HAAPI library against the upstream and a browser
+/// against the gateway (the order swapped every round), and writes each step's duration of every round as JSON.
+struct SignInsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign-ins", abstract: "Interleaved sign-ins, direct and through the gateway; per-step durations as JSON.")
+
+    @Option(help: "The demo upstream's base URL (loopback).")
+    var upstream: LoopbackURL
+
+    @Option(help: "The gateway's base URL (loopback); it must use the same upstream.")
+    var gateway: LoopbackURL
+
+    @Option(help: "Measured rounds (each one sign-in of each variant).")
+    var rounds = 200
+
+    @Option(help: "Unmeasured rounds first.")
+    var warmupRounds = 20
+
+    @Option(help: "Stop after this many seconds even if rounds remain.")
+    var timeLimitSeconds = 300
+
+    @Option(help: "Where to write the JSON.")
+    var output: String
+
+    func run() async throws {
+        let client = try await HAAPIClient(
+            configuration: HAAPIClientConfiguration(
+                baseURL: upstream.url, clientID: "demo-gateway", clientAuthentication: .secretBasic("demo-secret"), redirectURI: "haapi:start",
+                scopes: ["openid", "profile", "email"]))
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        let deadline = ContinuousClock.now + .seconds(timeLimitSeconds)
+        var results = SignInTimings()
+        do {
+            for round in 0..<(warmupRounds + rounds) where ContinuousClock.now < deadline {
+                let directFirst = round.isMultiple(of: 2)
+                var direct: [Duration] = []
+                var gateway: [Duration] = []
+                for variant in directFirst ? [true, false] : [false, true] {
+                    if variant {
+                        direct = try await DirectSignIn(flow: client.makeFlow()).run()
+                    } else {
+                        gateway = try await BrowserSignIn(client: http, baseURL: self.gateway.base).run()
+                    }
+                }
+                if round >= warmupRounds { results.append(direct: direct, gateway: gateway) }
+            }
+        } catch {
+            try? await http.shutdown()
+            try? await client.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+        try await client.shutdown()
+        try results.write(to: URL(fileURLWithPath: output))
+    }
+}
