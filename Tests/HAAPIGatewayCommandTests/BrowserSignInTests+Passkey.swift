@@ -7,7 +7,7 @@ import Testing
 /// gateway and signs in with it, then signs in with it alone, on a 1280 px desktop and a 375 px phone; once the
 /// authenticator has lost it, the browser's refusal is announced and the password fallback offered; reached by IP
 /// address (where the relying-party id `localhost` cannot be used) the page offers the password fallback instead.
-/// Screenshots go to `artifacts/screenshots/passkey/`. Needs Debian's chromium and chromium-driver and Python's
+/// Every page is scanned with axe-core (no serious or critical violation) and checked by the Nu validator. Screenshots go to `artifacts/screenshots/passkey/`. Needs Debian's chromium and chromium-driver and Python's
 /// selenium, which `.ci/run` installs.
 ///
 /// Part of the serialized `BrowserSignInTests` suite, so that two Chromiums never share the machine's cores and neither
@@ -24,6 +24,7 @@ extension BrowserSignInTests {
         }
         let walks: [Walk]
         let seconds: Double
+        let validatorErrors: [String]
     }
 
     @Test(.enabled(if: TestTools.browserAvailable, "needs chromium, chromium-driver and Python's selenium (.ci/run installs them)"))
@@ -66,5 +67,6 @@ extension BrowserSignInTests {
         }
         let screenshots = try FileManager.default.contentsOfDirectory(atPath: shots.path).filter { $0.hasSuffix(".png") }
         #expect(screenshots.count == report.walks.reduce(0) { $0 + $1.pages.count })
+        #expect(report.validatorErrors.isEmpty, "the Nu validator: \(report.validatorErrors)")
     }
 }

