@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "HAAPI", targets: ["HAAPI"]),
         .library(name: "HAAPIDemoServer", targets: ["HAAPIDemoServer"]),
+        .library(name: "HAAPIGateway", targets: ["HAAPIGateway"]),
         .executable(name: "haapi-gateway", targets: ["haapi-gateway"]),
     ],
     dependencies: [
@@ -62,6 +63,9 @@ let package = Package(
             dependencies: [
                 "HAAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -115,6 +119,7 @@ let package = Package(
             name: "HAAPITests",
             dependencies: [
                 "HAAPI",
+                "GatewayTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -146,6 +151,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

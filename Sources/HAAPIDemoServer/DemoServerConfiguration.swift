@@ -34,6 +34,11 @@ public struct DemoServerConfiguration: Sendable {
     public var pollingIntervalSeconds: Int
     /// The largest request body accepted; larger bodies get HTTP 413.
     public var maximumRequestBodyBytes: Int
+    /// The demo client's secret (default `demo-secret`); tests set a unique one to prove it is never shown or logged.
+    public var clientSecret: String
+    /// Passwords by demo username, replacing the shipped ones (each demo user's password is its name by default);
+    /// tests set unique ones to prove they are never shown or logged.
+    public var passwords: [String: String]
 
     /// Creates a configuration.
     /// - Parameters:
@@ -61,6 +66,8 @@ public struct DemoServerConfiguration: Sendable {
         self.dpopNonceLifetimeSeconds = 60
         self.pollingIntervalSeconds = 2
         self.maximumRequestBodyBytes = 16 * 1024
+        self.clientSecret = "demo-secret"
+        self.passwords = [:]
     }
 
     /// Whether `host` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).

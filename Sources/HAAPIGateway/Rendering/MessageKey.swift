@@ -18,5 +18,6 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case unsupportedOperationTitle, unsupportedOperation, otherWays
     case externalBrowserHelp, bankIDOpenApp
     case restarting
+    case busyTitle, sessionsFull, tooManyAttemptsTitle, tooManyAttempts
     case pairTitle, pairCheck, pairConfirm, pairMismatch, pairLinkUsed, pairOpenLink
 }
