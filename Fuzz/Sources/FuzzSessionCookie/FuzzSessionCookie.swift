@@ -4,8 +4,12 @@ import NIOCore
 
 @testable import HAAPIGateway
 
+/// The id of the one session the target knows (what a forged cookie must never match).
+private let knownSessionID = SecureToken.make()
+
 /// libFuzzer entry point: any bytes as a `Cookie` header are read the way the sign-in routes read the session cookie
-/// (both names), and the id is looked up in a session store holding one session; only its exact id may find it.
+/// (both names); the value is compared with a session id in constant time (only the id itself may match), and the
+/// bytes as a request path go through the log redaction of pairing links.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSessionCookie(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
@@ -15,7 +19,9 @@ public func fuzzSessionCookie(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         head: HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/", headerFields: fields), body: .init(buffer: ByteBuffer()))
     for name in ["haapi-gateway", "__Host-haapi-gateway"] {
         guard let id = request.cookies[name]?.value else { continue }
-        if SessionLookup.find(id) != nil, id != SessionLookup.knownID { fatalError("a cookie that is not the session's id found it") }
+        if SecureToken.constantTimeEquals(id, knownSessionID), id != knownSessionID { fatalError("a different value matched the session id") }
     }
+    let logged = RequestLogMiddleware<BasicRequestContext>.loggablePath(text)
+    if text.hasPrefix("/pair/"), text != "/pair/confirm", logged != "/pair/…" { fatalError("a pairing secret reached the log") }
     return 0
 }

@@ -69,7 +69,10 @@ struct SignInController: Sendable {
         if configuration.kiosk.enabled { registerKiosk(on: router) }
         router.post("/start-again") { request, _ in
             try originGuard.check(request)
-            if let id = request.cookies[cookieName]?.value { await store.remove(id: id) }
+            if let id = request.cookies[cookieName]?.value {
+                await store.remove(id: id)
+                await limiter.forget(session: id)
+            }
             return redirectHome(clearingCookie: true)
         }
         router.get("/assets/gateway.css") { _, _ in
@@ -174,6 +177,7 @@ struct SignInController: Sendable {
             return redirect(to: await session.deliveryDelayed ? "/kiosk/done/delayed" : "/kiosk/done/signed-in", cookie: cookie("", maxAge: 0))
         }
         if await session.phase == .signedIn, let newID = await store.rotate(id: id) {
+            await limiter.forget(session: id)
             if let url = configuration.completion.redirectURL, await !session.deliveryDelayed {
                 return redirect(to: url.absoluteString, cookie: cookie(newID))
             }

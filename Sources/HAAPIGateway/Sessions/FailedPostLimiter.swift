@@ -41,7 +41,7 @@ actor FailedPostLimiter {
         if byAddress.count > pruneThreshold { byAddress = byAddress.filter { !recent($0.value, now: now).isEmpty } }
     }
 
-    /// Forgets a session's failures (it ended).
+    /// Forgets a session's failures (it ended or moved to a new id); the address keeps its count.
     func forget(session: String) {
         bySession[session] = nil
     }

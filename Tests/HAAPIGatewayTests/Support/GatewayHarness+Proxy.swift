@@ -17,14 +17,25 @@ extension GatewayHarness {
         configure: @escaping @Sendable (inout GatewayConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestBrowser, RunningDemoServer, String, UpstreamProxy) async throws -> Void
     ) async throws {
-        let demoPort = try await UpstreamProxy.freeLoopbackPort()
-        let proxy = UpstreamProxy(targetPort: demoPort)
-        try await proxy.application(tls: proxyTLS).test(.live) { proxyClient in
-            var proxied = demoConfiguration
-            proxied.port = demoPort
-            proxied.publicBaseURL = "\(proxyTLS == nil ? "http" : "https")://127.0.0.1:\(proxyClient.port!)"
-            try await withGateway(logger: logger, demoConfiguration: proxied, configure: configure) { browser, demo, sinkPath in
-                try await body(browser, demo, sinkPath, proxy)
+        // The demo must know the proxy's URL before it starts, so it binds a port that was free a moment ago; when
+        // another test took it in between, the demo does not start and a fresh port is tried.
+        for attempt in 1...3 {
+            let demoPort = try await UpstreamProxy.freeLoopbackPort()
+            let proxy = UpstreamProxy(targetPort: demoPort)
+            let started = StartSignal()
+            do {
+                try await proxy.application(tls: proxyTLS).test(.live) { proxyClient in
+                    var proxied = demoConfiguration
+                    proxied.port = demoPort
+                    proxied.publicBaseURL = "\(proxyTLS == nil ? "http" : "https")://127.0.0.1:\(proxyClient.port!)"
+                    try await withGateway(logger: logger, demoConfiguration: proxied, configure: configure) { browser, demo, sinkPath in
+                        started.fire()
+                        try await body(browser, demo, sinkPath, proxy)
+                    }
+                }
+                return
+            } catch is DemoServerError where !started.fired && attempt < 3 {
+                continue
             }
         }
     }

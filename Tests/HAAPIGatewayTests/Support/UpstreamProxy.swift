@@ -57,7 +57,8 @@ final class UpstreamProxy: @unchecked Sendable {
         case .answer(let status, let contentType, let body):
             return Response(status: .init(code: status), headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: body)))
         case .silence(let seconds):
-            try await Task.sleep(for: .seconds(seconds))
+            let until = ContinuousClock.now + .seconds(seconds)
+            while ContinuousClock.now < until, self.fault != nil { try await Task.sleep(for: .milliseconds(100)) }
             return Response(status: .serviceUnavailable)
         case .slowBody(let body, let milliseconds):
             return Response(
@@ -65,7 +66,7 @@ final class UpstreamProxy: @unchecked Sendable {
                 body: ResponseBody { writer in
                     for byte in body.utf8 {
                         try await writer.write(ByteBuffer(bytes: [byte]))
-                        try await Task.sleep(for: .milliseconds(milliseconds))
+                        if self.fault != nil { try await Task.sleep(for: .milliseconds(milliseconds)) }
                     }
                     try await writer.finish(nil)
                 })
