@@ -15,7 +15,7 @@ extension SecurityAndReliabilityTests {
             return url
         }
 
-        /// A program that fails its first `failures` runs, then saves its stdin; every run is counted in `runs`.
+        /// A program that fails its first `failures` runs, then saves its stdin (whole, by a rename); every run is counted in `runs`.
         private func flakyProgram(in directory: URL, failures: Int) throws -> URL {
             let script = directory.appendingPathComponent("receive.sh")
             let runs = directory.appendingPathComponent("runs").path
@@ -26,7 +26,7 @@ extension SecurityAndReliabilityTests {
                 n=$((n + 1))
                 echo "$n" > '\(runs)'
                 if [ "$n" -le \(failures) ]; then cat > /dev/null; exit 1; fi
-                cat > '\(output)'
+                cat > '\(output).partial' && mv '\(output).partial' '\(output)'
                 """.write(to: script, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
             return script
