@@ -15,20 +15,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
+        // The `<Target>_main` entry points SwiftPM's Linux link step asks for, handing over to libFuzzer's driver.
+        .target(name: "FuzzDriver"),
         .executableTarget(
-            name: "FuzzHAAPIResponseDecoder", dependencies: [.product(name: "HAAPI", package: "haapi-gateway")], swiftSettings: fuzzSettings),
+            name: "FuzzHAAPIResponseDecoder", dependencies: ["FuzzDriver", .product(name: "HAAPI", package: "haapi-gateway")], swiftSettings: fuzzSettings),
         .executableTarget(
-            name: "FuzzFormBody", dependencies: [.product(name: "HAAPIGateway", package: "haapi-gateway")], swiftSettings: fuzzSettings),
+            name: "FuzzFormBody", dependencies: ["FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway")], swiftSettings: fuzzSettings),
         .executableTarget(
             name: "FuzzSessionCookie",
             dependencies: [
-                .product(name: "HAAPIGateway", package: "haapi-gateway"), .product(name: "Hummingbird", package: "hummingbird"),
+                "FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway"), .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: fuzzSettings),
         .executableTarget(
             name: "FuzzStepRenderer",
-            dependencies: [.product(name: "HAAPI", package: "haapi-gateway"), .product(name: "HAAPIGateway", package: "haapi-gateway")],
+            dependencies: ["FuzzDriver", .product(name: "HAAPI", package: "haapi-gateway"), .product(name: "HAAPIGateway", package: "haapi-gateway")],
             swiftSettings: fuzzSettings),
     ]
 )
