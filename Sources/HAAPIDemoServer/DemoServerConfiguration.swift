@@ -45,6 +45,11 @@ public struct DemoServerConfiguration: Sendable {
     /// Whether `http://localhost` and `https://localhost` on any port are accepted (only while the relying-party id is
     /// `localhost`): a browser and the gateway on one machine, as in development and the tests.
     public var passkeyAcceptsLocalhostOrigins: Bool
+    /// The demo client's secret (default `demo-secret`); tests set a unique one to prove it is never shown or logged.
+    public var clientSecret: String
+    /// Passwords by demo username, replacing the shipped ones (each demo user's password is its name by default);
+    /// tests set unique ones to prove they are never shown or logged.
+    public var passwords: [String: String]
 
     /// Creates a configuration.
     /// - Parameters:
@@ -77,6 +82,8 @@ public struct DemoServerConfiguration: Sendable {
         self.passkeyRelyingPartyID = "localhost"
         self.passkeyAllowedOrigins = []
         self.passkeyAcceptsLocalhostOrigins = true
+        self.clientSecret = "demo-secret"
+        self.passwords = [:]
     }
 
     /// Whether `host` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).

@@ -1,6 +1,8 @@
 import Foundation
 import HAAPI
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import ServiceLifecycle
 
@@ -32,18 +34,21 @@ public enum Gateway {
         let live = LiveSettings(configuration: configuration, templates: try TemplateLibrary(settings: configuration.templates))
         let client = try await HAAPIClient(configuration: upstream, logger: logger)
         let store = MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now)
+        let limiter = FailedPostLimiter(settings: configuration.sessions, now: now)
         let dispatcher = CallbackDispatcher(
             configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger, observer: onOutcome,
             spoolPath: configuration.callbackDelivery.spoolFile, metrics: metrics)
         await dispatcher.restoreSpool()
         let controller = SignInController(
-            client: client, store: store, dispatcher: dispatcher, live: live, drain: drain, metrics: metrics,
-            originGuard: RequestOriginGuard(publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL)), logger: logger)
-        let router = Router(context: BasicRequestContext.self)
+            client: client, store: store, limiter: limiter, dispatcher: dispatcher, live: live, drain: drain, metrics: metrics,
+            originGuard: RequestOriginGuard(
+                publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL), listensWithTLS: configuration.server.tls != nil),
+            logger: logger)
+        let router = Router(context: GatewayRequestContext.self)
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(SecurityHeadersMiddleware(live: live))
         router.middlewares.add(ErrorPageMiddleware(live: live))
-        reloader.attach(ReloadTarget(live: live, store: store, dispatcher: dispatcher, logger: logger))
+        reloader.attach(ReloadTarget(live: live, store: store, limiter: limiter, dispatcher: dispatcher, logger: logger))
         let health = HealthController(client: client, drain: drain, probe: UpstreamProbe(client: client))
         if configuration.server.healthEndpoints { health.register(on: router) }
         controller.register(on: router)
@@ -57,14 +62,15 @@ public enum Gateway {
             services.append(Self.metricsApplication(configuration.metrics, metrics: metrics, store: store, health: health, logger: logger))
         }
         let server = configuration.server
+        let http1 = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(30)))
         return Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .seconds(30))),
+            server: try server.tls.map { try .tls(http1, tlsConfiguration: $0.makeTLSConfiguration()) } ?? http1,
             configuration: ApplicationConfiguration(address: .hostname(server.host, port: server.port), serverName: nil),
             services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? server.port
-                let url = server.publicBaseURL ?? URL(string: "http://\(server.host):\(port)")!
+                let url = server.publicBaseURL ?? URL(string: "\(server.tls == nil ? "http" : "https")://\(server.host):\(port)")!
                 logger.info("HAAPI gateway listening", metadata: ["url": "\(url.absoluteString)"])
                 await onRunning(url)
             },

@@ -15,6 +15,10 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
         case badRequest = "bad_request"
         /// The upstream HAAPI server could not be reached or failed.
         case upstreamUnavailable = "upstream_unavailable"
+        /// The session cap is reached: a new sign-in waits (sessions under way go on).
+        case overloaded = "overloaded"
+        /// Too many failed posts from this session or client address within the window.
+        case tooManyAttempts = "too_many_attempts"
         /// The upstream ended the sign-in with a problem.
         case signInFailed = "sign_in_failed"
         /// The configuration cannot be served (missing templates, unsupported upstream).
@@ -31,6 +35,8 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
     public let text: MessageKey?
     /// The HTTP status of the error page.
     public let status: HTTPResponse.Status
+    /// When set, the page is sent with `Retry-After` (seconds).
+    public private(set) var retryAfterSeconds: Int?
 
     /// Creates an error for operators (configuration, internal failures); its page shows a generic text for the code.
     public init(_ code: Code, _ message: String, status: HTTPResponse.Status? = nil) {
@@ -48,6 +54,13 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
         self.status = status ?? Self.defaultStatus(for: code)
     }
 
+    /// The same error, sent with `Retry-After: seconds`.
+    public func retrying(after seconds: Int) -> GatewayError {
+        var error = self
+        error.retryAfterSeconds = max(1, seconds)
+        return error
+    }
+
     public var description: String { "\(code.rawValue): \(message)" }
 
     /// A plain-text fallback; ``ErrorPageMiddleware`` renders the HTML page before this is used.
@@ -61,6 +74,8 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
         case .forbidden: .forbidden
         case .badRequest: .badRequest
         case .upstreamUnavailable: .badGateway
+        case .overloaded: .serviceUnavailable
+        case .tooManyAttempts: .tooManyRequests
         case .signInFailed: .ok
         case .configuration, .internalError: .internalServerError
         }

@@ -30,6 +30,11 @@ final class TestBrowser: @unchecked Sendable {
     let baseURL: String
     private(set) var cookies: [String: String] = [:]
     private(set) var setCookieHeaders: [String] = []
+    /// Every response this browser received, redirects included, as status line, headers and body (what a canary
+    /// test searches for secrets).
+    private(set) var transcript: [String] = []
+    /// Every `Location` header this browser received, in order.
+    private(set) var locations: [String] = []
     /// The browser's language preference, sent as `Accept-Language` on every request.
     private(set) var acceptLanguage: String?
     private let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
@@ -65,7 +70,16 @@ final class TestBrowser: @unchecked Sendable {
         try await send(path, method: .POST, body: body, headers: headers)
     }
 
+    /// POST raw bytes as an urlencoded body (invalid UTF-8 included), following the redirect.
+    func post(_ path: String, bytes: [UInt8], headers: [(String, String)] = []) async throws -> Page {
+        try await exchange(path, method: .POST, body: ByteBuffer(bytes: bytes), headers: headers)
+    }
+
     private func send(_ path: String, method: HTTPMethod, body: String?, headers: [(String, String)]) async throws -> Page {
+        try await exchange(path, method: method, body: body.map { ByteBuffer(string: $0) }, headers: headers)
+    }
+
+    private func exchange(_ path: String, method: HTTPMethod, body: ByteBuffer?, headers: [(String, String)]) async throws -> Page {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         if !cookies.isEmpty, !headers.contains(where: { $0.0 == "Cookie" }) { request.headers.add(name: "Cookie", value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
@@ -73,7 +87,7 @@ final class TestBrowser: @unchecked Sendable {
         if let acceptLanguage, !headers.contains(where: { $0.0.lowercased() == "accept-language" }) { request.headers.add(name: "Accept-Language", value: acceptLanguage) }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(ByteBuffer(string: body))
+            request.body = .bytes(body)
         }
         let response = try await client.execute(request, timeout: .seconds(30))
         for header in response.headers["Set-Cookie"] {
@@ -83,6 +97,9 @@ final class TestBrowser: @unchecked Sendable {
             if value.isEmpty || header.contains("Max-Age=0") { cookies[String(pair[0])] = nil } else { cookies[String(pair[0])] = value }
         }
         let bytes = try await response.body.collect(upTo: 1 << 22)
+        transcript.append(
+            "\(response.status.code)\n" + response.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n") + "\n\n" + String(buffer: bytes))
+        locations += response.headers["Location"]
         if response.status.code == 303, let location = response.headers.first(name: "Location"), location.hasPrefix("/") {
             return try await get(location)
         }

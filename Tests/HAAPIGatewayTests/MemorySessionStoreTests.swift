@@ -6,10 +6,10 @@ import Testing
 @Suite("Memory session store lifetimes and cap")
 struct MemorySessionStoreTests {
     @Test("a session idle longer than idleTimeoutSeconds is gone; use keeps it alive")
-    func idleTimeout() async {
+    func idleTimeout() async throws {
         let clock = ManualClock()
         let store = MemorySessionStore<String>(settings: SessionSettings(idleTimeoutSeconds: 10, absoluteTimeoutSeconds: 100), now: { clock.now })
-        let id = await store.insert("a")
+        let id = try #require(await store.insert("a"))
         clock.advance(.seconds(9))
         #expect(await store.session(id: id) == "a")
         clock.advance(.seconds(9))
@@ -19,10 +19,10 @@ struct MemorySessionStoreTests {
     }
 
     @Test("a session older than absoluteTimeoutSeconds is gone even when in use")
-    func absoluteTimeout() async {
+    func absoluteTimeout() async throws {
         let clock = ManualClock()
         let store = MemorySessionStore<String>(settings: SessionSettings(idleTimeoutSeconds: 10, absoluteTimeoutSeconds: 25), now: { clock.now })
-        let id = await store.insert("a")
+        let id = try #require(await store.insert("a"))
         for _ in 0..<2 {
             clock.advance(.seconds(9))
             #expect(await store.session(id: id) == "a")
@@ -31,27 +31,32 @@ struct MemorySessionStoreTests {
         #expect(await store.session(id: id) == nil)
     }
 
-    @Test("at the cap, inserting evicts the longest-idle session")
-    func capEvictsLongestIdle() async {
+    @Test("at the cap a new session is refused and every stored one keeps working; an expired one makes room")
+    func capRefusesNewSessions() async throws {
         let clock = ManualClock()
-        let store = MemorySessionStore<String>(settings: SessionSettings(maximumSessions: 2), now: { clock.now })
-        let first = await store.insert("first")
-        clock.advance(.seconds(1))
-        let second = await store.insert("second")
-        clock.advance(.seconds(1))
-        _ = await store.session(id: first)
-        clock.advance(.seconds(1))
-        let third = await store.insert("third")
+        let store = MemorySessionStore<String>(settings: SessionSettings(idleTimeoutSeconds: 10, absoluteTimeoutSeconds: 100, maximumSessions: 2), now: { clock.now })
+        let first = try #require(await store.insert("first"))
+        clock.advance(.seconds(6))
+        let second = try #require(await store.insert("second"))
+        #expect(await store.hasRoom() == false)
+        #expect(await store.insert("third") == nil, "refused, not evicting a sign-in under way")
         #expect(await store.count == 2)
-        #expect(await store.session(id: second) == nil, "longest idle")
         #expect(await store.session(id: first) == "first")
+        #expect(await store.session(id: second) == "second")
+        clock.advance(.seconds(9))
+        _ = await store.session(id: second)
+        clock.advance(.seconds(2))
+        // `first` was last used 17 s ago: expired, so there is room again.
+        #expect(await store.hasRoom())
+        let third = try #require(await store.insert("third"))
         #expect(await store.session(id: third) == "third")
+        #expect(await store.session(id: second) == "second")
     }
 
     @Test("rotation moves the session to a new id; the old id is dead; ids are unique and ≥ 256 bits")
-    func rotation() async {
+    func rotation() async throws {
         let store = MemorySessionStore<String>(settings: SessionSettings())
-        let id = await store.insert("a")
+        let id = try #require(await store.insert("a"))
         let rotated = await store.rotate(id: id)
         #expect(rotated != nil && rotated != id)
         #expect(await store.session(id: id) == nil)

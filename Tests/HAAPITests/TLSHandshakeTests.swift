@@ -5,6 +5,8 @@ import HummingbirdTLS
 import NIOSSL
 import Testing
 
+@testable import GatewayTestSupport
+
 /// The client's TLS settings against a real TLS server on loopback: extra trust roots and mutual TLS.
 @Suite struct TLSHandshakeTests {
     private static let discovery = """

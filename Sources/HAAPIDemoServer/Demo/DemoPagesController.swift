@@ -91,7 +91,7 @@ struct DemoPagesController: Sendable {
         let form = FormParameters(encoded: text)
         let launchNonce = form["_launch_nonce"] ?? ""
         let redirectURI = form.nonEmpty("redirect_uri")
-        guard let user = form["userName"].flatMap(DemoUser.named), RandomToken.constantTimeEquals(form["password"] ?? "", user.password) else {
+        guard let user = form["userName"].flatMap(DemoUser.named), RandomToken.constantTimeEquals(form["password"] ?? "", context.password(of: user)) else {
             return launchPage(launchNonce: launchNonce, redirectURI: redirectURI, error: "Incorrect username or password.", status: .badRequest)
         }
         var target: URLComponents?

@@ -41,7 +41,7 @@ struct LoginFlowEngine: Sendable {
         guard missing.isEmpty, let username = form["userName"], let password = form["password"] else {
             return .problem(.invalidInput(missing))
         }
-        guard let user = DemoUser.named(username), RandomToken.constantTimeEquals(password, user.password) else {
+        guard let user = DemoUser.named(username), RandomToken.constantTimeEquals(password, context.password(of: user)) else {
             flow.failedPasswordAttempts += 1
             if flow.failedPasswordAttempts >= Self.maximumPasswordAttempts {
                 flow.stage = .locked

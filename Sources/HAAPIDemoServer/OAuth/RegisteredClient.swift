@@ -15,4 +15,11 @@ struct RegisteredClient: Sendable {
     static let demoGateway = RegisteredClient(
         clientID: "demo-gateway", secret: "demo-secret", redirectURIs: ["haapi:start"], scopes: ["openid", "profile", "email"],
         clientCredentialsScopes: [haapiScope], displayName: "HAAPI Gateway (demo client)")
+
+    /// The same client with another secret (``DemoServerConfiguration/clientSecret``).
+    func with(secret: String) -> RegisteredClient {
+        RegisteredClient(
+            clientID: clientID, secret: secret, redirectURIs: redirectURIs, scopes: scopes, clientCredentialsScopes: clientCredentialsScopes,
+            displayName: displayName)
+    }
 }

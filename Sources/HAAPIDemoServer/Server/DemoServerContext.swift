@@ -7,7 +7,7 @@ import Synchronization
 final class DemoServerContext: Sendable {
     let configuration: DemoServerConfiguration
     let logger: Logger
-    let client = RegisteredClient.demoGateway
+    let client: RegisteredClient
     let idTokenSigner: ES256Signer
     /// The demo client's `private_key_jwt` key pair (the private half is only written to a file).
     let clientAssertionKey: ImmutableKey<P256.Signing.PrivateKey>
@@ -25,6 +25,7 @@ final class DemoServerContext: Sendable {
     init(configuration: DemoServerConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
+        self.client = RegisteredClient.demoGateway.with(secret: configuration.clientSecret)
         self.idTokenSigner = ES256Signer()
         self.clientAssertionKey = ImmutableKey(P256.Signing.PrivateKey())
         self.flows = FlowStore(lifetime: configuration.flowLifetimeSeconds, capacity: configuration.maximumFlows)
@@ -47,6 +48,11 @@ final class DemoServerContext: Sendable {
     /// Called once the listening port is known.
     func serverDidBind(port: Int) {
         baseURLStorage.withLock { $0 = Self.baseURL(configuration: configuration, boundPort: port) }
+    }
+
+    /// The password a demo user signs in with (``DemoServerConfiguration/passwords`` or the shipped one).
+    func password(of user: DemoUser) -> String {
+        configuration.passwords[user.username] ?? user.password
     }
 
     /// Client authentication for the token, revocation and introspection endpoints.

@@ -13,6 +13,9 @@ public struct ServerSettings: Sendable {
     public var maximumRequestBodyBytes: Int
     /// On SIGTERM, how long readiness is down and new sign-ins are refused before the listener stops (default 5 s).
     public var drainSeconds: Int = 5
+    /// When set, the gateway itself listens on HTTPS with this certificate and key (`server.tlsCertificateFile`,
+    /// `server.tlsKeyFile`); cookies are then `Secure` with the `__Host-` prefix.
+    public var tls: ServerTLSSettings?
     /// Whether `/healthz` and `/readyz` are served beside the sign-in pages (default true); they are always served on the
     /// metrics listener when that is enabled.
     public var healthEndpoints: Bool = true
@@ -30,6 +33,10 @@ public struct ServerSettings: Sendable {
         self.maximumRequestBodyBytes = maximumRequestBodyBytes
     }
 
-    /// Whether browsers reach the gateway over TLS (cookies are then `Secure` with the `__Host-` prefix).
-    public var servesTLS: Bool { publicBaseURL?.scheme?.lowercased() == "https" }
+    /// Whether browsers reach the gateway over TLS (cookies are then `Secure` with the `__Host-` prefix): the public URL
+    /// is https, or there is none and the gateway listens on HTTPS itself.
+    public var servesTLS: Bool {
+        guard let publicBaseURL else { return tls != nil }
+        return publicBaseURL.scheme?.lowercased() == "https"
+    }
 }

@@ -14,7 +14,8 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as GatewayError {
             context.logger.info("gateway error page", metadata: ["code": "\(error.code.rawValue)"])
-            return PageRenderer.response(page(for: error, language: renderer.language(for: request)), status: error.status)
+            let headers: HTTPFields = error.retryAfterSeconds.map { [.retryAfter: String($0)] } ?? [:]
+            return PageRenderer.response(page(for: error, language: renderer.language(for: request)), status: error.status, headers: headers)
         } catch let error as any HTTPResponseError {
             let message: MessageKey = error.status == .contentTooLarge ? .requestTooLarge : .requestNotHandled
             return PageRenderer.response(
@@ -37,6 +38,10 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
                 title: .gateway(.upstreamUnavailableTitle), message: .gateway(error.text ?? .upstreamUnavailable), tryAgain: true, language: language)
         case .forbidden:
             renderer.messagePage(title: .gateway(.refusedTitle), message: .gateway(error.text ?? .formNotVerified), startAgain: true, language: language)
+        case .overloaded:
+            renderer.messagePage(title: .gateway(.busyTitle), message: .gateway(error.text ?? .sessionsFull), tryAgain: true, language: language)
+        case .tooManyAttempts:
+            renderer.messagePage(title: .gateway(.tooManyAttemptsTitle), message: .gateway(error.text ?? .tooManyAttempts), tryAgain: true, language: language)
         case .signInFailed:
             renderer.messagePage(title: .gateway(.signInFailedTitle), message: .gateway(error.text ?? .signInNotCompleted), startAgain: true, language: language)
         case .badRequest, .configuration, .internalError:

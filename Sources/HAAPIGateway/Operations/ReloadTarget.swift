@@ -4,6 +4,7 @@ import Logging
 struct ReloadTarget: Sendable {
     let live: LiveSettings
     let store: MemorySessionStore<SignInSession>
+    let limiter: FailedPostLimiter
     let dispatcher: CallbackDispatcher
     let logger: Logger
 
@@ -18,7 +19,7 @@ struct ReloadTarget: Sendable {
         let old = live.configuration
         var needsRestart: [String] = []
         if old.server.host != new.server.host || old.server.port != new.server.port || old.server.publicBaseURL != new.server.publicBaseURL
-            || old.server.maximumRequestBodyBytes != new.server.maximumRequestBodyBytes
+            || old.server.maximumRequestBodyBytes != new.server.maximumRequestBodyBytes || old.server.tls != new.server.tls
         {
             needsRestart.append("server")
         }
@@ -38,6 +39,7 @@ struct ReloadTarget: Sendable {
         applied.logging = old.logging
         live.replace(configuration: applied, templates: templates)
         await store.update(settings: applied.sessions)
+        await limiter.update(settings: applied.sessions)
         await dispatcher.replace(configurations: applied.callbacks, settings: applied.callbackDelivery)
         for section in needsRestart { logger.warning("reload: changed settings take effect after a restart", metadata: ["section": "\(section)"]) }
         logger.notice("configuration reloaded")

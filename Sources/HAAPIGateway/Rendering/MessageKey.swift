@@ -20,5 +20,6 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case passkeyTitle, passkeyCreate, passkeyUse, passkeyNoScript, passkeyWorking, passkeyCancelled, passkeyUnsupported, passkeyFailed
     case passkeyUnavailable, passkeyInvalid
     case restarting
+    case busyTitle, sessionsFull, tooManyAttemptsTitle, tooManyAttempts
     case pairTitle, pairCheck, pairConfirm, pairMismatch, pairLinkUsed, pairOpenLink
 }

@@ -12,7 +12,7 @@ struct AssetController: Sendable {
     /// The name the configured logo is served under.
     static let logoName = "logo"
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<GatewayRequestContext>) {
         router.get("/assets/:name") { _, context in
             guard let name = context.parameters.get("name"), let (contentType, bytes) = asset(named: name) else {
                 return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "not found\n")))

@@ -13,7 +13,7 @@ struct ExternalBrowserController: Sendable {
     /// The longest resume code accepted (Curity's and the demo's are far shorter).
     static let maximumCodeLength = 512
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<GatewayRequestContext>) {
         router.get(RouterPath(stringLiteral: StepPageBuilder.externalBrowserReturnPath)) { request, _ in
             guard let id = request.cookies[signIn.cookieName]?.value, let session = await signIn.store.session(id: id) else {
                 throw GatewayError(.sessionExpired, .sessionExpired)

@@ -9,7 +9,7 @@ struct HealthController: Sendable {
     let drain: GatewayDrain
     let probe: UpstreamProbe
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("/healthz") { _, _ in Self.json(#"{"status":"alive"}"#, status: .ok) }
         router.get("/readyz") { _, _ in
             let draining = drain.isDraining

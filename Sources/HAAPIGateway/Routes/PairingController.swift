@@ -12,7 +12,7 @@ struct PairingController: Sendable {
     let gate: PairingGate
     let hostName: String
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<GatewayRequestContext>) {
         router.get("/pair/:token") { request, context in
             guard let token = context.parameters.get("token"), let ticket = await gate.redeem(token) else {
                 signIn.logger.info("pairing link refused (used, expired or wrong)")
@@ -24,13 +24,13 @@ struct PairingController: Sendable {
             let session = SignInSession(
                 flow: signIn.client.makeFlow(), dispatcher: signIn.dispatcher, polling: signIn.configuration.polling, logger: signIn.logger,
                 pairing: (ticket.code, hostName), metrics: signIn.metrics)
-            let id = await signIn.store.insert(session)
+            guard let id = await signIn.store.insert(session) else { throw GatewayError(.overloaded, .sessionsFull).retrying(after: 5) }
             signIn.logger.info("pairing link redeemed")
             // Redirect so that the single-use URL leaves the address bar and the history entry.
             return signIn.redirectHome(cookie: signIn.cookie(id))
         }
-        router.post("/pair/confirm") { request, _ in
-            let (session, _) = try await signIn.verifiedSession(request)
+        router.post("/pair/confirm") { request, context in
+            let (session, _) = try await signIn.verifiedSession(request, context: context)
             try await session.confirmPairing(acceptLanguage: request.headers[.acceptLanguage])
             return signIn.redirectHome()
         }

@@ -11,6 +11,8 @@ import Hummingbird
 struct RequestOriginGuard: Sendable {
     /// The configured public origin (`scheme://host[:port]`), when set.
     let publicOrigin: String?
+    /// Whether the gateway listens on HTTPS itself (the expected origin without a public one is then `https://host`).
+    var listensWithTLS = false
 
     func check(_ request: Request) throws(GatewayError) {
         let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased()
@@ -22,7 +24,7 @@ struct RequestOriginGuard: Sendable {
             guard site == "same-origin" else { throw GatewayError(.forbidden, .crossSiteRefused) }
             return
         }
-        let expected = publicOrigin ?? request.head.authority.map { "http://\($0)" }
+        let expected = publicOrigin ?? request.head.authority.map { "\(listensWithTLS ? "https" : "http")://\($0)" }
         guard let expected, origin.lowercased() == expected.lowercased() else {
             throw GatewayError(.forbidden, .crossSiteRefused)
         }

@@ -11,6 +11,7 @@ import Logging
 struct SignInController: Sendable {
     let client: HAAPIClient
     let store: MemorySessionStore<SignInSession>
+    let limiter: FailedPostLimiter
     let dispatcher: CallbackDispatcher
     /// The configuration and renderer in effect (a reload replaces them between requests).
     let live: LiveSettings
@@ -24,7 +25,7 @@ struct SignInController: Sendable {
 
     var cookieName: String { configuration.server.servesTLS ? "__Host-haapi-gateway" : "haapi-gateway" }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<GatewayRequestContext>) {
         router.get("/") { request, _ in try await self.show(request) }
         router.post("/step/:version/action/:path") { request, context in
             try await self.act(request, context: context) { session, version, form, language throws(GatewayError) in
@@ -62,23 +63,26 @@ struct SignInController: Sendable {
             try await session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
             return Self.json(await session.hasMovedOn(from: version) ? #"{"changed":true}"# : #"{"changed":false}"#)
         }
-        router.post("/cancel") { request, _ in
-            let (session, _) = try await verifiedSession(request)
+        router.post("/cancel") { request, context in
+            let (session, _) = try await verifiedSession(request, context: context)
             guard configuration.completion.confirmCancel else {
                 await session.cancel()
                 return try await afterCancel(request)
             }
             return PageRenderer.response(renderer.cancelConfirmationPage(csrfToken: session.csrfToken, language: renderer.language(for: request)))
         }
-        router.post("/cancel/confirm") { request, _ in
-            let (session, _) = try await verifiedSession(request)
+        router.post("/cancel/confirm") { request, context in
+            let (session, _) = try await verifiedSession(request, context: context)
             await session.cancel()
             return try await afterCancel(request)
         }
         if configuration.kiosk.enabled { registerKiosk(on: router) }
         router.post("/start-again") { request, _ in
             try originGuard.check(request)
-            if let id = request.cookies[cookieName]?.value { await store.remove(id: id) }
+            if let id = request.cookies[cookieName]?.value {
+                await store.remove(id: id)
+                await limiter.forget(session: id)
+            }
             return redirectHome(clearingCookie: true)
         }
     }
@@ -107,9 +111,11 @@ struct SignInController: Sendable {
     }
 
     private func startSession(_ request: Request) async throws -> Response {
+        // At the cap a new sign-in waits, before any upstream call; the sign-ins under way go on.
+        guard await store.hasRoom() else { throw Self.sessionsFull }
         let session = SignInSession(flow: client.makeFlow(), dispatcher: dispatcher, polling: configuration.polling, logger: logger, metrics: metrics)
         try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
-        let id = await store.insert(session)
+        guard let id = await store.insert(session) else { throw Self.sessionsFull }
         let snapshot = await session.snapshot()
         return PageRenderer.response(
             renderer.page(for: snapshot, language: renderer.language(for: request), origin: origin(of: request)), headers: [.setCookie: cookie(id)])
@@ -125,29 +131,51 @@ struct SignInController: Sendable {
         return "http://" + authority
     }
 
-    /// The session of a state-changing request after the origin and CSRF checks.
-    func verifiedSession(_ request: Request) async throws -> (SignInSession, FormBody) {
-        try originGuard.check(request)
-        guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id) else {
-            throw GatewayError(.sessionExpired, .sessionExpired)
+    static let sessionsFull = GatewayError(.overloaded, .sessionsFull).retrying(after: 5)
+
+    /// The session of a state-changing request after the failed-post bounds, the origin and the CSRF checks; a refusal
+    /// counts as a failed post of the session and the client address.
+    func verifiedSession(_ request: Request, context: GatewayRequestContext) async throws -> (SignInSession, FormBody) {
+        let id = request.cookies[cookieName]?.value
+        if let wait = await limiter.retryAfter(session: id, address: context.clientAddress) {
+            logger.notice("post refused: too many failed posts")
+            throw GatewayError(.tooManyAttempts, .tooManyAttempts).retrying(after: wait)
         }
-        let form = try await FormBody.read(request, limit: configuration.server.maximumRequestBodyBytes)
-        guard session.acceptsCSRF(form.values["_csrf"]) else {
-            throw GatewayError(.forbidden, .formNotVerified)
+        do {
+            try originGuard.check(request)
+            guard let id, let session = await store.session(id: id) else {
+                throw GatewayError(.sessionExpired, .sessionExpired)
+            }
+            let form = try await FormBody.read(request, limit: configuration.server.maximumRequestBodyBytes)
+            guard session.acceptsCSRF(form.values["_csrf"]) else {
+                throw GatewayError(.forbidden, .formNotVerified)
+            }
+            return (session, form)
+        } catch let error as GatewayError where error.code == .forbidden {
+            await limiter.recordFailure(session: id, address: context.clientAddress)
+            throw error
         }
-        return (session, form)
     }
 
     private func act(
-        _ request: Request, context: BasicRequestContext,
+        _ request: Request, context: GatewayRequestContext,
         _ body: (SignInSession, Int, [String: String], String?) async throws(GatewayError) -> Void
     ) async throws -> Response {
-        let (session, form) = try await verifiedSession(request)
+        let (session, form) = try await verifiedSession(request, context: context)
         guard let id = request.cookies[cookieName]?.value else { throw GatewayError(.sessionExpired, .sessionExpired) }
-        guard let version = context.parameters.get("version", as: Int.self) else {
-            throw GatewayError(.badRequest, .unknownForm)
+        let refusedBefore = await session.refusedSubmissions
+        do {
+            guard let version = context.parameters.get("version", as: Int.self) else {
+                throw GatewayError(.badRequest, .unknownForm)
+            }
+            try await body(session, version, form.values, request.headers[.acceptLanguage])
+        } catch let error as GatewayError where error.code == .badRequest {
+            await limiter.recordFailure(session: id, address: context.clientAddress)
+            throw error
         }
-        try await body(session, version, form.values, request.headers[.acceptLanguage])
+        if await session.refusedSubmissions > refusedBefore {
+            await limiter.recordFailure(session: id, address: context.clientAddress)
+        }
         return try await afterAction(session: session, id: id, request: request)
     }
 
@@ -165,6 +193,7 @@ struct SignInController: Sendable {
             return redirect(to: await session.deliveryDelayed ? "/kiosk/done/delayed" : "/kiosk/done/signed-in", cookie: cookie("", maxAge: 0))
         }
         if await session.phase == .signedIn, let newID = await store.rotate(id: id) {
+            await limiter.forget(session: id)
             if let url = configuration.completion.redirectURL, await !session.deliveryDelayed {
                 return redirect(to: url.absoluteString, cookie: cookie(newID))
             }
@@ -187,7 +216,7 @@ struct SignInController: Sendable {
     /// Kiosk mode: `GET /kiosk/next` (every page's timed refresh) starts over when the sign-in has ended or its page was
     /// left alone for `kiosk.idleResetSeconds`, else shows the current step; `GET /kiosk/done/{outcome}` is the final page
     /// of a destroyed session.
-    private func registerKiosk(on router: Router<BasicRequestContext>) {
+    private func registerKiosk(on router: Router<GatewayRequestContext>) {
         router.get("/kiosk/next") { request, _ in
             guard let id = request.cookies[cookieName]?.value else { return redirectHome() }
             let idle = await store.idleDuration(id: id)

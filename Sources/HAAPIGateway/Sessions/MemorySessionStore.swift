@@ -1,6 +1,7 @@
 import Foundation
 
-/// In-memory sessions by opaque id, with idle and absolute lifetimes and a cap (evicting the longest-idle session).
+/// In-memory sessions by opaque id, with idle and absolute lifetimes and a cap: at the cap a new session is refused
+/// (expired ones are dropped first), so that sign-ins under way are never pushed out by new ones.
 public actor MemorySessionStore<Session: Sendable> {
     private struct Entry {
         let session: Session
@@ -23,18 +24,23 @@ public actor MemorySessionStore<Session: Sendable> {
         self.settings = settings
     }
 
-    /// Stores a new session under a fresh id and returns the id.
-    public func insert(_ session: Session) -> String {
+    /// Stores a new session under a fresh id and returns the id, or nil when the cap is reached.
+    public func insert(_ session: Session) -> String? {
         let now = now()
         if entries.count >= max(1, settings.maximumSessions) {
             removeExpired(now: now)
-            if entries.count >= max(1, settings.maximumSessions), let oldest = entries.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
-                entries[oldest] = nil
-            }
+            guard entries.count < max(1, settings.maximumSessions) else { return nil }
         }
         let id = SecureToken.make()
         entries[id] = Entry(session: session, created: now, lastUsed: now)
         return id
+    }
+
+    /// Whether a new session would be stored now (expired ones are dropped first).
+    func hasRoom() -> Bool {
+        guard entries.count >= max(1, settings.maximumSessions) else { return true }
+        removeExpired(now: now())
+        return entries.count < max(1, settings.maximumSessions)
     }
 
     /// The live session with this id (touching it), or nil when unknown or expired.

@@ -13,6 +13,9 @@ actor SignInSession {
     private(set) var phase: SessionPhase = .step
     /// Whether a sink did not accept the outcome at once (it is being retried in the background).
     private(set) var deliveryDelayed = false
+    /// How many submissions the upstream answered with wrong credentials or invalid input (failed posts, bounded by
+    /// ``FailedPostLimiter``).
+    private(set) var refusedSubmissions = 0
     private var step: Representation?
     private var version = 0
     private var busy = false
@@ -262,9 +265,11 @@ actor SignInSession {
         let texts = problem.messages.map { PageText.upstream($0.text) }
         switch problem.kind {
         case .incorrectCredentials:
+            refusedSubmissions += 1
             notices = texts.isEmpty ? [problem.title.map(PageText.upstream) ?? .gateway(.incorrectCredentials)] : texts
             values = typed
         case .invalidInput:
+            refusedSubmissions += 1
             notices = texts.isEmpty ? [problem.title.map(PageText.upstream) ?? .gateway(.invalidValues)] : texts
             for field in problem.invalidFields {
                 fieldErrors[field.name] = (field.detail ?? field.reason).map(PageText.upstream) ?? .gateway(.invalidValue)

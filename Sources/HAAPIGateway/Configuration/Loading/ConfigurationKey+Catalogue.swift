@@ -7,6 +7,8 @@ extension ConfigurationKey {
         .init("server.maximumRequestBodyBytes", .integer),
         .init("server.drainSeconds", .integer),
         .init("server.healthEndpoints", .boolean),
+        .init("server.tlsCertificateFile", .string),
+        .init("server.tlsKeyFile", .string),
 
         .init("upstream.baseURL", .string),
         .init("upstream.clientID", .string),
@@ -33,6 +35,9 @@ extension ConfigurationKey {
         .init("sessions.idleTimeoutSeconds", .integer),
         .init("sessions.absoluteTimeoutSeconds", .integer),
         .init("sessions.maximumSessions", .integer),
+        .init("sessions.maximumFailedPostsPerSession", .integer),
+        .init("sessions.maximumFailedPostsPerAddress", .integer),
+        .init("sessions.failedPostWindowSeconds", .integer),
 
         .init("templates.directory", .string),
         .init("templates.overrideDirectory", .string),

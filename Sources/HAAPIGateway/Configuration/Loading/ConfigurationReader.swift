@@ -65,13 +65,14 @@ struct ConfigurationReader {
     /// An absolute http(s) URL.
     mutating func httpURL(_ path: String) -> URL? {
         guard let text = string(path) else { return nil }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            !(url.host ?? "").isEmpty
-        else {
-            problem(path, "must be an absolute http or https URL, got '\(text)'")
+        switch AbsoluteHTTPURL.parse(text) {
+        case .success(let url):
+            return url
+        case .failure(let refusal):
+            // The value is quoted with control characters escaped, so a problem line cannot be split or forged.
+            problem(path, "\(refusal.message), got \(String(reflecting: text))")
             return nil
         }
-        return url
     }
 
     /// A path, resolved against the configuration file's directory when written in the file, else the working directory.

@@ -1,6 +1,7 @@
 import Foundation
 import HAAPI
 import Logging
+import NIOSSL
 
 extension GatewayConfiguration {
     /// Loads the configuration from a YAML file (optional), the `HAAPI_GATEWAY_…` environment and flags, later sources
@@ -44,6 +45,7 @@ extension GatewayConfiguration {
             maximumRequestBodyBytes: reader.integer("server.maximumRequestBodyBytes", in: 1024...(16 << 20), default: defaults.maximumRequestBodyBytes))
         configuration.server.drainSeconds = reader.integer("server.drainSeconds", in: 0...300, default: defaults.drainSeconds)
         configuration.server.healthEndpoints = reader.boolean("server.healthEndpoints", default: defaults.healthEndpoints)
+        configuration.server.tls = Self.serverTLS(&reader)
         if configuration.server.host.trimmingCharacters(in: .whitespaces).isEmpty { reader.problem("server.host", "must not be empty") }
         if let url = configuration.server.publicBaseURL, !(url.path.isEmpty || url.path == "/") || url.query != nil || url.fragment != nil {
             reader.problem("server.publicURL", "must be an origin such as https://login.example.com (the gateway serves from /)")
@@ -56,7 +58,12 @@ extension GatewayConfiguration {
         configuration.sessions = SessionSettings(
             idleTimeoutSeconds: reader.integer("sessions.idleTimeoutSeconds", in: 10...86_400, default: sessionDefaults.idleTimeoutSeconds),
             absoluteTimeoutSeconds: reader.integer("sessions.absoluteTimeoutSeconds", in: 10...604_800, default: sessionDefaults.absoluteTimeoutSeconds),
-            maximumSessions: reader.integer("sessions.maximumSessions", in: 1...10_000_000, default: sessionDefaults.maximumSessions))
+            maximumSessions: reader.integer("sessions.maximumSessions", in: 1...10_000_000, default: sessionDefaults.maximumSessions),
+            maximumFailedPostsPerSession: reader.integer(
+                "sessions.maximumFailedPostsPerSession", in: 1...10_000, default: sessionDefaults.maximumFailedPostsPerSession),
+            maximumFailedPostsPerAddress: reader.integer(
+                "sessions.maximumFailedPostsPerAddress", in: 1...1_000_000, default: sessionDefaults.maximumFailedPostsPerAddress),
+            failedPostWindowSeconds: reader.integer("sessions.failedPostWindowSeconds", in: 1...86_400, default: sessionDefaults.failedPostWindowSeconds))
         if configuration.sessions.absoluteTimeoutSeconds < configuration.sessions.idleTimeoutSeconds {
             reader.problem("sessions.absoluteTimeoutSeconds", "must not be shorter than sessions.idleTimeoutSeconds")
         }
@@ -260,5 +267,26 @@ extension GatewayConfiguration {
     static func isLoopback(_ host: String) -> Bool {
         let host = host.lowercased()
         return host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
+    }
+
+    /// `server.tlsCertificateFile` and `server.tlsKeyFile`: both or neither, each a readable PEM file that loads.
+    private static func serverTLS(_ reader: inout ConfigurationReader) -> ServerTLSSettings? {
+        let certificateSet = reader.isSet("server.tlsCertificateFile"), keySet = reader.isSet("server.tlsKeyFile")
+        guard certificateSet || keySet else { return nil }
+        guard certificateSet && keySet else {
+            reader.problem(certificateSet ? "server.tlsKeyFile" : "server.tlsCertificateFile", "is required with \(certificateSet ? "server.tlsCertificateFile" : "server.tlsKeyFile")")
+            return nil
+        }
+        guard let certificate = reader.fileContents("server.tlsCertificateFile"), let key = reader.fileContents("server.tlsKeyFile") else { return nil }
+        let settings = ServerTLSSettings(certificateChainPEM: certificate, privateKeyPEM: key)
+        if (try? NIOSSLCertificate.fromPEMBytes(Array(certificate.utf8)))?.isEmpty != false {
+            reader.problem("server.tlsCertificateFile", "does not hold a PEM certificate")
+            return nil
+        }
+        if (try? NIOSSLPrivateKey(bytes: Array(key.utf8), format: .pem)) == nil {
+            reader.problem("server.tlsKeyFile", "does not hold a PEM private key (PKCS#8, SEC1 or PKCS#1, unencrypted)")
+            return nil
+        }
+        return settings
     }
 }

@@ -7,7 +7,7 @@ extension GatewayConfiguration {
     public var summary: [String] {
         var lines: [String] = []
         let listen = "\(server.host):\(server.port)"
-        lines.append("server: listens on \(listen); public URL \(server.publicBaseURL?.absoluteString ?? "http://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes; drains \(server.drainSeconds) s on SIGTERM")
+        lines.append("server: listens on \(listen)\(server.tls == nil ? "" : " over HTTPS"); public URL \(server.publicBaseURL?.absoluteString ?? "\(server.tls == nil ? "http" : "https")://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes; drains \(server.drainSeconds) s on SIGTERM")
         switch upstream {
         case .demo(let demo):
             lines.append(
@@ -20,7 +20,8 @@ extension GatewayConfiguration {
                     + (client.additionalTrustRootsPEM.isEmpty ? "" : ", extra trust roots") + (client.bindTokensToDPoP ? ", tokens bound to DPoP" : "")
                     + (parameters.isEmpty ? "" : ", authorize parameters \(parameters.joined(separator: " "))"))
         }
-        lines.append("sessions: idle \(sessions.idleTimeoutSeconds) s, absolute \(sessions.absoluteTimeoutSeconds) s, at most \(sessions.maximumSessions)")
+        lines.append("sessions: idle \(sessions.idleTimeoutSeconds) s, absolute \(sessions.absoluteTimeoutSeconds) s, at most \(sessions.maximumSessions); "
+                + "failed posts at most \(sessions.maximumFailedPostsPerSession) per session and \(sessions.maximumFailedPostsPerAddress) per address in \(sessions.failedPostWindowSeconds) s")
         lines.append(
             "templates: \(templates.directory?.path ?? "the default lookup (./templates, then next to the executable)")"
                 + (templates.overrideDirectory.map { ", overrides from \($0.path)" } ?? ""))

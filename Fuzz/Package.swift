@@ -1,0 +1,36 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// libFuzzer targets for the gateway, outside the normal build and `swift test`: `scripts/fuzz` builds them with
+// `-sanitize=fuzzer,address` and `-enable-testing` (the targets reach internal parsers with `@testable import`).
+let fuzzSettings: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
+
+let package = Package(
+    name: "haapi-gateway-fuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "haapi-gateway", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    ],
+    targets: [
+        // The `<Target>_main` entry points SwiftPM's Linux link step asks for, handing over to libFuzzer's driver.
+        .target(name: "FuzzDriver"),
+        .executableTarget(
+            name: "FuzzHAAPIResponseDecoder", dependencies: ["FuzzDriver", .product(name: "HAAPI", package: "haapi-gateway")], swiftSettings: fuzzSettings),
+        .executableTarget(
+            name: "FuzzFormBody", dependencies: ["FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway")], swiftSettings: fuzzSettings),
+        .executableTarget(
+            name: "FuzzSessionCookie",
+            dependencies: [
+                "FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway"), .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: fuzzSettings),
+        .executableTarget(
+            name: "FuzzStepRenderer",
+            dependencies: ["FuzzDriver", .product(name: "HAAPI", package: "haapi-gateway"), .product(name: "HAAPIGateway", package: "haapi-gateway")],
+            swiftSettings: fuzzSettings),
+    ]
+)

@@ -1,0 +1,66 @@
+import Foundation
+import HAAPIGateway
+import Testing
+
+@testable import GatewayTestSupport
+
+extension SecurityAndReliabilityTests {
+    /// Upstream faults through a fault-injecting proxy: the person gets a "try again" page within the upstream timeout,
+    /// the sign-in under way is kept, and once the upstream recovers the same page goes on.
+    @Suite("Upstream faults")
+    struct UpstreamFaultTests {
+        static let faults: [UpstreamFault] = [
+            .answer(status: 500, contentType: "application/json", body: #"{"error":"server_error"}"#),
+            .answer(status: 502, contentType: "text/html", body: "<html><body><h1>502 Bad Gateway</h1></body></html>"),
+            .answer(status: 503, contentType: "text/html", body: "<html><body>Service Unavailable</body></html>"),
+            .answer(status: 200, contentType: "text/html; charset=utf-8", body: "<!DOCTYPE html><html><body>Please log in to the proxy</body></html>"),
+            .answer(status: 200, contentType: "application/vnd.auth+json", body: #"{"type":"authentication-step","actions":[{"template":"form","kind":"login","model":{"href":"/x"#),
+            .answer(status: 200, contentType: "application/vnd.auth+json", body: #"{"type":42,"actions":"none","messages":{}}"#),
+            .answer(status: 200, contentType: "application/vnd.auth+json", body: "[]"),
+            .answer(status: 400, contentType: "application/problem+json", body: #"{"type":["not","a","string"]}"#),
+            .silence(seconds: 60),
+            .slowBody(body: #"{"type":"authentication-step","actions":[],"messages":[{"text":"slow"}]}"#, millisecondsPerByte: 500),
+            .nonceStorm,
+        ]
+
+        @Test("each fault on a form post: a 'try again' page within the timeout, the step kept, and it goes on once the upstream is back", arguments: faults)
+        func faultOnAFormPost(_ fault: UpstreamFault) async throws {
+            try await GatewayHarness.withProxiedGateway(configure: {
+                guard case .haapi(var upstream) = $0.upstream else { return }
+                upstream.requestTimeout = .seconds(6)
+                $0.upstream = .haapi(upstream)
+            }) { browser, _, _, proxy in
+                let form = try await browser.openPasswordForm()
+                proxy.fault = fault
+                let started = ContinuousClock.now
+                let failed = try await browser.submit(form, ["userName": "demo", "password": "demo"])
+                let took = ContinuousClock.now - started
+                #expect(failed.status == 502, "\(failed.status): \(failed.html.prefix(300))")
+                #expect(failed.html.contains(#"<a href="/">Try again</a>"#))
+                #expect(!failed.html.contains("Bad Gateway") && !failed.html.contains("proxy") && !failed.html.contains("server_error"), "nothing of the upstream's answer is shown")
+                #expect(took < .seconds(30), "answered within the timeout (and then some for a loaded machine): \(took)")
+                #expect(proxy.faultCount >= 1)
+                proxy.fault = nil
+                let again = try await browser.get("/")
+                let retry = try #require(again.forms.first { $0.action == form.action }, "the same step is kept")
+                let notice = try await browser.submit(retry, ["userName": "demo", "password": "demo"])
+                let done = try await browser.submit(try notice.form(button: "Continue"))
+                #expect(done.html.contains("You are signed in"))
+            }
+        }
+
+        @Test("a fault when a sign-in starts: a 'try again' page, no session left behind, and Try again starts one")
+        func faultAtStart() async throws {
+            try await GatewayHarness.withProxiedGateway { browser, _, _, proxy in
+                proxy.fault = .answer(status: 503, contentType: "text/html", body: "<html>down</html>")
+                let failed = try await browser.get("/")
+                #expect(failed.status == 502)
+                #expect(failed.html.contains("Try again"))
+                #expect(browser.cookies.isEmpty)
+                proxy.fault = nil
+                let selector = try await browser.get("/")
+                #expect(selector.html.contains("Username and password"))
+            }
+        }
+    }
+}
