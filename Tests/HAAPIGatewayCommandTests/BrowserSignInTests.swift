@@ -38,32 +38,12 @@ import Testing
 
     @Test(.enabled(if: TestTools.browserAvailable, "needs chromium, chromium-driver and Python's selenium (.ci/run installs them)"))
     func everyDemoUserSignsInInChromiumOnADesktopAndAPhone() async throws {
-        let demo = try await DemoServer.start()
-        let serve = try RunningGateway(
-            [
-                "serve", "--port", "0", "--upstream", demo.baseURL.absoluteString, "--client-id", DemoServer.clientID, "--client-secret",
-                DemoServer.clientSecret,
-            ], environment: ["HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60", "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0"])
         let artifacts = Repository.root.appendingPathComponent("artifacts")
         let shots = artifacts.appendingPathComponent("screenshots/sign-in")
         for directory in [shots, artifacts.appendingPathComponent("html/sign-in")] {
             try? FileManager.default.removeItem(at: directory)
         }
-        let result: ProcessResult
-        do {
-            let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
-            result = try await runProgram(
-                URL(fileURLWithPath: "/usr/bin/env"),
-                ["python3", Repository.root.appendingPathComponent("Tests/Browser/sign_in.py").path, base, demo.baseURL.absoluteString, artifacts.path],
-                seconds: 600)
-        } catch {
-            serve.signal(SIGTERM)
-            await demo.shutdown()
-            throw error
-        }
-        serve.signal(SIGTERM)
-        _ = try await serve.waitForExit(timeout: .seconds(30))
-        await demo.shutdown()
+        let result = try await Self.runBrowserScript("sign_in.py") { gateway, demo in [gateway, demo, artifacts.path] }
 
         guard result.status == 0, let report = try? JSONDecoder().decode(Report.self, from: Data(result.standardOutput.utf8)) else {
             Issue.record("the browser script failed (status \(result.status)): \(result.standardError.suffix(2000))")
@@ -81,5 +61,32 @@ import Testing
         let minor = report.axe.map { "\($0.key) (\($0.value.impact), \($0.value.pages.count) pages)" }.sorted()
         let timings = report.walks.map { "\($0.user)@\($0.width) \($0.seconds) s" }.joined(separator: ", ")
         print("browser walks: \(report.walks.count) in \(report.seconds) s, \(report.pages) pages (\(timings)); axe findings: \(minor.isEmpty ? "none" : minor.joined(separator: ", "))")
+    }
+
+    /// Starts the demo upstream and the built gateway in front of it, runs `Tests/Browser/<script>` with the arguments made
+    /// from the gateway's and the demo's URLs, and stops both.
+    static func runBrowserScript(_ script: String, arguments: (_ gateway: String, _ demo: String) -> [String]) async throws -> ProcessResult {
+        let demo = try await DemoServer.start()
+        let serve = try RunningGateway(
+            [
+                "serve", "--port", "0", "--upstream", demo.baseURL.absoluteString, "--client-id", DemoServer.clientID, "--client-secret",
+                DemoServer.clientSecret,
+            ], environment: ["HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60", "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0"])
+        let result: ProcessResult
+        do {
+            let gateway = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+            result = try await runProgram(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["python3", Repository.root.appendingPathComponent("Tests/Browser/\(script)").path] + arguments(gateway, demo.baseURL.absoluteString),
+                seconds: 600)
+        } catch {
+            serve.signal(SIGTERM)
+            await demo.shutdown()
+            throw error
+        }
+        serve.signal(SIGTERM)
+        _ = try await serve.waitForExit(timeout: .seconds(30))
+        await demo.shutdown()
+        return result
     }
 }
