@@ -78,10 +78,10 @@ struct ExternalBrowserTests {
     }
 
     @Test("the launch link keeps the server's parameters and replaces a redirect_uri already there")
-    func launchURL() {
+    func launchURL() throws {
         var builder = StepPageBuilder(
             snapshot: SessionSnapshot(phase: .step, step: nil, version: 1, csrfToken: "c", notices: [], fieldErrors: [:], values: [:]),
-            messages: try! TemplateLibrary(settings: TemplateSettings(directory: Repository.templates)).messages, language: "en")
+            messages: try TemplateLibrary(settings: TemplateSettings(directory: Repository.templates)).messages, language: "en")
         #expect(builder.externalBrowserLaunchURL("https://idp.example/launch?a=1") == "https://idp.example/launch?a=1")
         builder.origin = "https://login.example.com"
         #expect(
