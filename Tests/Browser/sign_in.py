@@ -128,14 +128,7 @@ class Walk(PageWalk):
         if self.scan_code("bankid-waiting") != autostart:
             self.problems.append("bankid-waiting: the QR code does not read as the autostart link")
         heading = self.heading()
-        link = [m["link"] for m in outbox() if "link" in m][0]
-        waiting = self.driver.current_window_handle
-        self.driver.switch_to.new_window("tab")
-        self.driver.get(link)
-        self.click("Approve")
-        time.sleep(0.5)
-        self.driver.close()
-        self.driver.switch_to.window(waiting)
+        self.approve_on_another_device([m["link"] for m in outbox() if "link" in m][0])
         # The page's script notices the approval and loads the next page by itself.
         WebDriverWait(self.driver, 30, ignored_exceptions=[StaleElementReferenceException]).until(lambda d: self.heading() != heading)
 
@@ -219,7 +212,10 @@ class Walk(PageWalk):
         link = self.scan_code("waiting")
         if link != [m["link"] for m in outbox() if "link" in m][0]:  # the outbox lists the newest first
             self.problems.append(f"waiting: the QR code reads {link!r}, not the approval link")
-        # "Another device": the approval page in a second tab, then back to the waiting page, which moves on by itself.
+        self.approve_on_another_device(link)
+
+    def approve_on_another_device(self, link):
+        """"Another device": the approval page in a second tab, then back to the waiting page, which moves on by itself."""
         waiting = self.driver.current_window_handle
         self.driver.switch_to.new_window("tab")
         self.driver.get(link)
