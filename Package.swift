@@ -1,9 +1,16 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
+
+/// `scripts/fuzz` builds the libFuzzer targets in `Fuzz/` with HAAPI_GATEWAY_FUZZING=1: then the two libraries they fuzz,
+/// and nothing else, carry libFuzzer's coverage counters and AddressSanitizer (each execution scans only their counters).
+let fuzzedLibrarySettings: [SwiftSetting] =
+    ProcessInfo.processInfo.environment["HAAPI_GATEWAY_FUZZING"] == "1"
+    ? swiftSettings + [.unsafeFlags(["-sanitize=fuzzer,address", "-enable-testing"])] : swiftSettings
 
 let package = Package(
     name: "haapi-gateway",
@@ -40,7 +47,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: fuzzedLibrarySettings
         ),
 
         // MARK: Embedded demo HAAPI server; an independent implementation of the wire format (never imports HAAPI).
@@ -77,7 +84,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: fuzzedLibrarySettings
         ),
 
         // MARK: Thin executable.
@@ -160,6 +167,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -1,9 +1,12 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// libFuzzer targets for the gateway, outside the normal build and `swift test`: `scripts/fuzz` builds them with
-// `-sanitize=fuzzer,address` and `-enable-testing` (the targets reach internal parsers with `@testable import`).
-let fuzzSettings: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
+// libFuzzer targets for the gateway, outside the normal build and `swift test`. `scripts/fuzz` builds them with
+// HAAPI_GATEWAY_FUZZING=1, which gives the HAAPI and HAAPIGateway libraries libFuzzer's coverage, AddressSanitizer and
+// `-enable-testing` (the targets reach internal parsers with `@testable import`); the other dependencies stay
+// uninstrumented, so that an execution costs the code under test rather than a scan of every module's counters.
+let fuzzSettings: [SwiftSetting] = [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])]
+let fuzzLinking: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
 
 let package = Package(
     name: "haapi-gateway-fuzz",
@@ -18,19 +21,19 @@ let package = Package(
         // The `<Target>_main` entry points SwiftPM's Linux link step asks for, handing over to libFuzzer's driver.
         .target(name: "FuzzDriver"),
         .executableTarget(
-            name: "FuzzHAAPIResponseDecoder", dependencies: ["FuzzDriver", .product(name: "HAAPI", package: "haapi-gateway")], swiftSettings: fuzzSettings),
+            name: "FuzzHAAPIResponseDecoder", dependencies: ["FuzzDriver", .product(name: "HAAPI", package: "haapi-gateway")], swiftSettings: fuzzSettings, linkerSettings: fuzzLinking),
         .executableTarget(
-            name: "FuzzFormBody", dependencies: ["FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway")], swiftSettings: fuzzSettings),
+            name: "FuzzFormBody", dependencies: ["FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway")], swiftSettings: fuzzSettings, linkerSettings: fuzzLinking),
         .executableTarget(
             name: "FuzzSessionCookie",
             dependencies: [
                 "FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway"), .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
             ],
-            swiftSettings: fuzzSettings),
+            swiftSettings: fuzzSettings, linkerSettings: fuzzLinking),
         .executableTarget(
             name: "FuzzStepRenderer",
             dependencies: ["FuzzDriver", .product(name: "HAAPI", package: "haapi-gateway"), .product(name: "HAAPIGateway", package: "haapi-gateway")],
-            swiftSettings: fuzzSettings),
+            swiftSettings: fuzzSettings, linkerSettings: fuzzLinking),
     ]
 )

@@ -34,6 +34,9 @@ public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible {
     public var maxResponseBodyBytes: Int
     /// The most automatic steps ``HAAPIFlow/followAutomaticSteps(from:acceptLanguage:)`` takes in a row.
     public var maxAutomaticSteps: Int
+    /// Whether decoded steps keep their JSON (`raw` of steps, actions, fields and links). A server holding many flows
+    /// turns it off: a step then holds about a third less memory, and only the typed members remain.
+    public var keepsRawJSON = true
 
     /// Creates a configuration.
     /// - Parameters:

@@ -32,7 +32,10 @@ public enum Gateway {
             throw GatewayError(.configuration, "the demo upstream is started by the executable; pass a .haapi upstream to the library")
         }
         let live = LiveSettings(configuration: configuration, templates: try TemplateLibrary(settings: configuration.templates))
-        let client = try await HAAPIClient(configuration: upstream, logger: logger)
+        // The pages use the typed step only; without each step's JSON tree an open session holds about 5 KiB less.
+        var clientConfiguration = upstream
+        clientConfiguration.keepsRawJSON = false
+        let client = try await HAAPIClient(configuration: clientConfiguration, logger: logger)
         let store = MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now)
         let limiter = FailedPostLimiter(settings: configuration.sessions, now: now)
         let dispatcher = CallbackDispatcher(

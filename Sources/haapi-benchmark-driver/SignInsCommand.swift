@@ -47,7 +47,8 @@ struct SignInsCommand: AsyncParsableCommand {
                         gateway = try await BrowserSignIn(client: http, baseURL: self.gateway.base).run()
                     }
                 }
-                if round >= warmupRounds { results.append(direct: direct, gateway: gateway) }
+                let exchange = try await ContinuousClock().measure { try await BrowserSignIn(client: http, baseURL: self.gateway.base).healthCheck() }
+                if round >= warmupRounds { results.append(direct: direct, gateway: gateway, exchange: exchange) }
             }
         } catch {
             try? await http.shutdown()

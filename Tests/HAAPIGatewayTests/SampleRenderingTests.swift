@@ -38,6 +38,15 @@ struct SampleRenderingTests {
         #expect(result.status == 0, "the Nu validator: \(result.standardOutput.suffix(3000)) \(result.standardError.suffix(1000))")
     }
 
+    @Test("a step decoded without its JSON (as the gateway's flows keep steps) renders the same page", arguments: samples)
+    func leanStepsRenderTheSamePage(_ sample: URL) throws {
+        let data = try Data(contentsOf: sample)
+        let decode = { (keeping: Bool) in try HAAPIResponse.decode(status: 200, contentType: "application/vnd.auth+json", body: data, keepingRawJSON: keeping) }
+        guard case .representation(let full) = try? decode(true), case .representation(let lean) = try decode(false) else { return }
+        #expect(lean.raw == .null)
+        #expect(renderer.render(lean) == renderer.render(full))
+    }
+
     @Test("there are samples to render")
     func samplesExist() {
         #expect(Self.samples.count >= 30)

@@ -1,5 +1,6 @@
 import Foundation
 import HAAPI
+import Mustache
 import Testing
 
 @testable import HAAPIGateway
@@ -53,5 +54,25 @@ struct TemplateLibraryTests {
         ])
         let page = renderer.page(for: SessionSnapshot(phase: .step, step: step, version: 1, csrfToken: "c", notices: [], fieldErrors: [:], values: [:]), language: "en")
         #expect(page.contains("custom login view"))
+    }
+
+    @Test("the gateway's escaping matches swift-mustache's HTML escaping character for character, and leaves clean text as it is")
+    func escapingMatchesMustache() throws {
+        let plain = try MustacheTemplate(string: "{{v}}")
+        for text in ["", "plain", "<script>alert('x')</script>", "a & b \"c\" 'd' <e>", "Jörg ✓ 👩‍👩‍👧", "&amp; already", "<<>>&&''\"\""] {
+            #expect(HTMLEscaping().escapeText(text) == plain.render(["v": text]))
+        }
+        #expect(HTMLEscaping().escapeText("nothing to escape here") == "nothing to escape here")
+    }
+
+    @Test("an override template is escaped by the gateway too (its pragma is added to every source)")
+    func overridesAreEscapedByTheGateway() throws {
+        let overrides = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: overrides) }
+        try "<p title=\"{{title}}\">{{title}}</p>".write(to: overrides.appendingPathComponent("message.mustache"), atomically: true, encoding: .utf8)
+        let library = try TemplateLibrary(settings: TemplateSettings(directory: GatewayHarness.templatesDirectory, overrideDirectory: overrides))
+        let title = "\"\u{301}<\u{301}", escaped = "&quot;\u{301}&lt;\u{301}"
+        let html = library.render(["title": title], template: "message")
+        #expect(html == "<p title=\"\(escaped)\">\(escaped)</p>")
     }
 }

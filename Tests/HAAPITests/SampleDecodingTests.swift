@@ -100,6 +100,28 @@ import Testing
         #expect(reencoded == original)
     }
 
+    @Test("decoded without keeping JSON, no step, action, field or link of any sample holds a raw tree", arguments: SampleDecodingTests.table.keys.sorted())
+    func leanDecodingKeepsNoRawJSON(path: String) throws {
+        guard !path.contains("problem") else { return }
+        let response = try HAAPIResponse.decode(status: 200, contentType: "application/vnd.auth+json", body: try Fixture.data(path), keepingRawJSON: false)
+        guard case .representation(let step) = response else { return }
+        #expect(step.raw == .null)
+        var actions = step.actions
+        while let action = actions.popLast() {
+            #expect(action.raw == .null, "\(path): action \(action.template)")
+            switch action.model {
+            case .form(let form):
+                #expect(form.fields.allSatisfy { $0.raw == .null }, "\(path)")
+                actions += form.continueActions + form.errorActions
+            case .selector(let options): actions += options
+            case .clientOperation(let operation): actions += operation.continueActions + operation.errorActions
+            default: break
+            }
+        }
+        #expect(step.links.allSatisfy { $0.raw == .null }, "\(path)")
+        #expect(try Fixture.representation(path).stepKind == step.stepKind)
+    }
+
     @Test func usernamePasswordFormHasRelativeHrefFieldsAndLinks() throws {
         let step = try Fixture.representation("username-password-form.json")
         let form = try #require(step.actions.first?.form)

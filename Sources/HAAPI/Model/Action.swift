@@ -34,29 +34,31 @@ public struct Action: Sendable, Hashable {
     }
 
     /// Decodes an action from JSON; never fails on unknown members.
-    /// - Parameter json: The action object.
+    /// - Parameters:
+    ///   - json: The action object.
+    ///   - keepingRawJSON: Whether the action and everything in it keep their JSON as `raw`.
     /// - Throws: ``HAAPIError/Code/malformedResponse`` when required members are missing or of the wrong type.
-    public init(json: JSONValue) throws(HAAPIError) {
+    public init(json: JSONValue, keepingRawJSON: Bool = true) throws(HAAPIError) {
         guard case .object = json else { throw .malformed("an action is not a JSON object") }
         guard let template = json["template"]?.stringValue else { throw .malformed("an action has no template") }
         self.template = template
         self.kind = ActionKind(rawValue: json["kind"]?.stringValue ?? "")
         self.properties = json["properties"]
-        self.raw = json
+        self.raw = keepingRawJSON ? json : .null
         let modelJSON = json["model"]
         switch template.trimmingWhitespace {
         case "form":
             guard let modelJSON else { throw .malformed("a form action has no model") }
-            let form = try FormModel(json: modelJSON)
+            let form = try FormModel(json: modelJSON, keepingRawJSON: keepingRawJSON)
             self.model = .form(form)
             self.title = json["title"]?.stringValue ?? form.title
         case "selector":
-            let options = try Action.list(modelJSON?["options"])
+            let options = try Action.list(modelJSON?["options"], keepingRawJSON: keepingRawJSON)
             self.model = .selector(options: options)
             self.title = json["title"]?.stringValue
         case "client-operation":
             guard let modelJSON else { throw .malformed("a client-operation action has no model") }
-            self.model = .clientOperation(try ClientOperation(json: modelJSON))
+            self.model = .clientOperation(try ClientOperation(json: modelJSON, keepingRawJSON: keepingRawJSON))
             self.title = json["title"]?.stringValue
         default:
             self.model = .unknown(template: template, model: modelJSON)
@@ -65,12 +67,12 @@ public struct Action: Sendable, Hashable {
     }
 
     /// Decodes an optional array of actions.
-    static func list(_ json: JSONValue?) throws(HAAPIError) -> [Action] {
+    static func list(_ json: JSONValue?, keepingRawJSON: Bool) throws(HAAPIError) -> [Action] {
         guard let json, json != .null else { return [] }
         guard let elements = json.arrayValue else { throw .malformed("actions are not a JSON array") }
         var actions: [Action] = []
         actions.reserveCapacity(elements.count)
-        for element in elements { actions.append(try Action(json: element)) }
+        for element in elements { actions.append(try Action(json: element, keepingRawJSON: keepingRawJSON)) }
         return actions
     }
 }

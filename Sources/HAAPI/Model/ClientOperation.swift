@@ -25,13 +25,15 @@ public struct ClientOperation: Sendable, Hashable {
     }
 
     /// Decodes a client operation model.
-    /// - Parameter json: The model object.
+    /// - Parameters:
+    ///   - json: The model object.
+    ///   - keepingRawJSON: Whether its actions keep their JSON as `raw`.
     /// - Throws: ``HAAPIError/Code/malformedResponse`` without `name`.
-    public init(json: JSONValue) throws(HAAPIError) {
+    public init(json: JSONValue, keepingRawJSON: Bool = true) throws(HAAPIError) {
         guard let name = json["name"]?.stringValue else { throw .malformed("a client operation has no name") }
         self.name = name
         self.arguments = json["arguments"]
-        self.continueActions = try Action.list(json["continueActions"])
-        self.errorActions = try Action.list(json["errorActions"])
+        self.continueActions = try Action.list(json["continueActions"], keepingRawJSON: keepingRawJSON)
+        self.errorActions = try Action.list(json["errorActions"], keepingRawJSON: keepingRawJSON)
     }
 }

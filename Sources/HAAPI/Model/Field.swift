@@ -28,9 +28,11 @@ public struct Field: Sendable, Hashable {
     public let raw: JSONValue
 
     /// Decodes a field.
-    /// - Parameter json: The field object.
+    /// - Parameters:
+    ///   - json: The field object.
+    ///   - keepingRawJSON: Whether the field keeps its JSON as `raw`.
     /// - Throws: ``HAAPIError/Code/malformedResponse`` without `name` or `type`.
-    public init(json: JSONValue) throws(HAAPIError) {
+    public init(json: JSONValue, keepingRawJSON: Bool = true) throws(HAAPIError) {
         guard let name = json["name"]?.stringValue else { throw .malformed("a form field has no name") }
         guard let type = json["type"]?.stringValue else { throw .malformed("a form field has no type") }
         self.name = name
@@ -52,6 +54,6 @@ public struct Field: Sendable, Hashable {
             )
         }
         self.options = options
-        self.raw = json
+        self.raw = keepingRawJSON ? json : .null
     }
 }

@@ -31,9 +31,11 @@ public struct FormModel: Sendable, Hashable {
     public func field(named name: String) -> Field? { fields.first { $0.name == name } }
 
     /// Decodes a form model.
-    /// - Parameter json: The model object.
+    /// - Parameters:
+    ///   - json: The model object.
+    ///   - keepingRawJSON: Whether its fields and actions keep their JSON as `raw`.
     /// - Throws: ``HAAPIError/Code/malformedResponse`` without `href` or `method`.
-    public init(json: JSONValue) throws(HAAPIError) {
+    public init(json: JSONValue, keepingRawJSON: Bool = true) throws(HAAPIError) {
         guard let href = json["href"]?.stringValue else { throw .malformed("a form has no href") }
         guard let method = json["method"]?.stringValue else { throw .malformed("a form has no method") }
         self.href = href
@@ -44,11 +46,11 @@ public struct FormModel: Sendable, Hashable {
         var fields: [Field] = []
         if let list = json["fields"], list != .null {
             guard let elements = list.arrayValue else { throw .malformed("form fields are not a JSON array") }
-            for element in elements { fields.append(try Field(json: element)) }
+            for element in elements { fields.append(try Field(json: element, keepingRawJSON: keepingRawJSON)) }
         }
         self.fields = fields
-        self.continueActions = try Action.list(json["continueActions"])
-        self.errorActions = try Action.list(json["errorActions"])
+        self.continueActions = try Action.list(json["continueActions"], keepingRawJSON: keepingRawJSON)
+        self.errorActions = try Action.list(json["errorActions"], keepingRawJSON: keepingRawJSON)
     }
 }
 

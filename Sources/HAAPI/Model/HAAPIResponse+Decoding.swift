@@ -9,9 +9,10 @@ extension HAAPIResponse {
     ///   - status: The HTTP status.
     ///   - contentType: The `Content-Type` header.
     ///   - body: The body bytes.
+    ///   - keepingRawJSON: Whether a step keeps its JSON as `raw` (a problem always does).
     /// - Throws: ``HAAPIError/Code/malformedResponse`` for another content type or invalid JSON;
     ///   ``HAAPIError/Code/upstreamStatus`` for an error status without a problem document.
-    public static func decode(status: Int, contentType: String?, body: Data) throws(HAAPIError) -> HAAPIResponse {
+    public static func decode(status: Int, contentType: String?, body: Data, keepingRawJSON: Bool = true) throws(HAAPIError) -> HAAPIResponse {
         let mediaType = contentType.map(Self.mediaType(of:)) ?? ""
         let isRepresentation = mediaType == "application/vnd.auth+json"
         let isProblem = mediaType == "application/problem+json"
@@ -41,7 +42,7 @@ extension HAAPIResponse {
             throw HAAPIError(.upstreamStatus, "the upstream answered with HTTP \(status) without a problem document", status: status, contentType: contentType)
         }
         do throws(HAAPIError) {
-            return .representation(try Representation(json: json))
+            return .representation(try Representation(json: json, keepingRawJSON: keepingRawJSON))
         } catch {
             throw HAAPIError(error.code, error.message, status: status, contentType: contentType)
         }

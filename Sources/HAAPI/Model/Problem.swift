@@ -47,7 +47,7 @@ public struct Problem: Sendable, Hashable {
         self.instance = json["instance"]?.stringValue
         self.code = json["code"]?.stringValue
         self.messages = try Representation.messages(json["messages"])
-        self.links = try Representation.links(json["links"])
+        self.links = try Representation.links(json["links"], keepingRawJSON: true)
         self.metadata = Representation.metadata(json["metadata"])
         var invalidFields: [InvalidField] = []
         for element in json["invalidFields"]?.arrayValue ?? [] {

@@ -18,24 +18,27 @@ public struct Representation: Sendable, Hashable {
     public let polling: PollingProperties?
     /// The authorization response, for `oauth-authorization-response` steps.
     public let authorizationResponse: AuthorizationResponse?
-    /// The whole representation as received, for template overrides.
+    /// The whole representation as received, for template overrides (`null` when decoded without keeping it).
     public let raw: JSONValue
 
     /// Decodes a representation; unknown members never fail.
-    /// - Parameter json: The representation object.
+    /// - Parameters:
+    ///   - json: The representation object.
+    ///   - keepingRawJSON: Whether this step and its actions, fields and links keep their JSON as `raw`; without it a
+    ///     step holds about a third less memory (see ``HAAPIClientConfiguration/keepsRawJSON``).
     /// - Throws: ``HAAPIError/Code/malformedResponse`` when `type` is missing or a member has the wrong shape.
-    public init(json: JSONValue) throws(HAAPIError) {
+    public init(json: JSONValue, keepingRawJSON: Bool = true) throws(HAAPIError) {
         guard case .object = json else { throw .malformed("the representation is not a JSON object") }
         guard let type = json["type"]?.stringValue else { throw .malformed("the representation has no type") }
         self.type = RepresentationType(rawValue: type)
-        self.actions = try Action.list(json["actions"])
-        self.links = try Representation.links(json["links"])
+        self.actions = try Action.list(json["actions"], keepingRawJSON: keepingRawJSON)
+        self.links = try Representation.links(json["links"], keepingRawJSON: keepingRawJSON)
         self.messages = try Representation.messages(json["messages"])
         self.metadata = Representation.metadata(json["metadata"])
         self.properties = json["properties"]
         self.polling = self.type == .pollingStep ? PollingProperties(json: json["properties"]) : nil
         self.authorizationResponse = self.type == .oauthAuthorizationResponse ? AuthorizationResponse(json: json["properties"]) : nil
-        self.raw = json
+        self.raw = keepingRawJSON ? json : .null
         self.stepKind = Representation.classify(type: self.type, actions: self.actions)
     }
 
@@ -90,13 +93,14 @@ public struct Representation: Sendable, Hashable {
         return .generic
     }
 
-    static func links(_ json: JSONValue?) throws(HAAPIError) -> [Link] {
+    static func links(_ json: JSONValue?, keepingRawJSON: Bool) throws(HAAPIError) -> [Link] {
         guard let json, json != .null else { return [] }
         guard let elements = json.arrayValue else { throw .malformed("links are not a JSON array") }
         var links: [Link] = []
         for element in elements {
             guard let href = element["href"]?.stringValue else { throw .malformed("a link has no href") }
-            links.append(Link(href: href, rel: element["rel"]?.stringValue ?? "", title: element["title"]?.stringValue, type: element["type"]?.stringValue, raw: element))
+            links.append(Link(href: href, rel: element["rel"]?.stringValue ?? "", title: element["title"]?.stringValue, type: element["type"]?.stringValue,
+                    raw: keepingRawJSON ? element : .null))
         }
         return links
     }

@@ -2,7 +2,7 @@ import Foundation
 import Mustache
 
 /// The compiled page templates: the defaults directory with an optional override directory layered over it file by
-/// file. Compiled once at startup; required templates are checked then.
+/// file. Compiled once at startup (each with the gateway's ``HTMLEscaping``); required templates are checked then.
 struct TemplateLibrary: Sendable {
     /// Templates every deployment needs.
     static let required = ["header", "footer", "form", "step", "signed-in", "message", "cancel", "pair", "webauthn"]
@@ -35,7 +35,7 @@ struct TemplateLibrary: Sendable {
         var library = MustacheLibrary()
         for (name, source) in sources {
             do {
-                library.register(try MustacheTemplate(string: source), named: name)
+                library.register(try MustacheTemplate(string: HTMLEscaping.pragma + source), named: name)
             } catch {
                 throw GatewayError(.configuration, "template \(name).mustache does not parse: \(error)")
             }

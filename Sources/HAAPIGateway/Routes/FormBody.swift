@@ -12,19 +12,48 @@ public struct FormBody: Sendable {
         return FormBody(parsing: String(buffer: buffer))
     }
 
-    /// Decodes a urlencoded body (`+` as space, percent escapes); a malformed name drops its pair.
+    /// Decodes a urlencoded body (`+` as space, percent escapes); a malformed name drops its pair, a malformed value
+    /// reads as empty. Malformed: a `%` not followed by two hex digits, or escapes that do not decode to UTF-8.
     public init(parsing text: String) {
         var values: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        for pair in text.utf8.split(separator: UInt8(ascii: "&")) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = Self.decode(parts[0]) else { continue }
-            let value = parts.count > 1 ? Self.decode(parts[1]) ?? "" : ""
-            if values[name] == nil { values[name] = value }
+            if values[name] == nil { values[name] = parts.count > 1 ? Self.decode(parts[1]) ?? "" : "" }
         }
         self.values = values
     }
 
-    private static func decode(_ text: Substring) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    /// One name or value: `+` as space, `%XX` as that byte; nil when an escape is malformed or the bytes are not UTF-8.
+    private static func decode(_ encoded: Substring.UTF8View) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(encoded.count)
+        var index = encoded.startIndex
+        while index != encoded.endIndex {
+            let byte = encoded[index]
+            encoded.formIndex(after: &index)
+            switch byte {
+            case UInt8(ascii: "+"):
+                bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard index != encoded.endIndex, let high = hexValue(encoded[index]) else { return nil }
+                encoded.formIndex(after: &index)
+                guard index != encoded.endIndex, let low = hexValue(encoded[index]) else { return nil }
+                encoded.formIndex(after: &index)
+                bytes.append(high << 4 | low)
+            default:
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
