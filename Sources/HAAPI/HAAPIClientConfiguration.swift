@@ -37,6 +37,9 @@ public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible {
     /// Whether decoded steps keep their JSON (`raw` of steps, actions, fields and links). A server holding many flows
     /// turns it off: a step then holds about a third less memory, and only the typed members remain.
     public var keepsRawJSON = true
+    /// The most connections kept open to the upstream at once (AsyncHTTPClient's per-host limit, 8 by default). A
+    /// request waiting for one counts against ``connectTimeout``, so a server with many concurrent flows raises it.
+    public var maximumConnections = 8
 
     /// Creates a configuration.
     /// - Parameters:

@@ -2,8 +2,9 @@ import Crypto
 import Foundation
 import Logging
 
-/// What a client shares with its flows and token manager (immutable; the nonce store is thread-safe).
-struct HAAPIClientContext: Sendable {
+/// What a client shares with its flows and token manager (immutable; the nonce store is thread-safe). A class, so that
+/// each of a server's many flows holds a reference rather than its own copy of the configuration.
+final class HAAPIClientContext: Sendable {
     let configuration: HAAPIClientConfiguration
     let endpoints: HAAPIEndpoints
     let transport: any HAAPITransport
@@ -12,6 +13,19 @@ struct HAAPIClientContext: Sendable {
     let logger: Logger
     let assertionKeyBox: SigningKeyBox?
     var assertionKey: P256.Signing.PrivateKey? { assertionKeyBox?.key }
+
+    init(
+        configuration: HAAPIClientConfiguration, endpoints: HAAPIEndpoints, transport: any HAAPITransport, nonceStore: DPoPNonceStore,
+        originGuard: OriginGuard, logger: Logger, assertionKeyBox: SigningKeyBox?
+    ) {
+        self.configuration = configuration
+        self.endpoints = endpoints
+        self.transport = transport
+        self.nonceStore = nonceStore
+        self.originGuard = originGuard
+        self.logger = logger
+        self.assertionKeyBox = assertionKeyBox
+    }
 
     /// Sends one request with the configured timeout and body cap, maps every failure to ``HAAPIError``,
     /// and remembers any `DPoP-Nonce` of the answer.

@@ -33,8 +33,10 @@ public enum Gateway {
         }
         let live = LiveSettings(configuration: configuration, templates: try TemplateLibrary(settings: configuration.templates))
         // The pages use the typed step only; without each step's JSON tree an open session holds about 5 KiB less.
+        // Many sign-ins call the upstream at once: more pooled connections than a single client needs.
         var clientConfiguration = upstream
         clientConfiguration.keepsRawJSON = false
+        clientConfiguration.maximumConnections = max(clientConfiguration.maximumConnections, 64)
         let client = try await HAAPIClient(configuration: clientConfiguration, logger: logger)
         let store = MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now)
         let limiter = FailedPostLimiter(settings: configuration.sessions, now: now)

@@ -18,7 +18,8 @@ enum EmbeddedUpstream {
         resolved.upstream = .haapi(
             HAAPIClientConfiguration(
                 baseURL: server.baseURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
-                redirectURI: DemoServer.redirectURI, scopes: settings.scopes, requestTimeout: .seconds(settings.timeoutSeconds)))
+                redirectURI: DemoServer.redirectURI, scopes: settings.scopes, connectTimeout: .seconds(settings.timeoutSeconds),
+                requestTimeout: .seconds(settings.timeoutSeconds)))
         return (resolved, server)
     }
 

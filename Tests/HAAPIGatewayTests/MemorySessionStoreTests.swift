@@ -31,6 +31,20 @@ struct MemorySessionStoreTests {
         #expect(await store.session(id: id) == nil)
     }
 
+    @Test("sessions left behind are swept out by a later insert after the sweep interval, below the cap too")
+    func expiredSessionsAreSweptOut() async throws {
+        let clock = ManualClock()
+        let store = MemorySessionStore<String>(settings: SessionSettings(idleTimeoutSeconds: 10, absoluteTimeoutSeconds: 100), now: { clock.now })
+        for name in ["a", "b", "c"] { _ = try #require(await store.insert(name)) }
+        clock.advance(.seconds(25))
+        let alive = try #require(await store.insert("d"))
+        #expect(await store.count == 4, "a, b and c are expired, but the sweep interval has not passed")
+        clock.advance(MemorySessionStore<String>.sweepInterval - .seconds(25))
+        _ = try #require(await store.insert("e"))
+        #expect(await store.count == 2, "the sweep dropped a, b and c and kept d")
+        #expect(await store.session(id: alive) == "d")
+    }
+
     @Test("at the cap a new session is refused and every stored one keeps working; an expired one makes room")
     func capRefusesNewSessions() async throws {
         let clock = ManualClock()

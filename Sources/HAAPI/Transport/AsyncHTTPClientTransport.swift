@@ -50,7 +50,8 @@ public final class AsyncHTTPClientTransport: HAAPITransport {
             tlsConfiguration: tls,
             redirectConfiguration: .disallow,
             timeout: .init(connect: .nanoseconds(Self.nanoseconds(configuration.connectTimeout)), read: .nanoseconds(Self.nanoseconds(configuration.requestTimeout))),
-            connectionPool: HTTPClient.Configuration.ConnectionPool()
+            connectionPool: HTTPClient.Configuration.ConnectionPool(
+                idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.maximumConnections))
         )
         self.httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
         self.ownsClient = true

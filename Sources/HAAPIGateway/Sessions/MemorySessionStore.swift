@@ -1,7 +1,9 @@
 import Foundation
 
 /// In-memory sessions by opaque id, with idle and absolute lifetimes and a cap: at the cap a new session is refused
-/// (expired ones are dropped first), so that sign-ins under way are never pushed out by new ones.
+/// (expired ones are dropped first), so that sign-ins under way are never pushed out by new ones. Expired sessions
+/// are also swept out when a session is stored at most ``sweepInterval`` after the last sweep, so that sessions left
+/// behind (a closed tab) give their memory back within about an idle lifetime.
 public actor MemorySessionStore<Session: Sendable> {
     private struct Entry {
         let session: Session
@@ -12,11 +14,16 @@ public actor MemorySessionStore<Session: Sendable> {
     private var entries: [String: Entry] = [:]
     private var settings: SessionSettings
     private let now: @Sendable () -> ContinuousClock.Instant
+    private var lastSweep: ContinuousClock.Instant
+
+    /// How often storing a session also drops the expired ones (a pass over every session).
+    static var sweepInterval: Duration { .seconds(30) }
 
     /// - Parameter now: The clock (injected by tests).
     public init(settings: SessionSettings, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.settings = settings
         self.now = now
+        self.lastSweep = now()
     }
 
     /// Applies new lifetimes and cap (a reload); they hold for every session from now on.
@@ -27,7 +34,7 @@ public actor MemorySessionStore<Session: Sendable> {
     /// Stores a new session under a fresh id and returns the id, or nil when the cap is reached.
     public func insert(_ session: Session) -> String? {
         let now = now()
-        if entries.count >= max(1, settings.maximumSessions) {
+        if entries.count >= max(1, settings.maximumSessions) || now - lastSweep >= Self.sweepInterval {
             removeExpired(now: now)
             guard entries.count < max(1, settings.maximumSessions) else { return nil }
         }
@@ -82,6 +89,8 @@ public actor MemorySessionStore<Session: Sendable> {
     }
 
     private func removeExpired(now: ContinuousClock.Instant) {
+        lastSweep = now
+        guard entries.values.contains(where: { isExpired($0, now: now) }) else { return }
         entries = entries.filter { !isExpired($0.value, now: now) }
     }
 }

@@ -205,10 +205,12 @@ extension GatewayConfiguration {
         }
         let bind = reader.boolean("upstream.bindTokensToDPoP", default: false)
         guard let baseURL, let clientID, let authentication else { return .demo(DemoUpstreamSettings()) }
+        // The connect timeout also bounds the wait for a pooled connection (AsyncHTTPClient), so it is the whole timeout:
+        // under many concurrent sign-ins a call may wait for a connection, and only the whole call has a limit.
         let client = HAAPIClientConfiguration(
             baseURL: baseURL, clientID: clientID, clientAuthentication: authentication, additionalTrustRootsPEM: trustRoots,
             redirectURI: reader.string("upstream.redirectURI") ?? "haapi:start", scopes: scopes, authorizationParameters: parameters,
-            connectTimeout: .seconds(min(timeout, 5)), requestTimeout: .seconds(timeout), bindTokensToDPoP: bind)
+            connectTimeout: .seconds(timeout), requestTimeout: .seconds(timeout), bindTokensToDPoP: bind)
         // The client library's own checks (key material, URLs); claims were checked above under their own key.
         for problem in client.problems where !problem.hasPrefix("claims") { reader.problem("upstream", problem) }
         return .haapi(client)
