@@ -128,6 +128,10 @@ struct QRMatrix {
         return copy
     }
 
+    /// A finder-like run (dark, light, three dark, light, dark) with four light modules after it, and before it.
+    private static let finderThenQuiet = [true, false, true, true, true, false, true, false, false, false, false]
+    private static let quietThenFinder = [false, false, false, false, true, false, true, true, true, false, true]
+
     /// The penalty of ISO/IEC 18004 §8.8.2: runs of five or more, 2×2 blocks, finder-like patterns, dark/light balance.
     var penalty: Int {
         var score = 0
@@ -145,11 +149,9 @@ struct QRMatrix {
                 }
             }
             if runLength >= 5 { score += runLength - 2 }
-            let finderLike: [Bool] = [true, false, true, true, true, false, true]
-            let quiet = [Bool](repeating: false, count: 4)
             for start in 0...(size - 11) {
-                let window = Array(line[start..<start + 11])
-                if window == finderLike + quiet || window == quiet + finderLike { score += 40 }
+                let window = line[start..<start + 11]
+                if window.elementsEqual(Self.finderThenQuiet) || window.elementsEqual(Self.quietThenFinder) { score += 40 }
             }
         }
         for y in 0..<(size - 1) {

@@ -2,7 +2,7 @@ import Foundation
 
 /// In-memory sessions by opaque id, with idle and absolute lifetimes and a cap: at the cap a new session is refused
 /// (expired ones are dropped first), so that sign-ins under way are never pushed out by new ones. Expired sessions
-/// are also swept out when a session is stored at most ``sweepInterval`` after the last sweep, so that sessions left
+/// are also swept out when a session is stored ``sweepInterval`` or more after the last sweep, so that sessions left
 /// behind (a closed tab) give their memory back within about an idle lifetime.
 public actor MemorySessionStore<Session: Sendable> {
     private struct Entry {
