@@ -25,7 +25,7 @@ public struct Representation: Sendable, Hashable {
     /// - Parameters:
     ///   - json: The representation object.
     ///   - keepingRawJSON: Whether this step and its actions, fields and links keep their JSON as `raw`; without it a
-    ///     step holds about a third less memory (see ``HAAPIClientConfiguration/keepsRawJSON``).
+    ///     step holds much less memory (see ``HAAPIClientConfiguration/keepsRawJSON``).
     /// - Throws: ``HAAPIError/Code/malformedResponse`` when `type` is missing or a member has the wrong shape.
     public init(json: JSONValue, keepingRawJSON: Bool = true) throws(HAAPIError) {
         guard case .object = json else { throw .malformed("the representation is not a JSON object") }
