@@ -33,9 +33,10 @@ public struct QRCode: Sendable {
         var matrix = QRMatrix(version: version)
         matrix.drawFunctionPatterns()
         matrix.drawCodewords(codewords)
-        let chosen = mask ?? (0..<8).min { lhs, rhs in
-            matrix.masked(lhs, errorCorrection: errorCorrection).penalty < matrix.masked(rhs, errorCorrection: errorCorrection).penalty
-        }!
+        let chosen = mask ?? {
+            let penalties = (0..<8).map { matrix.masked($0, errorCorrection: errorCorrection).penalty }
+            return penalties.indices.min { penalties[$0] < penalties[$1] }!
+        }()
         let final = matrix.masked(chosen, errorCorrection: errorCorrection)
         return QRCode(version: version, mask: chosen, modules: final.modules)
     }

@@ -128,39 +128,43 @@ struct QRMatrix {
         return copy
     }
 
-    /// A finder-like run (dark, light, three dark, light, dark) with four light modules after it, and before it.
-    private static let finderThenQuiet = [true, false, true, true, true, false, true, false, false, false, false]
-    private static let quietThenFinder = [false, false, false, false, true, false, true, true, true, false, true]
+    /// A finder-like run (dark, light, three dark, light, dark) with four light modules after it, and before it, as
+    /// 11 bits, the first module the highest.
+    private static let finderThenQuiet = 0b101_1101_0000
+    private static let quietThenFinder = 0b000_0101_1101
 
     /// The penalty of ISO/IEC 18004 §8.8.2: runs of five or more, 2×2 blocks, finder-like patterns, dark/light balance.
+    /// One pass over each row and column, without copying them.
     var penalty: Int {
         var score = 0
-        let columns = (0..<size).map { x in (0..<size).map { modules[$0][x] } }
-        for line in modules + columns {
-            var runColor = line[0]
-            var runLength = 1
-            for module in line.dropFirst() {
-                if module == runColor {
-                    runLength += 1
-                } else {
-                    if runLength >= 5 { score += runLength - 2 }
-                    runColor = module
-                    runLength = 1
+        for horizontal in [true, false] {
+            for line in 0..<size {
+                var runColor = false
+                var runLength = 0
+                var window = 0
+                for position in 0..<size {
+                    let module = horizontal ? modules[line][position] : modules[position][line]
+                    if position > 0, module == runColor {
+                        runLength += 1
+                    } else {
+                        if runLength >= 5 { score += runLength - 2 }
+                        runColor = module
+                        runLength = 1
+                    }
+                    window = (window << 1 | (module ? 1 : 0)) & 0b111_1111_1111
+                    if position >= 10, window == Self.finderThenQuiet || window == Self.quietThenFinder { score += 40 }
                 }
-            }
-            if runLength >= 5 { score += runLength - 2 }
-            for start in 0...(size - 11) {
-                let window = line[start..<start + 11]
-                if window.elementsEqual(Self.finderThenQuiet) || window.elementsEqual(Self.quietThenFinder) { score += 40 }
+                if runLength >= 5 { score += runLength - 2 }
             }
         }
-        for y in 0..<(size - 1) {
-            for x in 0..<(size - 1) {
+        var dark = 0
+        for y in 0..<size {
+            for x in 0..<size {
                 let color = modules[y][x]
-                if modules[y][x + 1] == color, modules[y + 1][x] == color, modules[y + 1][x + 1] == color { score += 3 }
+                if color { dark += 1 }
+                if y < size - 1, x < size - 1, modules[y][x + 1] == color, modules[y + 1][x] == color, modules[y + 1][x + 1] == color { score += 3 }
             }
         }
-        let dark = modules.reduce(0) { $0 + $1.filter { $0 }.count }
         let percent = dark * 100 / (size * size)
         score += abs(percent - 50) / 5 * 10
         return score

@@ -82,6 +82,47 @@ struct QRCodeTests {
         }
     }
 
+    /// The penalty as the standard words it (each row and column copied, each 11-module window compared as an array):
+    /// the encoder's one-pass version must score every masked matrix the same.
+    private static func referencePenalty(_ matrix: QRMatrix) -> Int {
+        let modules = matrix.modules, size = matrix.size
+        var score = 0
+        let columns = (0..<size).map { x in (0..<size).map { modules[$0][x] } }
+        let finderLike = [true, false, true, true, true, false, true], quiet = [Bool](repeating: false, count: 4)
+        for line in modules + columns {
+            var runColor = line[0], runLength = 1
+            for module in line.dropFirst() {
+                if module == runColor {
+                    runLength += 1
+                } else {
+                    if runLength >= 5 { score += runLength - 2 }
+                    runColor = module
+                    runLength = 1
+                }
+            }
+            if runLength >= 5 { score += runLength - 2 }
+            for start in 0...(size - 11) where [finderLike + quiet, quiet + finderLike].contains(Array(line[start..<start + 11])) { score += 40 }
+        }
+        for y in 0..<(size - 1) {
+            for x in 0..<(size - 1) where Set([modules[y][x], modules[y][x + 1], modules[y + 1][x], modules[y + 1][x + 1]]).count == 1 { score += 3 }
+        }
+        let dark = modules.joined().filter { $0 }.count
+        return score + abs(dark * 100 / (size * size) - 50) / 5 * 10
+    }
+
+    @Test("the mask penalty scores every masked matrix as the standard's rules do, at both levels", arguments: texts)
+    func penaltyMatchesTheRules(_ text: String) throws {
+        for errorCorrection in QRErrorCorrection.allCases {
+            guard let code = try? QRCode.encode(text, errorCorrection: errorCorrection) else { continue }
+            var matrix = QRMatrix(version: code.version)
+            matrix.drawFunctionPatterns()
+            matrix.drawCodewords(QRCodewords.make(bytes: Array(text.utf8), version: code.version, errorCorrection: errorCorrection))
+            let penalties = (0..<8).map { matrix.masked($0, errorCorrection: errorCorrection).penalty }
+            #expect(penalties == (0..<8).map { Self.referencePenalty(matrix.masked($0, errorCorrection: errorCorrection)) })
+            #expect(code.mask == penalties.indices.min { penalties[$0] < penalties[$1] })
+        }
+    }
+
     @Test("the smallest version that fits is chosen; too long a text is an error")
     func versions() throws {
         #expect(try QRCode.encode(String(repeating: "x", count: 17)).version == 1)
