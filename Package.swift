@@ -171,6 +171,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            // Inputs the fuzz targets reported, read by path (`HostileUpstreamRenderingTests`).
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -101,6 +101,25 @@ struct HostileUpstreamRenderingTests {
         #expect(html.contains(escapedQuote))
     }
 
+    /// Inputs `FuzzStepRenderer` reported as slow (a long `activation` link: the QR mask penalty, since made one pass).
+    static var fuzzFindings: [URL] {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz-findings")
+        return ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []).sorted { $0.path < $1.path }
+    }
+
+    @Test("the renderer fuzz target's findings are there to render")
+    func fuzzFindingsExist() {
+        #expect(Self.fuzzFindings.count >= 3)
+    }
+
+    @Test("steps the renderer fuzz target found slow render with one heading and their QR code", arguments: fuzzFindings)
+    func fuzzFindingsRender(_ input: URL) throws {
+        let html = try renderer.render(json: try Data(contentsOf: input))
+        #expect(html.components(separatedBy: "<h1").count == 2)
+        #expect(html.contains("<figure class=\"qr\">"))
+    }
+
     @Test("deep nesting, wrong types, huge strings and truncated documents are refused or rendered, never a crash")
     func brokenDocuments() throws {
         let huge = String(repeating: "<b>x</b>", count: 200_000)
