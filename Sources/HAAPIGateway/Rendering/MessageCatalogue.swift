@@ -9,8 +9,9 @@ struct MessageCatalogue: Sendable {
 
     /// Texts by language tag (lowercase) and key.
     let texts: [String: [String: String]]
-    /// Every text of each language with English filling its gaps, merged once (every page carries them).
-    private let completeTexts: [String: [String: String]]
+    /// Every text of each language with English filling its gaps, merged once as a template value (every page carries
+    /// them as `t`).
+    private let templateTexts: [String: TemplateValue]
 
     /// The languages available, fallback first.
     var languages: [String] { [Self.fallbackLanguage] + texts.keys.filter { $0 != Self.fallbackLanguage }.sorted() }
@@ -29,7 +30,7 @@ struct MessageCatalogue: Sendable {
         }
         guard problems.isEmpty else { throw GatewayError(.configuration, problems.joined(separator: "; ")) }
         self.texts = texts
-        self.completeTexts = texts.mapValues { english.merging($0) { _, chosen in chosen } }
+        self.templateTexts = texts.mapValues { .object(english.merging($0) { _, chosen in chosen }.mapValues(TemplateValue.string)) }
     }
 
     /// The text of `key` in `language` (falling back to English), with `{name}` placeholders replaced.
@@ -48,8 +49,8 @@ struct MessageCatalogue: Sendable {
     }
 
     /// Every text of `language` (with English filling gaps), for templates as `t`.
-    func strings(for language: String) -> [String: String] {
-        completeTexts[language] ?? completeTexts[Self.fallbackLanguage] ?? [:]
+    func templateStrings(for language: String) -> TemplateValue {
+        templateTexts[language] ?? templateTexts[Self.fallbackLanguage] ?? .object([:])
     }
 
     /// The best available language for an `Accept-Language` header (RFC 9110 §12.5.4: quality values, then order;

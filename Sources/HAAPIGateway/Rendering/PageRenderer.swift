@@ -90,7 +90,7 @@ struct PageRenderer: Sendable {
     private func render(_ context: [String: Any], template: String, language: String) -> String {
         var context = context
         context["lang"] = language
-        context["t"] = messages.strings(for: language)
+        context["t"] = messages.templateStrings(for: language)
         context["productName"] = theme.productName
         context["hasProductName"] = !theme.productName.isEmpty
         context["hasLogo"] = theme.logo != nil

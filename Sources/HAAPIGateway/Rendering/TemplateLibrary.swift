@@ -1,15 +1,15 @@
 import Foundation
-import Mustache
 
 /// The compiled page templates: the defaults directory with an optional override directory layered over it file by
-/// file. Compiled once at startup (each with the gateway's ``HTMLEscaping``); required templates are checked then.
+/// file. Compiled once at startup (see ``TemplateParser``); required templates are checked then.
 struct TemplateLibrary: Sendable {
     /// Templates every deployment needs.
     static let required = ["header", "footer", "form", "step", "signed-in", "message", "cancel", "pair", "webauthn"]
     /// Assets every deployment needs (in `assets/`).
     static let requiredAssets = ["gateway.css", "webauthn.js"]
 
-    let library: MustacheLibrary
+    /// The compiled templates by name.
+    let templates: [String: [TemplateNode]]
     let names: Set<String>
     /// The files served at `/assets/{name}`, by name.
     let assets: [String: StaticAsset]
@@ -32,23 +32,26 @@ struct TemplateLibrary: Sendable {
         guard missing.isEmpty else {
             throw GatewayError(.configuration, "missing templates in \(directory.path): \(missing.joined(separator: ", "))")
         }
-        var library = MustacheLibrary()
+        var templates: [String: [TemplateNode]] = [:]
         for (name, source) in sources {
             do {
-                library.register(try MustacheTemplate(string: HTMLEscaping.pragma + source), named: name)
+                templates[name] = try TemplateParser.parse(source)
             } catch {
                 throw GatewayError(.configuration, "template \(name).mustache does not parse: \(error)")
             }
         }
-        self.library = library
-        self.names = Set(sources.keys)
+        self.templates = templates
+        self.names = Set(templates.keys)
         self.assets = assets
         self.messages = try MessageCatalogue.load(directories: [directory] + (settings.overrideDirectory.map { [$0] } ?? []))
     }
 
     /// Renders a template; nil when it does not exist.
     func render(_ context: [String: Any], template name: String) -> String? {
-        library.render(context, withTemplate: name)
+        guard let template = templates[name] else { return nil }
+        var renderer = TemplateRenderer(templates: templates, context: TemplateValue(context))
+        renderer.render(template)
+        return String(decoding: renderer.output, as: UTF8.self)
     }
 
     /// `templates/` in the current directory, else next to the executable (or up to three levels up).

@@ -1,0 +1,116 @@
+import Testing
+
+@testable import HAAPIGateway
+
+/// The gateway's Mustache engine against the rules of mustache(5) and the spec's standalone-line and partial-indentation
+/// behaviour (the templates in `templates/` and operators' overrides rely on them).
+@Suite("Template engine")
+struct TemplateEngineTests {
+    private func render(_ source: String, _ context: [String: Any] = [:], partials: [String: String] = [:]) throws -> String {
+        var templates = try partials.mapValues { source throws(TemplateSyntaxError) in try TemplateParser.parse(source) }
+        templates["main"] = try TemplateParser.parse(source)
+        var renderer = TemplateRenderer(templates: templates, context: TemplateValue(context))
+        renderer.render(templates["main"]!)
+        return String(decoding: renderer.output, as: UTF8.self)
+    }
+
+    private func syntaxError(_ source: String) -> TemplateSyntaxError? {
+        do {
+            _ = try TemplateParser.parse(source)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("variables: escaped, {{{ }}} and {{& }} as they are, missing ones empty, booleans and numbers as text")
+    func variables() throws {
+        let context: [String: Any] = ["html": "<b>&\"'</b>", "yes": true, "count": 3]
+        #expect(try render("{{html}}|{{{html}}}|{{&html}}|{{ html }}", context) == "&lt;b&gt;&amp;&quot;&#39;&lt;/b&gt;|<b>&\"'</b>|<b>&\"'</b>|&lt;b&gt;&amp;&quot;&#39;&lt;/b&gt;")
+        #expect(try render("[{{missing}}][{{{missing}}}]", context) == "[][]")
+        #expect(try render("{{yes}} {{count}}", context) == "true 3")
+    }
+
+    @Test("dotted names look up the first part outwards and the rest inside it; a broken chain is empty")
+    func dottedNames() throws {
+        let context: [String: Any] = ["t": ["hello": "Hej"], "a": ["b": ["c": "deep"]], "inner": ["x": 1]]
+        #expect(try render("{{t.hello}} {{a.b.c}}", context) == "Hej deep")
+        #expect(try render("{{#inner}}{{t.hello}}{{/inner}}", context) == "Hej")
+        #expect(try render("[{{a.missing.c}}][{{t.hello.more}}]", context) == "[][]")
+        // A name found in an inner section does not fall back outwards for its later parts.
+        #expect(try render("{{#inner}}[{{a.b.x}}]{{/inner}}", ["a": ["b": ["c": "deep"]], "inner": ["a": ["b": [:]]]]) == "[]")
+    }
+
+    @Test("sections: lists repeat with each item, false and empty lists skip, true shows, objects and strings are pushed")
+    func sections() throws {
+        let context: [String: Any] = [
+            "items": [["name": "a"], ["name": "b"]], "empty": [String](), "no": false, "yes": true, "person": ["name": "Ann"],
+            "words": ["x", "y"], "name": "outer", "text": "",
+        ]
+        #expect(try render("{{#items}}<{{name}}>{{/items}}", context) == "<a><b>")
+        #expect(try render("[{{#empty}}x{{/empty}}][{{#no}}x{{/no}}][{{#missing}}x{{/missing}}]", context) == "[][][]")
+        #expect(try render("{{#yes}}{{name}}{{/yes}}", context) == "outer")
+        #expect(try render("{{#person}}{{name}}{{/person}} {{name}}", context) == "Ann outer")
+        #expect(try render("{{#words}}({{.}}){{/words}}", context) == "(x)(y)")
+        #expect(try render("{{#text}}shown{{/text}}", context) == "shown", "a string, even an empty one, is a value")
+        #expect(try render("{{#items}}{{#person}}{{name}}{{/person}}{{/items}}", context) == "AnnAnn", "outer names are visible inside")
+    }
+
+    @Test("inverted sections show for missing values, false and empty lists only")
+    func invertedSections() throws {
+        let context: [String: Any] = ["empty": [String](), "no": false, "yes": true, "items": ["a"], "text": ""]
+        #expect(try render("{{^missing}}a{{/missing}}{{^no}}b{{/no}}{{^empty}}c{{/empty}}", context) == "abc")
+        #expect(try render("[{{^yes}}x{{/yes}}{{^items}}x{{/items}}{{^text}}x{{/text}}]", context) == "[]")
+    }
+
+    @Test("a line holding only a section, comment, partial or delimiter tag leaves no trace; inline tags keep their line")
+    func standaloneLines() throws {
+        #expect(try render("Begin.\n{{#yes}}\nX\n{{/yes}}\nEnd.\n", ["yes": true]) == "Begin.\nX\nEnd.\n")
+        #expect(try render("Begin.\n  {{#yes}}  \n  X\n\t{{/yes}}\nEnd.", ["yes": true]) == "Begin.\n  X\nEnd.")
+        #expect(try render("a\r\n{{! note }}\r\nb", [:]) == "a\r\nb")
+        #expect(try render("{{^no}}\nfirst line\n{{/no}}", ["no": false]) == "first line\n")
+        #expect(try render("a {{#yes}}b{{/yes}} c\n", ["yes": true]) == "a b c\n")
+        #expect(try render("x {{! note }}\ny", [:]) == "x \ny", "a comment after text is not standalone")
+        #expect(try render("{{#yes}}\n{{name}}\n{{/yes}}", ["yes": true, "name": "n"]) == "n\n")
+    }
+
+    @Test("comments of one or more lines render as nothing")
+    func comments() throws {
+        #expect(try render("a{{! one }}b{{!\ntwo\nlines\n}}c", [:]) == "abc")
+    }
+
+    @Test("partials render in the current context; a standalone partial's indentation goes in front of each of its lines")
+    func partials() throws {
+        let partials = ["item": "<{{name}}>", "lines": "one\ntwo\n"]
+        #expect(try render("{{#items}}{{> item}}{{/items}}", ["items": [["name": "a"], ["name": "b"]]], partials: partials) == "<a><b>")
+        #expect(try render("start\n  {{> lines}}\nend", [:], partials: partials) == "start\n  one\n  two\nend")
+        #expect(try render("[{{> missing}}]", [:], partials: partials) == "[]")
+    }
+
+    @Test("a partial that includes itself stops at the depth limit instead of recursing forever")
+    func recursivePartialStops() throws {
+        let output = try render("{{> loop}}", [:], partials: ["loop": "x{{> loop}}"])
+        #expect(output == String(repeating: "x", count: TemplateRenderer.maximumPartialDepth))
+    }
+
+    @Test("set delimiters change the tags until they are set back")
+    func setDelimiters() throws {
+        #expect(try render("{{=<% %>=}}<% name %> {{name}} <%={{ }}=%>{{name}}", ["name": "n"]) == "n {{name}} n")
+        #expect(try render("{{=| |=}}\n|#yes|\nshown\n|/yes|\n", ["yes": true]) == "shown\n")
+    }
+
+    @Test("broken templates name the line and what is wrong")
+    func syntaxErrors() {
+        #expect(syntaxError("a\n{{#open}}\nb") == TemplateSyntaxError(line: 2, reason: "{{#open}} is never closed"))
+        #expect(syntaxError("{{#a}}\n{{/b}}") == TemplateSyntaxError(line: 2, reason: "{{/b}} closes {{#a}} of line 1"))
+        #expect(syntaxError("x\n\n{{/a}}") == TemplateSyntaxError(line: 3, reason: "{{/a}} closes no section"))
+        #expect(syntaxError("ok\n{{name") == TemplateSyntaxError(line: 2, reason: "unclosed tag (no }})"))
+        #expect(syntaxError("{{{name}}") == TemplateSyntaxError(line: 1, reason: "unclosed tag (no }}})"))
+        #expect(syntaxError("{{<parent}}{{/parent}}")?.reason.contains("inheritance") == true)
+        #expect(syntaxError("{{% PRAGMA }}")?.reason.contains("pragmas") == true)
+        #expect(syntaxError("{{uppercased(name)}}")?.reason.contains("not a variable name") == true)
+        #expect(syntaxError("{{a..b}}")?.reason.contains("not a variable name") == true)
+        #expect(syntaxError("{{=<% =%>=}}")?.reason.contains("set delimiters") == true)
+        #expect(syntaxError("{{#a}}{{/a}}{{.}}{{! }}") == nil)
+    }
+}
