@@ -58,6 +58,7 @@ extension HAAPIClientConfiguration {
         if haapiTokenRefreshMargin < .zero { problems.append("haapiTokenRefreshMargin must not be negative") }
         if maxResponseBodyBytes <= 0 { problems.append("maxResponseBodyBytes must be positive") }
         if maxAutomaticSteps <= 0 { problems.append("maxAutomaticSteps must be positive") }
+        if sharedStepCacheSize < 0 { problems.append("sharedStepCacheSize must not be negative") }
         return problems
     }
 

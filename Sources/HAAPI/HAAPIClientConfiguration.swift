@@ -40,6 +40,10 @@ public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible {
     /// The most connections kept open to the upstream at once (AsyncHTTPClient's per-host limit, 8 by default). A
     /// request waiting for one counts against ``connectTimeout``, so a server with many concurrent flows raises it.
     public var maximumConnections = 8
+    /// How many decoded steps the client's flows share (0: none). A step whose response is byte for byte one decoded
+    /// before is reused instead of decoded again, so a server holding many flows at the same step keeps one copy of it
+    /// and skips the decoding; the oldest of this many makes room for a new one. Problems are never shared.
+    public var sharedStepCacheSize = 0
 
     /// Creates a configuration.
     /// - Parameters:

@@ -12,6 +12,8 @@ final class HAAPIClientContext: Sendable {
     let originGuard: OriginGuard
     let logger: Logger
     let assertionKeyBox: SigningKeyBox?
+    /// Steps the flows decoded, shared between them (``HAAPIClientConfiguration/sharedStepCacheSize``).
+    let stepCache: SharedStepCache
     var assertionKey: P256.Signing.PrivateKey? { assertionKeyBox?.key }
 
     init(
@@ -25,6 +27,7 @@ final class HAAPIClientContext: Sendable {
         self.originGuard = originGuard
         self.logger = logger
         self.assertionKeyBox = assertionKeyBox
+        self.stepCache = SharedStepCache(capacity: configuration.sharedStepCacheSize)
     }
 
     /// Sends one request with the configured timeout and body cap, maps every failure to ``HAAPIError``,

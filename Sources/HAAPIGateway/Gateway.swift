@@ -37,6 +37,8 @@ public enum Gateway {
         var clientConfiguration = upstream
         clientConfiguration.keepsRawJSON = false
         clientConfiguration.maximumConnections = max(clientConfiguration.maximumConnections, 64)
+        // Everyone starts at the same step: the sessions at one step share a single decoded copy of it.
+        clientConfiguration.sharedStepCacheSize = max(clientConfiguration.sharedStepCacheSize, 256)
         let client = try await HAAPIClient(configuration: clientConfiguration, logger: logger)
         let store = MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now)
         let limiter = FailedPostLimiter(settings: configuration.sessions, now: now)

@@ -29,12 +29,14 @@ import Testing
         configuration.requestTimeout = .zero
         configuration.connectTimeout = .seconds(-1)
         configuration.maxResponseBodyBytes = 0
+        configuration.sharedStepCacheSize = -1
         let error = #expect(throws: HAAPIError.self) { try configuration.validate() }
         #expect(error?.code == .invalidConfiguration)
         let problems = error?.problems ?? []
         let expectedFragments = [
             "baseURL must use http or https", "baseURL must have a host", "clientID", "redirectURI", "bad scope", "private_key_jwt",
             "trust root 1", "client_id, state", "max_age", "claims must be a JSON object", "requestTimeout", "connectTimeout", "maxResponseBodyBytes",
+            "sharedStepCacheSize",
         ]
         for fragment in expectedFragments {
             #expect(problems.contains { $0.contains(fragment) }, "missing problem about \(fragment)")

@@ -446,6 +446,52 @@ import Testing
             #expect(merged.representation?.actions == first.actions)
         }
     }
+
+    /// The address of a step's action storage: equal for two steps only when they share it.
+    private static func storage(of step: Representation?) -> UnsafeRawPointer? {
+        step?.actions.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    @Test func flowsOfAClientShareAStepTheyReceivedByteForByteOnlyWhenAskedTo() async throws {
+        try await ScriptedUpstream.run(Self.standard()) { base, _ in
+            let sharing = try await Up.client(base) { $0.sharedStepCacheSize = 4 }
+            let separate = try await Up.client(base)
+            defer { Task { try? await sharing.shutdown(); try? await separate.shutdown() } }
+            let first = sharing.makeFlow(), second = sharing.makeFlow()
+            _ = try await first.start()
+            _ = try await second.start()
+            let shared = await Self.storage(of: first.currentStep)
+            #expect(shared != nil)
+            #expect(await Self.storage(of: second.currentStep) == shared, "the second flow holds the first one's copy")
+            #expect(await first.currentStep == second.currentStep)
+            // A problem is never shared, and a step differing by one byte is decoded on its own.
+            let third = separate.makeFlow(), fourth = separate.makeFlow()
+            _ = try await third.start()
+            _ = try await fourth.start()
+            #expect(await Self.storage(of: third.currentStep) != Self.storage(of: fourth.currentStep))
+        }
+    }
+
+    @Test func theStepCacheKeepsAtMostItsCapacityAndComparesWholeBodies() throws {
+        let cache = SharedStepCache(capacity: 2)
+        func body(_ title: String) -> Data {
+            Data(#"{"type":"authentication-step","actions":[{"template":"form","kind":"login","title":"\#(title)","model":{"href":"/a","method":"POST"}}]}"#.utf8)
+        }
+        func decode(_ data: Data, status: Int = 200) throws -> HAAPIResponse {
+            try cache.decode(status: status, contentType: "application/vnd.auth+json", body: data, keepingRawJSON: false)
+        }
+        let a = try decode(body("a"))
+        #expect(try decode(body("a")) == a)
+        #expect(try decode(body("b")).representation?.actions.first?.title == "b", "a body differing in one byte is its own step")
+        _ = try decode(body("c"))
+        #expect(cache.count == 2, "the oldest made room")
+        let problem = Data(#"{"type":"https://curity.se/problems/invalid-input","title":"Invalid"}"#.utf8)
+        _ = try decode(problem, status: 400)
+        #expect(cache.count == 2, "problems are not kept")
+        let big = Data(#"{"type":"authentication-step","messages":[{"text":"\#(String(repeating: "x", count: SharedStepCache.maximumBodyBytes))"}]}"#.utf8)
+        _ = try decode(big)
+        #expect(cache.count == 2, "bodies over the limit are not kept")
+    }
 }
 
 /// Logging never carries secrets, even at trace level.

@@ -41,7 +41,7 @@ extension HAAPIFlow {
                     throw HAAPIError(.dpopRejected, "the upstream rejected the DPoP proof or token (\(error ?? "no error code"))", status: 401)
                 }
             }
-            let decoded = try HAAPIResponse.decode(
+            let decoded = try context.stepCache.decode(
                 status: response.status, contentType: response.header("Content-Type"), body: response.body,
                 keepingRawJSON: context.configuration.keepsRawJSON)
             if case .representation(let step) = decoded, step.stepKind != .continueSame {
