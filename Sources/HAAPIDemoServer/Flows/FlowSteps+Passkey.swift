@@ -35,21 +35,10 @@ extension FlowSteps {
             "excludeCredentials": .array(excludedCredentialIDs.map { .object(["type": .string("public-key"), "id": .string($0)]) }),
             "timeout": .number(Double(passkeyTimeoutMilliseconds)),
         ])
-        return Representation(
-            type: "registration-step", metadata: .init(viewName: "authenticator/webauthn/register/get"),
-            actions: [
-                .clientOperation(
-                    kind: "device-register", title: "Create a passkey",
-                    ClientOperationModel(
-                        name: "webauthn-registration", arguments: ["credentialCreationOptions": .object(["publicKey": publicKey])],
-                        continueActions: [
-                            .form(
-                                kind: "continue", title: "Create a passkey",
-                                .postJSON(DemoPaths.passkeyRegistration, actionTitle: "Create a passkey", fields: [.context("credential")]))
-                        ],
-                        errorActions: [passwordFallback]))
-            ],
-            messages: [.info("Create a passkey for \(user.username) on this device.")])
+        return passkeyOperation(
+            type: "registration-step", viewName: "authenticator/webauthn/register/get", kind: "device-register", title: "Create a passkey",
+            operation: "webauthn-registration", options: ["credentialCreationOptions": .object(["publicKey": publicKey])],
+            continuePath: DemoPaths.passkeyRegistration, messages: [.info("Create a passkey for \(user.username) on this device.")])
     }
 
     /// The `webauthn-authentication` client operation over the user's passkeys (WebAuthn Level 2 §5.5 request options).
@@ -61,20 +50,29 @@ extension FlowSteps {
             "userVerification": .string("preferred"),
             "timeout": .number(Double(passkeyTimeoutMilliseconds)),
         ])
-        return Representation(
-            type: "authentication-step", metadata: .init(viewName: "authenticator/webauthn/authenticate-device/get"),
+        return passkeyOperation(
+            type: "authentication-step", viewName: "authenticator/webauthn/authenticate-device/get", kind: "login", title: "Sign in with your passkey",
+            operation: "webauthn-authentication", options: ["credentialRequestOptions": .object(["publicKey": publicKey])],
+            continuePath: DemoPaths.passkeyAssertion)
+    }
+
+    /// A WebAuthn client operation whose continue action posts the credential (JSON, the `credential` context field) to
+    /// `continuePath`, with the password login as its error action.
+    private static func passkeyOperation(
+        type: String, viewName: String, kind: String, title: String, operation: String, options: [String: JSONValue], continuePath: String,
+        messages: [Message]? = nil
+    ) -> Representation {
+        Representation(
+            type: type, metadata: .init(viewName: viewName),
             actions: [
                 .clientOperation(
-                    kind: "login", title: "Sign in with your passkey",
+                    kind: kind, title: title,
                     ClientOperationModel(
-                        name: "webauthn-authentication", arguments: ["credentialRequestOptions": .object(["publicKey": publicKey])],
-                        continueActions: [
-                            .form(
-                                kind: "continue", title: "Sign in with your passkey",
-                                .postJSON(DemoPaths.passkeyAssertion, actionTitle: "Sign in with your passkey", fields: [.context("credential")]))
-                        ],
+                        name: operation, arguments: options,
+                        continueActions: [.form(kind: "continue", title: title, .postJSON(continuePath, actionTitle: title, fields: [.context("credential")]))],
                         errorActions: [passwordFallback]))
-            ])
+            ],
+            messages: messages)
     }
 
     /// The error action of the passkey operations: the username-password login instead.

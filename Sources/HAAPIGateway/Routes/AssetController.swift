@@ -25,14 +25,13 @@ struct AssetController: Sendable {
 
     /// The media type and bytes of an asset, or nil.
     func asset(named name: String) -> (String, Data)? {
-        let renderer = live.renderer
         switch name {
         case Self.themeStylesheetName:
-            return ("text/css; charset=utf-8", Data(ThemeStylesheet.css(for: renderer.theme).utf8))
+            return ("text/css; charset=utf-8", live.themeStylesheet)
         case Self.logoName:
-            return renderer.theme.logo.map { ($0.contentType, $0.bytes) }
+            return live.renderer.theme.logo.map { ($0.contentType, $0.bytes) }
         default:
-            return renderer.templates.assets[name].map { ($0.contentType, $0.bytes) }
+            return live.renderer.templates.assets[name].map { ($0.contentType, $0.bytes) }
         }
     }
 }
