@@ -6,10 +6,10 @@ import Testing
 /// behaviour (the templates in `templates/` and operators' overrides rely on them).
 @Suite("Template engine")
 struct TemplateEngineTests {
-    private func render(_ source: String, _ context: [String: Any] = [:], partials: [String: String] = [:]) throws -> String {
+    private func render(_ source: String, _ context: [String: TemplateValue] = [:], partials: [String: String] = [:]) throws -> String {
         var templates = try partials.mapValues { source throws(TemplateSyntaxError) in try TemplateParser.parse(source) }
         templates["main"] = try TemplateParser.parse(source)
-        var renderer = TemplateRenderer(templates: templates, context: TemplateValue(context))
+        var renderer = TemplateRenderer(templates: templates, context: .object(context))
         renderer.render(templates["main"]!)
         return String(decoding: renderer.output, as: UTF8.self)
     }
@@ -25,7 +25,7 @@ struct TemplateEngineTests {
 
     @Test("variables: escaped, {{{ }}} and {{& }} as they are, missing ones empty, booleans and numbers as text")
     func variables() throws {
-        let context: [String: Any] = ["html": "<b>&\"'</b>", "yes": true, "count": 3]
+        let context: [String: TemplateValue] = ["html": "<b>&\"'</b>", "yes": true, "count": 3]
         #expect(try render("{{html}}|{{{html}}}|{{&html}}|{{ html }}", context) == "&lt;b&gt;&amp;&quot;&#39;&lt;/b&gt;|<b>&\"'</b>|<b>&\"'</b>|&lt;b&gt;&amp;&quot;&#39;&lt;/b&gt;")
         #expect(try render("[{{missing}}][{{{missing}}}]", context) == "[][]")
         #expect(try render("{{yes}} {{count}}", context) == "true 3")
@@ -33,7 +33,7 @@ struct TemplateEngineTests {
 
     @Test("dotted names look up the first part outwards and the rest inside it; a broken chain is empty")
     func dottedNames() throws {
-        let context: [String: Any] = ["t": ["hello": "Hej"], "a": ["b": ["c": "deep"]], "inner": ["x": 1]]
+        let context: [String: TemplateValue] = ["t": ["hello": "Hej"], "a": ["b": ["c": "deep"]], "inner": ["x": 1]]
         #expect(try render("{{t.hello}} {{a.b.c}}", context) == "Hej deep")
         #expect(try render("{{#inner}}{{t.hello}}{{/inner}}", context) == "Hej")
         #expect(try render("[{{a.missing.c}}][{{t.hello.more}}]", context) == "[][]")
@@ -43,8 +43,8 @@ struct TemplateEngineTests {
 
     @Test("sections: lists repeat with each item, false and empty lists skip, true shows, objects and strings are pushed")
     func sections() throws {
-        let context: [String: Any] = [
-            "items": [["name": "a"], ["name": "b"]], "empty": [String](), "no": false, "yes": true, "person": ["name": "Ann"],
+        let context: [String: TemplateValue] = [
+            "items": [["name": "a"], ["name": "b"]], "empty": [], "no": false, "yes": true, "person": ["name": "Ann"],
             "words": ["x", "y"], "name": "outer", "text": "",
         ]
         #expect(try render("{{#items}}<{{name}}>{{/items}}", context) == "<a><b>")
@@ -58,7 +58,7 @@ struct TemplateEngineTests {
 
     @Test("inverted sections show for missing values, false and empty lists only")
     func invertedSections() throws {
-        let context: [String: Any] = ["empty": [String](), "no": false, "yes": true, "items": ["a"], "text": ""]
+        let context: [String: TemplateValue] = ["empty": [], "no": false, "yes": true, "items": ["a"], "text": ""]
         #expect(try render("{{^missing}}a{{/missing}}{{^no}}b{{/no}}{{^empty}}c{{/empty}}", context) == "abc")
         #expect(try render("[{{^yes}}x{{/yes}}{{^items}}x{{/items}}{{^text}}x{{/text}}]", context) == "[]")
     }

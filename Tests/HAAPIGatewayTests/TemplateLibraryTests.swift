@@ -74,7 +74,7 @@ struct TemplateLibraryTests {
         try "<p title=\"{{title}}\">{{title}}</p>".write(to: overrides.appendingPathComponent("message.mustache"), atomically: true, encoding: .utf8)
         let library = try TemplateLibrary(settings: TemplateSettings(directory: GatewayHarness.templatesDirectory, overrideDirectory: overrides))
         let title = "\"\u{301}<\u{301}", escaped = "&quot;\u{301}&lt;\u{301}"
-        let html = library.render(["title": title], template: "message")
+        let html = library.render(["title": .string(title)], template: "message")
         #expect(html == "<p title=\"\(escaped)\">\(escaped)</p>")
     }
 }

@@ -39,22 +39,22 @@ struct PageRenderer: Sendable {
     func externalBrowserReturnPage(for snapshot: SessionSnapshot, resumeCode: String, language: String, origin: String?) -> String {
         page(
             for: snapshot, language: language, origin: origin,
-            extra: ["hasResumeCode": true, "resumeCode": resumeCode, "scripts": ["external-browser-return.js"]])
+            extra: ["hasResumeCode": true, "resumeCode": .string(resumeCode), "scripts": ["external-browser-return.js"]])
     }
 
-    private func page(for snapshot: SessionSnapshot, language: String, origin: String?, extra: [String: Any]) -> String {
+    private func page(for snapshot: SessionSnapshot, language: String, origin: String?, extra: [String: TemplateValue]) -> String {
         switch snapshot.phase {
         case .confirming(let code, let hostName):
             return render(
                 [
-                    "title": messages.text(.pairTitle, language: language), "notices": [String](), "code": code,
-                    "check": messages.text(.pairCheck, language: language, arguments: ["host": hostName]), "csrf": snapshot.csrfToken,
+                    "title": .string(messages.text(.pairTitle, language: language)), "notices": [], "code": .string(code),
+                    "check": .string(messages.text(.pairCheck, language: language, arguments: ["host": hostName])), "csrf": .string(snapshot.csrfToken),
                 ], template: "pair", language: language)
         case .signedIn:
             return render(
                 [
-                    "title": messages.text(.signedInTitle, language: language), "notices": [String](), "hasContinue": completionURL != nil,
-                    "continueURL": completionURL?.absoluteString ?? "", "deliveryDelayed": snapshot.deliveryDelayed,
+                    "title": .string(messages.text(.signedInTitle, language: language)), "notices": [], "hasContinue": .bool(completionURL != nil),
+                    "continueURL": .string(completionURL?.absoluteString ?? ""), "deliveryDelayed": .bool(snapshot.deliveryDelayed),
                 ], template: "signed-in", language: language)
         case .failed(let message):
             return messagePage(title: .gateway(.signInFailedTitle), message: message, startAgain: true, language: language)
@@ -75,30 +75,30 @@ struct PageRenderer: Sendable {
 
     /// "Cancel sign-in?" with a confirming form.
     func cancelConfirmationPage(csrfToken: String, language: String) -> String {
-        render(["title": messages.text(.cancelTitle, language: language), "csrf": csrfToken, "notices": [String]()], template: "cancel", language: language)
+        render(["title": .string(messages.text(.cancelTitle, language: language)), "csrf": .string(csrfToken), "notices": []], template: "cancel", language: language)
     }
 
     /// A page with a title, a message and optionally "Start again" / "Try again".
     func messagePage(title: PageText, message: PageText, startAgain: Bool = false, tryAgain: Bool = false, language: String) -> String {
         render(
             [
-                "title": messages.text(title, language: language), "message": messages.text(message, language: language), "startAgain": startAgain,
-                "tryAgain": tryAgain, "notices": [String](),
+                "title": .string(messages.text(title, language: language)), "message": .string(messages.text(message, language: language)),
+                "startAgain": .bool(startAgain), "tryAgain": .bool(tryAgain), "notices": [],
             ], template: "message", language: language)
     }
 
-    private func render(_ context: [String: Any], template: String, language: String) -> String {
+    private func render(_ context: [String: TemplateValue], template: String, language: String) -> String {
         var context = context
-        context["lang"] = language
+        context["lang"] = .string(language)
         context["t"] = messages.templateStrings(for: language)
-        context["productName"] = theme.productName
-        context["hasProductName"] = !theme.productName.isEmpty
-        context["hasLogo"] = theme.logo != nil
-        context["hasBrand"] = theme.logo != nil || !theme.productName.isEmpty
-        if kiosk.enabled, context["hasRefresh"] as? Bool != true {
+        context["productName"] = .string(theme.productName)
+        context["hasProductName"] = .bool(!theme.productName.isEmpty)
+        context["hasLogo"] = .bool(theme.logo != nil)
+        context["hasBrand"] = .bool(theme.logo != nil || !theme.productName.isEmpty)
+        if kiosk.enabled, context["hasRefresh"] != true {
             let seconds = Self.finalTemplates.contains(template) ? kiosk.resetAfterSeconds : kiosk.idleResetSeconds
             context["hasRefresh"] = true
-            context["refreshSeconds"] = String(seconds)
+            context["refreshSeconds"] = .string(String(seconds))
             context["refreshURL"] = "/kiosk/next"
         }
         return templates.render(context, template: template) ?? "<!DOCTYPE html><html lang=\"en\"><title>Error</title><h1>Error</h1></html>"

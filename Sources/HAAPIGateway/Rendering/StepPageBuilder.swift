@@ -30,51 +30,54 @@ struct StepPageBuilder {
         return names
     }
 
-    func context(for step: Representation) -> [String: Any] {
-        var forms: [[String: Any]] = []
-        var operations: [[String: Any]] = []
+    func context(for step: Representation) -> [String: TemplateValue] {
+        var forms: [[String: TemplateValue]] = []
+        var operations: [[String: TemplateValue]] = []
         for (index, action) in step.actions.enumerated() {
             collect(action, address: ActionAddress([String(index)]), into: &forms, operations: &operations)
         }
-        var links: [[String: Any]] = []
-        var images: [[String: Any]] = []
-        var codes: [[String: Any]] = []
+        var links: [[String: TemplateValue]] = []
+        var images: [[String: TemplateValue]] = []
+        var codes: [[String: TemplateValue]] = []
         for (index, link) in step.links.enumerated() {
             if link.isImage {
                 if link.href.lowercased().hasPrefix("data:image/") {
-                    images.append(["src": link.href, "alt": link.title ?? text(.image), "classes": Self.cssClasses([link.rel], prefix: "link-")])
+                    images.append(["src": .string(link.href), "alt": .string(link.title ?? text(.image)), "classes": .string(Self.cssClasses([link.rel], prefix: "link-"))])
                 }
             } else if link.rel == Self.activationRel {
                 // An activation link that is not an image is what a phone should open: shown as a QR code the gateway
                 // draws (and as the link itself, for this device), never followed by the gateway.
                 if let code = Self.qrCode(for: link.href, label: link.title ?? text(.scanCode)) {
-                    codes.append(["svg": code, "href": link.href, "title": link.title ?? text(.scanCode), "isWeb": Self.isWebURL(link.href)])
+                    codes.append([
+                        "svg": .string(code), "href": .string(link.href), "title": .string(link.title ?? text(.scanCode)), "isWeb": .bool(Self.isWebURL(link.href)),
+                    ])
                 }
             } else {
-                links.append(["action": "/step/\(snapshot.version)/link/\(index)", "title": link.title ?? link.rel, "csrf": snapshot.csrfToken])
+                links.append(["action": "/step/\(snapshot.version)/link/\(index)", "title": .string(link.title ?? link.rel), "csrf": .string(snapshot.csrfToken)])
             }
         }
         // A `heading` message is the page's h1; without one, the first action's title names the page.
         let heading = step.messages.firstIndex { $0.classList.contains("heading") }
         let title = heading.map { step.messages[$0].text } ?? step.actions.first?.title ?? step.actions.first?.form?.title ?? text(.signInTitle)
-        let messages: [[String: Any]] = step.messages.indices.filter { $0 != heading }.map { index in
+        let messages: [[String: TemplateValue]] = step.messages.indices.filter { $0 != heading }.map { index in
             let message = step.messages[index]
-            return ["text": message.text, "isError": message.classList.contains("error"), "classes": Self.cssClasses(message.classList)]
+            return ["text": .string(message.text), "isError": .bool(message.classList.contains("error")), "classes": .string(Self.cssClasses(message.classList))]
         }
-        return [
-            "title": title,
-            "csrf": snapshot.csrfToken,
-            "notices": snapshot.notices.map { self.messages.text($0, language: language) },
-            "hasNotices": !snapshot.notices.isEmpty,
-            "messages": messages,
-            "forms": forms,
-            "links": links,
-            "images": images,
-            "codes": codes,
-            "operations": operations,
-            "stepType": step.type.rawValue,
-            "scripts": Self.scripts(for: operations),
-        ].merging(refresh(for: step)) { _, new in new }
+        let context: [String: TemplateValue] = [
+            "title": .string(title),
+            "csrf": .string(snapshot.csrfToken),
+            "notices": .list(snapshot.notices.map { self.messages.text($0, language: language) }),
+            "hasNotices": .bool(!snapshot.notices.isEmpty),
+            "messages": .list(messages),
+            "forms": .list(forms),
+            "links": .list(links),
+            "images": .list(images),
+            "codes": .list(codes),
+            "operations": .list(operations),
+            "stepType": .string(step.type.rawValue),
+            "scripts": .list(Self.scripts(for: operations)),
+        ]
+        return context.merging(refresh(for: step)) { _, new in new }
     }
 
     /// The relation of a link meant for another device (Curity sends BankID's QR image with it).
@@ -91,9 +94,9 @@ struct StepPageBuilder {
     }
 
     /// The scripts of `/assets/` a page's client operations need (each page works without them).
-    static func scripts(for operations: [[String: Any]]) -> [String] {
-        (operations.contains { $0["isExternalBrowser"] as? Bool == true } ? ["external-browser.js"] : [])
-            + (operations.contains { $0["webAuthnPossible"] as? Bool == true } ? ["webauthn.js"] : [])
+    static func scripts(for operations: [[String: TemplateValue]]) -> [String] {
+        (operations.contains { $0["isExternalBrowser"] == true } ? ["external-browser.js"] : [])
+            + (operations.contains { $0["webAuthnPossible"] == true } ? ["webauthn.js"] : [])
     }
 
     /// The launch link of an external-browser operation with the gateway's return address appended as `redirect_uri`
@@ -116,12 +119,12 @@ struct StepPageBuilder {
     /// A pending polling step checks again at the server's interval: its script asks the status route in the background and
     /// loads the next page only when the step moved on (so a screen reader is not sent back to the top every few
     /// seconds); without a script the page reloads itself through the poll route.
-    private func refresh(for step: Representation) -> [String: Any] {
+    private func refresh(for step: Representation) -> [String: TemplateValue] {
         guard step.stepKind == .polling, step.polling?.status == .pending else { return ["hasRefresh": false] }
         let named = step.polling?.interval ?? step.properties?["pollInterval"]?.scalarText.flatMap(Double.init)
         let seconds = max(1, min(60, named.map { Int($0.rounded(.up)) } ?? defaultPollSeconds))
         return [
-            "hasRefresh": true, "isWaiting": true, "refreshSeconds": String(seconds), "refreshURL": "/step/\(snapshot.version)/poll",
+            "hasRefresh": true, "isWaiting": true, "refreshSeconds": "\(seconds)", "refreshURL": "/step/\(snapshot.version)/poll",
             "statusURL": "/step/\(snapshot.version)/status",
         ]
     }
@@ -130,7 +133,7 @@ struct StepPageBuilder {
         messages.text(key, language: language, arguments: arguments)
     }
 
-    private func collect(_ action: Action, address: ActionAddress, into forms: inout [[String: Any]], operations: inout [[String: Any]]) {
+    private func collect(_ action: Action, address: ActionAddress, into forms: inout [[String: TemplateValue]], operations: inout [[String: TemplateValue]]) {
         if let options = action.selectorOptions {
             for (index, option) in options.enumerated() {
                 collect(option, address: address.appending(String(index)), into: &forms, operations: &operations)
@@ -142,18 +145,18 @@ struct StepPageBuilder {
             let scheme = href.prefix { $0 != ":" }.lowercased()
             // Only these operations can be carried out from a plain page; continue actions follow them. For any other
             // (WebAuthn, Encap, unknown) the page says so and offers the operation's error actions, the fallbacks.
-            var context: [String: Any] = ["title": action.title ?? "", "href": href]
+            var context: [String: TemplateValue] = ["title": .string(action.title ?? ""), "href": .string(href)]
             let runnable: Bool
             switch operation.name {
             case ClientOperation.Name.externalBrowserFlow where scheme == "https" || scheme == "http":
                 context["isExternalBrowser"] = true
-                context["href"] = externalBrowserLaunchURL(href)
-                context["help"] = text(.externalBrowserHelp)
-                if (action.title ?? "").isEmpty { context["title"] = text(.continueInBrowser) }
+                context["href"] = .string(externalBrowserLaunchURL(href))
+                context["help"] = .string(text(.externalBrowserHelp))
+                if (action.title ?? "").isEmpty { context["title"] = .string(text(.continueInBrowser)) }
                 runnable = true
             case ClientOperation.Name.bankID where scheme == "bankid":
                 context["isBankID"] = true
-                context["openApp"] = text(.bankIDOpenApp)
+                context["openApp"] = .string(text(.bankIDOpenApp))
                 runnable = true
             case ClientOperation.Name.webAuthnRegistration, ClientOperation.Name.webAuthnAuthentication:
                 context.merge(
@@ -163,10 +166,10 @@ struct StepPageBuilder {
                 runnable = false
             default:
                 context["isUnsupported"] = true
-                context["unsupportedTitle"] = text(.unsupportedOperationTitle)
-                context["unsupported"] = text(.unsupportedOperation, ["method": action.title ?? operation.name])
-                context["hasFallbacks"] = !operation.errorActions.isEmpty
-                context["otherWays"] = text(.otherWays)
+                context["unsupportedTitle"] = .string(text(.unsupportedOperationTitle))
+                context["unsupported"] = .string(text(.unsupportedOperation, ["method": action.title ?? operation.name]))
+                context["hasFallbacks"] = .bool(!operation.errorActions.isEmpty)
+                context["otherWays"] = .string(text(.otherWays))
                 runnable = false
             }
             operations.append(context)
@@ -185,60 +188,61 @@ struct StepPageBuilder {
         }
     }
 
-    private func formContext(action: Action, model: FormModel, address: ActionAddress) -> [String: Any] {
+    private func formContext(action: Action, model: FormModel, address: ActionAddress) -> [String: TemplateValue] {
         let fields = model.fields.filter { $0.type != .hidden }.map { fieldContext($0, address: address, actionKind: action.kind.rawValue) }
         return [
             "action": "/step/\(snapshot.version)/action/\(address)",
-            "title": model.title ?? "",
-            "hasTitle": model.title != nil,
-            "button": action.kind == .poll ? text(.checkNow) : (action.title ?? model.actionTitle ?? text(.continueButton)),
-            "fields": fields,
-            "csrf": snapshot.csrfToken,
-            "kind": action.kind.rawValue,
+            "title": .string(model.title ?? ""),
+            "hasTitle": .bool(model.title != nil),
+            "button": .string(action.kind == .poll ? text(.checkNow) : (action.title ?? model.actionTitle ?? text(.continueButton))),
+            "fields": .list(fields),
+            "csrf": .string(snapshot.csrfToken),
+            "kind": .string(action.kind.rawValue),
         ]
     }
 
-    private func fieldContext(_ field: Field, address: ActionAddress, actionKind: String) -> [String: Any] {
+    private func fieldContext(_ field: Field, address: ActionAddress, actionKind: String) -> [String: TemplateValue] {
         let id = "f-" + address.segments.joined(separator: "-") + "-" + String(field.name.map { $0.isLetter || $0.isNumber ? $0 : "_" })
         let error = snapshot.fieldErrors[field.name]
-        var context: [String: Any] = [
-            "id": id,
-            "name": field.name,
-            "label": field.label ?? field.placeholder ?? field.name,
-            "placeholder": field.placeholder ?? "",
-            "required": field.required == true,
-            "readonly": field.readonly == true,
-            "hasError": error != nil,
-            "error": error.map { messages.text($0, language: language) } ?? "",
-            "errorID": id + "-error",
+        var context: [String: TemplateValue] = [
+            "id": .string(id),
+            "name": .string(field.name),
+            "label": .string(field.label ?? field.placeholder ?? field.name),
+            "placeholder": .string(field.placeholder ?? ""),
+            "required": .bool(field.required == true),
+            "readonly": .bool(field.readonly == true),
+            "hasError": .bool(error != nil),
+            "error": .string(error.map { messages.text($0, language: language) } ?? ""),
+            "errorID": .string(id + "-error"),
+            "hasPlaceholder": .bool(!(field.placeholder ?? "").isEmpty),
+            "hasMinLength": .bool(field.minLength != nil),
+            "minLength": .string(field.minLength.map(String.init) ?? ""),
+            "hasMaxLength": .bool(field.maxLength != nil),
+            "maxLength": .string(field.maxLength.map(String.init) ?? ""),
         ]
-        context["hasPlaceholder"] = !(field.placeholder ?? "").isEmpty
-        context["hasMinLength"] = field.minLength != nil
-        context["minLength"] = field.minLength.map(String.init) ?? ""
-        context["hasMaxLength"] = field.maxLength != nil
-        context["maxLength"] = field.maxLength.map(String.init) ?? ""
         switch field.type {
         case .checkbox:
             context["isCheckbox"] = true
             // After a re-render the person's own choice wins over the step's default.
-            context["checked"] = snapshot.values[field.name].map { !$0.isEmpty } ?? (field.checked == true)
+            context["checked"] = .bool(snapshot.values[field.name].map { !$0.isEmpty } ?? (field.checked == true))
         case .select:
             context["isSelect"] = true
             let selected = snapshot.values[field.name]
-            context["options"] = field.options.map { option -> [String: Any] in
-                ["value": option.value, "label": option.label, "selected": selected == option.value || (selected == nil && option.selected)]
-            }
+            context["options"] = .list(
+                field.options.map { option -> [String: TemplateValue] in
+                    ["value": .string(option.value), "label": .string(option.label), "selected": .bool(selected == option.value || (selected == nil && option.selected))]
+                })
         default:
             context["isInput"] = true
             if field.type == .context {
                 // A value the client fills from a client operation's result; a person pastes it when the page cannot.
                 context["isContext"] = true
-                context["label"] = field.label ?? text(.resumeCodeLabel)
+                context["label"] = .string(field.label ?? text(.resumeCodeLabel))
             }
             let (type, autocomplete) = Self.inputType(for: field, actionKind: actionKind)
-            context["inputType"] = type
-            context["autocomplete"] = self.autocomplete ? autocomplete : "off"
-            context["value"] = field.type == .password ? "" : (snapshot.values[field.name] ?? field.value ?? "")
+            context["inputType"] = .string(type)
+            context["autocomplete"] = .string(self.autocomplete ? autocomplete : "off")
+            context["value"] = .string(field.type == .password ? "" : (snapshot.values[field.name] ?? field.value ?? ""))
         }
         return context
     }

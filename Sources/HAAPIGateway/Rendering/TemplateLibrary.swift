@@ -47,9 +47,9 @@ struct TemplateLibrary: Sendable {
     }
 
     /// Renders a template; nil when it does not exist.
-    func render(_ context: [String: Any], template name: String) -> String? {
+    func render(_ context: [String: TemplateValue], template name: String) -> String? {
         guard let template = templates[name] else { return nil }
-        var renderer = TemplateRenderer(templates: templates, context: TemplateValue(context))
+        var renderer = TemplateRenderer(templates: templates, context: .object(context))
         renderer.render(template)
         return String(decoding: renderer.output, as: UTF8.self)
     }

@@ -35,34 +35,34 @@ struct WebAuthnOperationContext {
     /// - Parameters:
     ///   - text: The gateway's text for a key.
     ///   - fieldError: The error of the last submission for a field name (the upstream refused the credential), if any.
-    func context(text: (MessageKey, [String: String]) -> String, fieldError: (String) -> String?) -> [String: Any] {
+    func context(text: (MessageKey, [String: String]) -> String, fieldError: (String) -> String?) -> [String: TemplateValue] {
         let error = (Self.registrationOptions + Self.authenticationOptions).compactMap { fieldError($0.1) }.first
-        var context: [String: Any] = [
+        var context: [String: TemplateValue] = [
             "isWebAuthn": true,
-            "hasPasskeyError": error != nil,
-            "passkeyError": error ?? "",
-            "title": title ?? text(.passkeyTitle, [:]),
-            "hasFallbacks": !operation.errorActions.isEmpty,
-            "otherWays": text(.otherWays, [:]),
+            "hasPasskeyError": .bool(error != nil),
+            "passkeyError": .string(error ?? ""),
+            "title": .string(title ?? text(.passkeyTitle, [:])),
+            "hasFallbacks": .bool(!operation.errorActions.isEmpty),
+            "otherWays": .string(text(.otherWays, [:])),
         ]
         guard let ceremony = ceremony() else {
-            context["title"] = text(.unsupportedOperationTitle, [:])
-            context["passkeyUnavailable"] = text(.passkeyUnavailable, [:])
+            context["title"] = .string(text(.unsupportedOperationTitle, [:]))
+            context["passkeyUnavailable"] = .string(text(.passkeyUnavailable, [:]))
             return context
         }
         let isRegistration = ceremony.kind == "create"
         context["webAuthnPossible"] = true
-        context["ceremony"] = ceremony.kind
-        context["ceremonyAction"] = ceremony.action
-        context["optionsJSON"] = ceremony.optionsJSON
-        context["credentialField"] = ceremony.fieldName
-        context["csrf"] = snapshot.csrfToken
-        context["passkeyButton"] = title ?? text(isRegistration ? .passkeyCreate : .passkeyUse, [:])
-        context["passkeyNoScript"] = text(.passkeyNoScript, [:])
-        context["passkeyWorking"] = text(.passkeyWorking, [:])
-        context["passkeyCancelled"] = text(.passkeyCancelled, [:])
-        context["passkeyUnsupported"] = text(.passkeyUnsupported, [:])
-        context["passkeyFailed"] = text(.passkeyFailed, [:])
+        context["ceremony"] = .string(ceremony.kind)
+        context["ceremonyAction"] = .string(ceremony.action)
+        context["optionsJSON"] = .string(ceremony.optionsJSON)
+        context["credentialField"] = .string(ceremony.fieldName)
+        context["csrf"] = .string(snapshot.csrfToken)
+        context["passkeyButton"] = .string(title ?? text(isRegistration ? .passkeyCreate : .passkeyUse, [:]))
+        context["passkeyNoScript"] = .string(text(.passkeyNoScript, [:]))
+        context["passkeyWorking"] = .string(text(.passkeyWorking, [:]))
+        context["passkeyCancelled"] = .string(text(.passkeyCancelled, [:]))
+        context["passkeyUnsupported"] = .string(text(.passkeyUnsupported, [:]))
+        context["passkeyFailed"] = .string(text(.passkeyFailed, [:]))
         return context
     }
 

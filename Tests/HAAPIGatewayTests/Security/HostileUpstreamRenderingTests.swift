@@ -75,8 +75,8 @@ struct HostileUpstreamRenderingTests {
         }
     }
 
-    /// swift-mustache's own escaping compares whole characters, so a quote followed by a combining mark (one character)
-    /// would pass unescaped and end the attribute; the gateway's escaping works on bytes (``HTMLEscaping``).
+    /// Escaping that compares whole characters (as swift-mustache's did) lets a quote followed by a combining mark (one
+    /// character) pass unescaped and end the attribute; the gateway's escaping works on bytes (``HTMLEscaping``).
     @Test("a quote or bracket joined by a combining mark is escaped too: an upstream placeholder or value cannot leave its attribute")
     func combiningMarksAfterQuotes() throws {
         let breakout = "x\"\u{301} autofocus onfocus=alert(1) data-x=\"\u{301}"

@@ -1,26 +1,10 @@
-/// A value a template can show: the page contexts are converted into these once per render, so that a name is looked up
-/// in a dictionary instead of being found by dynamic casts.
+/// A value a template shows: the pages' contexts are built from these, so that a name is looked up in a dictionary
+/// and a value's kind is known without casts. Literals build them directly (`["title": "Sign in", "hasLogo": false]`).
 enum TemplateValue: Sendable, Equatable {
     case string(String)
     case bool(Bool)
     case list([TemplateValue])
     case object([String: TemplateValue])
-
-    /// A context value: strings, booleans, integers, lists and string-keyed dictionaries of them (anything else is shown
-    /// as its description).
-    init(_ value: Any) {
-        switch value {
-        case let value as TemplateValue: self = value
-        case let string as String: self = .string(string)
-        case let bool as Bool: self = .bool(bool)
-        case let object as [String: Any]: self = .object(object.mapValues(TemplateValue.init))
-        case let list as [[String: Any]]: self = .list(list.map { .object($0.mapValues(TemplateValue.init)) })
-        case let list as [String]: self = .list(list.map(TemplateValue.string))
-        case let list as [Any]: self = .list(list.map(TemplateValue.init))
-        case let integer as Int: self = .string(String(integer))
-        default: self = .string(String(describing: value))
-        }
-    }
 
     /// Whether a section over this value is skipped (`false` and empty lists; any string, even an empty one, is shown).
     var isFalsey: Bool {
@@ -30,4 +14,34 @@ enum TemplateValue: Sendable, Equatable {
         case .string, .object: false
         }
     }
+
+    /// A list of objects (the usual shape of a section that repeats).
+    static func list(_ objects: [[String: TemplateValue]]) -> TemplateValue {
+        .list(objects.map(TemplateValue.object))
+    }
+
+    /// A list of strings.
+    static func list(_ strings: [String]) -> TemplateValue {
+        .list(strings.map(TemplateValue.string))
+    }
+}
+
+extension TemplateValue: ExpressibleByStringInterpolation {
+    init(stringLiteral value: String) { self = .string(value) }
+}
+
+extension TemplateValue: ExpressibleByBooleanLiteral {
+    init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+extension TemplateValue: ExpressibleByIntegerLiteral {
+    init(integerLiteral value: Int) { self = .string(String(value)) }
+}
+
+extension TemplateValue: ExpressibleByArrayLiteral {
+    init(arrayLiteral elements: TemplateValue...) { self = .list(elements) }
+}
+
+extension TemplateValue: ExpressibleByDictionaryLiteral {
+    init(dictionaryLiteral elements: (String, TemplateValue)...) { self = .object(Dictionary(elements) { _, last in last }) }
 }
