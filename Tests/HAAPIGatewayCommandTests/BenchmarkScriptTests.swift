@@ -45,7 +45,7 @@ struct BenchmarkScriptTests {
         #expect(results.throughput.gateway_requests_per_second > 0 && results.throughput.nginx_requests_per_second > 0)
         #expect(results.memory.levels.map(\.sessions) == [10, 20, 40])
         #expect(results.startup.first_page_ms > 0)
-        #expect(results.targets.count == 5)
+        #expect(results.targets.count == 6)
         let table = try String(contentsOf: output.appendingPathComponent("results.md"), encoding: .utf8)
         #expect(table.contains("| target | measured | target | met |"))
     }
