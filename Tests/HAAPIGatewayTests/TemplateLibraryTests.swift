@@ -55,6 +55,16 @@ struct TemplateLibraryTests {
         #expect(page.contains("custom login view"))
     }
 
+    @Test("a step's template names: view-<viewName> lowercased with other characters as hyphens, then step-<kind>, then step")
+    func templateCandidates() throws {
+        func names(_ viewName: String) throws -> [String] {
+            StepPageBuilder.templateCandidates(
+                for: try Representation(json: ["type": "authentication-step", "metadata": ["viewName": .string(viewName)], "actions": []]))
+        }
+        #expect(try names("Authenticator/HTML-Form/authenticate_get.2") == ["view-authenticator-html-form-authenticate-get-2", "step-generic", "step"])
+        #expect(try names("Välj/Kontö") == ["view-välj-kontö", "step-generic", "step"])
+    }
+
     @Test("the escaping replaces exactly < > & \" ' with entities, and leaves clean text as it is")
     func escapingReplacesFiveCharacters() throws {
         let cases = [

@@ -23,11 +23,26 @@ struct StepPageBuilder {
     static func templateCandidates(for step: Representation) -> [String] {
         var names: [String] = []
         if let viewName = step.metadata?.viewName, !viewName.isEmpty {
-            names.append("view-" + String(viewName.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }))
+            names.append("view-" + templateName(viewName))
         }
         names.append("step-" + step.stepKind.rawValue)
         names.append("step")
         return names
+    }
+
+    /// A view name as part of a template name: lowercased, every character other than a letter or digit a hyphen (ASCII
+    /// names, the usual ones, byte by byte).
+    private static func templateName(_ viewName: String) -> String {
+        guard viewName.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return String(viewName.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
+        }
+        return String(decoding: viewName.utf8.map { byte -> UInt8 in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): byte
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
+            default: UInt8(ascii: "-")
+            }
+        }, as: UTF8.self)
     }
 
     func context(for step: Representation) -> [String: TemplateValue] {
