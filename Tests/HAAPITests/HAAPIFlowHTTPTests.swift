@@ -472,7 +472,7 @@ import Testing
         }
     }
 
-    @Test func theStepCacheKeepsAtMostItsCapacityAndComparesWholeBodies() throws {
+    @Test func theStepCacheKeepsAtMostItsCapacityReusedStepsLongestAndNoAuthorizationResponse() throws {
         let cache = SharedStepCache(capacity: 2)
         func body(_ title: String) -> Data {
             Data(#"{"type":"authentication-step","actions":[{"template":"form","kind":"login","title":"\#(title)","model":{"href":"/a","method":"POST"}}]}"#.utf8)
@@ -481,10 +481,17 @@ import Testing
             try cache.decode(status: status, contentType: "application/vnd.auth+json", body: data, keepingRawJSON: false)
         }
         let a = try decode(body("a"))
-        #expect(try decode(body("a")) == a)
         #expect(try decode(body("b")).representation?.actions.first?.title == "b", "a body differing in one byte is its own step")
+        #expect(try decode(body("a")) == a, "a is reused")
         _ = try decode(body("c"))
-        #expect(cache.count == 2, "the oldest made room")
+        #expect(cache.count == 2)
+        #expect(cache.contains(status: 200, contentType: "application/vnd.auth+json", body: body("a")), "a was reused: b made room")
+        #expect(!cache.contains(status: 200, contentType: "application/vnd.auth+json", body: body("b")))
+        _ = try decode(body("d"))
+        #expect(!cache.contains(status: 200, contentType: "application/vnd.auth+json", body: body("a")), "a's second chance was used up")
+        let authorization = Data(#"{"type":"oauth-authorization-response","properties":{"code":"c-1","state":"s"}}"#.utf8)
+        _ = try decode(authorization)
+        #expect(!cache.contains(status: 200, contentType: "application/vnd.auth+json", body: authorization), "authorization responses are not kept")
         let problem = Data(#"{"type":"https://curity.se/problems/invalid-input","title":"Invalid"}"#.utf8)
         _ = try decode(problem, status: 400)
         #expect(cache.count == 2, "problems are not kept")
