@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import HAAPIGateway
@@ -112,5 +113,44 @@ struct TemplateEngineTests {
         #expect(syntaxError("{{a..b}}")?.reason.contains("not a variable name") == true)
         #expect(syntaxError("{{=<% =%>=}}")?.reason.contains("set delimiters") == true)
         #expect(syntaxError("{{#a}}{{/a}}{{.}}{{! }}") == nil)
+    }
+
+    @Test("any cut or corruption of the shipped templates parses or names its line; what parses renders")
+    func damagedTemplatesNeverCrash() throws {
+        let directory = GatewayHarness.templatesDirectory
+        let sources = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".mustache") }.map {
+            try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)
+        }
+        #expect(!sources.isEmpty)
+        let pieces = ["{{", "}}", "{{{", "}}}", "{{#a}}", "{{^a}}", "{{/a}}", "{{/b}}", "{{>a}}", "{{=| |=}}", "{{!", "\n", "\r\n", "  ", "é", "\u{301}"]
+        var generator = SeededGenerator(seed: 9)
+        var parsed = 0, refused = 0
+        for source in sources {
+            let bytes = Array(source.utf8)
+            var variants = stride(from: 0, through: bytes.count, by: 7).map { String(decoding: bytes[..<$0], as: UTF8.self) }
+            for _ in 0..<200 {
+                var damaged = bytes
+                let at = Int.random(in: 0...damaged.count, using: &generator)
+                damaged.insert(contentsOf: Array(pieces.randomElement(using: &generator)!.utf8), at: at)
+                if Bool.random(using: &generator), !damaged.isEmpty { damaged.remove(at: Int.random(in: 0..<damaged.count, using: &generator)) }
+                variants.append(String(decoding: damaged, as: UTF8.self))
+            }
+            for variant in variants {
+                do {
+                    let nodes = try TemplateParser.parse(variant)
+                    var renderer = TemplateRenderer(templates: ["a": nodes], context: ["a": true, "t": ["x": "y"]])
+                    renderer.render(nodes)
+                    parsed += 1
+                } catch {
+                    #expect(error.line >= 1 && !error.reason.isEmpty)
+                    refused += 1
+                }
+            }
+        }
+        #expect(parsed > 0 && refused > 0)
+        let deep = String(repeating: "{{#a}}", count: TemplateParser.maximumNesting + 1) + String(repeating: "{{/a}}", count: TemplateParser.maximumNesting + 1)
+        #expect(syntaxError(deep)?.reason == "sections nest deeper than \(TemplateParser.maximumNesting)")
+        let allowed = String(repeating: "{{#a}}", count: TemplateParser.maximumNesting) + "x" + String(repeating: "{{/a}}", count: TemplateParser.maximumNesting)
+        #expect(try render(allowed, ["a": true]) == "x")
     }
 }

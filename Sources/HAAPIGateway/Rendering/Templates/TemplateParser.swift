@@ -5,6 +5,9 @@ import Foundation
 /// standalone lines (a line holding only a section, comment, partial or delimiter tag is left out of the output).
 /// Lambdas, template inheritance, pragmas and transforms are refused with the line they are on.
 struct TemplateParser {
+    /// Sections nest at most this deep (rendering follows the nesting).
+    static let maximumNesting = 64
+
     private let source: [UInt8]
     private var opening = Array("{{".utf8)
     private var closing = Array("}}".utf8)
@@ -144,6 +147,9 @@ struct TemplateParser {
                     let name = try Self.name(content, line: token.line)
                     open[open.count - 1].nodes.append(.variable(name, escaped: kind == .variable))
                 case .section, .inverted:
+                    guard open.count <= Self.maximumNesting else {
+                        throw TemplateSyntaxError(line: token.line, reason: "sections nest deeper than \(Self.maximumNesting)")
+                    }
                     open.append((try Self.name(content, line: token.line), kind == .inverted, [], token.line))
                 case .close:
                     let name = try Self.name(content, line: token.line)
