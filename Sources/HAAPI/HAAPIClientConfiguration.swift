@@ -42,7 +42,8 @@ public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible {
     public var maximumConnections = 8
     /// How many decoded steps the client's flows share (0: none). A step whose response is byte for byte one decoded
     /// before is reused instead of decoded again, so a server holding many flows at the same step keeps one copy of it
-    /// and skips the decoding; the oldest of this many makes room for a new one. Problems are never shared.
+    /// and skips the decoding. When this many are kept, the oldest not reused lately makes room for a new one; problems
+    /// and authorization responses are never kept.
     public var sharedStepCacheSize = 0
 
     /// Creates a configuration.

@@ -33,11 +33,15 @@ public struct QRCode: Sendable {
         var matrix = QRMatrix(version: version)
         matrix.drawFunctionPatterns()
         matrix.drawCodewords(codewords)
-        let chosen = mask ?? {
-            let penalties = (0..<8).map { matrix.masked($0, errorCorrection: errorCorrection).penalty }
-            return penalties.indices.min { penalties[$0] < penalties[$1] }!
-        }()
-        let final = matrix.masked(chosen, errorCorrection: errorCorrection)
-        return QRCode(version: version, mask: chosen, modules: final.modules)
+        let chosen: (mask: Int, matrix: QRMatrix)
+        if let mask {
+            chosen = (mask, matrix.masked(mask, errorCorrection: errorCorrection))
+        } else {
+            // Each mask applied and scored once; the first with the lowest penalty is kept as it is.
+            let candidates = (0..<8).map { (mask: $0, matrix: matrix.masked($0, errorCorrection: errorCorrection)) }
+            let penalties = candidates.map(\.matrix.penalty)
+            chosen = candidates[penalties.indices.min { penalties[$0] < penalties[$1] }!]
+        }
+        return QRCode(version: version, mask: chosen.mask, modules: chosen.matrix.modules)
     }
 }
