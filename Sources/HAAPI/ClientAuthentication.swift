@@ -8,8 +8,12 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
     case secretBasic(String)
     /// `client_secret_post`: `client_id` and `client_secret` in the form body.
     case secretPost(String)
-    /// `private_key_jwt` (RFC 7523): an ES256 client assertion signed with a PEM P-256 private key.
-    case privateKeyJWT(privateKeyPEM: String, keyID: String? = nil)
+    /// `client_secret_jwt` (RFC 7523, OpenID Connect Core §9): an HS256 client assertion keyed by the client secret
+    /// (at least 32 bytes).
+    case secretJWT(String)
+    /// `private_key_jwt` (RFC 7523): a client assertion signed with a PEM private key: P-256 for ES256, RSA for RS256 and
+    /// PS256.
+    case privateKeyJWT(privateKeyPEM: String, keyID: String? = nil, algorithm: ClientAssertionAlgorithm = .es256)
     /// Mutual TLS (RFC 8705): the client certificate chain and its private key, both PEM.
     case mutualTLS(certificatePEM: String, privateKeyPEM: String)
 
@@ -19,7 +23,8 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
         case .none: "none"
         case .secretBasic: "client_secret_basic(<redacted>)"
         case .secretPost: "client_secret_post(<redacted>)"
-        case .privateKeyJWT(_, let keyID): "private_key_jwt(kid: \(keyID ?? "none"), key <redacted>)"
+        case .secretJWT: "client_secret_jwt(HS256, <redacted>)"
+        case .privateKeyJWT(_, let keyID, let algorithm): "private_key_jwt(\(algorithm.rawValue), kid: \(keyID ?? "none"), key <redacted>)"
         case .mutualTLS: "tls_client_auth(certificate, key <redacted>)"
         }
     }

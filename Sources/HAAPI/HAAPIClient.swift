@@ -28,10 +28,7 @@ public final class HAAPIClient: Sendable {
     /// - Throws: ``HAAPIError/Code/invalidConfiguration`` listing every problem, or the discovery failure.
     public init(configuration: HAAPIClientConfiguration, transport: (any HAAPITransport)? = nil, logger: Logger = Logger(label: "haapi")) async throws(HAAPIError) {
         try configuration.validate()
-        var assertionKey: P256.Signing.PrivateKey?
-        if case .privateKeyJWT(let pem, _) = configuration.clientAuthentication {
-            assertionKey = try? P256.Signing.PrivateKey(pemRepresentation: pem)
-        }
+        let assertionSigner = try ClientAssertionSigner(for: configuration.clientAuthentication)
         let resolvedTransport: any HAAPITransport
         if let transport {
             resolvedTransport = transport
@@ -47,7 +44,7 @@ public final class HAAPIClient: Sendable {
             let discoveryURL = URL(string: configuration.discoveryPath, relativeTo: Self.directoryURL(configuration.baseURL))?.absoluteURL ?? configuration.baseURL
             let bootstrap = HAAPIClientContext(
                 configuration: configuration, endpoints: HAAPIEndpoints(authorization: discoveryURL, token: discoveryURL),
-                transport: resolvedTransport, nonceStore: nonceStore, originGuard: originGuard, logger: logger, assertionKeyBox: nil
+                transport: resolvedTransport, nonceStore: nonceStore, originGuard: originGuard, logger: logger, assertionSigner: nil
             )
             do throws(HAAPIError) {
                 endpoints = try await OpenIDDiscovery.discover(at: discoveryURL) { (request: HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData in
@@ -63,7 +60,7 @@ public final class HAAPIClient: Sendable {
         self.endpoints = endpoints
         self.context = HAAPIClientContext(
             configuration: configuration, endpoints: endpoints, transport: resolvedTransport, nonceStore: nonceStore,
-            originGuard: originGuard, logger: logger, assertionKeyBox: assertionKey.map(SigningKeyBox.init(key:))
+            originGuard: originGuard, logger: logger, assertionSigner: assertionSigner
         )
         self.tokenManager = TokenManager(endpointClient: TokenEndpointClient(context: context))
     }

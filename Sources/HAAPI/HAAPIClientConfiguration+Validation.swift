@@ -31,10 +31,10 @@ extension HAAPIClientConfiguration {
         case .none: break
         case .secretBasic(let secret), .secretPost(let secret):
             if secret.isEmpty { problems.append("the client secret must not be empty") }
-        case .privateKeyJWT(let pem, _):
-            if (try? P256.Signing.PrivateKey(pemRepresentation: pem)) == nil {
-                problems.append("the private_key_jwt key must be a PEM P-256 private key")
-            }
+        case .secretJWT(let secret):
+            if secret.utf8.count < 32 { problems.append("a client_secret_jwt secret must be at least 32 bytes for HS256") }
+        case .privateKeyJWT(let pem, _, let algorithm):
+            if let problem = ClientAssertionSigner.problem(pem: pem, algorithm: algorithm) { problems.append(problem) }
         case .mutualTLS(let certificatePEM, let privateKeyPEM):
             if ((try? NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8))) ?? []).isEmpty {
                 problems.append("the mutual TLS client certificate must be PEM")

@@ -11,14 +11,16 @@ final class HAAPIClientContext: Sendable {
     let nonceStore: DPoPNonceStore
     let originGuard: OriginGuard
     let logger: Logger
-    let assertionKeyBox: SigningKeyBox?
+    /// Signs client assertions (`private_key_jwt`, `client_secret_jwt`); nil for other methods.
+    let assertionSigner: ClientAssertionSigner?
     /// Steps the flows decoded, shared between them (``HAAPIClientConfiguration/sharedStepCacheSize``).
     let stepCache: SharedStepCache
-    var assertionKey: P256.Signing.PrivateKey? { assertionKeyBox?.key }
+    /// Whether the server wants code exchanges proved with the flow's key (token-bound codes), as far as known.
+    let codeExchangeProof = CodeExchangeProof()
 
     init(
         configuration: HAAPIClientConfiguration, endpoints: HAAPIEndpoints, transport: any HAAPITransport, nonceStore: DPoPNonceStore,
-        originGuard: OriginGuard, logger: Logger, assertionKeyBox: SigningKeyBox?
+        originGuard: OriginGuard, logger: Logger, assertionSigner: ClientAssertionSigner?
     ) {
         self.configuration = configuration
         self.endpoints = endpoints
@@ -26,12 +28,11 @@ final class HAAPIClientContext: Sendable {
         self.nonceStore = nonceStore
         self.originGuard = originGuard
         self.logger = logger
-        self.assertionKeyBox = assertionKeyBox
+        self.assertionSigner = assertionSigner
         self.stepCache = SharedStepCache(capacity: configuration.sharedStepCacheSize)
     }
 
-    /// Sends one request with the configured timeout and body cap, maps every failure to ``HAAPIError``,
-    /// and remembers any `DPoP-Nonce` of the answer.
+    /// Sends one request with the configured timeout and body cap and maps every failure to ``HAAPIError``.
     func send(_ request: HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData {
         logger.trace("HAAPI HTTP request", metadata: ["method": "\(request.method)", "path": "\(request.url.path)"])
         let response: HTTPResponseData
@@ -42,9 +43,6 @@ final class HAAPIClientContext: Sendable {
             throw error
         } catch {
             throw AsyncHTTPClientTransport.map(error, phase: "sending the request")
-        }
-        if let nonce = response.header("DPoP-Nonce"), !nonce.isEmpty {
-            nonceStore.update(nonce, for: request.url)
         }
         logger.trace("HAAPI HTTP response", metadata: ["status": "\(response.status)", "path": "\(request.url.path)"])
         return response

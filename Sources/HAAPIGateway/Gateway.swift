@@ -32,10 +32,11 @@ public enum Gateway {
             throw GatewayError(.configuration, "the demo upstream is started by the executable; pass a .haapi upstream to the library")
         }
         let live = LiveSettings(configuration: configuration, templates: try TemplateLibrary(settings: configuration.templates))
-        // The pages use the typed step only; without each step's JSON tree an open session holds about 5 KiB less.
+        // The default pages use the typed step only; without each step's JSON tree an open session holds about 5 KiB less.
+        // With an override directory the JSON is kept, so an override can show every member as `haapi`.
         // Many sign-ins call the upstream at once: more pooled connections than a single client needs.
         var clientConfiguration = upstream
-        clientConfiguration.keepsRawJSON = false
+        clientConfiguration.keepsRawJSON = configuration.templates.overrideDirectory != nil
         clientConfiguration.maximumConnections = max(clientConfiguration.maximumConnections, 64)
         // Everyone starts at the same step: the sessions at one step share a single decoded copy of it.
         clientConfiguration.sharedStepCacheSize = max(clientConfiguration.sharedStepCacheSize, 256)

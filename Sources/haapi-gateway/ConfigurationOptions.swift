@@ -45,6 +45,10 @@ struct ConfigurationOptions: ParsableArguments {
 
     @Flag(name: .customLong("demo-nonce"), help: "Make the embedded demo upstream require DPoP nonces (demo.requireDPoPNonce).")
     var demoNonce = false
+    @Flag(
+        name: .customLong("demo-strict"),
+        help: "Run the embedded demo upstream in its strict mode: DPoP nonces per key, token-bound codes, a stickiness cookie (demo.strict).")
+    var demoStrict = false
 
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (logging.level).", valueName: "level"))
     var logLevel: String?
@@ -65,6 +69,7 @@ struct ConfigurationOptions: ParsableArguments {
             ("templates.directory", "--templates", templates.map { .scalar($0) }),
             ("templates.overrideDirectory", "--template-overrides", templateOverrides.map { .scalar($0) }),
             ("demo.requireDPoPNonce", "--demo-nonce", demoNonce ? .scalar("true") : nil),
+            ("demo.strict", "--demo-strict", demoStrict ? .scalar("true") : nil),
             ("logging.level", "--log-level", logLevel.map { .scalar($0) }),
         ]
     }

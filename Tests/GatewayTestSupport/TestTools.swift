@@ -8,6 +8,9 @@ enum TestTools {
     /// Python's qrcode, the QR encoder's reference.
     static let qrReferenceAvailable: Bool = requireAll || pythonHas("qrcode")
 
+    /// Python's PyJWT with cryptography: an independent JOSE implementation that verifies the client assertions.
+    static let jwtReferenceAvailable: Bool = requireAll || (pythonHas("jwt") && pythonHas("cryptography"))
+
     /// Headless Chromium with its driver, and Python's selenium.
     static let browserAvailable: Bool = requireAll
         || (FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") && FileManager.default.isExecutableFile(atPath: "/usr/bin/java")

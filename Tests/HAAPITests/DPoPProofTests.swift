@@ -75,12 +75,14 @@ import Testing
         #expect(!"\(key)".contains("PRIVATE"))
     }
 
-    @Test func nonceStoreKeepsOneNoncePerOrigin() throws {
+    @Test func nonceStoreKeepsOneNoncePerKey() {
         let store = DPoPNonceStore()
-        store.update("n1", for: try #require(URL(string: "https://a.example/x?y")))
-        store.update("n2", for: try #require(URL(string: "https://b.example:8443/z")))
-        #expect(store.nonce(for: try #require(URL(string: "https://A.example:443/other"))) == "n1")
-        #expect(store.nonce(for: try #require(URL(string: "https://b.example:8443/"))) == "n2")
-        #expect(store.nonce(for: try #require(URL(string: "http://a.example/x"))) == nil)
+        let first = DPoPKey()
+        let second = DPoPKey()
+        store.update("n1", for: first)
+        store.update("n2", for: second)
+        #expect(store.nonce(for: first) == "n1")
+        #expect(store.nonce(for: second) == "n2")
+        #expect(store.nonce(for: DPoPKey()) == nil)
     }
 }

@@ -42,16 +42,33 @@ import Testing
         #expect(step.raw["future"]?["x"] == .array([.number(1), .number(2)]))
     }
 
-    @Test func authorizationProblemCarriesOAuthError() throws {
+    @Test func errorAuthorizationResponseProblemCarriesOAuthError() throws {
         let response = try HAAPIResponse.decode(
             status: 400, contentType: "application/problem+json; charset=utf-8",
-            body: Data(#"{"type":"https://curity.se/problems/authorization","title":"Denied","error":"access_denied","error_description":"User cancelled"}"#.utf8)
+            body: Data(
+                #"{"type":"https://curity.se/problems/error-authorization-response","title":"Denied","error":"access_denied","error_description":"User cancelled","iss":"https://idsvr.example/oauth/v2/oauth-anonymous"}"#
+                    .utf8)
         )
         let problem = try #require(response.problem)
-        #expect(problem.kind == .authorization)
+        #expect(problem.kind == .errorAuthorizationResponse)
+        #expect(!problem.kind.isInputProblem)
         #expect(problem.error == "access_denied")
         #expect(problem.errorDescription == "User cancelled")
         #expect(problem.httpStatus == 400)
+    }
+
+    /// The problem types of Curity's SDKs ([UIKIT] `HAAPI_PROBLEM_STEPS`): four input problems keep the step.
+    @Test(arguments: [
+        ("invalid-input", ProblemKind.invalidInput, true), ("incorrect-credentials", .incorrectCredentials, true),
+        ("authentication-failed", .authenticationFailed, true), ("too-many-attempts", .tooManyAttempts, true),
+        ("error-authorization-response", .errorAuthorizationResponse, false),
+        ("mismatch-between-session-and-access-token", .sessionAndTokenMismatch, false), ("generic-user-error", .genericUserError, false),
+        ("unexpected", .unexpected, false), ("authorization", .other("https://curity.se/problems/authorization"), false),
+    ])
+    func problemTypesOfCuritysSDKs(name: String, kind: ProblemKind, keepsStep: Bool) {
+        let parsed = ProblemKind(type: "https://curity.se/problems/" + name)
+        #expect(parsed == kind)
+        #expect(parsed.isInputProblem == keepsStep)
     }
 
     @Test func otherProblemTypesAreGeneric() throws {
@@ -104,11 +121,16 @@ import Testing
         }
     }
 
-    @Test func continueSameAppendsMessagesToThePreviousStep() throws {
-        let previous = try Fixture.representation("username-password-form.json")
-        let merged = previous.appending(messages: [Message(text: "SMS sent", classList: ["info"])])
-        #expect(merged.messages.last?.text == "SMS sent")
-        #expect(merged.actions == previous.actions)
-        #expect(merged.stepKind == .interactiveForm)
+    @Test func continueSameShowsTheContinueActionsWithTheNewMessagesFirst() throws {
+        let previous = try Fixture.representation("duo-nested-selectors-continue-actions.json")
+        let sms = try #require(previous.actions.first?.selectorOptions?.first?.selectorOptions?.first { $0.form?.continueActions.isEmpty == false })
+        let continueActions = try #require(sms.form?.continueActions)
+        let next = previous.continuing(with: continueActions, newMessages: [Message(text: "SMS sent", classList: ["info"])])
+        #expect(next.messages.first?.text == "SMS sent")
+        #expect(next.messages.dropFirst().map(\.text) == previous.messages.map(\.text))
+        #expect(next.actions == continueActions)
+        #expect(next.type == previous.type)
+        #expect(next.raw["messages"]?.arrayValue?.first?["text"]?.stringValue == "SMS sent")
+        #expect(next.raw["actions"]?.arrayValue?.count == continueActions.count)
     }
 }

@@ -1,26 +1,29 @@
 import Foundation
 import Synchronization
 
-/// The latest `DPoP-Nonce` per origin (scheme, host, port), updated from every response that carries one.
+/// The latest `DPoP-Nonce` per DPoP key, for token requests made outside a flow (refresh and revocation with a bound
+/// key). Flows keep their own nonce (``DPoPProofing``). Bounded: past ``capacity`` keys it starts again empty, which
+/// costs each key at most one `use_dpop_nonce` retry.
 public final class DPoPNonceStore: Sendable {
+    /// How many keys the store remembers nonces for.
+    public static let capacity = 1024
     private let nonces = Mutex<[String: String]>([:])
 
     /// Creates an empty store.
     public init() {}
 
-    /// The nonce for the origin of `url`, if any.
-    /// - Parameter url: A request URL.
-    public func nonce(for url: URL) -> String? {
-        let key = OriginGuard.origin(of: url)
-        return nonces.withLock { $0[key] }
+    /// The nonce last given for `key`, if any.
+    public func nonce(for key: DPoPKey) -> String? {
+        let thumbprint = key.publicJWK.thumbprint
+        return nonces.withLock { $0[thumbprint] }
     }
 
-    /// Remembers `nonce` for the origin of `url`.
-    /// - Parameters:
-    ///   - nonce: The value of a `DPoP-Nonce` header.
-    ///   - url: The request URL the response belongs to.
-    public func update(_ nonce: String, for url: URL) {
-        let key = OriginGuard.origin(of: url)
-        nonces.withLock { $0[key] = nonce }
+    /// Remembers `nonce` for `key`.
+    public func update(_ nonce: String, for key: DPoPKey) {
+        let thumbprint = key.publicJWK.thumbprint
+        nonces.withLock { nonces in
+            if nonces.count >= Self.capacity, nonces[thumbprint] == nil { nonces.removeAll() }
+            nonces[thumbprint] = nonce
+        }
     }
 }

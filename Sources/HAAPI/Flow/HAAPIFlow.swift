@@ -9,7 +9,14 @@ public actor HAAPIFlow {
     let pkce: PKCE
     let state: String
     let oidcNonce: String?
+    /// The flow's session id, from the latest `Set-Session-Id` (sent back as `Session-Id`).
     var sessionID: String?
+    /// The latest `DPoP-Nonce` the server gave this flow (its key): one per flow, never shared (notes 1.4).
+    var dpopNonce: String?
+    /// Cookies the upstream set for this flow (a load balancer's stickiness cookie), never given to a browser.
+    var cookies = UpstreamCookieJar()
+    /// The form action submitted last, whose `continueActions` a `continue-same-step` answer continues with.
+    var lastSubmittedAction: Action?
     var tokenMachine: HAAPITokenStateMachine
     var started = false
     var codeExchanged = false
@@ -83,6 +90,7 @@ public actor HAAPIFlow {
         }
         try ensureActive()
         let submission = try FormSubmission(form: form, values: values, originGuard: context.originGuard)
+        lastSubmittedAction = action
         if !submission.ignoredNames.isEmpty {
             logger.debug("ignored caller values for fixed fields", metadata: ["fields": "\(submission.ignoredNames.joined(separator: ","))"])
         }
@@ -100,11 +108,17 @@ public actor HAAPIFlow {
         }
         try ensureActive()
         let url = try context.originGuard.resolve(link.href)
+        lastSubmittedAction = nil
         return try await call(method: "GET", url: url, body: nil, contentType: nil, acceptLanguage: acceptLanguage)
     }
 
-    /// Opt-in helper: follows `redirection-step`s automatically and turns a `continue-same-step` into the
-    /// previous step with the new messages appended. Bounded by the configuration's `maxAutomaticSteps`.
+    /// Opt-in helper: follows `redirection-step`s automatically and turns a `continue-same-step` into the step to show:
+    /// the previous step with the submitted form's `continueActions` as its actions and the new messages before the
+    /// previous ones (notes 3.2, [IOSCS], [UIKIT] `formatContinueSameStepData`). That step becomes ``currentStep``, so a
+    /// continue action answered by another `continue-same-step` continues from it. Bounded by `maxAutomaticSteps`.
+    ///
+    /// A `continue-same-step` after a form without `continueActions` is outside the protocol; the tolerant answer keeps
+    /// the previous step's actions (so the person can go on) with the new messages first, and logs a warning.
     /// - Parameters:
     ///   - response: A response of this flow.
     ///   - acceptLanguage: The end user's `Accept-Language`.
@@ -126,7 +140,13 @@ public actor HAAPIFlow {
                 response = try await submitForm(action, values: [:], acceptLanguage: acceptLanguage)
             case .continueSame:
                 guard let previous, previous.stepKind != .continueSame else { return response }
-                return .representation(previous.appending(messages: step.messages))
+                let continueActions = lastSubmittedAction?.form?.continueActions ?? []
+                if continueActions.isEmpty {
+                    logger.warning("continue-same-step answered a form without continueActions; keeping the previous step's actions")
+                }
+                let next = previous.continuing(with: continueActions.isEmpty ? previous.actions : continueActions, newMessages: step.messages)
+                currentStep = next
+                return .representation(next)
             default:
                 return response
             }
@@ -151,9 +171,52 @@ public actor HAAPIFlow {
             throw HAAPIError(.invalidParameters, "the authorization response has no code")
         }
         codeExchanged = true
-        let manager = TokenManager(endpointClient: TokenEndpointClient(context: context))
-        return try await manager.exchange(code: code, codeVerifier: pkce.verifier, dpopKey: context.configuration.bindTokensToDPoP ? dpopKey : nil)
+        let form = [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", context.configuration.redirectURI), ("code_verifier", pkce.verifier),
+        ]
+        // A proof goes with the exchange when tokens are to be bound, or once the server showed it issues token-bound
+        // codes (Curity's `issue-token-bound-authorization-code`: without a proof by the flow's key the exchange is refused
+        // with `invalid_dpop_proof` [TOKENBIND], notes 5). Otherwise the first exchange tries without one, and on
+        // `invalid_dpop_proof` proves and retries once; what was found is logged once per client.
+        let prove = context.configuration.bindTokensToDPoP || context.codeExchangeProof.isRequired
+        var outcome = try TokenEndpointClient.tokens(from: try await postToTokenEndpoint(form, prove: prove), dpopKey: prove ? dpopKey : nil)
+        if !prove, outcome.oauthError?.error == "invalid_dpop_proof" {
+            context.codeExchangeProof.found(required: true, logger: logger)
+            outcome = try TokenEndpointClient.tokens(from: try await postToTokenEndpoint(form, prove: true), dpopKey: dpopKey)
+        } else if !prove, outcome.tokens != nil {
+            context.codeExchangeProof.found(required: false, logger: logger)
+        }
+        return outcome
     }
+
+    /// Fetches an image link of the current step that lives on the upstream (not a `data:` URI) with the flow's
+    /// credentials, so that the gateway can serve it from its own origin: the browser never loads from the upstream.
+    /// - Parameters:
+    ///   - link: An image link (``Link/isImage``) of a step of this flow.
+    ///   - maximumBytes: The largest image accepted.
+    /// - Returns: The image's media type (PNG, JPEG, GIF or WebP) and bytes.
+    /// - Throws: ``HAAPIError/Code/offOriginHref`` for hrefs outside the upstream; ``HAAPIError/Code/malformedResponse``
+    ///   for an answer that is not such an image, or larger than `maximumBytes`; ``HAAPIError/Code/upstreamStatus``.
+    public func fetchImage(_ link: Link, maximumBytes: Int) async throws(HAAPIError) -> (contentType: String, bytes: Data) {
+        guard !link.href.lowercased().hasPrefix("data:") else { throw HAAPIError(.offOriginHref, "data: images are shown, never fetched") }
+        let url = try context.originGuard.resolve(link.href)
+        let response = try await exchange(method: "GET", url: url, body: nil, contentType: nil, accept: Self.imageTypes.joined(separator: ", "), acceptLanguage: nil)
+        let contentType = response.header("Content-Type")
+        guard (200..<300).contains(response.status) else {
+            throw HAAPIError(.upstreamStatus, "the upstream answered an image request with HTTP \(response.status)", status: response.status, contentType: contentType ?? "none")
+        }
+        let mediaType = (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard Self.imageTypes.contains(mediaType) else {
+            throw HAAPIError.malformed("an image link's answer is not a PNG, JPEG, GIF or WebP image", status: response.status, contentType: contentType ?? "none")
+        }
+        guard response.body.count <= maximumBytes else {
+            throw HAAPIError.malformed("an image link's answer is larger than \(maximumBytes) bytes", status: response.status, contentType: mediaType)
+        }
+        return (mediaType, response.body)
+    }
+
+    /// The image types the gateway serves from an upstream link (never SVG, which is a document that can carry script).
+    static let imageTypes = ["image/png", "image/jpeg", "image/gif", "image/webp"]
 
     /// Exchanges the code of an `oauth-authorization-response` step.
     /// - Parameter step: The step.

@@ -17,4 +17,11 @@ public struct Message: Sendable, Hashable {
         self.classList = classList
         self.properties = properties
     }
+
+    /// The message as HAAPI JSON (`text`, `classList`, `properties`).
+    public var json: JSONValue {
+        var members: [String: JSONValue] = ["text": .string(text), "classList": .array(classList.map(JSONValue.string))]
+        if let properties { members["properties"] = properties }
+        return .object(members)
+    }
 }

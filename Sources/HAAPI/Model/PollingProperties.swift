@@ -8,8 +8,8 @@ public struct PollingProperties: Sendable, Hashable {
     public let maxWaitTime: String?
     /// The remaining wait time in seconds, as sent.
     public let maxWaitRemainingTime: String?
-    /// A polling interval in seconds, if the server sent one (`interval` or `pollingInterval`).
-    public let interval: Double?
+    /// The server's recommended polling interval in milliseconds (`interval`, sent as a string), if any.
+    public let intervalMilliseconds: Int?
 
     /// Decodes polling properties.
     /// - Parameter json: The `properties` object.
@@ -18,11 +18,11 @@ public struct PollingProperties: Sendable, Hashable {
         self.recipientOfCommunication = json?["recipientOfCommunication"]?.stringValue
         self.maxWaitTime = json?["maxWaitTime"]?.scalarText
         self.maxWaitRemainingTime = json?["maxWaitRemainingTime"]?.scalarText
-        let interval = json?["interval"] ?? json?["pollingInterval"]
-        switch interval {
-        case .number(let value): self.interval = value
-        case .string(let value): self.interval = Double(value)
-        default: self.interval = nil
+        // Curity sends the recommended interval in milliseconds as a string ("3000") [UIKIT]; a number is taken too.
+        switch json?["interval"] {
+        case .number(let value) where value.isFinite && value >= 0: self.intervalMilliseconds = Int(min(value, 3_600_000))
+        case .string(let text): self.intervalMilliseconds = Double(text.trimmingWhitespace).flatMap { $0.isFinite && $0 >= 0 ? Int(min($0, 3_600_000)) : nil }
+        default: self.intervalMilliseconds = nil
         }
     }
 }

@@ -3,6 +3,8 @@ public struct Representation: Sendable, Hashable {
     /// The `type` member.
     public let type: RepresentationType
     /// The kind of step, derived from `type` and the actions.
+    /// A top-level `title`, when the step has one (steps of types this library does not know may carry one).
+    public let title: String?
     public let stepKind: StepKind
     /// The actions.
     public let actions: [Action]
@@ -31,6 +33,7 @@ public struct Representation: Sendable, Hashable {
         guard case .object = json else { throw .malformed("the representation is not a JSON object") }
         guard let type = json["type"]?.stringValue else { throw .malformed("the representation has no type") }
         self.type = RepresentationType(rawValue: type)
+        self.title = json["title"]?.stringValue
         self.actions = try Action.list(json["actions"], keepingRawJSON: keepingRawJSON)
         self.links = try Representation.links(json["links"], keepingRawJSON: keepingRawJSON)
         self.messages = try Representation.messages(json["messages"])
@@ -42,23 +45,39 @@ public struct Representation: Sendable, Hashable {
         self.stepKind = Representation.classify(type: self.type, actions: self.actions)
     }
 
-    /// A copy with `messages` appended (used for `continue-same-step`).
-    /// - Parameter newMessages: The messages to add.
-    public func appending(messages newMessages: [Message]) -> Representation {
-        Representation(copying: self, messages: messages + newMessages)
+    /// The step a `continue-same-step` leads to: this step with `actions` (the submitted form's `continueActions`) and
+    /// `newMessages` before this step's messages (notes 3.2, [UIKIT]). The raw JSON, when kept, says the same.
+    public func continuing(with actions: [Action], newMessages: [Message]) -> Representation {
+        Representation(copying: self, messages: newMessages + messages, actions: actions)
     }
 
-    private init(copying other: Representation, messages: [Message]) {
+    /// This step with `links` added after its own (a problem's links, kept usable while the step stays); links it has
+    /// already (same `href` and `rel`) are not added again.
+    public func adding(links newLinks: [Link]) -> Representation {
+        let added = newLinks.filter { link in !links.contains { $0.href == link.href && $0.rel == link.rel } }
+        guard !added.isEmpty else { return self }
+        return Representation(copying: self, messages: messages, links: links + added)
+    }
+
+    private init(copying other: Representation, messages: [Message], actions: [Action]? = nil, links: [Link]? = nil) {
         self.type = other.type
-        self.stepKind = other.stepKind
-        self.actions = other.actions
-        self.links = other.links
+        self.title = other.title
+        self.stepKind = actions.map { Representation.classify(type: other.type, actions: $0) } ?? other.stepKind
+        self.actions = actions ?? other.actions
+        self.links = links ?? other.links
         self.messages = messages
         self.metadata = other.metadata
         self.properties = other.properties
         self.polling = other.polling
         self.authorizationResponse = other.authorizationResponse
-        self.raw = other.raw
+        if case .object(var members) = other.raw {
+            members["messages"] = .array(messages.map(\.json))
+            if let actions { members["actions"] = .array(actions.map(\.raw)) }
+            if let links { members["links"] = .array(links.map(\.raw)) }
+            self.raw = .object(members)
+        } else {
+            self.raw = other.raw
+        }
     }
 
     /// Classifies a step as Curity's SDK step factories do.

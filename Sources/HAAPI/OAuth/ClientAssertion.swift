@@ -1,10 +1,10 @@
-import Crypto
 import Foundation
 
-/// Builds `private_key_jwt` client assertions (RFC 7523): ES256, `iss` = `sub` = client id, `aud` = token endpoint.
+/// Builds client assertions (RFC 7523 §2.2, §3): `iss` = `sub` = client id, `aud` = token endpoint, a unique `jti`, valid
+/// for 60 seconds; signed with the client's key (`private_key_jwt`) or secret (`client_secret_jwt`).
 enum ClientAssertion {
     struct Header: Encodable {
-        let alg = "ES256"
+        let alg: String
         let typ = "JWT"
         let kid: String?
     }
@@ -25,12 +25,23 @@ enum ClientAssertion {
     /// - Parameters:
     ///   - clientID: The client id.
     ///   - audience: The token endpoint URL.
-    ///   - key: The signing key.
+    ///   - signer: The client's key or secret.
     ///   - keyID: An optional `kid`.
     ///   - now: The issue time.
-    static func make(clientID: String, audience: URL, key: P256.Signing.PrivateKey, keyID: String?, now: Date = Date()) throws(HAAPIError) -> String {
+    static func make(clientID: String, audience: URL, signer: ClientAssertionSigner, keyID: String?, now: Date = Date()) throws(HAAPIError) -> String {
         let iat = Int(now.timeIntervalSince1970)
         let claims = Claims(iss: clientID, sub: clientID, aud: audience.absoluteString, jti: RandomToken.make(byteCount: 18), iat: iat, exp: iat + 60)
-        return try CompactJWS.sign(header: Header(kid: keyID), claims: claims, key: key)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let header: Data
+        let body: Data
+        do {
+            header = try encoder.encode(Header(alg: signer.algorithm, kid: keyID))
+            body = try encoder.encode(claims)
+        } catch {
+            throw HAAPIError(.crypto, "a client assertion could not be encoded")
+        }
+        let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(body)
+        return signingInput + "." + Base64URL.encode(try signer.signature(of: Data(signingInput.utf8)))
     }
 }

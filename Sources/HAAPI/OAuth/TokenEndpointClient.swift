@@ -5,28 +5,28 @@ import Foundation
 struct TokenEndpointClient: Sendable {
     let context: HAAPIClientContext
 
-    /// The outcome of a token request before interpretation.
-    enum Answer {
-        case success(JSONValue)
-        case oauthError(OAuthErrorResponse)
-    }
-
-    /// Posts `form` to `url` and interprets the answer as a token endpoint answer.
+    /// Posts `form` to `url`.
     /// - Parameters:
     ///   - form: The grant parameters (client authentication is added here).
     ///   - url: The endpoint.
-    ///   - dpopKey: When set, a DPoP proof is sent (and a nonce challenge answered once).
-    func post(_ form: [(String, String)], to url: URL, dpopKey: DPoPKey?) async throws(HAAPIError) -> (status: Int, json: JSONValue?, response: HTTPResponseData) {
+    ///   - dpop: When set, a DPoP proof is sent with its nonce, a `use_dpop_nonce` challenge (RFC 9449 §8: HTTP 400 with
+    ///     a fresh `DPoP-Nonce`) is answered once, and the latest nonce is left in it.
+    ///   - cookieHeader: The flow's upstream cookies for this URL, if any.
+    /// - Returns: The status, the JSON object of the answer (nil when it is none), and the response. OAuth errors,
+    ///   `invalid_dpop_proof` included, are answers, not thrown.
+    /// - Throws: ``HAAPIError/Code/dpopRejected`` when the server demands a nonce again after the one retry.
+    func post(
+        _ form: [(String, String)], to url: URL, dpop: inout DPoPProofing?, cookieHeader: String? = nil
+    ) async throws(HAAPIError) -> (status: Int, json: JSONValue?, response: HTTPResponseData) {
         var retriedForNonce = false
         while true {
             var request = try makeRequest(form, to: url)
-            if let dpopKey {
-                let proof = try DPoPProof.make(key: dpopKey, method: "POST", url: url, nonce: context.nonceStore.nonce(for: url))
-                request.headers.append((name: "DPoP", value: proof))
-            }
+            if let proofing = dpop { request.headers.append((name: "DPoP", value: try proofing.proof(method: "POST", url: url))) }
+            if let cookieHeader { request.headers.append((name: "Cookie", value: cookieHeader)) }
             let response = try await context.send(request)
+            dpop?.remember(from: response)
             let json = Self.json(of: response)
-            if response.status == 400 || response.status == 401, json?["error"]?.stringValue == "use_dpop_nonce", dpopKey != nil {
+            if response.status == 400 || response.status == 401, json?["error"]?.stringValue == "use_dpop_nonce", dpop != nil {
                 if !retriedForNonce, response.header("DPoP-Nonce") != nil {
                     retriedForNonce = true
                     context.logger.debug("token endpoint asked for a DPoP nonce; retrying once")
@@ -34,11 +34,17 @@ struct TokenEndpointClient: Sendable {
                 }
                 throw HAAPIError(.dpopRejected, "the token endpoint demanded a DPoP nonce (use_dpop_nonce) again after one retry, or without sending one", status: response.status)
             }
-            if json?["error"]?.stringValue == "invalid_dpop_proof" {
-                throw HAAPIError(.dpopRejected, "the token endpoint rejected the DPoP proof (invalid_dpop_proof)", status: response.status)
-            }
             return (response.status, json, response)
         }
+    }
+
+    /// Posts `form` with a proof by `dpopKey` (if any), using and updating the client's per-key nonce store: for token
+    /// requests outside a flow (refresh, revocation).
+    func post(_ form: [(String, String)], to url: URL, dpopKey: DPoPKey?) async throws(HAAPIError) -> (status: Int, json: JSONValue?, response: HTTPResponseData) {
+        var dpop = dpopKey.map { DPoPProofing(key: $0, nonce: context.nonceStore.nonce(for: $0)) }
+        let answer = try await post(form, to: url, dpop: &dpop)
+        if let dpop, let nonce = dpop.nonce { context.nonceStore.update(nonce, for: dpop.key) }
+        return answer
     }
 
     /// Requests tokens and maps the answer to tokens or an OAuth error value.
@@ -46,7 +52,13 @@ struct TokenEndpointClient: Sendable {
     ///   - form: The grant parameters.
     ///   - dpopKey: The key to bind to, if any.
     func requestTokens(_ form: [(String, String)], dpopKey: DPoPKey?) async throws(HAAPIError) -> TokenExchangeOutcome {
-        let (status, json, response) = try await post(form, to: context.endpoints.token, dpopKey: dpopKey)
+        try Self.tokens(from: try await post(form, to: context.endpoints.token, dpopKey: dpopKey), dpopKey: dpopKey)
+    }
+
+    /// Interprets a token endpoint answer: tokens (with `dpopKey` when the server bound them to it, `token_type` DPoP),
+    /// an OAuth error value (RFC 6749 §5.2, and RFC 9449's `invalid_dpop_proof` / `use_dpop_nonce`), or a failure.
+    static func tokens(from answer: (status: Int, json: JSONValue?, response: HTTPResponseData), dpopKey: DPoPKey?) throws(HAAPIError) -> TokenExchangeOutcome {
+        let (status, json, response) = answer
         let contentType = response.header("Content-Type")
         if (200..<300).contains(status) {
             guard let json else {
@@ -69,7 +81,7 @@ struct TokenEndpointClient: Sendable {
                 )
             )
         }
-        if let error = Self.oauthError(status: status, json: json) { return .oauthError(error) }
+        if let error = oauthError(status: status, json: json) { return .oauthError(error) }
         throw HAAPIError(.upstreamStatus, "the token endpoint answered with HTTP \(status) and no OAuth error", status: status, contentType: contentType ?? "none")
     }
 
@@ -94,11 +106,13 @@ struct TokenEndpointClient: Sendable {
         case .secretPost(let secret):
             pairs.append(("client_id", configuration.clientID))
             pairs.append(("client_secret", secret))
-        case .privateKeyJWT(_, let keyID):
-            guard let key = context.assertionKey else { throw HAAPIError(.crypto, "the private_key_jwt key is not loaded") }
+        case .privateKeyJWT, .secretJWT:
+            var keyID: String?
+            if case .privateKeyJWT(_, let configuredKeyID, _) = configuration.clientAuthentication { keyID = configuredKeyID }
+            guard let signer = context.assertionSigner else { throw HAAPIError(.crypto, "the client assertion key is not loaded") }
             pairs.append(("client_id", configuration.clientID))
             pairs.append(("client_assertion_type", ClientAssertion.type))
-            pairs.append(("client_assertion", try ClientAssertion.make(clientID: configuration.clientID, audience: context.endpoints.token, key: key, keyID: keyID)))
+            pairs.append(("client_assertion", try ClientAssertion.make(clientID: configuration.clientID, audience: context.endpoints.token, signer: signer, keyID: keyID)))
         }
         return HTTPRequestData(method: "POST", url: url, headers: headers, body: Data(FormURLEncoding.encode(pairs).utf8))
     }

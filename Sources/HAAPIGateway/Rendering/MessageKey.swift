@@ -8,14 +8,14 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case signedInTitle, signedInText, signedInClose, deliveryDelayed
     case requiredField, fillRequired, stalePage, incorrectCredentials, invalidValues, invalidValue
     case pollingTimeout, waitingForApproval
-    case signInFailedTitle, signInNotCompleted, tokensRefused, signInNotStarted
+    case signInFailedTitle, signInNotCompleted, tokensRefused, signInNotStarted, signInExpired, fieldNotOnPage
     case cancelledTitle, cancelledText
     case sessionExpiredTitle, sessionExpired
     case upstreamUnavailableTitle, upstreamUnavailable
     case refusedTitle, crossSiteRefused, formNotVerified
     case errorTitle, unknownButton, unknownLink, unknownForm, requestTooLarge, requestNotHandled
     case problemTitle, problemText
-    case unsupportedOperationTitle, unsupportedOperation, otherWays
+    case unsupportedOperationTitle, unsupportedOperation, otherWays, unsupportedAction
     case externalBrowserHelp, resumeCodeLabel, externalBrowserReturned, externalBrowserHandedBack, bankIDOpenApp
     case passkeyTitle, passkeyCreate, passkeyUse, passkeyNoScript, passkeyWorking, passkeyCancelled, passkeyUnsupported, passkeyFailed
     case passkeyUnavailable, passkeyInvalid

@@ -57,7 +57,10 @@ struct PageRenderer: Sendable {
                     "continueURL": .string(completionURL?.absoluteString ?? ""), "deliveryDelayed": .bool(snapshot.deliveryDelayed),
                 ], template: "signed-in", language: language)
         case .failed(let message):
-            return messagePage(title: .gateway(.signInFailedTitle), message: message, startAgain: true, language: language)
+            let links: [[String: TemplateValue]] = snapshot.problemLinks.enumerated().map { index, link in
+                ["action": "/problem/link/\(index)", "title": .string(link.title ?? link.rel), "csrf": .string(snapshot.csrfToken)]
+            }
+            return messagePage(title: .gateway(.signInFailedTitle), message: message, startAgain: true, links: links, language: language)
         case .cancelled:
             return messagePage(title: .gateway(.cancelledTitle), message: .gateway(.cancelledText), startAgain: true, language: language)
         case .step:
@@ -67,8 +70,11 @@ struct PageRenderer: Sendable {
             let builder = StepPageBuilder(
                 snapshot: snapshot, messages: messages, language: language, defaultPollSeconds: defaultPollSeconds, autocomplete: !kiosk.enabled,
                 origin: origin)
-            let context = builder.context(for: step).merging(extra) { _, new in new }
+            var context = builder.context(for: step).merging(extra) { _, new in new }
             let name = StepPageBuilder.templateCandidates(for: step).first { templates.names.contains($0) } ?? "step"
+            // Every member of the step (properties, each action's, field's, message's and link's own members, members the
+            // gateway does not know), for a designer's override; built only for a template that uses it.
+            if templates.showingStepJSON.contains(name) { context["haapi"] = TemplateValue(json: step.raw) }
             return render(context, template: name, language: language)
         }
     }
@@ -79,11 +85,14 @@ struct PageRenderer: Sendable {
     }
 
     /// A page with a title, a message and optionally "Start again" / "Try again".
-    func messagePage(title: PageText, message: PageText, startAgain: Bool = false, tryAgain: Bool = false, language: String) -> String {
+    /// - Parameter links: Buttons that post to the gateway (a problem's links), each with `action`, `title` and `csrf`.
+    func messagePage(
+        title: PageText, message: PageText, startAgain: Bool = false, tryAgain: Bool = false, links: [[String: TemplateValue]] = [], language: String
+    ) -> String {
         render(
             [
                 "title": .string(messages.text(title, language: language)), "message": .string(messages.text(message, language: language)),
-                "startAgain": .bool(startAgain), "tryAgain": .bool(tryAgain), "notices": [],
+                "startAgain": .bool(startAgain), "tryAgain": .bool(tryAgain), "notices": [], "links": .list(links),
             ], template: "message", language: language)
     }
 

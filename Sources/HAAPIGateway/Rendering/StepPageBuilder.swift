@@ -56,9 +56,12 @@ struct StepPageBuilder {
         var codes: [[String: TemplateValue]] = []
         for (index, link) in step.links.enumerated() {
             if link.isImage {
-                if link.href.lowercased().hasPrefix("data:image/") {
-                    images.append(["src": .string(link.href), "alt": .string(link.title ?? text(.image)), "classes": .string(Self.cssClasses([link.rel], prefix: "link-"))])
-                }
+                // A `data:` image is shown as sent; an image on the upstream is fetched by the gateway with the flow's
+                // credentials and served from the gateway's own origin (the browser never loads from the upstream).
+                let lowered = link.href.lowercased()
+                guard !lowered.hasPrefix("data:") || lowered.hasPrefix("data:image/") else { continue }
+                let source = lowered.hasPrefix("data:") ? link.href : "/step/\(snapshot.version)/image/\(index)"
+                images.append(["src": .string(source), "alt": .string(link.title ?? text(.image)), "classes": .string(Self.cssClasses([link.rel], prefix: "link-"))])
             } else if link.rel == Self.activationRel {
                 // An activation link that is not an image is what a phone should open: shown as a QR code the gateway
                 // draws (and as the link itself, for this device), never followed by the gateway.
@@ -71,9 +74,16 @@ struct StepPageBuilder {
                 links.append(["action": "/step/\(snapshot.version)/link/\(index)", "title": .string(link.title ?? link.rel), "csrf": .string(snapshot.csrfToken)])
             }
         }
-        // A `heading` message is the page's h1; without one, the first action's title names the page.
+        // A `heading` message is the page's h1; without one the step's own `title`, then the first action's title.
         let heading = step.messages.firstIndex { $0.classList.contains("heading") }
-        let title = heading.map { step.messages[$0].text } ?? step.actions.first?.title ?? step.actions.first?.form?.title ?? text(.signInTitle)
+        let title = heading.map { step.messages[$0].text } ?? step.title ?? step.actions.first?.title ?? step.actions.first?.form?.title ?? text(.signInTitle)
+        // The first form does not repeat the page's heading as its own (nor as the title of its group).
+        if let first = forms.first {
+            if first["title"] == .string(title) { forms[0]["hasTitle"] = false }
+            if case .list(let groups)? = first["groupTitles"] {
+                forms[0]["groupTitles"] = .list(groups.filter { $0 != .object(["text": .string(title)]) })
+            }
+        }
         let messages: [[String: TemplateValue]] = step.messages.indices.filter { $0 != heading }.map { index in
             let message = step.messages[index]
             return ["text": .string(message.text), "isError": .bool(message.classList.contains("error")), "classes": .string(Self.cssClasses(message.classList))]
@@ -136,12 +146,32 @@ struct StepPageBuilder {
     /// seconds); without a script the page reloads itself through the poll route.
     private func refresh(for step: Representation) -> [String: TemplateValue] {
         guard step.stepKind == .polling, step.polling?.status == .pending else { return ["hasRefresh": false] }
-        let named = step.polling?.interval ?? step.properties?["pollInterval"]?.scalarText.flatMap(Double.init)
-        let seconds = max(1, min(60, named.map { Int($0.rounded(.up)) } ?? defaultPollSeconds))
+        let seconds = Self.pollSeconds(for: step, defaultSeconds: defaultPollSeconds)
         return [
             "hasRefresh": true, "isWaiting": true, "refreshSeconds": "\(seconds)", "refreshURL": "/step/\(snapshot.version)/poll",
             "statusURL": "/step/\(snapshot.version)/status",
         ]
+    }
+
+    /// How often a pending polling step is checked, in whole seconds: the server's `interval` (milliseconds as a string
+    /// [UIKIT]), else BankID's published 1 s cadence for a BankID step, else the configured default (notes 3.7). A
+    /// server interval is rounded up to whole seconds (the page's refresh has seconds), at least 1 and at most 60: a
+    /// sub-second value is never read as seconds.
+    static func pollSeconds(for step: Representation, defaultSeconds: Int) -> Int {
+        if let milliseconds = step.polling?.intervalMilliseconds {
+            return max(1, min(60, (milliseconds + 999) / 1000))
+        }
+        if isBankID(step) { return 1 }
+        return max(1, min(60, defaultSeconds))
+    }
+
+    /// Whether a step is BankID's: a `bankid` client operation among its actions, or a BankID view name.
+    static func isBankID(_ step: Representation) -> Bool {
+        if step.metadata?.viewName?.lowercased().contains("bankid") == true { return true }
+        func isBankID(_ action: Action) -> Bool {
+            action.clientOperation?.name == ClientOperation.Name.bankID || (action.selectorOptions ?? []).contains(where: isBankID)
+        }
+        return step.actions.contains(where: isBankID)
     }
 
     private func text(_ key: MessageKey, _ arguments: [String: String] = [:]) -> String {
@@ -150,8 +180,15 @@ struct StepPageBuilder {
 
     private func collect(_ action: Action, address: ActionAddress, into forms: inout [[String: TemplateValue]], operations: inout [[String: TemplateValue]]) {
         if let options = action.selectorOptions {
+            let first = forms.count
             for (index, option) in options.enumerated() {
                 collect(option, address: address.appending(String(index)), into: &forms, operations: &operations)
+            }
+            // The selector's own title (Duo's device, "Device selection") heads its options.
+            if let title = action.title, !title.isEmpty, first < forms.count {
+                var titles: [TemplateValue] = [.object(["text": .string(title)])]
+                if case .list(let existing)? = forms[first]["groupTitles"] { titles += existing }
+                forms[first]["groupTitles"] = .list(titles)
             }
         } else if let model = action.form {
             forms.append(formContext(action: action, model: model, address: address))
@@ -200,16 +237,32 @@ struct StepPageBuilder {
             for (index, next) in operation.errorActions.enumerated() {
                 collect(next, address: address.appending("e\(index)"), into: &forms, operations: &operations)
             }
+        } else if case .unknown(let template, let model) = action.model {
+            // An action of a template this gateway does not know is never dropped: a model shaped like a form is offered as
+            // one; otherwise its title and a clear "not supported here", beside the other actions.
+            if let model, let form = try? FormModel(json: model, keepingRawJSON: false) {
+                forms.append(formContext(action: action, model: form, address: address))
+            } else {
+                let name = action.title ?? template
+                operations.append([
+                    "title": .string(name), "isUnsupported": true, "unsupportedTitle": .string(name),
+                    "unsupported": .string(text(.unsupportedAction, ["method": name])), "hasFallbacks": false, "otherWays": "",
+                ])
+            }
         }
     }
 
     private func formContext(action: Action, model: FormModel, address: ActionAddress) -> [String: TemplateValue] {
         let fields = model.fields.filter { $0.type != .hidden }.map { fieldContext($0, address: address, actionKind: action.kind.rawValue) }
+        // The button says the form's `actionTitle`; the action's `title` is then the form's heading (notes 3.4: samples
+        // email-otp-form, action-reset-password, duo-select-device). With only a title, the title is the button.
+        let heading = model.actionTitle == nil ? model.title : (model.title ?? action.title)
+        let button = action.kind == .poll ? text(.checkNow) : (model.actionTitle ?? action.title ?? text(.continueButton))
         return [
             "action": "/step/\(snapshot.version)/action/\(address)",
-            "title": .string(model.title ?? ""),
-            "hasTitle": .bool(model.title != nil),
-            "button": .string(action.kind == .poll ? text(.checkNow) : (action.title ?? model.actionTitle ?? text(.continueButton))),
+            "title": .string(heading ?? ""),
+            "hasTitle": .bool(heading != nil && heading != button),
+            "button": .string(button),
             "fields": .list(fields),
             "csrf": .string(snapshot.csrfToken),
             "kind": .string(action.kind.rawValue),

@@ -11,6 +11,9 @@ struct TemplateLibrary: Sendable {
     /// The compiled templates by name.
     let templates: [String: [TemplateNode]]
     let names: Set<String>
+    /// The templates that use `haapi` (the whole step as the upstream sent it), themselves or through a partial: only
+    /// their pages carry it.
+    let showingStepJSON: Set<String>
     /// The files served at `/assets/{name}`, by name.
     let assets: [String: StaticAsset]
     /// The gateway's texts (`messages/<lang>.json`), layered the same way.
@@ -42,6 +45,7 @@ struct TemplateLibrary: Sendable {
         }
         self.templates = templates
         self.names = Set(templates.keys)
+        self.showingStepJSON = Set(templates.filter { $0.value.references("haapi", templates: templates) }.keys)
         self.assets = assets
         self.messages = try MessageCatalogue.load(directories: [directory] + (settings.overrideDirectory.map { [$0] } ?? []))
     }

@@ -43,6 +43,26 @@ struct SignInController: Sendable {
                 try await session.followLink(version: version, index: index, acceptLanguage: language)
             }
         }
+        // A problem that ended the sign-in keeps its links (a `restart`) usable (notes 3.9).
+        router.post("/problem/link/:index") { request, context in
+            let (session, _) = try await verifiedSession(request, context: context)
+            guard let id = request.cookies[cookieName]?.value, let index = context.parameters.get("index", as: Int.self) else {
+                throw GatewayError(.badRequest, .unknownLink)
+            }
+            try await session.followProblemLink(index: index, acceptLanguage: request.headers[.acceptLanguage])
+            return try await afterAction(session: session, id: id, request: request)
+        }
+        // An image link of the step that lives on the upstream, fetched with the flow's credentials and served from here.
+        router.get("/step/:version/image/:index") { request, context in
+            try originGuard.check(request)
+            guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id),
+                let version = context.parameters.get("version", as: Int.self), let index = context.parameters.get("index", as: Int.self),
+                let image = await session.image(version: version, index: index)
+            else { return Response(status: .notFound) }
+            return Response(
+                status: .ok, headers: [.contentType: image.contentType, .contentLength: String(image.bytes.count)],
+                body: .init(byteBuffer: ByteBuffer(bytes: image.bytes)))
+        }
         router.get("/step/:version/poll") { request, context in
             try originGuard.check(request)
             guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id) else {

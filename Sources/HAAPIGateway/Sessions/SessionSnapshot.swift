@@ -14,4 +14,6 @@ struct SessionSnapshot: Sendable {
     let values: [String: String]
     /// Whether a callback sink has not accepted the outcome yet (it is retried in the background).
     var deliveryDelayed = false
+    /// The links of the problem that ended the sign-in, usable from its page.
+    var problemLinks: [Link] = []
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HAAPI
 import Logging
 
@@ -23,6 +24,12 @@ actor SignInSession {
     private var fieldErrors: [String: PageText] = [:]
     private var values: [String: String] = [:]
     private var pollingSince: ContinuousClock.Instant?
+    /// The links of the problem that ended the flow (e.g. `restart`): they stay usable on the page (notes 3.9).
+    private var problemLinks: [Link] = []
+    /// Images of the current step fetched from the upstream, by link index (cleared when the step changes).
+    private var images: [Int: (contentType: String, bytes: Data)] = [:]
+    /// The largest upstream image the gateway serves.
+    static let maximumImageBytes = 512 * 1024
     private let polling: PollingSettings
     private let metrics: GatewayMetrics
 
@@ -110,7 +117,7 @@ actor SignInSession {
         }
         return SessionSnapshot(
             phase: phase, step: step, version: version, csrfToken: csrfToken, notices: notices, fieldErrors: fieldErrors, values: values,
-            deliveryDelayed: deliveryDelayed)
+            deliveryDelayed: deliveryDelayed, problemLinks: problemLinks)
     }
 
     /// Submits the action at `address` of step `submittedVersion` with the browser's form values.
@@ -130,6 +137,9 @@ actor SignInSession {
             switch field.type {
             case .hidden:
                 continue
+            case .checkbox where field.readonly == true:
+                // A read-only box keeps the step's state whatever the browser sends (a consent the server fixed).
+                if field.checked == true { parameters[field.name] = .string(field.value ?? "on") }
             case .checkbox:
                 typed[field.name] = form[field.name] == nil ? "" : "on"
                 if form[field.name] != nil { parameters[field.name] = .string(field.value ?? "on") }
@@ -171,6 +181,45 @@ actor SignInSession {
         let link = step.links[index]
         try await run { flow throws(HAAPIError) in
             try await flow.followAutomaticSteps(from: try await flow.followLink(link, acceptLanguage: acceptLanguage), acceptLanguage: acceptLanguage)
+        }
+    }
+
+    /// Follows the link at `index` of the problem that ended the flow (a `restart` link): the flow goes on from the
+    /// step it answers. When the upstream fails the ended page stays.
+    func followProblemLink(index: Int, acceptLanguage: String?) async throws(GatewayError) {
+        guard case .failed = phase, !busy else { return }
+        guard problemLinks.indices.contains(index), !problemLinks[index].isImage else { throw GatewayError(.badRequest, .unknownLink) }
+        let ended = phase
+        let link = problemLinks[index]
+        phase = .step
+        problemLinks = []
+        logger.info("problem link followed")
+        do {
+            try await run { flow throws(HAAPIError) in
+                try await flow.followAutomaticSteps(from: try await flow.followLink(link, acceptLanguage: acceptLanguage), acceptLanguage: acceptLanguage)
+            }
+        } catch {
+            phase = ended
+            problemLinks = [link]
+            throw error
+        }
+    }
+
+    /// The image of the non-`data:` image link at `index` of step `shownVersion`, fetched from the upstream with the
+    /// flow's credentials once per step and kept until the step changes; nil when there is no such link or the upstream
+    /// gives no acceptable image (PNG, JPEG, GIF or WebP of at most ``maximumImageBytes``).
+    func image(version shownVersion: Int, index: Int) async -> (contentType: String, bytes: Data)? {
+        guard phase == .step, let step, shownVersion == version, step.links.indices.contains(index) else { return nil }
+        let link = step.links[index]
+        guard link.isImage, !link.href.lowercased().hasPrefix("data:") else { return nil }
+        if let image = images[index] { return image }
+        do {
+            let image = try await flow.fetchImage(link, maximumBytes: Self.maximumImageBytes)
+            if shownVersion == version { images[index] = image }
+            return image
+        } catch {
+            logger.warning("upstream image not served", metadata: ["error": "\(error.code)"])
+            return nil
         }
     }
 
@@ -253,6 +302,7 @@ actor SignInSession {
                 }
                 step = next
                 version += 1
+                images = [:]
                 logger.debug("step", metadata: ["type": "\(next.type.rawValue)", "version": "\(version)"])
                 metrics.stepRendered(type: next.type.rawValue)
             }
@@ -261,27 +311,60 @@ actor SignInSession {
         }
     }
 
+    /// Problems as Curity's SDKs treat them (notes 3.9, [UIKIT] `formatErrorStepData`): input problems keep the step
+    /// with their messages, field errors and links; every other problem ends the flow with its messages, its links kept
+    /// usable.
     private func handle(_ problem: Problem, typed: [String: String]) async {
         let texts = problem.messages.map { PageText.upstream($0.text) }
-        switch problem.kind {
-        case .incorrectCredentials:
+        if problem.kind.isInputProblem {
             refusedSubmissions += 1
-            notices = texts.isEmpty ? [problem.title.map(PageText.upstream) ?? .gateway(.incorrectCredentials)] : texts
-            values = typed
-        case .invalidInput:
-            refusedSubmissions += 1
-            notices = texts.isEmpty ? [problem.title.map(PageText.upstream) ?? .gateway(.invalidValues)] : texts
+            let fallback: MessageKey = problem.kind == .invalidInput ? .invalidValues : .incorrectCredentials
+            var notices = texts.isEmpty ? [problem.title.map(PageText.upstream) ?? .gateway(fallback)] : texts
+            let shown = step.map(Self.fieldNames(of:)) ?? []
             for field in problem.invalidFields {
-                fieldErrors[field.name] = (field.detail ?? field.reason).map(PageText.upstream) ?? .gateway(.invalidValue)
+                if shown.contains(field.name) {
+                    fieldErrors[field.name] = (field.detail ?? field.reason).map(PageText.upstream) ?? .gateway(.invalidValue)
+                } else {
+                    // A field the page does not show (hidden, or not on this step): the error is still said, never dropped.
+                    notices.append(.gateway(.fieldNotOnPage, arguments: ["field": field.name, "reason": field.detail ?? field.reason ?? "invalidValue"]))
+                }
             }
+            self.notices = notices
+            if let step, !problem.links.isEmpty { self.step = step.adding(links: problem.links) }
             values = typed
+            return
+        }
+        let message = ([problem.title].compactMap { $0 } + problem.messages.map(\.text)).joined(separator: " ")
+        problemLinks = problem.links.filter { !$0.isImage }
+        switch problem.kind {
+        case .errorAuthorizationResponse:
+            // The flow ended with an OAuth error (`error`, `error_description`, `iss`): that error is the outcome.
+            await fail(
+                message.isEmpty ? .upstream(problem.errorDescription ?? problem.error ?? "") : .upstream(message),
+                outcome: .init(error: problem.error ?? "access_denied", errorDescription: problem.errorDescription ?? problem.title))
+        case .sessionAndTokenMismatch:
+            // The flow's session no longer matches the HAAPI token and key (it timed out upstream): start again [RN].
+            await fail(.gateway(.signInExpired), outcome: .init(error: "session_expired", errorDescription: problem.title ?? "the upstream session expired"))
         default:
-            let message = ([problem.title].compactMap { $0 } + problem.messages.map(\.text)).joined(separator: " ")
-            // An authorization problem carries the OAuth error; any other problem is named by its type URI.
+            // Any other problem is named by its type URI (or its code), with its texts.
             let failure = CompletionOutcome.Failure(
-                error: problem.error ?? problem.type, errorDescription: problem.errorDescription ?? problem.detail ?? problem.title)
+                error: problem.error ?? problem.code ?? problem.type, errorDescription: problem.errorDescription ?? problem.detail ?? problem.title)
             await fail(message.isEmpty ? .gateway(.signInNotCompleted) : .upstream(message), outcome: failure)
         }
+    }
+
+    /// The names of every field a person sees on the page of `step` (forms of actions, selector options, continue and error
+    /// actions), hidden ones excluded.
+    static func fieldNames(of step: Representation) -> Set<String> {
+        var names: Set<String> = []
+        func collect(_ action: Action) {
+            for field in action.form?.fields ?? [] where field.type != .hidden { names.insert(field.name) }
+            for next in (action.form?.continueActions ?? []) + (action.form?.errorActions ?? []) { collect(next) }
+            for option in action.selectorOptions ?? [] { collect(option) }
+            for next in (action.clientOperation?.continueActions ?? []) + (action.clientOperation?.errorActions ?? []) { collect(next) }
+        }
+        step.actions.forEach(collect)
+        return names
     }
 
     private func complete(_ response: Representation) async throws(GatewayError) {

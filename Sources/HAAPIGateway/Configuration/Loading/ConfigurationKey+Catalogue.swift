@@ -17,6 +17,8 @@ extension ConfigurationKey {
         .init("upstream.clientSecretFile", .string),
         .init("upstream.privateKeyFile", .string),
         .init("upstream.keyID", .string),
+        .init("upstream.clientAssertionAlgorithm", .string),
+        .init("upstream.allowUnauthenticatedClient", .boolean),
         .init("upstream.clientCertificateFile", .string),
         .init("upstream.trustRootsFile", .string),
         .init("upstream.redirectURI", .string),
@@ -31,6 +33,7 @@ extension ConfigurationKey {
         .init("upstream.claims", .string),
 
         .init("demo.requireDPoPNonce", .boolean),
+        .init("demo.strict", .boolean),
 
         .init("sessions.idleTimeoutSeconds", .integer),
         .init("sessions.absoluteTimeoutSeconds", .integer),

@@ -153,10 +153,13 @@ extension GatewayConfiguration {
             for key in upstreamKeys where reader.isSet(key.path) {
                 reader.problem(key.path, "is set, but upstream.baseURL is not (without it the embedded demo upstream is used)")
             }
-            return .demo(DemoUpstreamSettings(requireDPoPNonce: reader.boolean("demo.requireDPoPNonce", default: false), scopes: scopes, timeoutSeconds: timeout))
+            return .demo(
+                DemoUpstreamSettings(
+                    requireDPoPNonce: reader.boolean("demo.requireDPoPNonce", default: false), strict: reader.boolean("demo.strict", default: false),
+                    scopes: scopes, timeoutSeconds: timeout))
         }
-        if reader.isSet("demo.requireDPoPNonce") {
-            reader.problem("demo.requireDPoPNonce", "applies to the embedded demo upstream only; remove it or upstream.baseURL")
+        for key in ["demo.requireDPoPNonce", "demo.strict"] where reader.isSet(key) {
+            reader.problem(key, "applies to the embedded demo upstream only; remove it or upstream.baseURL")
         }
         let baseURL = reader.httpURL("upstream.baseURL")
         if let baseURL, baseURL.scheme?.lowercased() == "http", !isLoopback(baseURL.host ?? "") {
@@ -175,11 +178,24 @@ extension GatewayConfiguration {
             } else {
                 reader.problem("upstream.clientSecret", "\(method) needs upstream.clientSecret or upstream.clientSecretFile (or \(ConfigurationKey.byPath["upstream.clientSecret"]!.environmentName))")
             }
-        case "private-key-jwt":
-            if reader.isSet("upstream.privateKeyFile") {
-                if let pem = reader.fileContents("upstream.privateKeyFile") { authentication = .privateKeyJWT(privateKeyPEM: pem, keyID: reader.string("upstream.keyID")) }
+        case "secret-jwt":
+            if reader.isSet("upstream.clientSecret") || reader.isSet("upstream.clientSecretFile") {
+                if let secret = reader.secret("upstream.clientSecret", fileKey: "upstream.clientSecretFile") { authentication = .secretJWT(secret) }
             } else {
-                reader.problem("upstream.privateKeyFile", "private-key-jwt needs upstream.privateKeyFile (a PEM P-256 key)")
+                reader.problem("upstream.clientSecret", "secret-jwt needs upstream.clientSecret or upstream.clientSecretFile (the HS256 key, at least 32 bytes)")
+            }
+        case "private-key-jwt":
+            let name = reader.string("upstream.clientAssertionAlgorithm") ?? ClientAssertionAlgorithm.es256.rawValue
+            let algorithm = ClientAssertionAlgorithm(rawValue: name.uppercased())
+            if algorithm == nil {
+                reader.problem("upstream.clientAssertionAlgorithm", "must be ES256, RS256 or PS256; got '\(name)'")
+            }
+            if reader.isSet("upstream.privateKeyFile") {
+                if let pem = reader.fileContents("upstream.privateKeyFile"), let algorithm {
+                    authentication = .privateKeyJWT(privateKeyPEM: pem, keyID: reader.string("upstream.keyID"), algorithm: algorithm)
+                }
+            } else {
+                reader.problem("upstream.privateKeyFile", "private-key-jwt needs upstream.privateKeyFile (a PEM P-256 key for ES256, RSA for RS256 or PS256)")
             }
         case "mtls":
             if reader.isSet("upstream.clientCertificateFile"), reader.isSet("upstream.privateKeyFile") {
@@ -190,9 +206,23 @@ extension GatewayConfiguration {
                 reader.problem("upstream.clientAuthentication", "mtls needs upstream.clientCertificateFile and upstream.privateKeyFile")
             }
         case "none":
-            authentication = ClientAuthentication.none
+            // A HAAPI client without authentication relies on attestation, which a server cannot produce; Curity most
+            // likely refuses it a HAAPI token ([CLIENTAUTH], notes 1.2). Only when the person says their server allows it.
+            if reader.boolean("upstream.allowUnauthenticatedClient", default: false) {
+                authentication = ClientAuthentication.none
+            } else {
+                reader.problem(
+                    "upstream.clientAuthentication",
+                    "none cannot work against a Curity server: a HAAPI client without authentication must attest, and a gateway cannot; use secret-basic, secret-post, secret-jwt, private-key-jwt or mtls (or set upstream.allowUnauthenticatedClient: true if your server really allows it)")
+            }
         default:
-            reader.problem("upstream.clientAuthentication", "must be secret-basic, secret-post, private-key-jwt, mtls or none; got '\(method)'")
+            reader.problem("upstream.clientAuthentication", "must be secret-basic, secret-post, secret-jwt, private-key-jwt, mtls or none; got '\(method)'")
+        }
+        if method != "private-key-jwt", reader.isSet("upstream.clientAssertionAlgorithm") {
+            reader.problem("upstream.clientAssertionAlgorithm", "applies to private-key-jwt only")
+        }
+        if method != "none", reader.isSet("upstream.allowUnauthenticatedClient") {
+            reader.problem("upstream.allowUnauthenticatedClient", "applies to clientAuthentication: none only")
         }
         let trustRoots = reader.isSet("upstream.trustRootsFile") ? reader.fileContents("upstream.trustRootsFile").map { [$0] } ?? [] : []
         let parameters = AuthorizationParameters(

@@ -11,7 +11,7 @@ extension GatewayConfiguration {
         switch upstream {
         case .demo(let demo):
             lines.append(
-                "upstream: the embedded demo HAAPI server (DPoP nonces \(demo.requireDPoPNonce ? "on" : "off")); scopes \(demo.scopes.joined(separator: " ")), timeout \(demo.timeoutSeconds) s")
+                "upstream: the embedded demo HAAPI server (\(demo.strict ? "strict: nonces per key, token-bound codes, stickiness cookie" : "DPoP nonces \(demo.requireDPoPNonce ? "on" : "off")")); scopes \(demo.scopes.joined(separator: " ")), timeout \(demo.timeoutSeconds) s")
         case .haapi(let client):
             let parameters = client.authorizationParameters.queryItems.map { "\($0.0)=\($0.1)" }
             lines.append(
