@@ -160,7 +160,7 @@ struct ConfigurationLoadingTests {
             "server.publicURL (\(file):3): must be an origin",
             "upstream.baseURL (\(file):5): must use https",
             "upstream.clientID: is required",
-            "upstream.clientAuthentication (\(file):6): must be secret-basic, secret-post, private-key-jwt, mtls or none; got 'magic'",
+            "upstream.clientAuthentication (\(file):6): must be secret-basic, secret-post, secret-jwt, private-key-jwt, mtls or none; got 'magic'",
             "upstream.claims (\(file):7): must be a JSON object",
             "sessions.absoluteTimeoutSeconds (\(file):10): must not be shorter than sessions.idleTimeoutSeconds",
             "completion.confirmCancel (\(file):12): must be true or false, got 'perhaps'",
@@ -218,13 +218,50 @@ struct ConfigurationLoadingTests {
         }
     }
 
+    /// A HAAPI client without authentication must attest, which a gateway cannot ([CLIENTAUTH]): refused with the reason
+    /// unless the person says their server allows it.
+    @Test func clientAuthenticationNoneIsRefusedUnlessExplicitlyAllowed() throws {
+        let base = ["HAAPI_GATEWAY_UPSTREAM_BASE_URL": "https://idsvr.example", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "c", "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "none"]
+        let refused = problems(environment: base)
+        #expect(refused.count == 1)
+        #expect(refused.first?.contains("a gateway cannot") == true)
+        #expect(refused.first?.contains("upstream.allowUnauthenticatedClient") == true)
+        #expect(problems(environment: base.merging(["HAAPI_GATEWAY_UPSTREAM_ALLOW_UNAUTHENTICATED_CLIENT": "true"]) { $1 }).isEmpty)
+        let misplaced = problems(environment: [
+            "HAAPI_GATEWAY_UPSTREAM_BASE_URL": "https://idsvr.example", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "c", "HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": "s",
+            "HAAPI_GATEWAY_UPSTREAM_ALLOW_UNAUTHENTICATED_CLIENT": "true", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ASSERTION_ALGORITHM": "RS256",
+        ])
+        #expect(misplaced.count == 2)
+    }
+
+    @Test func signedJWTMethodsNameTheirKeyAndAlgorithm() throws {
+        let base = ["HAAPI_GATEWAY_UPSTREAM_BASE_URL": "https://idsvr.example", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "c"]
+        let badAlgorithm = problems(environment: base.merging([
+            "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "private-key-jwt", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ASSERTION_ALGORITHM": "none",
+        ]) { $1 })
+        #expect(badAlgorithm.contains { $0.hasPrefix("upstream.clientAssertionAlgorithm") && $0.contains("ES256, RS256 or PS256") })
+        let shortSecret = problems(environment: base.merging([
+            "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "secret-jwt", "HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": "canary-too-short",
+        ]) { $1 })
+        #expect(shortSecret.contains { $0.contains("at least 32 bytes") })
+        #expect(!shortSecret.contains { $0.contains("canary") })
+        let secretJWT = try GatewayConfiguration.load(file: nil, environment: base.merging([
+            "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "secret-jwt", "HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": String(repeating: "k", count: 32),
+        ]) { $1 })
+        guard case .haapi(let client) = secretJWT.upstream, case .secretJWT = client.clientAuthentication else {
+            Issue.record("secret-jwt was not loaded as client_secret_jwt")
+            return
+        }
+    }
+
     @Test("upstream keys without upstream.baseURL, and demo keys with it, are mistakes")
     func modeMistakes() throws {
         let demo = problems(environment: ["HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "c"])
         #expect(demo == ["upstream.clientID (environment variable HAAPI_GATEWAY_UPSTREAM_CLIENT_ID): is set, but upstream.baseURL is not (without it the embedded demo upstream is used)"])
         let real = problems(environment: [
             "HAAPI_GATEWAY_UPSTREAM_BASE_URL": "https://idsvr.example", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "c",
-            "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "none", "HAAPI_GATEWAY_DEMO_REQUIRE_DPOP_NONCE": "true",
+            "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "none", "HAAPI_GATEWAY_UPSTREAM_ALLOW_UNAUTHENTICATED_CLIENT": "true",
+            "HAAPI_GATEWAY_DEMO_REQUIRE_DPOP_NONCE": "true",
         ])
         #expect(real.count == 1)
         #expect(real.first?.hasPrefix("demo.requireDPoPNonce") == true)
@@ -232,7 +269,7 @@ struct ConfigurationLoadingTests {
             file: nil,
             environment: [
                 "HAAPI_GATEWAY_UPSTREAM_BASE_URL": "http://127.0.0.1:8443", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "c",
-                "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "none",
+                "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "none", "HAAPI_GATEWAY_UPSTREAM_ALLOW_UNAUTHENTICATED_CLIENT": "true",
             ])
         guard case .haapi = loopback.upstream else { Issue.record("plain http is fine on loopback"); return }
     }
