@@ -32,6 +32,13 @@ struct TemplateEngineTests {
         #expect(try render("{{yes}} {{count}}", context) == "true 3")
     }
 
+    @Test("null shows as nothing, skips a section, shows an inverted one, and hides the same name in outer sections")
+    func null() throws {
+        let context: [String: TemplateValue] = ["none": .null, "name": "outer", "inner": ["name": .null]]
+        #expect(try render("[{{none}}][{{{none}}}][{{#none}}x{{/none}}][{{^none}}y{{/none}}]", context) == "[][][][y]")
+        #expect(try render("{{#inner}}[{{name}}]{{/inner}}", context) == "[]")
+    }
+
     @Test("dotted names look up the first part outwards and the rest inside it; a broken chain is empty")
     func dottedNames() throws {
         let context: [String: TemplateValue] = ["t": ["hello": "Hej"], "a": ["b": ["c": "deep"]], "inner": ["x": 1]]
@@ -88,6 +95,18 @@ struct TemplateEngineTests {
         #expect(try render("[{{> missing}}]", [:], partials: partials) == "[]")
     }
 
+    @Test("a standalone partial's indentation goes in front of the lines of its source, not of the values shown in them")
+    func partialIndentationFollowsSourceLines() throws {
+        let partials = ["shown": "<p>\n{{text}}\n</p>\n", "outer": "{{#yes}}\n{{text}}\n{{/yes}}\n  {{> shown}}\n", "first": "{{text}}|\n"]
+        let context: [String: TemplateValue] = ["text": "a\nb", "yes": true]
+        #expect(try render("  {{> shown}}\nend", context, partials: partials) == "  <p>\n  a\nb\n  </p>\nend")
+        #expect(try render("  {{> first}}", context, partials: partials) == "  a\nb|\n", "a line beginning with a tag is indented")
+        #expect(try render("- {{> first}}", context, partials: partials) == "- a\nb|\n", "an inline partial is not indented")
+        #expect(
+            try render("\t{{> outer}}", context, partials: partials) == "\ta\nb\n\t  <p>\n\t  a\nb\n\t  </p>\n",
+            "standalone lines inside leave no indentation behind; nested partials add theirs")
+    }
+
     @Test("a partial that includes itself stops at the depth limit instead of recursing forever")
     func recursivePartialStops() throws {
         let output = try render("{{> loop}}", [:], partials: ["loop": "x{{> loop}}"])
@@ -108,6 +127,8 @@ struct TemplateEngineTests {
         #expect(syntaxError("ok\n{{name") == TemplateSyntaxError(line: 2, reason: "unclosed tag (no }})"))
         #expect(syntaxError("{{{name}}") == TemplateSyntaxError(line: 1, reason: "unclosed tag (no }}})"))
         #expect(syntaxError("{{<parent}}{{/parent}}")?.reason.contains("inheritance") == true)
+        #expect(syntaxError("a\n{{$block}}x{{/block}}") == TemplateSyntaxError(line: 2, reason: "template inheritance ({{<…}}, {{$…}}) is not supported; use partials"))
+        #expect(syntaxError("a\nb\n{{> *dynamic}}") == TemplateSyntaxError(line: 3, reason: "dynamic names ({{>*…}}) are not supported; name the partial"))
         #expect(syntaxError("{{% PRAGMA }}")?.reason.contains("pragmas") == true)
         #expect(syntaxError("{{uppercased(name)}}")?.reason.contains("not a variable name") == true)
         #expect(syntaxError("{{a..b}}")?.reason.contains("not a variable name") == true)

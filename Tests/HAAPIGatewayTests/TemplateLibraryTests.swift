@@ -55,6 +55,23 @@ struct TemplateLibraryTests {
         #expect(page.contains("custom login view"))
     }
 
+    @Test("an override using template inheritance or a dynamic partial name is refused at startup, naming the file and the line")
+    func optionalMustacheModulesAreRefusedAtLoad() throws {
+        for (source, line, reason) in [("<main>\n{{<layout}}{{/layout}}", 2, "inheritance"), ("<main>\n<p>\n  {{>*view}}\n", 3, "dynamic names")] {
+            let overrides = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: overrides) }
+            try source.write(to: overrides.appendingPathComponent("view-custom.mustache"), atomically: true, encoding: .utf8)
+            do {
+                _ = try TemplateLibrary(settings: TemplateSettings(directory: GatewayHarness.templatesDirectory, overrideDirectory: overrides))
+                Issue.record("\(source.debugDescription) loaded")
+            } catch {
+                #expect(error.code == .configuration)
+                #expect(error.message.contains("template view-custom.mustache does not parse: line \(line): "), "\(error.message)")
+                #expect(error.message.contains(reason), "\(error.message)")
+            }
+        }
+    }
+
     @Test("a step's template names: view-<viewName> lowercased with other characters as hyphens, then step-<kind>, then step")
     func templateCandidates() throws {
         func names(_ viewName: String) throws -> [String] {

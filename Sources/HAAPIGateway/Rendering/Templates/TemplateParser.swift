@@ -2,8 +2,10 @@ import Foundation
 
 /// Compiles Mustache source (<https://mustache.github.io/mustache.5.html>) into ``TemplateNode``s: variables (escaped,
 /// `{{{…}}}` and `{{&…}}` as they are), sections, inverted sections, comments, partials, set delimiters and
-/// standalone lines (a line holding only a section, comment, partial or delimiter tag is left out of the output).
-/// Lambdas, template inheritance, pragmas and transforms are refused with the line they are on.
+/// standalone lines (a line holding only a section, comment, partial or delimiter tag is left out of the output): the
+/// required modules of the Mustache specification. Its optional modules are refused with the line they are on: template
+/// inheritance (`{{<parent}}`, `{{$block}}`) and dynamic names (`{{>*name}}`); lambdas cannot occur, as contexts are
+/// data (``TemplateValue``). Pragmas and other engines' transforms are refused too.
 struct TemplateParser {
     /// Sections nest at most this deep (rendering follows the nesting).
     static let maximumNesting = 64
@@ -41,8 +43,8 @@ struct TemplateParser {
     static func parse(_ source: String) throws(TemplateSyntaxError) -> [TemplateNode] {
         var parser = TemplateParser(source: source)
         var tokens = try parser.tokens()
-        parser.removeStandaloneLines(&tokens)
-        return try parser.tree(of: tokens)
+        let removedLines = parser.removeStandaloneLines(&tokens)
+        return try parser.tree(of: tokens, removedLines: removedLines)
     }
 
     private mutating func tokens() throws(TemplateSyntaxError) -> [Token] {
@@ -60,7 +62,8 @@ struct TemplateParser {
                 tokens.append(Token(kind: .text, range: position..<source.count, line: lineNumber(at: position)))
                 break
             }
-            if start > position { tokens.append(Token(kind: .text, range: position..<start, line: lineNumber(at: position))) }
+            // An empty text in front of a tag that begins the template holds the first line's start (see `lineStarts`).
+            if start > position || start == 0 { tokens.append(Token(kind: .text, range: position..<start, line: lineNumber(at: position))) }
             let tagLine = lineNumber(at: start)
             let contentStart = start + opening.count
             guard contentStart < source.count else { throw TemplateSyntaxError(line: tagLine, reason: "unclosed tag") }
@@ -87,6 +90,9 @@ struct TemplateParser {
             }
             let content = String(decoding: source[nameStart..<nameEnd], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             position = nameEnd + end.count
+            if kind == .partial, content.hasPrefix("*") {
+                throw TemplateSyntaxError(line: tagLine, reason: "dynamic names ({{>*…}}) are not supported; name the partial")
+            }
             tokens.append(Token(kind: .tag(kind, content), range: start..<position, line: tagLine))
             if kind == .delimiters {
                 let parts = content.split(whereSeparator: { $0 == " " || $0 == "\t" })
@@ -101,7 +107,9 @@ struct TemplateParser {
     }
 
     /// Leaves out the line of every tag that stands alone on it (its indentation and line break), as Mustache does.
-    private func removeStandaloneLines(_ tokens: inout [Token]) {
+    /// - Returns: Where the lines left out begin in the source.
+    private func removeStandaloneLines(_ tokens: inout [Token]) -> Set<Int> {
+        var removedLines: Set<Int> = []
         for index in tokens.indices {
             guard case .tag(let kind, _) = tokens[index].kind, kind.canStandAlone else { continue }
             let range = tokens[index].range
@@ -127,15 +135,32 @@ struct TemplateParser {
                 tokens[index + 1].range = min(lineEnd, next.upperBound)..<next.upperBound
             }
             if kind == .partial { tokens[index].indentation = String(decoding: source[lineStart..<range.lowerBound], as: UTF8.self) }
+            removedLines.insert(lineStart)
         }
+        return removedLines
     }
 
-    private func tree(of tokens: [Token]) throws(TemplateSyntaxError) -> [TemplateNode] {
+    /// Where lines of the source begin within `range` of a text (offsets from its start; its end included, where the
+    /// next line begins with a tag), leaving out the last line break's empty rest and the lines left out as standalone.
+    private func lineStarts(in range: Range<Int>, removedLines: Set<Int>) -> [Int] {
+        var starts: [Int] = []
+        for position in range.lowerBound...range.upperBound where position < source.count {
+            if position == 0 || source[position - 1] == UInt8(ascii: "\n"), !removedLines.contains(position) {
+                starts.append(position - range.lowerBound)
+            }
+        }
+        return starts
+    }
+
+    private func tree(of tokens: [Token], removedLines: Set<Int>) throws(TemplateSyntaxError) -> [TemplateNode] {
         var open: [(name: TemplateName, inverted: Bool, nodes: [TemplateNode], line: Int)] = [(TemplateName(".")!, false, [], 0)]
         for token in tokens {
             switch token.kind {
             case .text:
-                if !token.range.isEmpty { open[open.count - 1].nodes.append(.text(Array(source[token.range]))) }
+                let lineStarts = lineStarts(in: token.range, removedLines: removedLines)
+                if !token.range.isEmpty || !lineStarts.isEmpty {
+                    open[open.count - 1].nodes.append(.text(Array(source[token.range]), lineStarts: lineStarts))
+                }
             case .tag(let kind, let content):
                 switch kind {
                 case .comment, .delimiters:

@@ -7,6 +7,8 @@ struct TemplateRenderer {
     private let templates: [String: [TemplateNode]]
     private var stack: [TemplateValue]
     private var partialDepth = 0
+    /// The indentation of the standalone partials being rendered, put where each of their source lines begins.
+    private var indentation: [UInt8] = []
     private(set) var output: [UInt8] = []
 
     init(templates: [String: [TemplateNode]], context: TemplateValue) {
@@ -18,15 +20,25 @@ struct TemplateRenderer {
     mutating func render(_ nodes: [TemplateNode]) {
         for node in nodes {
             switch node {
-            case .text(let bytes):
-                output.append(contentsOf: bytes)
+            case .text(let bytes, let lineStarts):
+                if indentation.isEmpty || lineStarts.isEmpty {
+                    output.append(contentsOf: bytes)
+                } else {
+                    var copied = 0
+                    for start in lineStarts {
+                        output.append(contentsOf: bytes[copied..<start])
+                        output.append(contentsOf: indentation)
+                        copied = start
+                    }
+                    output.append(contentsOf: bytes[copied...])
+                }
             case .variable(let name, let escaped):
                 switch value(named: name) {
                 case .string(let text):
                     if escaped { HTMLEscaping.append(text, to: &output) } else { output.append(contentsOf: text.utf8) }
                 case .bool(let bool):
                     output.append(contentsOf: (bool ? "true" : "false").utf8)
-                case .list, .object, nil:
+                case .list, .object, .null, nil:
                     break
                 }
             case .section(let name, let inverted, let children):
@@ -40,17 +52,17 @@ struct TemplateRenderer {
                     for item in items { render(children, with: item) }
                 case .bool(let shown)?:
                     if shown { render(children) }
+                case .null?, nil:
+                    break
                 case let found?:
                     render(children, with: found)
-                case nil:
-                    break
                 }
-            case .partial(let name, let indentation):
+            case .partial(let name, let partialIndentation):
                 guard let partial = templates[name], partialDepth < Self.maximumPartialDepth else { continue }
                 partialDepth += 1
-                let start = output.count
+                indentation.append(contentsOf: partialIndentation.utf8)
                 render(partial)
-                if !indentation.isEmpty { indent(from: start, by: indentation) }
+                indentation.removeLast(partialIndentation.utf8.count)
                 partialDepth -= 1
             }
         }
@@ -76,18 +88,5 @@ struct TemplateRenderer {
             found = object[part]
         }
         return found
-    }
-
-    /// Puts `indentation` in front of every line rendered since `start` (a standalone partial's lines).
-    private mutating func indent(from start: Int, by indentation: String) {
-        guard start < output.count else { return }
-        let rendered = output[start...]
-        output.removeSubrange(start...)
-        var atLineStart = true
-        for byte in rendered {
-            if atLineStart { output.append(contentsOf: indentation.utf8) }
-            output.append(byte)
-            atLineStart = byte == UInt8(ascii: "\n")
-        }
     }
 }

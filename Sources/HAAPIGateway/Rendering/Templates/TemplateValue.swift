@@ -1,16 +1,23 @@
 /// A value a template shows: the pages' contexts are built from these, so that a name is looked up in a dictionary
 /// and a value's kind is known without casts. Literals build them directly (`["title": "Sign in", "hasLogo": false]`).
+/// Numbers are held as their text (`3` is `.string("3")`). Contexts are data only: there is no case for a function, so
+/// Mustache's optional lambdas cannot occur.
 enum TemplateValue: Sendable, Equatable {
     case string(String)
     case bool(Bool)
     case list([TemplateValue])
     case object([String: TemplateValue])
+    /// No value (JSON's `null`): shows as nothing and skips a section, but, unlike a missing name, stops the lookup
+    /// of its name in outer sections.
+    case null
 
-    /// Whether a section over this value is skipped (`false` and empty lists; any string, even an empty one, is shown).
+    /// Whether a section over this value is skipped (`false`, `null` and empty lists; any string, even an empty one,
+    /// is shown).
     var isFalsey: Bool {
         switch self {
         case .bool(let bool): !bool
         case .list(let list): list.isEmpty
+        case .null: true
         case .string, .object: false
         }
     }
