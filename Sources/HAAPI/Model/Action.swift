@@ -38,6 +38,22 @@ public struct Action: Sendable, Hashable {
     ///   - json: The action object.
     ///   - keepingRawJSON: Whether the action and everything in it keep their JSON as `raw`.
     /// - Throws: ``HAAPIError/Code/malformedResponse`` when required members are missing or of the wrong type.
+    /// The actions that follow this one: a form's or client operation's `continueActions`, or those of an action of a
+    /// template this library does not know (such as the pre-release `launch`) when its model has them.
+    public var continueActions: [Action] { nestedActions("continueActions") }
+
+    /// The fallbacks of this action: a form's or client operation's `errorActions`, or those of an unknown template's model.
+    public var errorActions: [Action] { nestedActions("errorActions") }
+
+    private func nestedActions(_ member: String) -> [Action] {
+        switch model {
+        case .form(let form): member == "continueActions" ? form.continueActions : form.errorActions
+        case .clientOperation(let operation): member == "continueActions" ? operation.continueActions : operation.errorActions
+        case .unknown(_, let model): (try? Action.list(model?[member], keepingRawJSON: false)) ?? []
+        case .selector: []
+        }
+    }
+
     public init(json: JSONValue, keepingRawJSON: Bool = true) throws(HAAPIError) {
         guard case .object = json else { throw .malformed("an action is not a JSON object") }
         guard let template = json["template"]?.stringValue else { throw .malformed("an action has no template") }

@@ -201,14 +201,12 @@ struct StepPageBuilder {
             let runnable: Bool
             switch operation.name {
             case ClientOperation.Name.externalBrowserFlow where scheme == "https" || scheme == "http":
-                context["isExternalBrowser"] = true
-                context["href"] = .string(externalBrowserLaunchURL(href))
-                context["help"] = .string(text(.externalBrowserHelp))
-                if (action.title ?? "").isEmpty { context["title"] = .string(text(.continueInBrowser)) }
+                context.merge(externalBrowserContext(title: action.title, href: href)) { _, new in new }
                 runnable = true
             case ClientOperation.Name.bankID where scheme == "bankid":
                 context["isBankID"] = true
-                context["openApp"] = .string(text(.bankIDOpenApp))
+                // The action's title ("Login with BankID") says what the link does; the gateway's text when it has none.
+                context["openApp"] = .string(action.title.flatMap { $0.isEmpty ? nil : $0 } ?? text(.bankIDOpenApp))
                 runnable = true
             case ClientOperation.Name.webAuthnRegistration, ClientOperation.Name.webAuthnAuthentication:
                 context.merge(
@@ -226,30 +224,60 @@ struct StepPageBuilder {
             }
             operations.append(context)
             if runnable {
-                for (index, next) in operation.continueActions.enumerated() {
-                    collect(next, address: address.appending("c\(index)"), into: &forms, operations: &operations)
-                    // The form the external browser's resume code goes into (the page's script fills and posts it).
-                    if operation.name == ClientOperation.Name.externalBrowserFlow, next.form?.fields.contains(where: { $0.type == .context }) == true {
-                        forms[forms.count - 1]["isResume"] = true
-                    }
-                }
-            }
-            for (index, next) in operation.errorActions.enumerated() {
-                collect(next, address: address.appending("e\(index)"), into: &forms, operations: &operations)
+                collectNested(action, address: address, resumable: operation.name == ClientOperation.Name.externalBrowserFlow, into: &forms, operations: &operations)
+            } else {
+                collectNested(action, address: address, continuing: false, into: &forms, operations: &operations)
             }
         } else if case .unknown(let template, let model) = action.model {
-            // An action of a template this gateway does not know is never dropped: a model shaped like a form is offered as
-            // one; otherwise its title and a clear "not supported here", beside the other actions.
+            let href = model?["href"]?.stringValue ?? ""
+            let scheme = href.prefix { $0 != ":" }.lowercased()
+            if template.trimmingCharacters(in: .whitespaces) == "launch", scheme == "https" || scheme == "http" {
+                // Pre-release servers' external-browser launch (notes 3.3, sample legacy/launch-external-browser-prerelease):
+                // carried out like today's `external-browser-flow` operation.
+                operations.append(externalBrowserContext(title: action.title, href: href))
+                collectNested(action, address: address, resumable: true, into: &forms, operations: &operations)
+                return
+            }
+            // Any other action of a template this gateway does not know is never dropped: a model shaped like a form is
+            // offered as one; otherwise its title and a clear "not supported here"; its nested actions follow.
             if let model, let form = try? FormModel(json: model, keepingRawJSON: false) {
                 forms.append(formContext(action: action, model: form, address: address))
             } else {
                 let name = action.title ?? template
                 operations.append([
                     "title": .string(name), "isUnsupported": true, "unsupportedTitle": .string(name),
-                    "unsupported": .string(text(.unsupportedAction, ["method": name])), "hasFallbacks": false, "otherWays": "",
+                    "unsupported": .string(text(.unsupportedAction, ["method": name])), "hasFallbacks": .bool(!action.errorActions.isEmpty),
+                    "otherWays": .string(text(.otherWays)),
                 ])
+                collectNested(action, address: address, into: &forms, operations: &operations)
             }
         }
+    }
+
+    /// The continue actions (unless `continuing` is false) and error actions of `action`, addressed `c<i>` and `e<i>` below
+    /// it. With `resumable`, a continue form with a context field is the one an external browser's resume code goes into
+    /// (the page's script fills and posts it).
+    private func collectNested(
+        _ action: Action, address: ActionAddress, continuing: Bool = true, resumable: Bool = false, into forms: inout [[String: TemplateValue]],
+        operations: inout [[String: TemplateValue]]
+    ) {
+        if continuing {
+            for (index, next) in action.continueActions.enumerated() {
+                collect(next, address: address.appending("c\(index)"), into: &forms, operations: &operations)
+                if resumable, next.form?.fields.contains(where: { $0.type == .context }) == true { forms[forms.count - 1]["isResume"] = true }
+            }
+        }
+        for (index, next) in action.errorActions.enumerated() {
+            collect(next, address: address.appending("e\(index)"), into: &forms, operations: &operations)
+        }
+    }
+
+    /// A link that opens the external browser at `href` (with the gateway's return address) and its help text.
+    private func externalBrowserContext(title: String?, href: String) -> [String: TemplateValue] {
+        [
+            "isExternalBrowser": true, "href": .string(externalBrowserLaunchURL(href)), "help": .string(text(.externalBrowserHelp)),
+            "title": .string((title ?? "").isEmpty ? text(.continueInBrowser) : title ?? ""),
+        ]
     }
 
     private func formContext(action: Action, model: FormModel, address: ActionAddress) -> [String: TemplateValue] {

@@ -36,16 +36,24 @@ public struct StepRenderer: Sendable {
         return renderer.page(for: snapshot, language: renderer.messages.language(for: locale))
     }
 
-    /// The page for a HAAPI response document (a step, or a problem shown as a message page).
+    /// The page for a HAAPI response document (a step, or a problem shown as a message page with its title, messages,
+    /// invalid fields and links, as a problem that ends a sign-in is shown).
     /// - Throws: `HAAPIError` when the document is not a HAAPI step or problem.
     public func render(json data: Data, locale: String? = nil) throws -> String {
         let language = renderer.messages.language(for: locale)
         let json = try JSONValue.parse(data)
         let type = json["type"]?.stringValue ?? ""
         if type.hasPrefix("https://") || type.hasPrefix("http://") {
-            let texts = (json["messages"]?.arrayValue ?? []).compactMap { $0["text"]?.scalarText }
-            let message = ([json["title"]?.scalarText].compactMap { $0 } + texts).joined(separator: " ")
-            return renderer.messagePage(title: .gateway(.problemTitle), message: message.isEmpty ? .gateway(.problemText) : .upstream(message), language: language)
+            let problem = try Problem(json: json, httpStatus: 400)
+            let fields = problem.invalidFields.map { field in
+                renderer.messages.text(.fieldNotOnPage, language: language, arguments: ["field": field.name, "reason": field.detail ?? field.reason ?? "invalidValue"])
+            }
+            let message = ([problem.title].compactMap { $0 } + problem.messages.map(\.text) + fields).joined(separator: " ")
+            let links: [[String: TemplateValue]] = problem.links.filter { !$0.isImage }.enumerated().map { index, link in
+                ["action": "/problem/link/\(index)", "title": .string(link.title ?? link.rel), "csrf": "CSRF"]
+            }
+            return renderer.messagePage(
+                title: .gateway(.problemTitle), message: message.isEmpty ? .gateway(.problemText) : .upstream(message), links: links, language: language)
         }
         return render(try Representation(json: json), locale: language)
     }

@@ -40,8 +40,8 @@ struct ActionAddress: Sendable, Hashable, CustomStringConvertible {
         guard let kind = segment.first, let index = Int(segment.dropFirst()) else { return nil }
         let list: [Action]
         switch kind {
-        case "c": list = action.form?.continueActions ?? action.clientOperation?.continueActions ?? []
-        case "e": list = action.form?.errorActions ?? action.clientOperation?.errorActions ?? []
+        case "c": list = action.continueActions
+        case "e": list = action.errorActions
         default: return nil
         }
         return list.indices.contains(index) ? list[index] : nil

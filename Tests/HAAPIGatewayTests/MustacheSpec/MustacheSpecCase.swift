@@ -13,7 +13,7 @@ struct MustacheSpecCase: Sendable, CustomTestStringConvertible {
     let template: String
     /// Partials by name.
     let partials: [String: String]
-    /// The spec's JSON data as the engine's context value (see ``TemplateValue/init(specData:)``).
+    /// The spec's JSON data as the engine's context value (see ``TemplateValue/init(json:)``).
     let data: TemplateValue
     let expected: String
 
@@ -42,7 +42,7 @@ struct MustacheSpecCase: Sendable, CustomTestStringConvertible {
                 guard let source = source.stringValue else { throw MustacheSpecFileError(file: url.path, reason: "\(name): partial \(partial) is not text") }
                 partials[partial] = source
             }
-            cases.append(MustacheSpecCase(file: file, name: name, template: template, partials: partials, data: TemplateValue(specData: data), expected: expected))
+            cases.append(MustacheSpecCase(file: file, name: name, template: template, partials: partials, data: TemplateValue(json: data), expected: expected))
         }
         return cases
     }
