@@ -46,6 +46,9 @@ struct OtherUsersEndToEndTests {
             let emailID = try #require(ScrapedForm.matches(#"<input id="([^"]+)"[^>]*type="checkbox"[^>]*>\s*<label for="[^"]+">email</label>"#, in: consent.html).first)
             let emailName = try #require(ScrapedForm.matches(#"<input id="\#(emailID)" name="([^"]+)""#, in: consent.html).first)
             form.fields[emailName] = nil
+            // The read-only openid box is drawn disabled, which a browser never sends: its state comes from the step.
+            #expect(consent.html.contains(#"name="consent.scope.openid" type="checkbox" checked disabled"#))
+            form.fields["consent.scope.openid"] = nil
             let done = try await browser.submit(form)
             #expect(done.html.contains("You are signed in"))
             let object = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: sinkPath))) as? [String: Any]

@@ -77,6 +77,10 @@ struct StepPageBuilder {
         // A `heading` message is the page's h1; without one the step's own `title`, then the first action's title.
         let heading = step.messages.firstIndex { $0.classList.contains("heading") }
         let title = heading.map { step.messages[$0].text } ?? step.title ?? step.actions.first?.title ?? step.actions.first?.form?.title ?? text(.signInTitle)
+        // A BankID operation's own title ("Login with BankID") heads its link, unless it is the page's heading already.
+        for index in operations.indices where operations[index]["isBankID"] == true {
+            if case .string(let name)? = operations[index]["title"], !name.isEmpty, name != title { operations[index]["hasTitle"] = true }
+        }
         // The first form does not repeat the page's heading as its own (nor as the title of its group).
         if let first = forms.first {
             if first["title"] == .string(title) { forms[0]["hasTitle"] = false }
@@ -205,8 +209,7 @@ struct StepPageBuilder {
                 runnable = true
             case ClientOperation.Name.bankID where scheme == "bankid":
                 context["isBankID"] = true
-                // The action's title ("Login with BankID") says what the link does; the gateway's text when it has none.
-                context["openApp"] = .string(action.title.flatMap { $0.isEmpty ? nil : $0 } ?? text(.bankIDOpenApp))
+                context["openApp"] = .string(text(.bankIDOpenApp))
                 runnable = true
             case ClientOperation.Name.webAuthnRegistration, ClientOperation.Name.webAuthnAuthentication:
                 context.merge(
