@@ -343,7 +343,7 @@ import Testing
         let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, _ in
             switch request.path {
             case Up.tokenPath: .haapiToken()
-            case Up.authorizePath: .step(Up.loginStep, headers: [("Session-Id", "session-\(request.queryValues["state"].map { String($0.prefix(4)) } ?? "")")])
+            case Up.authorizePath: .step(Up.loginStep, headers: [("Set-Session-Id", "session-\(request.queryValues["state"].map { String($0.prefix(4)) } ?? "")")])
             default: .step(Up.loginStep)
             }
         }
@@ -510,7 +510,7 @@ import Testing
                 if request.formValues["grant_type"] == "client_credentials" { return .haapiToken("haapi-secret-token") }
                 return .json(200, #"{"access_token":"final-secret-at","token_type":"Bearer","refresh_token":"final-secret-rt","id_token":"final-secret-id"}"#)
             case TestUpstream.authorizePath:
-                return .step(TestUpstream.authorizationResponseStep(state: request.queryValues["state"] ?? "", code: "secret-code-1"), headers: [("Session-Id", "secret-session")])
+                return .step(TestUpstream.authorizationResponseStep(state: request.queryValues["state"] ?? "", code: "secret-code-1"), headers: [("Set-Session-Id", "secret-session")])
             default:
                 return .step(TestUpstream.loginStep)
             }
