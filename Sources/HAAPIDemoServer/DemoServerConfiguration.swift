@@ -32,7 +32,7 @@ public struct DemoServerConfiguration: Sendable {
     public var dpopProofWindowSeconds: Double
     /// How often the DPoP nonce rotates (nonce mode only).
     public var dpopNonceLifetimeSeconds: Double
-    /// The polling interval the server suggests on polling steps.
+    /// The polling interval the server suggests on polling steps, in seconds (sent as `properties.interval` in milliseconds).
     public var pollingIntervalSeconds: Int
     /// The largest request body accepted; larger bodies get HTTP 413.
     public var maximumRequestBodyBytes: Int

@@ -13,6 +13,8 @@ struct LoginFlow: Sendable {
     /// Value of the hidden field that forms of this flow carry; checked on submit.
     var formState = RandomToken.make(byteCount: 16)
     var oneTimeCode: String?
+    /// Wrong SMS codes since the last one was sent.
+    var failedCodeAttempts = 0
     var approvalID: String?
     var approvalStatus: ApprovalStatus = .pending
     var approvalStartedAt: Date?
