@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func theImageNeedsTheFlowsCredentials() async throws {
-        let harness = try await DemoServerHarness.start()
+        let harness = try await DemoServerHarness.start(strict: true)
         let flow = HAAPIFlowDriver(harness: harness)
         _ = try await Self.pendingStep(flow)
         #expect(try await flow.request("GET", Self.imagePath, accept: "image/png").status == 200)
@@ -53,6 +53,11 @@ import Testing
         let noSession = try await flow.request("GET", Self.imagePath, accept: "image/png")
         #expect(noSession.json["code"] as? String == "missing_session")
         flow.sessionID = session
+
+        flow.sendsCookies = false
+        let noCookie = try await flow.request("GET", Self.imagePath, accept: "image/png")
+        #expect(noCookie.json["code"] as? String == "missing_stickiness_cookie")
+        flow.sendsCookies = true
 
         let stranger = HAAPIFlowDriver(harness: harness)
         _ = try await stranger.start()

@@ -7,6 +7,8 @@ struct LoginFlow: Sendable {
     let keyThumbprint: String
     let expiresAt: Date
     let request: AuthorizationRequest
+    /// The value of the `demo-node` cookie this flow's requests must carry (strict mode), or nil.
+    let stickinessCookie: String?
     var stage: FlowStage = .selectingAuthenticator
     var failedPasswordAttempts = 0
     var user: DemoUser?

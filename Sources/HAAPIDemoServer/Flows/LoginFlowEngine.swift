@@ -282,7 +282,7 @@ struct LoginFlowEngine: Sendable {
             AuthorizationCode(
                 clientID: flow.request.clientID, redirectURI: flow.request.redirectURI, codeChallenge: flow.request.codeChallenge,
                 subject: user.username, scopes: scopes, nonce: flow.request.nonce, authTime: flow.authenticatedAt ?? now,
-                expiresAt: now.addingTimeInterval(context.configuration.authorizationCodeLifetimeSeconds)))
+                expiresAt: now.addingTimeInterval(context.configuration.authorizationCodeLifetimeSeconds), keyThumbprint: flow.keyThumbprint))
         return .step(
             FlowSteps.authorizationResponse(
                 redirectURI: flow.request.redirectURI, code: code, state: flow.request.state, issuer: context.baseURL))

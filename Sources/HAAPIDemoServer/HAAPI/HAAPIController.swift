@@ -66,10 +66,12 @@ struct HAAPIController: Sendable {
         case .failure(let problem):
             return DemoResponse.problem(problem, headers: commonHeaders(sessionID: nil, caller: caller))
         case .success(let authorizationRequest):
-            let flow = context.flows.start(request: authorizationRequest, keyThumbprint: caller.keyThumbprint)
+            let stickiness = context.configuration.requiresStickinessCookie ? RandomToken.make(byteCount: 16) : nil
+            let flow = context.flows.start(request: authorizationRequest, keyThumbprint: caller.keyThumbprint, stickinessCookie: stickiness)
             context.logger.debug("HAAPI flow started")
-            return DemoResponse.representation(
-                FlowSteps.redirection(to: context.url(DemoPaths.authenticate)), headers: commonHeaders(sessionID: flow.sessionID, caller: caller))
+            var headers = commonHeaders(sessionID: flow.sessionID, caller: caller)
+            for value in stickiness.map(StickinessCookie.setCookieValues) ?? [] { headers.append(HTTPField(name: .setCookie, value: value)) }
+            return DemoResponse.representation(FlowSteps.redirection(to: context.url(DemoPaths.authenticate)), headers: headers)
         }
     }
 
@@ -124,8 +126,9 @@ struct HAAPIController: Sendable {
         case .success(let value): form = value
         }
         let engine = self.engine
+        let cookies = request.headers[values: .cookie]
         let (lookup, result) = context.flows.withFlow(sessionID) { flow -> FlowOutcome in
-            if let refusal = Self.refusal(of: flow, caller: caller) { return .problem(refusal) }
+            if let refusal = Self.refusal(of: flow, caller: caller, cookies: cookies) { return .problem(refusal) }
             return handler(engine, &flow, form)
         }
         switch (lookup, result) {
@@ -139,7 +142,7 @@ struct HAAPIController: Sendable {
     }
 
     /// `GET` the approval waiting step's `illustration` image: served like a HAAPI resource of the flow (DPoP-bound
-    /// HAAPI token with a proof for this URL and the flow's `Session-Id`), but with an
+    /// HAAPI token with a proof for this URL, the flow's `Session-Id`, and in strict mode its cookie), but with an
     /// `Accept` that allows `image/png`. Curity's image links may point at the server rather than a `data:` URI.
     private func waitingImage(_ request: Request) async -> Response {
         let caller: HAAPICaller
@@ -148,7 +151,8 @@ struct HAAPIController: Sendable {
         case .accepted(let value): caller = value
         }
         guard let sessionID = Self.sessionID(of: request) else { return Self.missingSession(headers: commonHeaders(sessionID: nil, caller: caller)) }
-        let (lookup, refusal) = context.flows.withFlow(sessionID) { flow in Self.refusal(of: flow, caller: caller) }
+        let cookies = request.headers[values: .cookie]
+        let (lookup, refusal) = context.flows.withFlow(sessionID) { flow in Self.refusal(of: flow, caller: caller, cookies: cookies) }
         switch (lookup, refusal) {
         case (.found, .some(let problem)?): return flowProblem(problem, sessionID: sessionID, caller: caller)
         case (.found, _): return DemoResponse.png(Self.waitingPNG, headers: commonHeaders(sessionID: nil, caller: caller))
@@ -171,9 +175,12 @@ struct HAAPIController: Sendable {
             headers: headers)
     }
 
-    /// Why `caller` may not use `flow`: another DPoP key.
-    private static func refusal(of flow: LoginFlow, caller: HAAPICaller) -> Problem? {
-        flow.keyThumbprint == caller.keyThumbprint ? nil : dpopSessionMismatch
+    /// Why `caller` may not use `flow`: another DPoP key, or (strict mode) cookies that a load balancer would not
+    /// route to the flow's node.
+    private static func refusal(of flow: LoginFlow, caller: HAAPICaller, cookies: [String]) -> Problem? {
+        guard flow.keyThumbprint == caller.keyThumbprint else { return dpopSessionMismatch }
+        if let expected = flow.stickinessCookie { return StickinessCookie.problem(cookieHeaders: cookies, expected: expected) }
+        return nil
     }
 
     private func flowProblem(_ problem: Problem, sessionID: String, caller: HAAPICaller) -> Response {
@@ -241,8 +248,7 @@ struct HAAPIController: Sendable {
     }
 
     private func commonHeaders(sessionID: String?, caller: HAAPICaller) -> HTTPFields {
-        var fields: HTTPFields = [:]
-        if let nonces = context.nonces { fields[.dpopNonce] = nonces.current() }
+        var fields = context.nonceHeaders(for: caller.keyThumbprint)
         // The session id goes out only as `Set-Session-Id` (notes 2.3, [DRIVER][SRVCLIENT]); requests send it back as `Session-Id`.
         if let sessionID { fields[.setSessionID] = sessionID }
         return fields

@@ -19,8 +19,8 @@ struct HAAPIRequestGuard: Sendable {
     ///     exactly [HAAPI]; other resources of a flow (an image link's target) must be acceptable under `Accept`'s
     ///     media ranges (RFC 9110 §12.5.1).
     func authenticate(_ request: Request, url: String, mediaType: String = DemoResponse.haapiMediaType) -> Outcome {
-        var anonymousNonce: HTTPFields = [:]
-        if let nonces = context.nonces { anonymousNonce[.dpopNonce] = nonces.current() }
+        // Before the proof is verified its key is unknown: a per-key nonce cannot be named yet.
+        let anonymousNonce = context.nonceHeaders(for: nil)
         let accepted =
             mediaType == DemoResponse.haapiMediaType
             ? AcceptHeader.accepts(request.headers[values: .accept], mediaType: mediaType)
@@ -55,11 +55,12 @@ struct HAAPIRequestGuard: Sendable {
         let result = context.dpopVerifier.verify(
             headerValues: request.headers[values: .dpop], method: request.method.rawValue, url: url, accessToken: accessToken)
         switch result {
-        case .failure(.useNonce):
+        case .failure(.useNonce(let keyThumbprint)):
+            // RFC 9449 §9: 401 with `WWW-Authenticate: DPoP error="use_dpop_nonce"` and the nonce for the proof's key.
             return .refused(
                 DemoResponse.unauthorized(
                     challenge: #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof", algs="ES256""#,
-                    headers: anonymousNonce))
+                    headers: context.nonceHeaders(for: keyThumbprint)))
         case .failure(.missing):
             return .refused(
                 DemoResponse.unauthorized(
@@ -75,7 +76,7 @@ struct HAAPIRequestGuard: Sendable {
                 return .refused(
                     DemoResponse.unauthorized(
                         challenge: #"DPoP error="invalid_dpop_proof", error_description="The proof key does not match the token's cnf.jkt", algs="ES256""#,
-                        headers: anonymousNonce))
+                        headers: context.nonceHeaders(for: proof.keyThumbprint)))
             }
             return .accepted(HAAPICaller(token: token, keyThumbprint: proof.keyThumbprint))
         }
