@@ -11,6 +11,20 @@ public struct DemoServerConfiguration: Sendable {
     public var port: Int
     /// When true, DPoP nonces are issued and required (`use_dpop_nonce` challenges).
     public var requireDPoPNonce: Bool
+    /// With ``requireDPoPNonce``: nonces are issued and checked per DPoP key (RFC 7638 thumbprint) instead of one
+    /// server-wide value, so a proof carrying another key's nonce gets `use_dpop_nonce` and that key's own nonce.
+    /// Curity leaves the scope of a nonce undocumented (notes 1.4, [DPOPNONCE]); this catches a client that shares one
+    /// nonce across flows or keys. Default false.
+    public var noncesPerKey: Bool = false
+    /// Like Curity's `issue-token-bound-authorization-code` ([TOKENBIND], notes 5): the authorization code is bound to the
+    /// DPoP key that ran the flow, and the code exchange must carry a valid proof from that key, else HTTP 400
+    /// `invalid_dpop_proof`. A refused exchange does not consume the code (the client may retry with a proof).
+    /// Default false.
+    public var issueTokenBoundAuthorizationCodes: Bool = false
+    /// Like a load balancer pinning a Curity cluster node (notes 2.3): the authorize response sets the cookie
+    /// `demo-node` (`Path=/`, per flow) and every later HAAPI request of the flow must send it back; it also sets
+    /// `demo-unused` with `Path=/demo-unused`, which a client must not send to HAAPI paths. Default false.
+    public var requiresStickinessCookie: Bool = false
     /// Where to write the demo client's private key (PEM, PKCS#8) for `private_key_jwt`; nil writes nothing.
     public var clientKeyPath: String?
     /// The base URL clients use to reach the server (issuer, `htu`, hrefs). Nil means `http://host:port`
@@ -32,7 +46,7 @@ public struct DemoServerConfiguration: Sendable {
     public var dpopProofWindowSeconds: Double
     /// How often the DPoP nonce rotates (nonce mode only).
     public var dpopNonceLifetimeSeconds: Double
-    /// The polling interval the server suggests on polling steps.
+    /// The polling interval the server suggests on polling steps, in seconds (sent as `properties.interval` in milliseconds).
     public var pollingIntervalSeconds: Int
     /// The largest request body accepted; larger bodies get HTTP 413.
     public var maximumRequestBodyBytes: Int
@@ -84,6 +98,28 @@ public struct DemoServerConfiguration: Sendable {
         self.passkeyAcceptsLocalhostOrigins = true
         self.clientSecret = "demo-secret"
         self.passwords = [:]
+    }
+
+    /// A configuration with every strict check on: ``requireDPoPNonce``, ``noncesPerKey``,
+    /// ``issueTokenBoundAuthorizationCodes`` and ``requiresStickinessCookie``; everything else as ``init(host:port:requireDPoPNonce:clientKeyPath:publicBaseURL:flowLifetimeSeconds:maximumFlows:)``.
+    public static var strict: DemoServerConfiguration {
+        var configuration = DemoServerConfiguration()
+        configuration.makeStrict()
+        return configuration
+    }
+
+    /// Turns on every strict check: ``requireDPoPNonce``, ``noncesPerKey``, ``issueTokenBoundAuthorizationCodes``
+    /// and ``requiresStickinessCookie``. Other values are kept.
+    public mutating func makeStrict() {
+        requireDPoPNonce = true
+        noncesPerKey = true
+        issueTokenBoundAuthorizationCodes = true
+        requiresStickinessCookie = true
+    }
+
+    /// Whether every strict check is on.
+    public var isStrict: Bool {
+        requireDPoPNonce && noncesPerKey && issueTokenBoundAuthorizationCodes && requiresStickinessCookie
     }
 
     /// Whether `host` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).

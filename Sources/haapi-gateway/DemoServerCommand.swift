@@ -20,6 +20,15 @@ struct DemoServerCommand: AsyncParsableCommand {
     @Flag(name: .customLong("nonce"), help: "Issue and require DPoP nonces (use_dpop_nonce challenges).")
     var requireDPoPNonce = false
 
+    @Flag(
+        help: """
+            Answer like a strict Curity deployment: DPoP nonces required and issued per DPoP key; authorization codes bound \
+            to the flow's DPoP key (the code exchange needs a proof from it, else invalid_dpop_proof); a stickiness cookie \
+            (demo-node, Path=/) that every HAAPI request after authorize must send back, and a demo-unused cookie \
+            (Path=/demo-unused) that must never reach HAAPI paths. Implies --nonce.
+            """)
+    var strict = false
+
     @Option(name: .customLong("client-key-path"), help: "Write the demo client's private_key_jwt key (PEM) to this path.")
     var clientKeyPath: String?
 
@@ -66,18 +75,20 @@ struct DemoServerCommand: AsyncParsableCommand {
             flowLifetimeSeconds: flowLifetimeSeconds, maximumFlows: maximumFlows)
         configuration.passkeyRelyingPartyID = passkeyRelyingPartyID.lowercased()
         configuration.passkeyAllowedOrigins = passkeyOrigins
+        if strict { configuration.makeStrict() }
         return configuration
     }
 
     func run() async throws {
         var logger = Logger(label: "haapi-demo-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let strictNote = strict ? "Strict mode: per-key DPoP nonces, token-bound authorization codes, stickiness cookie demo-node\n" : ""
         let application = try DemoServer.makeApplication(configuration: serverConfiguration, logger: logger) { url in
             let banner = """
                 Demo HAAPI server: \(url.absoluteString)/.well-known/openid-configuration
                 Client \(DemoServer.clientID) / \(DemoServer.clientSecret), redirect URI \(DemoServer.redirectURI)
-                Users demo/demo, otp/otp, poll/poll, consent/consent (each can also create a passkey); outbox at \(url.absoluteString)/demo/outbox
-
+                Users demo/demo, otp/otp, poll/poll, consent/consent, sms/sms, locked/locked (each can also create a passkey); outbox at \(url.absoluteString)/demo/outbox
+                \(strictNote)
                 """
             FileHandle.standardOutput.write(Data(banner.utf8))
         }

@@ -70,8 +70,10 @@ import Testing
         let form = try await LoginFlowTests.passwordForm(flow)
         let consent = Step(try await flow.submit(try #require(form.action(kind: "login")), ["userName": "consent", "password": "consent"]))
         let cancelled = try await flow.submit(try #require(consent.action(kind: "cancel")))
-        #expect(cancelled.json["type"] as? String == "https://curity.se/problems/authorization")
+        #expect(cancelled.json["type"] as? String == "https://curity.se/problems/error-authorization-response")
         #expect(cancelled.json["error"] as? String == "access_denied")
+        #expect(cancelled.json["error_description"] is String)
+        #expect(cancelled.json["iss"] as? String == harness.base, "the issuer, as Curity's error-authorization-response carries it")
         try await harness.finish()
     }
 
@@ -114,7 +116,7 @@ import Testing
         let stillLocked = Step(try await flow.submit(login, ["userName": "demo", "password": "demo"]))
         #expect(stillLocked.viewName == "authenticator/html-form/authenticate/locked")
         let cancelled = try await flow.submit(try #require(locked.action(kind: "cancel")))
-        #expect(cancelled.json["type"] as? String == "https://curity.se/problems/authorization")
+        #expect(cancelled.json["type"] as? String == "https://curity.se/problems/error-authorization-response")
         try await harness.finish()
     }
 
@@ -145,9 +147,10 @@ import Testing
         query[name] = value
         let response = try await flow.request("GET", harness.authorizeURL + "?" + TestHTTP.formEncode(query.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
         #expect(response.status == 400)
-        #expect(response.json["type"] as? String == "https://curity.se/problems/authorization")
+        #expect(response.json["type"] as? String == "https://curity.se/problems/error-authorization-response")
         #expect(response.json["error"] as? String == error)
-        #expect(response.header("Session-Id") == nil)
+        #expect(response.json["iss"] as? String == harness.base)
+        #expect(response.header("Session-Id") == nil && response.header("Set-Session-Id") == nil)
         try await harness.finish()
     }
 }

@@ -205,7 +205,7 @@ import Testing
         let action = try Self.continueAction(registration)
         for _ in 1..<10 { Self.expectRefused(try await flow.submitJSON(action, ["credential": authenticator.registration(foreign)]), "origin") }
         let last = try await flow.submitJSON(action, ["credential": authenticator.registration(foreign)])
-        #expect(last.json["type"] as? String == "https://curity.se/problems/authorization")
+        #expect(last.json["type"] as? String == "https://curity.se/problems/error-authorization-response")
         #expect(last.json["error"] as? String == "access_denied")
         try await harness.finish()
     }

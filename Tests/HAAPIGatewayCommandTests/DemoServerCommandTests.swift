@@ -24,6 +24,17 @@ import Testing
         #expect(!configuration.requireDPoPNonce)
     }
 
+    @Test func strictTurnsOnEveryStrictCheckAndSaysSoInItsHelp() throws {
+        let strict = try DemoServerCommand.parse(["--strict", "--port", "0"]).serverConfiguration
+        #expect(strict.requireDPoPNonce && strict.noncesPerKey && strict.issueTokenBoundAuthorizationCodes && strict.requiresStickinessCookie)
+        #expect(strict.port == 0)
+        #expect(!(try DemoServerCommand.parse([]).serverConfiguration.noncesPerKey))
+        let help = DemoServerCommand.helpMessage(columns: 400)
+        for phrase in ["--strict", "per DPoP key", "invalid_dpop_proof", "demo-node", "demo-unused"] {
+            #expect(help.contains(phrase), "\(phrase)")
+        }
+    }
+
     @Test func rejectsBadValues() {
         #expect(throws: (any Error).self) { try DemoServerCommand.parse(["--port", "70000"]) }
         #expect(throws: (any Error).self) { try DemoServerCommand.parse(["--log-level", "loud"]) }

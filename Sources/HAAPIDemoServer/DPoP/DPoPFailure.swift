@@ -4,6 +4,7 @@ enum DPoPFailure: Error, Sendable, Equatable {
     case missing
     /// The proof is invalid; the text says why (never the proof itself).
     case invalid(String)
-    /// The proof lacks the current server nonce.
-    case useNonce
+    /// The proof lacks the current server nonce (for its key, when nonces are per key); the proof's key thumbprint,
+    /// whose nonce the answer carries.
+    case useNonce(keyThumbprint: String)
 }

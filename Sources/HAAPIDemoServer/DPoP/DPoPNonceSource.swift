@@ -1,28 +1,21 @@
 import Foundation
 import Synchronization
 
-/// Server-issued DPoP nonces (RFC 9449 §8/§9), rotated every `lifetime`; the previous nonce stays valid
-/// for one more period so requests in flight during a rotation are not refused.
+/// One server-wide DPoP nonce (RFC 9449 §8/§9) for every client and key, rotated every `lifetime`.
 final class DPoPNonceSource: Sendable {
-    private struct State {
-        var current: String
-        var previous: String?
-        var issuedAt: Date
-    }
-
-    private let state: Mutex<State>
+    private let state: Mutex<RotatingNonce>
     private let lifetime: TimeInterval
 
     init(lifetime: TimeInterval) {
         self.lifetime = lifetime
-        self.state = Mutex(State(current: RandomToken.make(byteCount: 16), previous: nil, issuedAt: Date()))
+        self.state = Mutex(RotatingNonce(now: Date()))
     }
 
     /// The nonce to send in `DPoP-Nonce` now.
     func current(now: Date = Date()) -> String {
-        state.withLock { state in
-            rotateIfDue(&state, now: now)
-            return state.current
+        state.withLock { nonce in
+            nonce.rotateIfDue(now: now, lifetime: lifetime)
+            return nonce.current
         }
     }
 
@@ -30,15 +23,8 @@ final class DPoPNonceSource: Sendable {
     func accepts(_ nonce: String?, now: Date = Date()) -> Bool {
         guard let nonce else { return false }
         return state.withLock { state in
-            rotateIfDue(&state, now: now)
-            return nonce == state.current || nonce == state.previous
+            state.rotateIfDue(now: now, lifetime: lifetime)
+            return state.accepts(nonce)
         }
-    }
-
-    private func rotateIfDue(_ state: inout State, now: Date) {
-        guard now.timeIntervalSince(state.issuedAt) >= lifetime else { return }
-        state.previous = now.timeIntervalSince(state.issuedAt) >= 2 * lifetime ? nil : state.current
-        state.current = RandomToken.make(byteCount: 16)
-        state.issuedAt = now
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 struct DPoPProofVerifier: Sendable {
     let replayCache: ReplayCache
     /// Nil when nonces are not required.
-    let nonces: DPoPNonceSource?
+    let nonces: DPoPNoncePolicy?
     /// How far `iat` may lie in the past or the future.
     let iatWindow: TimeInterval
 
@@ -54,8 +54,8 @@ struct DPoPProofVerifier: Sendable {
                 return .failure(.invalid("ath does not match the access token"))
             }
         }
-        if let nonces, !nonces.accepts(jws.claims["nonce"]?.stringValue, now: now) {
-            return .failure(.useNonce)
+        if let nonces, !nonces.accepts(jws.claims["nonce"]?.stringValue, keyThumbprint: publicKey.thumbprint, now: now) {
+            return .failure(.useNonce(keyThumbprint: publicKey.thumbprint))
         }
         guard replayCache.insertIfNew(publicKey.thumbprint + " " + jti, now: now) else {
             return .failure(.invalid("The proof was already used (jti replay)"))

@@ -8,6 +8,10 @@ enum FlowStage: Sendable, Equatable {
     case notice
     /// A one-time code was emailed and is expected.
     case enterCode
+    /// The SMS send form is shown; its continue action (the code form) is not accepted yet.
+    case smsSendCode
+    /// A code was "texted"; the continue action's code form is accepted (and the send form again, to resend).
+    case smsVerifyCode
     /// Waiting for approval on another device.
     case awaitingApproval
     /// The external-browser client operation is shown.

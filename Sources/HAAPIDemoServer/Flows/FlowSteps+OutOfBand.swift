@@ -22,6 +22,8 @@ extension FlowSteps {
         let messages: [Message]
         /// The masked address the approval link went to, if any.
         var recipient: String? = nil
+        /// An image link hosted on this server (not a `data:` URI), if any.
+        var illustration: Link? = nil
     }
 
     /// The approval on another device (poll/poll): the approval page's URL, to scan or open.
@@ -32,7 +34,10 @@ extension FlowSteps {
             messages: [
                 .plain("Approve the login on another device. The approval link was sent to \(recipient)."),
                 .info("Demo: open \(approvalURL) or see the demo outbox."),
-            ], recipient: recipient)
+            ], recipient: recipient,
+            // Curity steps may carry image links whose href is on the server (relative), not a `data:` URI (notes 3.10);
+            // the client fetches it with the flow's credentials.
+            illustration: Link(href: DemoPaths.waitingImage, rel: "illustration", title: "Waiting for approval", type: "image/png"))
     }
 
     /// BankID waiting for the app: the autostart link, to scan with a phone (a static code; the demo's stand-in for
@@ -74,15 +79,17 @@ extension FlowSteps {
         case (.pending, false):
             return Representation(
                 type: "polling-step", metadata: .init(viewName: view.viewName),
+                // `interval`: the recommended polling interval in milliseconds, as a string ([UIKIT] polling step, notes 3.7);
+                // `pollInterval` (seconds) exists only in Curity's HTML templates, never in HAAPI JSON.
                 properties: [
                     "status": "pending", "maxWaitTime": String(maxWaitSeconds), "maxWaitRemainingTime": String(remainingSeconds),
-                    "pollInterval": String(intervalSeconds),
+                    "interval": String(intervalSeconds * 1000),
                 ].merging(view.recipient.map { ["recipientOfCommunication": $0] } ?? [:]) { first, _ in first },
                 actions: [
                     .form(kind: "poll", .get(DemoPaths.approvalPoller)),
                     .form(kind: "cancel", title: "Cancel", .post(DemoPaths.approvalCancel, actionTitle: "Cancel")),
                 ],
-                links: [view.activation],
+                links: [view.activation] + (view.illustration.map { [$0] } ?? []),
                 messages: view.messages)
         case (.approved, _):
             return Representation(

@@ -1,6 +1,6 @@
 /// Builds the HAAPI steps of the demo flows, in the shapes of Curity's samples.
 enum FlowSteps {
-    static let demoUsersHint = "Demo users: demo/demo, otp/otp, poll/poll, consent/consent."
+    static let demoUsersHint = "Demo users: demo/demo, otp/otp, poll/poll, consent/consent, sms/sms (and locked/locked, a locked account)."
 
     /// The authenticator selector.
     static func selector() -> Representation {
@@ -91,8 +91,10 @@ enum FlowSteps {
             actions: [.form(kind: "redirect", .get(href))])
     }
 
-    /// The notice shown to the demo user after the password, with a "continue-same-step" action.
-    static func notice(user: DemoUser, formState: String) -> Representation {
+    /// The notice shown to the demo user after the password. "Email me a copy" answers this step again with an info
+    /// message (`sentCopyTo`): it has no `continueActions`, so it is never answered with `continue-same-step`, which
+    /// only follows a form that has them ([IOSCS][UIKIT], notes 3.2).
+    static func notice(user: DemoUser, formState: String, sentCopyTo recipient: String? = nil) -> Representation {
         Representation(
             type: "authentication-step", metadata: .init(viewName: "authenticator/html-form/notice/get"),
             actions: [
@@ -106,14 +108,7 @@ enum FlowSteps {
             messages: [
                 .heading("Welcome, \(user.name)"),
                 .info("You signed in to the demo HAAPI server. Nothing here is a real account."),
-            ])
-    }
-
-    /// The continue-same-step answer of "Email me a copy".
-    static func noticeCopySent(to recipient: String) -> Representation {
-        Representation(
-            type: "continue-same-step", metadata: .init(viewName: "authenticator/html-form/notice/email-sent"),
-            messages: [.info("A copy was sent to \(recipient) (see the demo outbox).")])
+            ] + (recipient.map { [.info("A copy was sent to \($0) (see the demo outbox).")] } ?? []))
     }
 
     /// The consent step: one checkbox per requested scope, `openid` read-only and checked.

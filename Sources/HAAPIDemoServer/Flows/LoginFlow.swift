@@ -7,12 +7,16 @@ struct LoginFlow: Sendable {
     let keyThumbprint: String
     let expiresAt: Date
     let request: AuthorizationRequest
+    /// The value of the `demo-node` cookie this flow's requests must carry (strict mode), or nil.
+    let stickinessCookie: String?
     var stage: FlowStage = .selectingAuthenticator
     var failedPasswordAttempts = 0
     var user: DemoUser?
     /// Value of the hidden field that forms of this flow carry; checked on submit.
     var formState = RandomToken.make(byteCount: 16)
     var oneTimeCode: String?
+    /// Wrong SMS codes since the last one was sent.
+    var failedCodeAttempts = 0
     var approvalID: String?
     var approvalStatus: ApprovalStatus = .pending
     var approvalStartedAt: Date?

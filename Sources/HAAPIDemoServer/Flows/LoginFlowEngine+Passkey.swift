@@ -101,7 +101,8 @@ extension LoginFlowEngine {
         context.logger.info("Demo passkey response refused", metadata: ["reason": "\(rejection.detail)"])
         guard flow.failedPasskeyAttempts < Self.maximumPasskeyAttempts else {
             flow.stage = .finished
-            return .problem(.authorization(error: "access_denied", description: "Too many refused passkey responses"))
+            return .problem(
+                .errorAuthorizationResponse(error: "access_denied", description: "Too many refused passkey responses", issuer: context.baseURL))
         }
         return .problem(rejection.problem)
     }

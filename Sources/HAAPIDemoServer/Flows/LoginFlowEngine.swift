@@ -55,6 +55,10 @@ struct LoginFlowEngine: Sendable {
                     .info("\(remaining) attempt\(remaining == 1 ? "" : "s") left before the account is locked."),
                 ]))
         }
+        if user.isLocked {
+            // `authentication-failed`: an input problem, the form stays valid ([UIKIT], notes 3.9).
+            return .problem(.authenticationFailed([.error("The account \(user.username) is locked."), .info("This is a demo: sign in as another user.")]))
+        }
         flow.failedPasswordAttempts = 0
         flow.user = user
         switch user.secondStep {
@@ -72,6 +76,8 @@ struct LoginFlowEngine: Sendable {
             return pollingStep(flow)
         case .consent:
             return authenticated(&flow)
+        case .smsCode:
+            return smsSendForm(&flow, user: user)
         }
     }
 
@@ -91,7 +97,7 @@ struct LoginFlowEngine: Sendable {
     func cancel(_ flow: inout LoginFlow) -> FlowOutcome {
         guard flow.stage != .finished else { return .unexpectedStep }
         flow.stage = .finished
-        return .problem(.authorization(error: "access_denied", description: "The user cancelled the login"))
+        return .problem(.errorAuthorizationResponse(error: "access_denied", description: "The user cancelled the login", issuer: context.baseURL))
     }
 
     // MARK: Notice (demo user)
@@ -102,12 +108,13 @@ struct LoginFlowEngine: Sendable {
         return .step(FlowSteps.notice(user: user, formState: flow.formState))
     }
 
-    /// `POST` notice "Email me a copy": continue-same-step.
+    /// `POST` notice "Email me a copy": the notice again, with an info message (the form has no `continueActions`,
+    /// so `continue-same-step` would be wrong here [IOSCS][UIKIT]).
     func emailNoticeCopy(_ flow: inout LoginFlow, form: FormParameters) -> FlowOutcome {
         guard flow.stage == .notice, let user = flow.user else { return .unexpectedStep }
         if let problem = checkHidden("_state", expected: flow.formState, in: form) { return .problem(problem) }
         context.outbox.send(to: user.email, kind: "notice-copy", subject: "Copy of your demo login notice")
-        return .step(FlowSteps.noticeCopySent(to: user.maskedEmail))
+        return .step(FlowSteps.notice(user: user, formState: flow.formState, sentCopyTo: user.maskedEmail))
     }
 
     /// `POST` notice "Continue".
@@ -246,7 +253,7 @@ struct LoginFlowEngine: Sendable {
         if let problem = checkHidden("state", expected: flow.formState, in: form) { return .problem(problem) }
         if form["cancel_consent"] != nil {
             flow.stage = .finished
-            return .problem(.authorization(error: "access_denied", description: "The user did not consent"))
+            return .problem(.errorAuthorizationResponse(error: "access_denied", description: "The user did not consent", issuer: context.baseURL))
         }
         if let problem = checkHidden("submit_consent", expected: "submit_consent", in: form) { return .problem(problem) }
         let granted = flow.request.scopes.filter { $0 == "openid" || form.nonEmpty("consent.scope.\($0)") != nil }
@@ -275,7 +282,7 @@ struct LoginFlowEngine: Sendable {
             AuthorizationCode(
                 clientID: flow.request.clientID, redirectURI: flow.request.redirectURI, codeChallenge: flow.request.codeChallenge,
                 subject: user.username, scopes: scopes, nonce: flow.request.nonce, authTime: flow.authenticatedAt ?? now,
-                expiresAt: now.addingTimeInterval(context.configuration.authorizationCodeLifetimeSeconds)))
+                expiresAt: now.addingTimeInterval(context.configuration.authorizationCodeLifetimeSeconds), keyThumbprint: flow.keyThumbprint))
         return .step(
             FlowSteps.authorizationResponse(
                 redirectURI: flow.request.redirectURI, code: code, state: flow.request.state, issuer: context.baseURL))
@@ -286,6 +293,7 @@ struct LoginFlowEngine: Sendable {
     func reset(_ flow: inout LoginFlow) {
         flow.user = nil
         flow.oneTimeCode = nil
+        flow.failedCodeAttempts = 0
         flow.approvalStatus = .pending
         flow.approvalStartedAt = nil
         flow.resumeNonce = nil
@@ -295,7 +303,7 @@ struct LoginFlowEngine: Sendable {
     }
 
     /// A hidden field must come back exactly as sent.
-    private func checkHidden(_ name: String, expected: String, in form: FormParameters) -> Problem? {
+    func checkHidden(_ name: String, expected: String, in form: FormParameters) -> Problem? {
         guard let value = form[name] else {
             return .invalidInput([.init(name: name, reason: "missing", detail: "The hidden field \(name) is missing")])
         }

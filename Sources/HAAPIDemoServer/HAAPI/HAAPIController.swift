@@ -1,11 +1,12 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// The HAAPI endpoints: the authorize endpoint and every `/authn` step.
 ///
 /// Each request must accept `application/vnd.auth+json`, present the DPoP-bound HAAPI token as
-/// `Authorization: DPoP <token>` with a proof carrying `ath`, and (after authorize) the flow's `Session-Id`,
-/// from the DPoP key that started the flow.
+/// `Authorization: DPoP <token>` with a proof carrying `ath`, and (after authorize) the flow's `Session-Id`
+/// request header, from the DPoP key that started the flow. Responses name the flow in `Set-Session-Id`.
 struct HAAPIController: Sendable {
     let context: DemoServerContext
     var engine: LoginFlowEngine { LoginFlowEngine(context: context) }
@@ -32,6 +33,8 @@ struct HAAPIController: Sendable {
             (.post, DemoPaths.notice, { engine, flow, form in engine.continueAfterNotice(&flow, form: form) }),
             (.post, DemoPaths.noticeEmailCopy, { engine, flow, form in engine.emailNoticeCopy(&flow, form: form) }),
             (.post, DemoPaths.enterOTP, { engine, flow, form in engine.submitCode(&flow, form: form) }),
+            (.post, DemoPaths.smsSendCode, { engine, flow, form in engine.sendSMSCode(&flow, form: form) }),
+            (.post, DemoPaths.smsVerifyCode, { engine, flow, form in engine.verifySMSCode(&flow, form: form) }),
             (.get, DemoPaths.approvalPoller, { engine, flow, _ in engine.poll(&flow) }),
             (.post, DemoPaths.approvalPoller, { engine, flow, form in engine.moveOnAfterApproval(&flow, form: form) }),
             (.post, DemoPaths.approvalCancel, { engine, flow, _ in engine.cancelApproval(&flow) }),
@@ -44,6 +47,7 @@ struct HAAPIController: Sendable {
             (.post, DemoPaths.passkeyAssertion, { engine, flow, form in engine.submitPasskeyAssertion(&flow, form: form) }),
             (.post, DemoPaths.consent, { engine, flow, form in engine.submitConsent(&flow, form: form) }),
         ]
+        router.get(RouterPath(DemoPaths.waitingImage)) { request, _ in await waitingImage(request) }
         for (method, path, handler) in steps {
             router.on(RouterPath(path), method: method) { request, _ in await step(request, path: path, handler: handler) }
         }
@@ -60,18 +64,20 @@ struct HAAPIController: Sendable {
         let query = FormParameters(encoded: request.uri.query ?? "")
         switch validateAuthorizeRequest(query, tokenClientID: caller.token.clientID) {
         case .failure(let problem):
-            return DemoResponse.problem(problem, headers: commonHeaders(sessionID: nil))
+            return DemoResponse.problem(problem, headers: commonHeaders(sessionID: nil, caller: caller))
         case .success(let authorizationRequest):
-            let flow = context.flows.start(request: authorizationRequest, keyThumbprint: caller.keyThumbprint)
+            let stickiness = context.configuration.requiresStickinessCookie ? RandomToken.make(byteCount: 16) : nil
+            let flow = context.flows.start(request: authorizationRequest, keyThumbprint: caller.keyThumbprint, stickinessCookie: stickiness)
             context.logger.debug("HAAPI flow started")
-            return DemoResponse.representation(
-                FlowSteps.redirection(to: context.url(DemoPaths.authenticate)), headers: commonHeaders(sessionID: flow.sessionID))
+            var headers = commonHeaders(sessionID: flow.sessionID, caller: caller)
+            for value in stickiness.map(StickinessCookie.setCookieValues) ?? [] { headers.append(HTTPField(name: .setCookie, value: value)) }
+            return DemoResponse.representation(FlowSteps.redirection(to: context.url(DemoPaths.authenticate)), headers: headers)
         }
     }
 
     private func validateAuthorizeRequest(_ query: FormParameters, tokenClientID: String) -> Result<AuthorizationRequest, Problem> {
         func fail(_ error: String, _ description: String) -> Result<AuthorizationRequest, Problem> {
-            .failure(.authorization(error: error, description: description))
+            .failure(.errorAuthorizationResponse(error: error, description: description, issuer: context.baseURL))
         }
         guard query.isWellFormed else { return fail("invalid_request", "The query is not well-formed") }
         if let repeated = query.repeatedNames.sorted().first { return fail("invalid_request", "Repeated parameter: \(repeated)") }
@@ -113,37 +119,84 @@ struct HAAPIController: Sendable {
         case .refused(let response): return response
         case .accepted(let value): caller = value
         }
-        let sessionIDs = request.headers[values: .sessionID]
-        guard sessionIDs.count == 1, let sessionID = sessionIDs.first, !sessionID.isEmpty else {
-            return DemoResponse.problem(
-                .unexpected(code: "missing_session", messages: ["The Session-Id header is missing; start with the authorize request."]),
-                headers: commonHeaders(sessionID: nil))
-        }
+        guard let sessionID = Self.sessionID(of: request) else { return Self.missingSession(headers: commonHeaders(sessionID: nil, caller: caller)) }
         let form: FormParameters
         switch await parameters(of: request) {
-        case .failure(let problem): return DemoResponse.problem(problem, headers: commonHeaders(sessionID: nil))
+        case .failure(let problem): return DemoResponse.problem(problem, headers: commonHeaders(sessionID: nil, caller: caller))
         case .success(let value): form = value
         }
         let engine = self.engine
+        let cookies = request.headers[values: .cookie]
         let (lookup, result) = context.flows.withFlow(sessionID) { flow -> FlowOutcome in
-            guard flow.keyThumbprint == caller.keyThumbprint else { return .problem(Self.dpopSessionMismatch) }
+            if let refusal = Self.refusal(of: flow, caller: caller, cookies: cookies) { return .problem(refusal) }
             return handler(engine, &flow, form)
         }
         switch (lookup, result) {
         case (.found, .step(let representation)?):
-            return DemoResponse.representation(representation, headers: commonHeaders(sessionID: sessionID))
+            return DemoResponse.representation(representation, headers: commonHeaders(sessionID: sessionID, caller: caller))
         case (.found, .problem(let problem)?):
-            let echo = problem.code == Self.dpopSessionMismatch.code ? nil : sessionID
-            return DemoResponse.problem(problem, headers: commonHeaders(sessionID: echo))
-        case (.expired, _):
+            return flowProblem(problem, sessionID: sessionID, caller: caller)
+        default:
+            return lostFlow(lookup, caller: caller)
+        }
+    }
+
+    /// `GET` the approval waiting step's `illustration` image: served like a HAAPI resource of the flow (DPoP-bound
+    /// HAAPI token with a proof for this URL, the flow's `Session-Id`, and in strict mode its cookie), but with an
+    /// `Accept` that allows `image/png`. Curity's image links may point at the server rather than a `data:` URI.
+    private func waitingImage(_ request: Request) async -> Response {
+        let caller: HAAPICaller
+        switch HAAPIRequestGuard(context: context).authenticate(request, url: context.url(DemoPaths.waitingImage), mediaType: "image/png") {
+        case .refused(let response): return response
+        case .accepted(let value): caller = value
+        }
+        guard let sessionID = Self.sessionID(of: request) else { return Self.missingSession(headers: commonHeaders(sessionID: nil, caller: caller)) }
+        let cookies = request.headers[values: .cookie]
+        let (lookup, refusal) = context.flows.withFlow(sessionID) { flow in Self.refusal(of: flow, caller: caller, cookies: cookies) }
+        switch (lookup, refusal) {
+        case (.found, .some(let problem)?): return flowProblem(problem, sessionID: sessionID, caller: caller)
+        case (.found, _): return DemoResponse.png(Self.waitingPNG, headers: commonHeaders(sessionID: nil, caller: caller))
+        default: return lostFlow(lookup, caller: caller)
+        }
+    }
+
+    private static let waitingPNG = PNGImage.waiting()
+
+    /// The one `Session-Id` request header, or nil when it is missing, empty or repeated.
+    private static func sessionID(of request: Request) -> String? {
+        let sessionIDs = request.headers[values: .sessionID]
+        guard sessionIDs.count == 1, let sessionID = sessionIDs.first, !sessionID.isEmpty else { return nil }
+        return sessionID
+    }
+
+    private static func missingSession(headers: HTTPFields) -> Response {
+        DemoResponse.problem(
+            .unexpected(code: "missing_session", messages: ["The Session-Id header is missing; start with the authorize request."]),
+            headers: headers)
+    }
+
+    /// Why `caller` may not use `flow`: another DPoP key, or (strict mode) cookies that a load balancer would not
+    /// route to the flow's node.
+    private static func refusal(of flow: LoginFlow, caller: HAAPICaller, cookies: [String]) -> Problem? {
+        guard flow.keyThumbprint == caller.keyThumbprint else { return dpopSessionMismatch }
+        if let expected = flow.stickinessCookie { return StickinessCookie.problem(cookieHeaders: cookies, expected: expected) }
+        return nil
+    }
+
+    private func flowProblem(_ problem: Problem, sessionID: String, caller: HAAPICaller) -> Response {
+        let echo = problem.code == Self.dpopSessionMismatch.code ? nil : sessionID
+        return DemoResponse.problem(problem, headers: commonHeaders(sessionID: echo, caller: caller))
+    }
+
+    private func lostFlow(_ lookup: FlowStore.Lookup, caller: HAAPICaller) -> Response {
+        if lookup == .expired {
             return DemoResponse.problem(
                 .unexpected(code: "session_expired", title: "Session Expired", messages: ["The login took too long; please start again."]),
-                headers: commonHeaders(sessionID: nil))
-        default:
-            return DemoResponse.problem(
-                .unexpected(code: "unknown_session", messages: ["The session is unknown or has ended; please start again."]),
-                headers: commonHeaders(sessionID: nil))
+                headers: commonHeaders(sessionID: nil, caller: caller))
         }
+        return DemoResponse.problem(
+            .unexpected(code: "unknown_session", messages: ["The session is unknown or has ended; please start again."]),
+            headers: commonHeaders(sessionID: nil, caller: caller))
     }
 
     /// The `unexpected` problem for a flow accessed with another DPoP key (as Curity answers).
@@ -194,10 +247,10 @@ struct HAAPIController: Sendable {
         return guardian.authenticate(request, url: context.url(path))
     }
 
-    private func commonHeaders(sessionID: String?) -> HTTPFields {
-        var fields: HTTPFields = [:]
-        if let sessionID { fields[.sessionID] = sessionID }
-        if let nonces = context.nonces { fields[.dpopNonce] = nonces.current() }
+    private func commonHeaders(sessionID: String?, caller: HAAPICaller) -> HTTPFields {
+        var fields = context.nonceHeaders(for: caller.keyThumbprint)
+        // The session id goes out only as `Set-Session-Id` (notes 2.3, [DRIVER][SRVCLIENT]); requests send it back as `Session-Id`.
+        if let sessionID { fields[.setSessionID] = sessionID }
         return fields
     }
 }

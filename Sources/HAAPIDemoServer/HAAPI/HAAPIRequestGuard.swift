@@ -15,27 +15,33 @@ struct HAAPIRequestGuard: Sendable {
     /// - Parameters:
     ///   - request: The HAAPI request.
     ///   - url: The URL the request targets, without query (the expected `htu`).
-    func authenticate(_ request: Request, url: String) -> Outcome {
-        var nonceHeader: HTTPFields = [:]
-        if let nonces = context.nonces { nonceHeader[.dpopNonce] = nonces.current() }
-
-        guard AcceptHeader.accepts(request.headers[values: .accept], mediaType: DemoResponse.haapiMediaType) else {
+    ///   - mediaType: What the answer will be: HAAPI requests must name `application/vnd.auth+json` in `Accept`
+    ///     exactly [HAAPI]; other resources of a flow (an image link's target) must be acceptable under `Accept`'s
+    ///     media ranges (RFC 9110 §12.5.1).
+    func authenticate(_ request: Request, url: String, mediaType: String = DemoResponse.haapiMediaType) -> Outcome {
+        // Before the proof is verified its key is unknown: a per-key nonce cannot be named yet.
+        let anonymousNonce = context.nonceHeaders(for: nil)
+        let accepted =
+            mediaType == DemoResponse.haapiMediaType
+            ? AcceptHeader.accepts(request.headers[values: .accept], mediaType: mediaType)
+            : AcceptHeader.allows(request.headers[values: .accept], mediaType: mediaType)
+        guard accepted else {
             return .refused(
                 DemoResponse.problem(
                     .unexpected(
                         code: "not_acceptable", title: "Not Acceptable",
-                        messages: ["HAAPI requests must accept application/vnd.auth+json."], status: 406), headers: nonceHeader))
+                        messages: ["This request must accept \(mediaType)."], status: 406), headers: anonymousNonce))
         }
         let authorizations = request.headers[values: .authorization]
         guard authorizations.count == 1, let authorization = authorizations.first else {
-            return .refused(DemoResponse.unauthorized(challenge: #"DPoP algs="ES256""#, headers: nonceHeader))
+            return .refused(DemoResponse.unauthorized(challenge: #"DPoP algs="ES256""#, headers: anonymousNonce))
         }
         let parts = authorization.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "dpop" else {
             return .refused(
                 DemoResponse.unauthorized(
                     challenge: #"DPoP error="invalid_token", error_description="The HAAPI token must be sent with the DPoP scheme", algs="ES256""#,
-                    headers: nonceHeader))
+                    headers: anonymousNonce))
         }
         let accessToken = parts[1].trimmingCharacters(in: .whitespaces)
         guard let token = context.tokens.lookup(accessToken, kind: .access),
@@ -44,32 +50,33 @@ struct HAAPIRequestGuard: Sendable {
             return .refused(
                 DemoResponse.unauthorized(
                     challenge: #"DPoP error="invalid_token", error_description="The HAAPI token is unknown, expired or not a HAAPI token", algs="ES256""#,
-                    headers: nonceHeader))
+                    headers: anonymousNonce))
         }
         let result = context.dpopVerifier.verify(
             headerValues: request.headers[values: .dpop], method: request.method.rawValue, url: url, accessToken: accessToken)
         switch result {
-        case .failure(.useNonce):
+        case .failure(.useNonce(let keyThumbprint)):
+            // RFC 9449 §9: 401 with `WWW-Authenticate: DPoP error="use_dpop_nonce"` and the nonce for the proof's key.
             return .refused(
                 DemoResponse.unauthorized(
                     challenge: #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof", algs="ES256""#,
-                    headers: nonceHeader))
+                    headers: context.nonceHeaders(for: keyThumbprint)))
         case .failure(.missing):
             return .refused(
                 DemoResponse.unauthorized(
                     challenge: #"DPoP error="invalid_dpop_proof", error_description="A DPoP proof is required", algs="ES256""#,
-                    headers: nonceHeader))
+                    headers: anonymousNonce))
         case .failure(.invalid(let reason)):
             context.logger.debug("DPoP proof refused", metadata: ["reason": "\(reason)"])
             return .refused(
                 DemoResponse.unauthorized(
-                    challenge: #"DPoP error="invalid_dpop_proof", error_description="\#(reason)", algs="ES256""#, headers: nonceHeader))
+                    challenge: #"DPoP error="invalid_dpop_proof", error_description="\#(reason)", algs="ES256""#, headers: anonymousNonce))
         case .success(let proof):
             guard proof.keyThumbprint == boundKey else {
                 return .refused(
                     DemoResponse.unauthorized(
                         challenge: #"DPoP error="invalid_dpop_proof", error_description="The proof key does not match the token's cnf.jkt", algs="ES256""#,
-                        headers: nonceHeader))
+                        headers: context.nonceHeaders(for: proof.keyThumbprint)))
             }
             return .accepted(HAAPICaller(token: token, keyThumbprint: proof.keyThumbprint))
         }

@@ -43,6 +43,14 @@ enum DemoResponse {
             headers: fields)
     }
 
+    /// A PNG image; not cached (it belongs to one flow).
+    static func png(_ data: Data, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "image/png"
+        fields[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
     /// An HTML page.
     static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response {
         var fields: HTTPFields = [:]

@@ -10,4 +10,7 @@ struct AuthorizationCode: Sendable {
     let nonce: String?
     let authTime: Date
     let expiresAt: Date
+    /// RFC 7638 thumbprint of the DPoP key that ran the flow; enforced at the exchange only with
+    /// ``DemoServerConfiguration/issueTokenBoundAuthorizationCodes``.
+    let keyThumbprint: String
 }

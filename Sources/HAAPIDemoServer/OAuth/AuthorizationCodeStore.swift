@@ -33,6 +33,14 @@ final class AuthorizationCodeStore: Sendable {
         return code
     }
 
+    /// The grant of an unused, unexpired code, without consuming it.
+    func peek(_ code: String, now: Date = Date()) -> AuthorizationCode? {
+        state.withLock { state in
+            guard let grant = state.codes[code], grant.expiresAt > now else { return nil }
+            return grant
+        }
+    }
+
     /// Consumes the code; tokens issued for it will belong to `grantID`.
     func redeem(_ code: String, grantID: String, now: Date = Date()) -> Redemption {
         state.withLock { state in

@@ -14,10 +14,28 @@ struct TokenController: Sendable {
     // MARK: Token endpoint
 
     private func token(_ request: Request) async -> Response {
-        var headers: HTTPFields = [:]
+        // DPoP first: a use_dpop_nonce retry must not burn a one-time client assertion. The nonce sent back is the
+        // one for the proof's key (RFC 9449 §8; per key in strict mode).
+        let proof: Result<VerifiedDPoPProof?, OAuthError>
+        var proofKey: String?
+        let proofHeaders = request.headers[values: .dpop]
+        if proofHeaders.isEmpty {
+            proof = .success(nil)
+        } else {
+            switch context.dpopVerifier.verify(headerValues: proofHeaders, method: "POST", url: context.url(DemoPaths.token), accessToken: nil) {
+            case .success(let verified):
+                proof = .success(verified)
+                proofKey = verified.keyThumbprint
+            case .failure(.useNonce(let keyThumbprint)):
+                proof = .failure(.useDPoPNonce)
+                proofKey = keyThumbprint
+            case .failure(.missing): proof = .failure(.invalidDPoPProof("A DPoP proof is required"))
+            case .failure(.invalid(let reason)): proof = .failure(.invalidDPoPProof(reason))
+            }
+        }
+        var headers = context.nonceHeaders(for: proofKey)
         headers[.pragma] = "no-cache"
-        if let nonces = context.nonces { headers[.dpopNonce] = nonces.current() }
-        switch await tokenResponse(request) {
+        switch await tokenResponse(request, proof: proof) {
         case .success(let body): return DemoResponse.json(body, headers: headers)
         case .failure(let error):
             if error.code != "use_dpop_nonce" { context.logger.debug("Token request refused", metadata: ["error": "\(error.code)"]) }
@@ -25,24 +43,18 @@ struct TokenController: Sendable {
         }
     }
 
-    private func tokenResponse(_ request: Request) async -> Result<[String: JSONValue], OAuthError> {
+    private func tokenResponse(_ request: Request, proof verifiedProof: Result<VerifiedDPoPProof?, OAuthError>) async
+        -> Result<[String: JSONValue], OAuthError>
+    {
         let form: FormParameters
         switch await formBody(request) {
         case .failure(let error): return .failure(error)
         case .success(let value): form = value
         }
-        // DPoP first: a use_dpop_nonce retry must not burn a one-time client assertion.
-        var proof: VerifiedDPoPProof?
-        let proofHeaders = request.headers[values: .dpop]
-        if !proofHeaders.isEmpty {
-            switch context.dpopVerifier.verify(
-                headerValues: proofHeaders, method: "POST", url: context.url(DemoPaths.token), accessToken: nil)
-            {
-            case .success(let verified): proof = verified
-            case .failure(.useNonce): return .failure(.useDPoPNonce)
-            case .failure(.missing): return .failure(.invalidDPoPProof("A DPoP proof is required"))
-            case .failure(.invalid(let reason)): return .failure(.invalidDPoPProof(reason))
-            }
+        let proof: VerifiedDPoPProof?
+        switch verifiedProof {
+        case .failure(let error): return .failure(error)
+        case .success(let value): proof = value
         }
         let client: RegisteredClient
         switch context.clientAuthenticator.authenticate(authorization: request.headers[.authorization], form: form) {
@@ -85,6 +97,17 @@ struct TokenController: Sendable {
         guard (43...128).contains(verifier.count),
             verifier.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-._~".unicodeScalars.contains($0)) })
         else { return .failure(.invalidRequest("code_verifier is not a valid PKCE verifier")) }
+        // Token-bound codes (Curity's `issue-token-bound-authorization-code`, [TOKENBIND], notes 5): the exchange must
+        // carry a proof from the key that ran the flow, else `invalid_dpop_proof`. Checked before redeeming: a refused
+        // attempt leaves the code unused, so the client can retry with a proof (the demo's choice; Curity's is not documented).
+        if context.configuration.issueTokenBoundAuthorizationCodes, let boundKey = context.codes.peek(code)?.keyThumbprint {
+            guard let proof else {
+                return .failure(.invalidDPoPProof("The authorization code is bound to the DPoP key of the flow: a DPoP proof is required"))
+            }
+            guard proof.keyThumbprint == boundKey else {
+                return .failure(.invalidDPoPProof("The DPoP proof was not made with the key the authorization code is bound to"))
+            }
+        }
         let grantID = RandomToken.make()
         let grant: AuthorizationCode
         switch context.codes.redeem(code, grantID: grantID) {

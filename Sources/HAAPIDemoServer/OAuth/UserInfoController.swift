@@ -12,8 +12,8 @@ struct UserInfoController: Sendable {
     }
 
     private func userinfo(_ request: Request) -> Response {
-        var headers: HTTPFields = [:]
-        if let nonces = context.nonces { headers[.dpopNonce] = nonces.current() }
+        // Per-key nonces are named once the proof's key is known (use_dpop_nonce); otherwise the server-wide one.
+        let headers = context.nonceHeaders(for: nil)
         let authorizations = request.headers[values: .authorization]
         let parts = authorizations.count == 1 ? authorizations[0].split(separator: " ", maxSplits: 1).map(String.init) : []
         guard parts.count == 2 else {
@@ -32,8 +32,9 @@ struct UserInfoController: Sendable {
                 headerValues: request.headers[values: .dpop], method: request.method.rawValue, url: context.url(DemoPaths.userinfo),
                 accessToken: accessToken)
             {
-            case .failure(.useNonce):
-                return DemoResponse.unauthorized(challenge: Self.challenge("dpop", "use_dpop_nonce", "Nonce required"), headers: headers)
+            case .failure(.useNonce(let keyThumbprint)):
+                return DemoResponse.unauthorized(
+                    challenge: Self.challenge("dpop", "use_dpop_nonce", "Nonce required"), headers: context.nonceHeaders(for: keyThumbprint))
             case .failure(.missing):
                 return DemoResponse.unauthorized(challenge: Self.challenge("dpop", "invalid_dpop_proof", "A DPoP proof is required"), headers: headers)
             case .failure(.invalid(let reason)):

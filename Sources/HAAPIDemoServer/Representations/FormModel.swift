@@ -5,6 +5,8 @@ struct FormModel: Encodable, Sendable {
     var type: String?
     var actionTitle: String?
     var fields: [Field]?
+    /// What follows a `continue-same-step` answer to this form ([IOSCS][UIKIT], notes 3.2).
+    var continueActions: [Action]?
 
     static let urlEncoded = "application/x-www-form-urlencoded"
     static let json = "application/json"
@@ -20,7 +22,7 @@ struct FormModel: Encodable, Sendable {
     }
 
     /// A URL-encoded POST form.
-    static func post(_ href: String, actionTitle: String? = nil, fields: [Field]? = nil) -> FormModel {
-        FormModel(href: href, method: "POST", type: urlEncoded, actionTitle: actionTitle, fields: fields)
+    static func post(_ href: String, actionTitle: String? = nil, fields: [Field]? = nil, continueActions: [Action]? = nil) -> FormModel {
+        FormModel(href: href, method: "POST", type: urlEncoded, actionTitle: actionTitle, fields: fields, continueActions: continueActions)
     }
 }

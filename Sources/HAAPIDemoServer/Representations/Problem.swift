@@ -6,6 +6,8 @@ struct Problem: Encodable, Sendable, Error {
     var code: String?
     var error: String?
     var errorDescription: String?
+    /// The issuer, on `error-authorization-response` (RFC 9207, [IOSPT][UIKIT]).
+    var iss: String?
     var invalidFields: [InvalidField]?
     var messages: [Message]?
     var links: [Link]?
@@ -14,7 +16,7 @@ struct Problem: Encodable, Sendable, Error {
     var status: Int
 
     enum CodingKeys: String, CodingKey {
-        case type, title, detail, code, error, invalidFields, messages, links, metadata
+        case type, title, detail, code, error, iss, invalidFields, messages, links, metadata
         case errorDescription = "error_description"
     }
 
@@ -25,9 +27,13 @@ struct Problem: Encodable, Sendable, Error {
         var detail: String
     }
 
+    // Problem type URIs as Curity's SDKs name them ([IOSPT], [UIKIT], [ANDOLD]; notes 3.9). There is no
+    // `https://curity.se/problems/authorization`: an OAuth error is `error-authorization-response`.
     static let invalidInputType = "https://curity.se/problems/invalid-input"
     static let incorrectCredentialsType = "https://curity.se/problems/incorrect-credentials"
-    static let authorizationType = "https://curity.se/problems/authorization"
+    static let authenticationFailedType = "https://curity.se/problems/authentication-failed"
+    static let tooManyAttemptsType = "https://curity.se/problems/too-many-attempts"
+    static let errorAuthorizationResponseType = "https://curity.se/problems/error-authorization-response"
     static let unexpectedType = "https://curity.se/problems/unexpected"
 
     /// `invalid-input` with the given fields (HTTP 400).
@@ -44,9 +50,26 @@ struct Problem: Encodable, Sendable, Error {
             metadata: RepresentationMetadata(viewName: nil, templateArea: "html1"), status: 400)
     }
 
-    /// An OAuth error as a HAAPI `authorization` problem (the flow is over).
-    static func authorization(error: String, description: String, status: Int = 400) -> Problem {
-        Problem(type: authorizationType, title: "Authorization Error", error: error, errorDescription: description, status: status)
+    /// `authentication-failed` with messages (HTTP 400): an input error, the step stays valid ([UIKIT]).
+    static func authenticationFailed(_ messages: [Message]) -> Problem {
+        Problem(
+            type: authenticationFailedType, title: "Authentication failed", messages: messages,
+            metadata: RepresentationMetadata(viewName: nil, templateArea: "html1"), status: 400)
+    }
+
+    /// `too-many-attempts` with messages (HTTP 400): an input error, the step stays valid ([UIKIT]).
+    static func tooManyAttempts(_ messages: [Message]) -> Problem {
+        Problem(
+            type: tooManyAttemptsType, title: "Too many attempts", messages: messages,
+            metadata: RepresentationMetadata(viewName: nil, templateArea: "html1"), status: 400)
+    }
+
+    /// An OAuth error as a HAAPI `error-authorization-response` problem with `error`, `error_description` and the
+    /// issuer in `iss` ([IOSPT][UIKIT][ANDOLD]); the flow is over.
+    static func errorAuthorizationResponse(error: String, description: String, issuer: String, status: Int = 400) -> Problem {
+        Problem(
+            type: errorAuthorizationResponseType, title: "Authorization Error", error: error, errorDescription: description, iss: issuer,
+            status: status)
     }
 
     /// The generic `unexpected` problem.

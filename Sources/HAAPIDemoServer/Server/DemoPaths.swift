@@ -26,6 +26,10 @@ enum DemoPaths {
     static let passkey = "/authn/authenticate/passkey"
     static let passkeyRegistration = "/authn/register/create/passkey"
     static let passkeyAssertion = "/authn/authenticate/passkey/assertion"
+    static let smsSendCode = "/authn/authenticate/sms/send-code"
+    static let smsVerifyCode = "/authn/authenticate/sms/verify-code"
+    /// The image behind the `illustration` link of the approval waiting step; served only with the flow's credentials.
+    static let waitingImage = "/authn/images/waiting.png"
     static let consent = "/authn/consent"
     static let cancel = "/authn/authenticate/cancel"
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import Logging
 import Synchronization
 
@@ -17,7 +18,8 @@ final class DemoServerContext: Sendable {
     let outbox = DemoOutbox()
     let passkeys = PasskeyStore()
     let webAuthn: WebAuthnVerifier
-    let nonces: DPoPNonceSource?
+    /// Nil unless ``DemoServerConfiguration/requireDPoPNonce``.
+    let nonces: DPoPNoncePolicy?
     let dpopVerifier: DPoPProofVerifier
     let assertionReplayCache = ReplayCache(capacity: 10_000, retention: 3700)
     private let baseURLStorage: Mutex<String>
@@ -30,7 +32,13 @@ final class DemoServerContext: Sendable {
         self.clientAssertionKey = ImmutableKey(P256.Signing.PrivateKey())
         self.flows = FlowStore(lifetime: configuration.flowLifetimeSeconds, capacity: configuration.maximumFlows)
         self.webAuthn = WebAuthnVerifier(configuration: configuration)
-        let nonces = configuration.requireDPoPNonce ? DPoPNonceSource(lifetime: configuration.dpopNonceLifetimeSeconds) : nil
+        let nonces: DPoPNoncePolicy? =
+            switch (configuration.requireDPoPNonce, configuration.noncesPerKey) {
+            case (false, _): nil
+            case (true, false): .serverWide(DPoPNonceSource(lifetime: configuration.dpopNonceLifetimeSeconds))
+            case (true, true):
+                .perKey(PerKeyDPoPNonceSource(lifetime: configuration.dpopNonceLifetimeSeconds, capacity: configuration.maximumFlows))
+            }
         self.nonces = nonces
         self.dpopVerifier = DPoPProofVerifier(
             replayCache: ReplayCache(capacity: 50_000, retention: 2 * configuration.dpopProofWindowSeconds + 5),
@@ -41,6 +49,14 @@ final class DemoServerContext: Sendable {
 
     /// The URL the server is reachable at, without a trailing slash; also the issuer.
     var baseURL: String { baseURLStorage.withLock { $0 } }
+
+    /// The `DPoP-Nonce` header for a response to a request whose proof was made with `keyThumbprint` (nil when no
+    /// proof could be verified): empty unless nonces are required, and per key only when the key is known.
+    func nonceHeaders(for keyThumbprint: String?) -> HTTPFields {
+        var fields: HTTPFields = [:]
+        if let nonce = nonces?.current(for: keyThumbprint) { fields[.dpopNonce] = nonce }
+        return fields
+    }
 
     /// Absolute URL of a path on this server.
     func url(_ path: String) -> String { baseURL + path }

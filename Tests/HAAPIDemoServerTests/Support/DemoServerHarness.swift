@@ -18,14 +18,18 @@ final class DemoServerHarness: @unchecked Sendable {
         self.clientKeyPath = clientKeyPath
     }
 
+    /// Starts a server; `strict` turns on ``DemoServerConfiguration/makeStrict()``, `configure` changes anything else.
     static func start(
-        nonce: Bool = false, flowLifetimeSeconds: Double = 600, maximumBodyBytes: Int? = nil, nonceLifetimeSeconds: Double? = nil
+        nonce: Bool = false, flowLifetimeSeconds: Double = 600, maximumBodyBytes: Int? = nil, nonceLifetimeSeconds: Double? = nil,
+        strict: Bool = false, configure: (inout DemoServerConfiguration) -> Void = { _ in }
     ) async throws -> DemoServerHarness {
         let keyPath = FileManager.default.temporaryDirectory.appendingPathComponent("demo-client-key-\(UUID().uuidString).pem").path
         var configuration = DemoServerConfiguration(
             host: "127.0.0.1", port: 0, requireDPoPNonce: nonce, clientKeyPath: keyPath, flowLifetimeSeconds: flowLifetimeSeconds)
         if let maximumBodyBytes { configuration.maximumRequestBodyBytes = maximumBodyBytes }
         if let nonceLifetimeSeconds { configuration.dpopNonceLifetimeSeconds = nonceLifetimeSeconds }
+        if strict { configuration.makeStrict() }
+        configure(&configuration)
         let server = try await DemoServer.start(configuration: configuration)
         return DemoServerHarness(server: server, clientKeyPath: keyPath)
     }

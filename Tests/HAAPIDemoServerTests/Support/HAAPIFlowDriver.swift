@@ -1,13 +1,17 @@
 import Foundation
 import Testing
 
-/// One login flow spoken from scratch: a DPoP key, a HAAPI token, the Session-Id and the nonce.
+/// One login flow spoken from scratch: a DPoP key, a HAAPI token, the session id (read from `Set-Session-Id`, sent as
+/// `Session-Id`), the flow's cookies and the nonce.
 final class HAAPIFlowDriver: @unchecked Sendable {
     let harness: DemoServerHarness
     var key = TestDPoPKey()
     var token = ""
     var sessionID: String?
     var nonce: String?
+    /// Cookies set by the flow's responses (the strict mode's stickiness cookie); sent back when `sendsCookies`.
+    var cookies = TestCookieJar()
+    var sendsCookies = true
     let codeVerifier = TestJWS.base64url(Data((0..<32).map { _ in UInt8.random(in: 0...255) }))
     let state = UUID().uuidString
     let oidcNonce = UUID().uuidString
@@ -25,9 +29,7 @@ final class HAAPIFlowDriver: @unchecked Sendable {
             ("client_id", "demo-gateway"), ("response_type", "code"), ("redirect_uri", "haapi:start"), ("scope", scope),
             ("state", state), ("code_challenge", TestJWS.sha256(codeVerifier)), ("code_challenge_method", "S256"), ("nonce", oidcNonce),
         ] + extraQuery
-        let response = try await request("GET", harness.authorizeURL + "?" + TestHTTP.formEncode(query))
-        sessionID = response.header("Session-Id")
-        return response
+        return try await request("GET", harness.authorizeURL + "?" + TestHTTP.formEncode(query))
     }
 
     /// Resolves an href against the server.
@@ -35,7 +37,8 @@ final class HAAPIFlowDriver: @unchecked Sendable {
         href.hasPrefix("http") ? href : harness.base + href
     }
 
-    /// A HAAPI request with token, fresh proof, Accept and Session-Id; retries once on use_dpop_nonce.
+    /// A HAAPI request with token, fresh proof, Accept, Session-Id and the flow's cookies; retries once on use_dpop_nonce.
+    /// Keeps the latest `Set-Session-Id`, `DPoP-Nonce` and cookies of every response.
     func request(
         _ method: String, _ url: String, fields: [(String, String)] = [], headers extra: [(String, String)] = [],
         accept: String = "application/vnd.auth+json", proofURL: String? = nil, jsonBody: String? = nil
@@ -47,6 +50,7 @@ final class HAAPIFlowDriver: @unchecked Sendable {
             var headers = [("Accept", accept), ("Authorization", "DPoP \(token)")]
             headers.append(("DPoP", key.proof(method: method, url: htu, accessToken: token, nonce: nonce)))
             if let sessionID { headers.append(("Session-Id", sessionID)) }
+            if sendsCookies, let cookie = cookies.header(for: target) { headers.append(("Cookie", cookie)) }
             headers += extra
             var finalURL = target
             var body: String?
@@ -61,6 +65,8 @@ final class HAAPIFlowDriver: @unchecked Sendable {
             }
             let current = try await harness.http.send(method == "GET" ? .GET : .POST, finalURL, headers: headers, body: body)
             if let fresh = current.header("DPoP-Nonce") { nonce = fresh }
+            if let session = current.header("Set-Session-Id") { sessionID = session }
+            cookies.store(from: current)
             response = current
             guard current.status == 401, current.header("WWW-Authenticate")?.contains("use_dpop_nonce") == true else { break }
         }
@@ -77,7 +83,12 @@ final class HAAPIFlowDriver: @unchecked Sendable {
             if field["type"] as? String == "checkbox", field["checked"] as? Bool == true { return (name, "on") }
             return nil
         }
-        return try await request((model["method"] as? String ?? "GET").uppercased(), model["href"] as? String ?? "", fields: fields)
+        let response = try await request((model["method"] as? String ?? "GET").uppercased(), model["href"] as? String ?? "", fields: fields)
+        if Step(response).type == "continue-same-step" {
+            // Curity answers continue-same-step only to a form with continueActions ([IOSCS][UIKIT], notes 3.2).
+            #expect(model["continueActions"] is [[String: Any]], "continue-same-step answered a form without continueActions")
+        }
+        return response
     }
 
     /// Submits a JSON form action (`type: application/json`) with `members` as the body object.
@@ -94,13 +105,24 @@ final class HAAPIFlowDriver: @unchecked Sendable {
         return try await submit(Step(step).actions[0])
     }
 
-    /// Exchanges the code of an oauth-authorization-response.
+    /// Exchanges the code of an oauth-authorization-response, with a proof from `dpopKey` when given (retrying once on
+    /// use_dpop_nonce; the flow's nonce for the flow's key).
     func exchange(_ response: TestResponse, dpopKey: TestDPoPKey? = nil, verifier: String? = nil, redirectURI: String = "haapi:start")
         async throws -> TestResponse
     {
         let code = (response.json["properties"] as? [String: Any])?["code"] as? String ?? ""
-        return try await harness.tokenRequest(
-            [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier ?? codeVerifier)],
-            dpop: dpopKey.map { $0.proof(method: "POST", url: harness.tokenURL) }, authorization: harness.basicAuthorization)
+        let fields = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier ?? codeVerifier)]
+        var proofNonce = dpopKey?.thumbprint == key.thumbprint ? nonce : nil
+        var answer: TestResponse?
+        for _ in 0..<2 {
+            let current = try await harness.tokenRequest(
+                fields, dpop: dpopKey.map { $0.proof(method: "POST", url: harness.tokenURL, nonce: proofNonce) },
+                authorization: harness.basicAuthorization)
+            answer = current
+            guard dpopKey != nil, current.status == 400, current.json["error"] as? String == "use_dpop_nonce" else { break }
+            proofNonce = current.header("DPoP-Nonce")
+        }
+        if dpopKey?.thumbprint == key.thumbprint, let fresh = answer?.header("DPoP-Nonce") { nonce = fresh }
+        return answer!
     }
 }
