@@ -12,6 +12,7 @@ enum EmbeddedUpstream {
         var demoLogger = logger
         demoLogger.logLevel = max(logger.logLevel, .warning)
         var demoConfiguration = DemoServerConfiguration(port: 0, requireDPoPNonce: settings.requireDPoPNonce)
+        if settings.strict { demoConfiguration.makeStrict() }
         if let publicURL = configuration.server.publicBaseURL { passkeys(for: publicURL, in: &demoConfiguration) }
         let server = try await DemoServer.start(configuration: demoConfiguration, logger: demoLogger)
         var resolved = configuration

@@ -14,7 +14,9 @@ import Testing
     @Test func signInFromAnotherDeviceWritesAPrivateTokenFileAndExits0() async throws {
         let directory = try tokenDirectory()
         let tokenFile = directory.appendingPathComponent("tokens.json")
-        let login = try RunningGateway(["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120"], environment: TokenKeeperTests.patient)
+        // The embedded demo in its strict mode (--demo-strict): token-bound codes, so the tokens come bound with their key.
+        let login = try RunningGateway(
+            ["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120", "--demo-strict"], environment: TokenKeeperTests.patient)
         let link = try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)
         let code = try await login.waitForOutput(#"shows the code ([B-Z]{4}-[B-Z]{4})"#)
         let url = try #require(URL(string: link))
@@ -52,6 +54,8 @@ import Testing
         #expect(document?["outcome"] as? String == "success")
         let token = try #require(document?["token"] as? [String: Any])
         let accessToken = try #require(token["accessToken"] as? String)
+        #expect(token["tokenType"] as? String == "DPoP")
+        #expect((document?["dpopPrivateKey"] as? String)?.contains("PRIVATE KEY") == true)
         #expect(!summary.contains(accessToken), "never a token in the terminal")
         #expect(!login.standardError.contains(accessToken))
     }

@@ -18,9 +18,13 @@ import Testing
     /// Upstream calls may be slow while the whole suite loads this machine.
     static let patient: [String: String] = ["HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60"]
 
+    /// Against a strict demo with and without token-bound authorization codes (Curity's
+    /// `issue-token-bound-authorization-code`), found by the gateway itself: bound tokens come with their key and are
+    /// refreshed with proofs by it.
     @Test(arguments: [false, true])
     func keepRefreshesLogoutRevokesAndARevokedTokenStopsTheKeeper(boundToDPoP: Bool) async throws {
-        var demoConfiguration = DemoServerConfiguration()
+        var demoConfiguration = DemoServerConfiguration.strict
+        demoConfiguration.issueTokenBoundAuthorizationCodes = boundToDPoP
         demoConfiguration.accessTokenLifetimeSeconds = 4
         let demo = try await DemoServer.start(configuration: demoConfiguration)
         do {
@@ -34,7 +38,7 @@ import Testing
 
     private func walk(_ demo: RunningDemoServer, boundToDPoP: Bool) async throws {
         let upstream = ["--upstream", demo.baseURL.absoluteString, "--client-id", DemoServer.clientID, "--client-secret", DemoServer.clientSecret]
-        let environment = Self.patient.merging(["HAAPI_GATEWAY_UPSTREAM_BIND_TOKENS_TO_DPOP": boundToDPoP ? "true" : "false"]) { _, new in new }
+        let environment = Self.patient
         let directory = try Repository.temporaryDirectory().appendingPathComponent("private")
         let tokenFile = directory.appendingPathComponent("tokens.json")
         let tokenArguments = ["--token-file", tokenFile.path]

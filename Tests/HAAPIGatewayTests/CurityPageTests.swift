@@ -36,6 +36,15 @@ struct CurityPageTests {
         #expect(!second.contains("<h2>Use the app</h2>"))
     }
 
+    @Test("a step of a type the gateway does not know shows its own title, messages and links")
+    func unknownStepTypeShowsItsTitle() throws {
+        let html = try renderer.render(
+            try Self.step(#"{"type":"future-step","title":"Almost there","messages":[{"text":"One more thing"}],"links":[{"href":"/help","rel":"help","title":"Get help"}]}"#))
+        #expect(html.contains("<h1>Almost there</h1>"))
+        #expect(html.contains("One more thing"))
+        #expect(html.contains("Get help"))
+    }
+
     @Test("a read-only checkbox cannot be changed on the page")
     func readOnlyCheckboxIsDisabled() throws {
         let html = try renderer.render(json: try Data(contentsOf: SampleRenderingTests.samplesDirectory.appendingPathComponent("from-typescript/user-consent-step.json")))

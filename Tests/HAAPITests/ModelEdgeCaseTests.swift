@@ -63,7 +63,7 @@ import Testing
         ("authentication-failed", .authenticationFailed, true), ("too-many-attempts", .tooManyAttempts, true),
         ("error-authorization-response", .errorAuthorizationResponse, false),
         ("mismatch-between-session-and-access-token", .sessionAndTokenMismatch, false), ("generic-user-error", .genericUserError, false),
-        ("unexpected", .unexpected, false), ("authorization", .other("https://curity.se/problems/authorization"), false),
+        ("unexpected", .unexpected, false), ("a-future-type", .other("https://curity.se/problems/a-future-type"), false),
     ])
     func problemTypesOfCuritysSDKs(name: String, kind: ProblemKind, keepsStep: Bool) {
         let parsed = ProblemKind(type: "https://curity.se/problems/" + name)

@@ -13,7 +13,7 @@ extension GatewayHarness {
     static func withProxiedGateway(
         logger: Logger = Logger(label: "gateway-test"),
         proxyTLS: TLSConfiguration? = nil,
-        demoConfiguration: DemoServerConfiguration = DemoServerConfiguration(),
+        demoConfiguration: DemoServerConfiguration = .strict,
         configure: @escaping @Sendable (inout GatewayConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestBrowser, RunningDemoServer, String, UpstreamProxy) async throws -> Void
     ) async throws {

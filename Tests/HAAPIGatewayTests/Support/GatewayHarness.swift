@@ -22,10 +22,11 @@ enum GatewayHarness {
             templates: TemplateSettings(directory: templatesDirectory), callbacks: [.file(path: sinkPath)])
     }
 
-    /// Runs `body` with a browser on a gateway in front of a fresh demo server.
+    /// Runs `body` with a browser on a gateway in front of a fresh demo server, by default in its strict mode (session id
+    /// only in `Set-Session-Id`, DPoP nonces per key, token-bound codes, a stickiness cookie: docs/curity-compatibility.md).
     static func withGateway(
         logger: Logger = Logger(label: "gateway-test"),
-        demoConfiguration: DemoServerConfiguration = DemoServerConfiguration(),
+        demoConfiguration: DemoServerConfiguration = .strict,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
         drain: GatewayDrain = GatewayDrain(),
         metrics: GatewayMetrics = GatewayMetrics(),
