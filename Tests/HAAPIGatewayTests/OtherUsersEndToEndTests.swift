@@ -75,6 +75,43 @@ struct OtherUsersEndToEndTests {
         }
     }
 
+    @Test("sms/sms: Send code answers continue-same-step; the page shows the code form under the new message; the code signs in")
+    func continueActionsAfterContinueSameStep() async throws {
+        try await GatewayHarness.withGateway { browser, demo, sinkPath in
+            let send = try await login(browser, option: "Username and password", user: "sms")
+            #expect(send.html.contains("We will text a code to +46 70 *** ** 12"), "the action's title heads its form")
+            let sent = try await browser.submit(try send.form(button: "Send code"))
+            let messages = ScrapedForm.matches(#"<p class="message[^"]*"[^>]*>([^<]+)</p>"#, in: sent.html)
+            #expect(messages.first == "SMS sent to +46 70 *** ** 12", "the new message first: \(messages)")
+            let codeForm = try sent.form(button: "Verify")
+            #expect(!sent.html.contains(">Send code</button>"), "the continue actions replace the submitted form")
+            let outbox = try await DemoSideChannel.outbox(demo)
+            let code = try #require(outbox.first { $0["kind"] as? String == "sms-code" }?["code"] as? String)
+            let wrong = try await browser.submit(codeForm, ["otp": "000000"])
+            let retry = try wrong.form(button: "Verify")
+            let done = try await browser.submit(retry, ["otp": code])
+            #expect(done.html.contains("You are signed in"))
+            #expect(FileManager.default.fileExists(atPath: sinkPath))
+        }
+    }
+
+    @Test("poll/poll: the waiting step's image on the upstream is served from the gateway's origin, never linked to the upstream")
+    func upstreamImageServedFromTheGateway() async throws {
+        try await GatewayHarness.withGateway { browser, _, _ in
+            let pending = try await login(browser, option: "Approve on another device", user: "poll")
+            let source = try #require(ScrapedForm.matches(#"<img class="link-illustration" src="([^"]+)" alt="Waiting for approval">"#, in: pending.html).first)
+            #expect(source.hasPrefix("/step/") && source.contains("/image/"))
+            #expect(!pending.html.contains("/authn/images/"), "the upstream's address never reaches the page")
+            let image = try await browser.get(source)
+            #expect(image.status == 200)
+            #expect(image.header("Content-Type") == "image/png")
+            #expect(image.html.contains("PNG"))
+            // Another browser (no session) gets nothing.
+            let stranger = try await TestBrowser.using(browser.baseURL) { other in try await other.get(source) }
+            #expect(stranger.status == 404)
+        }
+    }
+
     @Test("poll/poll with the page's script: the status route answers changed only once the step has moved on")
     func statusRoute() async throws {
         try await GatewayHarness.withGateway { browser, demo, _ in
