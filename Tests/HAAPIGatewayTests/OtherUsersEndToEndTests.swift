@@ -35,9 +35,9 @@ struct OtherUsersEndToEndTests {
         }
     }
 
-    @Test("consent/consent: checkboxes render checked; an unchecked scope is not granted")
+    @Test("consent/consent: checkboxes render checked; an unchecked scope is not granted; a read-only box is sent as the step has it")
     func consentCheckboxes() async throws {
-        try await GatewayHarness.withGateway { browser, _, sinkPath in
+        try await GatewayHarness.withProxiedGateway { browser, _, sinkPath, proxy in
             let consent = try await login(browser, option: "Username and password", user: "consent")
             var form = try #require(consent.forms.first { $0.inputs.contains { $0.type == "checkbox" } })
             let boxes = form.inputs.filter { $0.type == "checkbox" }
@@ -51,6 +51,9 @@ struct OtherUsersEndToEndTests {
             form.fields["consent.scope.openid"] = nil
             let done = try await browser.submit(form)
             #expect(done.html.contains("You are signed in"))
+            let consentPost = try #require(proxy.traffic.first { $0.hasPrefix("POST ") && $0.contains("consent.scope.") })
+            #expect(consentPost.contains("consent.scope.openid=on"), "the read-only box went upstream checked: \(consentPost)")
+            #expect(!consentPost.contains("consent.scope.email="))
             let object = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: sinkPath))) as? [String: Any]
             let scope = (object?["token"] as? [String: Any])?["scope"] as? String ?? ""
             #expect(scope.contains("openid") && !scope.contains("email"))

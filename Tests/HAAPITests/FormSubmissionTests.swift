@@ -30,6 +30,17 @@ import Testing
         #expect(submission.url.absoluteString == "https://localhost:8443/authn/poll?x=1&moveOn=true&code=a+b%26c")
     }
 
+    /// A read-only checkbox keeps the step's state, checked or not, whatever the caller sends.
+    @Test func readOnlyCheckboxesKeepTheStepsStateWhateverTheCallerSends() throws {
+        let json = try JSONParser.parse(
+            Data(#"{"href":"/consent","method":"POST","fields":[{"name":"fixedOn","type":"checkbox","readonly":true,"checked":true},{"name":"fixedOff","type":"checkbox","readonly":true,"checked":false,"value":"yes"},{"name":"free","type":"checkbox","value":"yes"}]}"#.utf8))
+        let form = try FormModel(json: json)
+        let submission = try FormSubmission(form: form, values: ["fixedOff": "yes", "free": "yes"], originGuard: try Self.originGuard())
+        let sent = RecordedRequest.decodeForm(String(decoding: try #require(submission.body), as: UTF8.self))
+        #expect(sent == ["fixedOn": "on", "free": "yes"])
+        #expect(submission.ignoredNames == ["fixedOff"])
+    }
+
     @Test func defaultsReadonlyCheckboxesAndUncheckedBoxes() throws {
         let consent = try #require(try Fixture.representation("from-typescript/user-consent-step.json").actions.first?.form)
         let submission = try FormSubmission(form: consent, values: ["consent.scope.read": "off"], originGuard: try Self.originGuard())

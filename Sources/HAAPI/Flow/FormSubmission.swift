@@ -7,7 +7,7 @@ struct FormSubmission {
     let url: URL
     let body: Data?
     let contentType: String?
-    /// Caller values dropped because the form fixes them (hidden fields, readonly checked checkboxes).
+    /// Caller values dropped because the form fixes them (hidden fields, read-only checkboxes).
     let ignoredNames: [String]
 
     init(form: FormModel, values: [String: JSONValue], originGuard: OriginGuard) throws(HAAPIError) {
@@ -24,9 +24,11 @@ struct FormSubmission {
             case .hidden:
                 if values[field.name] != nil { ignored.append(field.name) }
                 pairs.append((field.name, .string(field.value ?? "")))
-            case .checkbox where field.readonly == true && field.checked == true:
+            case .checkbox where field.readonly == true:
+                // A read-only box keeps the step's state, checked or not, whatever the caller sends (a consent the
+                // server fixed).
                 if values[field.name] != nil { ignored.append(field.name) }
-                pairs.append((field.name, .string(field.value ?? "on")))
+                if field.checked == true { pairs.append((field.name, .string(field.value ?? "on"))) }
             default:
                 if let value = values[field.name] {
                     pairs.append((field.name, value))

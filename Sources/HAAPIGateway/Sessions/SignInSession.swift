@@ -137,9 +137,6 @@ actor SignInSession {
             switch field.type {
             case .hidden:
                 continue
-            case .checkbox where field.readonly == true:
-                // A read-only box keeps the step's state whatever the browser sends (a consent the server fixed).
-                if field.checked == true { parameters[field.name] = .string(field.value ?? "on") }
             case .checkbox:
                 typed[field.name] = form[field.name] == nil ? "" : "on"
                 if form[field.name] != nil { parameters[field.name] = .string(field.value ?? "on") }
