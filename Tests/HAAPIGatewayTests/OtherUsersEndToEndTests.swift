@@ -95,6 +95,8 @@ struct OtherUsersEndToEndTests {
             let done = try await browser.submit(retry, ["otp": code])
             #expect(done.html.contains("You are signed in"))
             #expect(FileManager.default.fileExists(atPath: sinkPath))
+            // The strict demo's stickiness cookies stayed with the gateway's flow.
+            #expect(!(await browser.setCookieHeaders).contains { $0.contains("demo-") })
         }
     }
 
