@@ -45,6 +45,17 @@ struct CurityPageTests {
         #expect(html.contains("Get help"))
     }
 
+    @Test("an action of an unknown template is shown: as a form when its model is one, else its title and why it cannot run here")
+    func unknownTemplateActionsAreShown() throws {
+        let html = try renderer.render(
+            try Self.step(
+                #"{"type":"authentication-step","messages":[{"text":"Choose","classList":["heading"]}],"actions":[{"template":"future-form","kind":"login","title":"Answer","model":{"href":"/f","method":"POST","actionTitle":"Send answer","fields":[{"name":"answer","type":"text","label":"Your answer"}]}},{"template":"hologram","kind":"x","title":"Use the hologram","model":{"projector":"on","errorActions":[{"template":"form","kind":"login","title":"Use a password instead","model":{"href":"/p","method":"GET"}}]}}]}"#
+            ))
+        #expect(html.contains(#"action="/step/1/action/0""#) && html.contains("Your answer") && html.contains(">Send answer</button>"))
+        #expect(html.contains("“Use the hologram” cannot be done on this page."))
+        #expect(html.contains(#"action="/step/1/action/1.e0""#) && html.contains(">Use a password instead</button>"))
+    }
+
     @Test("a read-only checkbox cannot be changed on the page")
     func readOnlyCheckboxIsDisabled() throws {
         let html = try renderer.render(json: try Data(contentsOf: SampleRenderingTests.samplesDirectory.appendingPathComponent("from-typescript/user-consent-step.json")))

@@ -287,6 +287,27 @@ import Testing
         }
     }
 
+    /// An action of a template this library does not know, whose model is a form, is submitted like one.
+    @Test func anUnknownTemplateWithAFormModelIsSubmittedLikeAForm() async throws {
+        let step = #"{"type":"authentication-step","actions":[{"template":"future-form","kind":"login","title":"Go on","model":{"href":"/authn/future","method":"POST","fields":[{"name":"answer","type":"text"},{"name":"fixed","type":"hidden","value":"f"}]}}]}"#
+        let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, _ in
+            switch request.path {
+            case Up.tokenPath: .haapiToken()
+            case Up.authorizePath: .step(step)
+            default: .step(Up.loginStep)
+            }
+        }
+        try await ScriptedUpstream.run(handler) { base, log in
+            let client = try await Up.client(base)
+            defer { Task { try? await client.shutdown() } }
+            let flow = client.makeFlow()
+            let action = try #require(try await flow.start().representation?.actions.first)
+            #expect(action.template == "future-form" && action.form?.href == "/authn/future")
+            _ = try await flow.submitForm(action, parameters: ["answer": "42"])
+            #expect(await log.requests(path: "/authn/future").first?.formValues == ["answer": "42", "fixed": "f"])
+        }
+    }
+
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
 
     @Test func upstreamImagesAreFetchedWithTheFlowsCredentialsWithinTypeAndSize() async throws {

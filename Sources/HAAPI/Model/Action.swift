@@ -15,10 +15,15 @@ public struct Action: Sendable, Hashable {
     /// The action as received.
     public let raw: JSONValue
 
-    /// The form model, when this is a form action.
+    /// The form model, when this is a form action, or an action of a template this library does not know whose model
+    /// is shaped like a form (`href` and `method`): such an action can be submitted like one ([DATAMODEL]: handle any
+    /// valid response graciously).
     public var form: FormModel? {
-        if case .form(let form) = model { return form }
-        return nil
+        switch model {
+        case .form(let form): form
+        case .unknown(_, let json?): try? FormModel(json: json, keepingRawJSON: false)
+        default: nil
+        }
     }
 
     /// The options, when this is a selector action.

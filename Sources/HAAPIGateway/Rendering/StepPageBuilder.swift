@@ -242,8 +242,8 @@ struct StepPageBuilder {
                 return
             }
             // Any other action of a template this gateway does not know is never dropped: a model shaped like a form is
-            // offered as one; otherwise its title and a clear "not supported here"; its nested actions follow.
-            if let model, let form = try? FormModel(json: model, keepingRawJSON: false) {
+            // offered as one (``Action/form``); otherwise its title and a clear "not supported here"; its nested actions follow.
+            if let form = action.form {
                 forms.append(formContext(action: action, model: form, address: address))
             } else {
                 let name = action.title ?? template
