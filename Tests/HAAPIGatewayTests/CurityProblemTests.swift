@@ -58,7 +58,7 @@ struct CurityProblemTests {
                 answering: Self.problem(
                     "error-authorization-response",
                     #""title":"Access denied","error":"access_denied","error_description":"The user is not allowed here","iss":"https://idsvr.example""#))
-            #expect(page.html.contains("Access denied"))
+            #expect(page.html.contains("Access denied The user is not allowed here"), "the error_description is on the page too")
             #expect(page.html.contains("Start again"))
             let outcome = try String(contentsOfFile: sinkPath, encoding: .utf8)
             #expect(outcome.contains(#""error":"access_denied""#))

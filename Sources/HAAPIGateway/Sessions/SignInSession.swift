@@ -26,8 +26,9 @@ actor SignInSession {
     private var pollingSince: ContinuousClock.Instant?
     /// The links of the problem that ended the flow (e.g. `restart`): they stay usable on the page (notes 3.9).
     private var problemLinks: [Link] = []
-    /// Images of the current step fetched from the upstream, by link index (cleared when the step changes).
-    private var images: [Int: (contentType: String, bytes: Data)] = [:]
+    /// Images of the current step fetched from the upstream, by link index, nil where the upstream gave none (so a browser
+    /// cannot make the gateway ask again); cleared when the step changes.
+    private var images: [Int: (contentType: String, bytes: Data)?] = [:]
     /// The largest upstream image the gateway serves.
     static let maximumImageBytes = 512 * 1024
     private let polling: PollingSettings
@@ -209,15 +210,16 @@ actor SignInSession {
         guard phase == .step, let step, shownVersion == version, step.links.indices.contains(index) else { return nil }
         let link = step.links[index]
         guard link.isImage, !link.href.lowercased().hasPrefix("data:") else { return nil }
-        if let image = images[index] { return image }
+        if let known = images[index] { return known }
+        let image: (contentType: String, bytes: Data)?
         do {
-            let image = try await flow.fetchImage(link, maximumBytes: Self.maximumImageBytes)
-            if shownVersion == version { images[index] = image }
-            return image
+            image = try await flow.fetchImage(link, maximumBytes: Self.maximumImageBytes)
         } catch {
             logger.warning("upstream image not served", metadata: ["error": "\(error.code)"])
-            return nil
+            image = nil
         }
+        if shownVersion == version { images[index] = image }
+        return image
     }
 
     /// Cancels the sign-in (unless already finished) and hands `cancelled` to the sinks.
@@ -331,13 +333,19 @@ actor SignInSession {
             values = typed
             return
         }
-        let message = ([problem.title].compactMap { $0 } + problem.messages.map(\.text)).joined(separator: " ")
+        // Everything the problem says is on the page: its title, messages, `detail` and `error_description`.
+        var said: [String] = []
+        for text in [problem.title].compactMap({ $0 }) + problem.messages.map(\.text) + [problem.detail, problem.errorDescription].compactMap({ $0 })
+        where !text.isEmpty && !said.contains(text) {
+            said.append(text)
+        }
+        let message = said.joined(separator: " ")
         problemLinks = problem.links.filter { !$0.isImage }
         switch problem.kind {
         case .errorAuthorizationResponse:
             // The flow ended with an OAuth error (`error`, `error_description`, `iss`): that error is the outcome.
             await fail(
-                message.isEmpty ? .upstream(problem.errorDescription ?? problem.error ?? "") : .upstream(message),
+                .upstream(message.isEmpty ? problem.error ?? "access_denied" : message),
                 outcome: .init(error: problem.error ?? "access_denied", errorDescription: problem.errorDescription ?? problem.title))
         case .sessionAndTokenMismatch:
             // The flow's session no longer matches the HAAPI token and key (it timed out upstream): start again [RN].
@@ -350,15 +358,18 @@ actor SignInSession {
         }
     }
 
-    /// The names of every field a person sees on the page of `step` (forms of actions, selector options, continue and error
-    /// actions), hidden ones excluded.
+    /// The names of every field a person sees on the page of `step`, hidden ones excluded: forms, selector options, and
+    /// the nested actions of client operations and unknown templates (a form's own continue actions show only after a
+    /// continue-same-step, which makes them the step's actions).
     static func fieldNames(of step: Representation) -> Set<String> {
         var names: Set<String> = []
         func collect(_ action: Action) {
             for field in action.form?.fields ?? [] where field.type != .hidden { names.insert(field.name) }
-            for next in (action.form?.continueActions ?? []) + (action.form?.errorActions ?? []) { collect(next) }
-            for option in action.selectorOptions ?? [] { collect(option) }
-            for next in (action.clientOperation?.continueActions ?? []) + (action.clientOperation?.errorActions ?? []) { collect(next) }
+            switch action.model {
+            case .selector(let options): options.forEach(collect)
+            case .clientOperation, .unknown: (action.continueActions + action.errorActions).forEach(collect)
+            case .form: break
+            }
         }
         step.actions.forEach(collect)
         return names
