@@ -161,77 +161,42 @@ import Testing
     /// `invalid_dpop_proof`; the client proves with the flow's key and retries, gets DPoP-bound tokens with the key, and
     /// proves every later exchange from the start.
     @Test func tokenBoundCodesAreDetectedProvedAndRemembered() async throws {
-        let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, _ in
-            switch request.path {
-            case Up.tokenPath where request.formValues["grant_type"] == "authorization_code":
-                guard let proof = request.header("DPoP"), (try? IndependentJWSVerifier.verifyWithEmbeddedJWK(proof)) != nil else {
-                    return .json(400, #"{"error":"invalid_dpop_proof","error_description":"DPoP proof required for this code"}"#)
-                }
-                return .json(200, #"{"access_token":"bound","token_type":"DPoP","expires_in":300}"#)
-            case Up.tokenPath: return .haapiToken()
-            default: return .step(Up.authorizationResponseStep(state: request.queryValues["state"] ?? ""))
+        let logs = LogCapture()
+        let answer: @Sendable (RecordedRequest) -> ScriptedReply = { request in
+            guard let proof = request.header("DPoP"), (try? IndependentJWSVerifier.verifyWithEmbeddedJWK(proof)) != nil else {
+                return .json(400, #"{"error":"invalid_dpop_proof","error_description":"DPoP proof required for this code"}"#)
             }
+            return .json(200, #"{"access_token":"bound","token_type":"DPoP","expires_in":300}"#)
         }
-        try await ScriptedUpstream.run(handler) { base, log in
-            let logs = LogCapture()
-            let client = try await HAAPIClient(configuration: Up.configuration(base), logger: logs.logger())
-            defer { Task { try? await client.shutdown() } }
-            let flow = client.makeFlow()
-            let authorization = try #require(try await flow.start().representation)
-            let tokens = try #require(try await flow.exchangeCode(from: authorization).tokens)
+        try await CodeExchangeUpstream.run(answering: answer, logger: logs.logger()) { client, log in
+            let (flow, outcome) = try await CodeExchangeUpstream.signIn(client)
+            let tokens = try #require(outcome.tokens)
             #expect(tokens.isDPoPBound)
             #expect(tokens.dpopKey?.publicJWK == flow.dpopPublicJWK)
             #expect(logs.all.contains { $0.hasPrefix("notice") && $0.contains("token-bound authorization codes") })
-            let exchanges = await log.requests(path: Up.tokenPath).filter { $0.formValues["grant_type"] == "authorization_code" }
-            #expect(exchanges.map { $0.header("DPoP") != nil } == [false, true])
+            #expect(await CodeExchangeUpstream.exchanges(log).map { $0.header("DPoP") != nil } == [false, true])
             // The next flow proves at once: one exchange request.
-            let next = client.makeFlow()
-            let nextAuthorization = try #require(try await next.start().representation)
-            #expect(try await next.exchangeCode(from: nextAuthorization).tokens?.dpopKey?.publicJWK == next.dpopPublicJWK)
-            let all = await log.requests(path: Up.tokenPath).filter { $0.formValues["grant_type"] == "authorization_code" }
-            #expect(all.map { $0.header("DPoP") != nil } == [false, true, true])
+            let (next, nextOutcome) = try await CodeExchangeUpstream.signIn(client)
+            #expect(nextOutcome.tokens?.dpopKey?.publicJWK == next.dpopPublicJWK)
+            #expect(await CodeExchangeUpstream.exchanges(log).map { $0.header("DPoP") != nil } == [false, true, true])
         }
     }
 
     @Test func codesThatAreNotTokenBoundAreExchangedWithoutAProof() async throws {
-        let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, _ in
-            switch request.path {
-            case Up.tokenPath where request.formValues["grant_type"] == "authorization_code":
-                .json(200, #"{"access_token":"bearer","token_type":"Bearer","expires_in":300}"#)
-            case Up.tokenPath: .haapiToken()
-            default: .step(Up.authorizationResponseStep(state: request.queryValues["state"] ?? ""))
-            }
-        }
-        try await ScriptedUpstream.run(handler) { base, log in
-            let client = try await Up.client(base)
-            defer { Task { try? await client.shutdown() } }
-            let flow = client.makeFlow()
-            let authorization = try #require(try await flow.start().representation)
-            let tokens = try #require(try await flow.exchangeCode(from: authorization).tokens)
+        try await CodeExchangeUpstream.run(answering: { _ in .json(200, #"{"access_token":"bearer","token_type":"Bearer","expires_in":300}"#) }) { client, log in
+            let tokens = try #require(try await CodeExchangeUpstream.signIn(client).outcome.tokens)
             #expect(!tokens.isDPoPBound && tokens.dpopKey == nil)
-            #expect(await log.requests(path: Up.tokenPath).filter { $0.formValues["grant_type"] == "authorization_code" }.map { $0.header("DPoP") } == [nil])
+            #expect(await CodeExchangeUpstream.exchanges(log).map { $0.header("DPoP") } == [nil])
         }
     }
 
     /// `invalid_dpop_proof` for a proved exchange is an OAuth error value, not a crash path.
     @Test func aRefusedProofIsAnOAuthErrorValue() async throws {
-        let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, _ in
-            switch request.path {
-            case Up.tokenPath where request.formValues["grant_type"] == "authorization_code":
-                .json(400, #"{"error":"invalid_dpop_proof","error_description":"wrong key"}"#)
-            case Up.tokenPath: .haapiToken()
-            default: .step(Up.authorizationResponseStep(state: request.queryValues["state"] ?? ""))
-            }
-        }
-        try await ScriptedUpstream.run(handler) { base, log in
-            let client = try await Up.client(base)
-            defer { Task { try? await client.shutdown() } }
-            let flow = client.makeFlow()
-            let authorization = try #require(try await flow.start().representation)
-            let outcome = try await flow.exchangeCode(from: authorization)
+        try await CodeExchangeUpstream.run(answering: { _ in .json(400, #"{"error":"invalid_dpop_proof","error_description":"wrong key"}"#) }) { client, log in
+            let outcome = try await CodeExchangeUpstream.signIn(client).outcome
             #expect(outcome.oauthError?.error == "invalid_dpop_proof")
             #expect(outcome.oauthError?.httpStatus == 400)
-            #expect(await log.requests(path: Up.tokenPath).filter { $0.formValues["grant_type"] == "authorization_code" }.count == 2)
+            #expect(await CodeExchangeUpstream.exchanges(log).count == 2)
         }
     }
 

@@ -171,9 +171,7 @@ public actor HAAPIFlow {
             throw HAAPIError(.invalidParameters, "the authorization response has no code")
         }
         codeExchanged = true
-        let form = [
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", context.configuration.redirectURI), ("code_verifier", pkce.verifier),
-        ]
+        let form = TokenManager.authorizationCodeForm(code: code, codeVerifier: pkce.verifier, redirectURI: context.configuration.redirectURI)
         // A proof goes with the exchange when tokens are to be bound, or once the server showed it issues token-bound
         // codes (Curity's `issue-token-bound-authorization-code`: without a proof by the flow's key the exchange is refused
         // with `invalid_dpop_proof` [TOKENBIND], notes 5). Otherwise the first exchange tries without one, and on

@@ -10,11 +10,13 @@ public struct TokenManager: Sendable {
     ///   - codeVerifier: The PKCE verifier of the flow.
     ///   - dpopKey: When set, the tokens are bound to this key (and returned with it).
     public func exchange(code: String, codeVerifier: String, dpopKey: DPoPKey? = nil) async throws(HAAPIError) -> TokenExchangeOutcome {
-        let form = [
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", endpointClient.context.configuration.redirectURI),
-            ("code_verifier", codeVerifier),
-        ]
+        let form = Self.authorizationCodeForm(code: code, codeVerifier: codeVerifier, redirectURI: endpointClient.context.configuration.redirectURI)
         return try await endpointClient.requestTokens(form, dpopKey: dpopKey)
+    }
+
+    /// The authorization code grant's parameters (RFC 6749 §4.1.3, RFC 7636 §4.5); client authentication is added when sent.
+    static func authorizationCodeForm(code: String, codeVerifier: String, redirectURI: String) -> [(String, String)] {
+        [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", codeVerifier)]
     }
 
     /// Refreshes `tokens` with their refresh token, using their DPoP key when they are bound.
