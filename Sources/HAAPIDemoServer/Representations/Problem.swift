@@ -27,8 +27,8 @@ struct Problem: Encodable, Sendable, Error {
         var detail: String
     }
 
-    // Problem type URIs as Curity's SDKs name them ([IOSPT], [UIKIT], [ANDOLD]; notes 3.9). There is no
-    // `https://curity.se/problems/authorization`: an OAuth error is `error-authorization-response`.
+    // Problem type URIs as Curity's SDKs name them ([IOSPT], [UIKIT], [ANDOLD]; notes 3.9); an OAuth error that ends the
+    // flow is `error-authorization-response`.
     static let invalidInputType = "https://curity.se/problems/invalid-input"
     static let incorrectCredentialsType = "https://curity.se/problems/incorrect-credentials"
     static let authenticationFailedType = "https://curity.se/problems/authentication-failed"
