@@ -71,7 +71,7 @@ import Testing
         try await harness.finish()
     }
 
-    @Test func threeWrongCodesAreTooManyAttemptsAndVoidTheCode() async throws {
+    @Test func threeWrongCodesAreTooManyAttemptsVoidTheCodeAndSendANewOne() async throws {
         let harness = try await DemoServerHarness.start()
         let flow = HAAPIFlowDriver(harness: harness)
         let step = try await Self.sendStep(flow)
@@ -86,11 +86,13 @@ import Testing
         let tooMany = try await flow.submit(continueAction, ["otp": wrongCode])
         #expect(tooMany.status == 400)
         #expect(tooMany.json["type"] as? String == "https://curity.se/problems/too-many-attempts")
-        #expect(Step(tooMany).messages.isEmpty == false)
-        #expect(try await flow.submit(continueAction, ["otp": code]).json["code"] as? String == "unexpected_step", "the old code is void")
-        // The send form stays valid: a new code signs in.
-        #expect(Step(try await flow.submit(send)).type == "continue-same-step")
+        #expect(Step(tooMany).messages.contains { $0.contains("A new code was sent") })
         let newCode = try #require(try await Self.smsCode(harness))
+        // (A fresh six-digit code equals the old one once in a million runs; then there is no old code to refuse.)
+        if newCode != code {
+            #expect(try await flow.submit(continueAction, ["otp": code]).json["type"] as? String == "https://curity.se/problems/incorrect-credentials", "the old code is void")
+        }
+        // The code form the person sees stays usable: the new code signs in with it.
         #expect(Step(try await flow.submit(continueAction, ["otp": newCode])).type == "oauth-authorization-response")
         try await harness.finish()
     }

@@ -78,7 +78,7 @@ struct OtherUsersEndToEndTests {
         }
     }
 
-    @Test("sms/sms: Send code answers continue-same-step; the page shows the code form under the new message; the code signs in")
+    @Test("sms/sms: Send code answers continue-same-step; the page shows the code form under the new message; too many wrong codes keep it; the new code signs in")
     func continueActionsAfterContinueSameStep() async throws {
         try await GatewayHarness.withGateway { browser, demo, sinkPath in
             let send = try await login(browser, option: "Username and password", user: "sms")
@@ -88,11 +88,17 @@ struct OtherUsersEndToEndTests {
             #expect(messages.first == "SMS sent to +46 70 *** ** 12", "the new message first: \(messages)")
             let codeForm = try sent.form(button: "Verify")
             #expect(!sent.html.contains(">Send code</button>"), "the continue actions replace the submitted form")
-            let outbox = try await DemoSideChannel.outbox(demo)
-            let code = try #require(outbox.first { $0["kind"] as? String == "sms-code" }?["code"] as? String)
-            let wrong = try await browser.submit(codeForm, ["otp": "000000"])
-            let retry = try wrong.form(button: "Verify")
-            let done = try await browser.submit(retry, ["otp": code])
+            let first = try #require(try await DemoSideChannel.outbox(demo).first { $0["kind"] as? String == "sms-code" }?["code"] as? String)
+            // Three wrong codes: too-many-attempts keeps the step (an input problem), and the demo sends a new code.
+            var page = sent
+            var form = codeForm
+            for _ in 1...3 {
+                page = try await browser.submit(form, ["otp": first == "000000" ? "111111" : "000000"])
+                form = try page.form(button: "Verify")
+            }
+            #expect(page.html.contains("Too many wrong codes.") && page.html.contains("A new code was sent to +46 70 *** ** 12."))
+            let code = try #require(try await DemoSideChannel.outbox(demo).first { $0["kind"] as? String == "sms-code" }?["code"] as? String)
+            let done = try await browser.submit(form, ["otp": code])
             #expect(done.html.contains("You are signed in"))
             #expect(FileManager.default.fileExists(atPath: sinkPath))
             // The strict demo's stickiness cookies stayed with the gateway's flow.

@@ -1,5 +1,5 @@
 extension LoginFlowEngine {
-    /// Wrong codes accepted for one sent SMS code; then `too-many-attempts` and a new code must be sent.
+    /// Wrong codes accepted for one sent SMS code; then `too-many-attempts`, the code is void and a new one is sent.
     static let maximumCodeAttempts = 3
 
     /// After the password (sms user): the send form, with the code form as its continue action.
@@ -25,7 +25,8 @@ extension LoginFlowEngine {
     }
 
     /// `POST` the continue action's code form; only after "Send code". A wrong code is `incorrect-credentials` (the
-    /// step stays); the third wrong code is `too-many-attempts` and voids the code ([UIKIT], notes 3.9).
+    /// step stays); the third wrong code is `too-many-attempts`: it voids the code and sends a new one, so the code form
+    /// the person sees stays usable (an input problem keeps the step: [UIKIT], notes 3.9).
     func verifySMSCode(_ flow: inout LoginFlow, form: FormParameters) -> FlowOutcome {
         guard flow.stage == .smsVerifyCode, let expected = flow.oneTimeCode else { return .unexpectedStep }
         if let problem = checkHidden("_state", expected: flow.formState, in: form) { return .problem(problem) }
@@ -35,10 +36,12 @@ extension LoginFlowEngine {
         guard RandomToken.constantTimeEquals(code.trimmingCharacters(in: .whitespaces), expected) else {
             flow.failedCodeAttempts += 1
             guard flow.failedCodeAttempts < Self.maximumCodeAttempts else {
-                flow.oneTimeCode = nil
+                guard let user = flow.user, let phone = user.phone else { return .unexpectedStep }
+                let fresh = RandomToken.digits(6)
+                flow.oneTimeCode = fresh
                 flow.failedCodeAttempts = 0
-                flow.stage = .smsSendCode
-                return .problem(.tooManyAttempts([.error("Too many wrong codes."), .info("Send a new code to try again.")]))
+                context.outbox.send(to: phone, kind: "sms-code", subject: "Your new demo login code by SMS", code: fresh)
+                return .problem(.tooManyAttempts([.error("Too many wrong codes."), .info("A new code was sent to \(user.maskedPhone).")]))
             }
             return .problem(.incorrectCredentials([.error("The code is incorrect.")]))
         }
