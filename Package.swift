@@ -182,6 +182,8 @@ let package = Package(
                 "HAAPIGateway",
                 "HAAPIDemoServer",
                 "HAAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

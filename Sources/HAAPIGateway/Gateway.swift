@@ -67,7 +67,10 @@ public enum Gateway {
         }
         var services: [any Service] = [GatewayShutdownService(client: client, dispatcher: dispatcher)]
         if configuration.metrics.enabled {
-            services.append(Self.metricsApplication(configuration.metrics, metrics: metrics, store: store, health: health, logger: logger))
+            services.append(
+                NamedListener(
+                    listener: Self.metricsApplication(configuration.metrics, metrics: metrics, store: store, health: health, logger: logger),
+                    host: configuration.metrics.host, port: configuration.metrics.port))
         }
         let server = configuration.server
         let http1 = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(30)))
@@ -80,6 +83,7 @@ public enum Gateway {
                 let port = channel.localAddress?.port ?? server.port
                 let url = server.publicBaseURL ?? URL(string: "\(server.tls == nil ? "http" : "https")://\(server.host):\(port)")!
                 logger.info("HAAPI gateway listening", metadata: ["url": "\(url.absoluteString)"])
+                drain.markServing()
                 await onRunning(url)
             },
             logger: logger)

@@ -21,8 +21,10 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
         case tooManyAttempts = "too_many_attempts"
         /// The upstream ended the sign-in with a problem.
         case signInFailed = "sign_in_failed"
-        /// The configuration cannot be served (missing templates, unsupported upstream).
+        /// The configuration cannot be served (templates that do not parse, unsupported upstream).
         case configuration = "configuration"
+        /// A file or directory the gateway needs is missing or cannot be read (templates, certificates, keys).
+        case unreadableInput = "unreadable_input"
         /// Anything else.
         case internalError = "internal_error"
     }
@@ -77,7 +79,7 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
         case .overloaded: .serviceUnavailable
         case .tooManyAttempts: .tooManyRequests
         case .signInFailed: .ok
-        case .configuration, .internalError: .internalServerError
+        case .configuration, .unreadableInput, .internalError: .internalServerError
         }
     }
 }

@@ -8,7 +8,10 @@ struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-config",
         abstract: "Check a configuration file (with the HAAPI_GATEWAY_… environment) and print the effective configuration.",
-        discussion: "Exits 0 when the configuration is valid, 78 (EX_CONFIG) with every problem listed otherwise."
+        discussion: """
+            Exits 0 when the configuration is valid; otherwise lists every problem and exits 78 (EX_CONFIG), or 66 (EX_NOINPUT) \
+            when every problem is a file that is missing or cannot be read (a certificate, a key, the templates).
+            """
     )
 
     @Argument(help: ArgumentHelp("The YAML configuration file.", valueName: "file"))
@@ -23,7 +26,7 @@ struct CheckConfigCommand: ParsableCommand {
             for line in configuration.summary { print("  \(line)") }
         } catch {
             FileHandle.standardError.write(Data("haapi-gateway: \(file): \(error.description)\n".utf8))
-            throw ExitCode(78)
+            throw ExitCode(error.exitStatus)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HAAPIDemoServer
+import HAAPIGateway
 import Hummingbird
 import Logging
 
@@ -8,7 +9,8 @@ import Logging
 struct DemoServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo-server",
-        abstract: "Run the demo HAAPI server (demo users, client demo-gateway/demo-secret). Not an identity provider."
+        abstract: "Run the demo HAAPI server (demo users, client demo-gateway/demo-secret). Not an identity provider.",
+        discussion: "A failure to start is one line on standard error. \(StartupFailure.exitStatusHelp)"
     )
 
     @Option(help: "Address to bind. Anything but loopback prints a warning.")
@@ -92,6 +94,10 @@ struct DemoServerCommand: AsyncParsableCommand {
                 """
             FileHandle.standardOutput.write(Data(banner.utf8))
         }
-        try await application.runService()
+        do {
+            try await application.runService()
+        } catch {
+            exitStarting(error, listening: host, port: port)
+        }
     }
 }

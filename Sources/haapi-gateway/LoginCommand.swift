@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// the person opens the link on their phone, confirms the code and signs in; the tokens go to a private file.
 ///
 /// Exit status: 0 signed in; 1 the sign-in failed or was cancelled (the reason on standard error); 2 no sign-in before
-/// the link expired; 78 bad configuration.
+/// the link expired; the startup statuses of ``StartupFailure`` (78 bad configuration, 69 address in use, …).
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
@@ -19,7 +19,8 @@ struct LoginCommand: AsyncParsableCommand {
             code and this host's name; the sign-in continues only when the person confirms they match. On success the token \
             model is written to --token-file (mode 0600, in a directory only you can enter) and a one-line summary is printed \
             (never a token). To reach this host from a phone, bind a network address (--host 0.0.0.0) and, behind a proxy, \
-            set --public-url. Exit status: 0 signed in, 1 failed or cancelled, 2 timed out, 78 bad configuration.
+            set --public-url. Exit status: 0 signed in, 1 failed or cancelled, 2 timed out. A failure to start is one line on \
+            standard error. \(StartupFailure.exitStatusHelp)
             """
     )
 
@@ -46,10 +47,8 @@ struct LoginCommand: AsyncParsableCommand {
         do {
             configuration = try options.loadConfiguration()
             try TokenFile.prepareDirectory(for: tokenPath)
-        } catch let error as ConfigurationError {
-            exitWith("haapi-gateway: \(error.description)", status: 78)
-        } catch let error as GatewayError {
-            exitWith("haapi-gateway: \(error.message)", status: 78)
+        } catch {
+            exitStarting(error, listening: "", port: 0)
         }
         var logging = configuration.logging
         // A terminal command stays quiet unless asked: warnings and errors only, by default.
@@ -65,7 +64,9 @@ struct LoginCommand: AsyncParsableCommand {
         let json = json
         let qr = qr
         let minutes = timeoutSeconds >= 120 ? "\(timeoutSeconds / 60) minutes" : "\(timeoutSeconds) seconds"
-        let application = try await Gateway.makeApplication(
+        let server = configuration.server
+        let application = await orExitStarting(listening: server.host, port: server.port, cleanup: { await demo?.shutdown() }) {
+            try await Gateway.makeApplication(
             configuration: configuration, logger: logger,
             onRunning: { url in
                 let link = NetworkAddress.reachable(url).absoluteString.trimmingSuffix("/") + ticket.path
@@ -82,6 +83,7 @@ struct LoginCommand: AsyncParsableCommand {
                 (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data(banner.utf8))
             },
             onOutcome: { outcome in outcomeSink.yield(outcome) })
+        }
         let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         let runner = Task {
             defer { outcomeSink.finish() }
@@ -101,8 +103,10 @@ struct LoginCommand: AsyncParsableCommand {
         // Let the browser load the page it is being sent to, then stop.
         if outcome != nil { try? await Task.sleep(for: .seconds(2)) }
         await group.triggerGracefulShutdown()
-        _ = try? await runner.value
+        let stopped = await runner.result
         await demo?.shutdown()
+        // The listener could not start (its port taken, say): that, not "interrupted", is what went wrong.
+        if outcome == nil, case .failure(let error) = stopped { exitStarting(error, listening: server.host, port: server.port) }
         report(outcome, tokenPath: tokenPath, timedOut: ContinuousClock.now >= deadline)
     }
 

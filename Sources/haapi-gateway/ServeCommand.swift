@@ -18,7 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
             Configuration layers, later ones winning: built-in defaults, the YAML file (--config or $HAAPI_GATEWAY_CONFIG), \
             HAAPI_GATEWAY_… environment variables (e.g. HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET), then these flags. \
             An invalid configuration stops startup with every problem listed and exit status 78. SIGHUP reloads the \
-            configuration and templates (an invalid one is refused and the running one stays); SIGTERM drains, then stops.
+            configuration and templates (an invalid one is refused and the running one stays); SIGTERM drains, then stops. \
+            A failure to start is one line on standard error. \(StartupFailure.exitStatusHelp)
             """
     )
 
@@ -29,8 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             configuration = try options.loadConfiguration()
         } catch {
-            FileHandle.standardError.write(Data("haapi-gateway: \(error.description)\n".utf8))
-            throw ExitCode(78)
+            exitWith("haapi-gateway: \(error.description)", status: error.exitStatus)
         }
         let logger = configuration.logging.makeLogger(label: "haapi-gateway")
         for line in configuration.summary { logger.info("configuration", metadata: ["effective": "\(line)"]) }
@@ -43,7 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
             let reloader = GatewayReloader()
             let application = try await Gateway.makeApplication(configuration: resolved, logger: logger, onRunning: { url in
                 var banner = "HAAPI gateway: open \(url.absoluteString)/ in a browser\n"
-                if isDemo { banner += "Embedded demo upstream; users demo/demo, otp/otp, poll/poll, consent/consent\n" }
+                if isDemo { banner += "Embedded demo upstream; users demo/demo, otp/otp, sms/sms, poll/poll, consent/consent\n" }
                 FileHandle.standardOutput.write(Data(banner.utf8))
                 if discardsTokens {
                     logger.warning("no callback is configured, so the tokens of each sign-in are discarded; add --callback file:PATH (or callbacks.sinks)")
@@ -61,7 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
             try await group.run()
         } catch {
             await demo?.shutdown()
-            throw error
+            exitStarting(error, listening: configuration.server.host, port: configuration.server.port)
         }
         await demo?.shutdown()
     }

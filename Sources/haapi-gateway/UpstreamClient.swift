@@ -32,3 +32,21 @@ func exitWith(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
     Foundation.exit(status)
 }
+
+/// Prints why startup failed as one line on standard error and exits with its status (``StartupFailure``).
+func exitStarting(_ error: any Error, listening host: String, port: Int) -> Never {
+    let failure = StartupFailure(error, listening: host, port: port)
+    exitWith("haapi-gateway: \(failure.message)", status: failure.exitStatus)
+}
+
+/// The value of `body`, or, when it throws, `cleanup` and then ``exitStarting(_:listening:port:)``.
+func orExitStarting<Value>(
+    listening host: String, port: Int, cleanup: () async -> Void = {}, _ body: () async throws -> Value
+) async -> Value {
+    do {
+        return try await body()
+    } catch {
+        await cleanup()
+        exitStarting(error, listening: host, port: port)
+    }
+}

@@ -3,13 +3,25 @@
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     /// Every problem, in the order found.
     public let problems: [String]
+    /// How many of ``problems`` are files or directories that are missing or cannot be read (a certificate, a key,
+    /// the templates): a supervisor may retry those once the file is in place, unlike a wrong value.
+    public let unreadableInputs: Int
 
     /// Creates an error from a non-empty list of problems.
-    public init(problems: [String]) {
+    public init(problems: [String], unreadableInputs: Int = 0) {
         self.problems = problems
+        self.unreadableInputs = unreadableInputs
     }
 
+    /// The process exit status: ``StartupFailure/unreadableInputStatus`` (66) when every problem is an unreadable file,
+    /// else ``StartupFailure/configurationStatus`` (78).
+    public var exitStatus: Int32 {
+        !problems.isEmpty && unreadableInputs == problems.count ? StartupFailure.unreadableInputStatus : StartupFailure.configurationStatus
+    }
+
+    /// One line for one problem; otherwise a count and a line for each.
     public var description: String {
-        "invalid configuration (\(problems.count) problem\(problems.count == 1 ? "" : "s")):\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
+        if problems.count == 1 { return "invalid configuration: \(problems[0])" }
+        return "invalid configuration (\(problems.count) problems):\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
     }
 }

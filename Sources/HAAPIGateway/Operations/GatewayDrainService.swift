@@ -22,6 +22,8 @@ public struct GatewayDrainService: Service {
 
     public func run() async throws {
         try? await gracefulShutdown()
+        // A gateway that never listened (it failed to start) stops at once: there is nothing to drain.
+        guard drain.hasServed else { return }
         drain.begin()
         logger.notice("draining: readiness is down and new sign-ins are refused", metadata: ["seconds": "\(seconds)"])
         try? await Task.sleep(for: .seconds(seconds))

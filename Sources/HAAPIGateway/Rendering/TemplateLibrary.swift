@@ -23,7 +23,7 @@ struct TemplateLibrary: Sendable {
     /// - Throws: ``GatewayError`` naming the missing directory, the missing templates or the file that does not parse.
     init(settings: TemplateSettings) throws(GatewayError) {
         guard let directory = settings.directory ?? Self.defaultDirectory() else {
-            throw GatewayError(.configuration, "no templates directory: set templates.directory or --templates DIR (looked for ./templates and templates/ next to the executable or above it)")
+            throw GatewayError(.unreadableInput, "no templates directory: set templates.directory or --templates DIR (looked for ./templates and templates/ next to the executable or above it)")
         }
         var sources = try Self.read(directory: directory)
         var assets = try StaticAsset.load(directory: directory.appendingPathComponent("assets"))
@@ -33,7 +33,7 @@ struct TemplateLibrary: Sendable {
         }
         let missing = Self.required.filter { sources[$0] == nil }.map { "\($0).mustache" } + Self.requiredAssets.filter { assets[$0] == nil }.map { "assets/\($0)" }
         guard missing.isEmpty else {
-            throw GatewayError(.configuration, "missing templates in \(directory.path): \(missing.joined(separator: ", "))")
+            throw GatewayError(.unreadableInput, "missing templates in \(directory.path): \(missing.joined(separator: ", "))")
         }
         var templates: [String: [TemplateNode]] = [:]
         for (name, source) in sources {
@@ -78,17 +78,17 @@ struct TemplateLibrary: Sendable {
     }
 
     private static func read(directory: URL) throws(GatewayError) -> [String: String] {
-        guard isDirectory(directory) else { throw GatewayError(.configuration, "templates directory \(directory.path) does not exist") }
+        guard isDirectory(directory) else { throw GatewayError(.unreadableInput, "templates directory \(directory.path) does not exist") }
         let files: [String]
         do {
             files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         } catch {
-            throw GatewayError(.configuration, "cannot list templates directory \(directory.path)")
+            throw GatewayError(.unreadableInput, "cannot list templates directory \(directory.path)")
         }
         var sources: [String: String] = [:]
         for file in files where file.hasSuffix(".mustache") {
             guard let text = try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8) else {
-                throw GatewayError(.configuration, "cannot read template \(file)")
+                throw GatewayError(.unreadableInput, "cannot read template \(file)")
             }
             sources[String(file.dropLast(".mustache".count))] = text
         }

@@ -5,6 +5,8 @@ import Foundation
 struct ConfigurationReader {
     private let values: [String: ConfigurationValue]
     var problems: [String]
+    /// How many of ``problems`` are files or directories that are missing or cannot be read.
+    var unreadableInputs = 0
 
     init(_ layers: ConfigurationLayers) {
         self.values = layers.values
@@ -17,9 +19,10 @@ struct ConfigurationReader {
     /// Where a key was set, for messages.
     func origin(_ path: String) -> String { values[path].map { " (\($0.origin))" } ?? "" }
 
-    /// Records a problem about a key.
-    mutating func problem(_ path: String, _ message: String) {
+    /// Records a problem about a key; `unreadableInput` when it is a file or directory that is missing or cannot be read.
+    mutating func problem(_ path: String, _ message: String, unreadableInput: Bool = false) {
         problems.append("\(path)\(origin(path)): \(message)")
+        if unreadableInput { unreadableInputs += 1 }
     }
 
     mutating func string(_ path: String) -> String? {
@@ -91,7 +94,7 @@ struct ConfigurationReader {
     mutating func fileContents(_ path: String) -> String? {
         guard let url = filePath(path) else { return nil }
         guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
-            problem(path, "cannot read \(url.path)")
+            problem(path, "cannot read \(url.path)", unreadableInput: true)
             return nil
         }
         return text

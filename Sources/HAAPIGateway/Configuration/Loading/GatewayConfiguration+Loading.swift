@@ -72,7 +72,11 @@ extension GatewayConfiguration {
         configuration.templates = TemplateSettings(
             directory: reader.filePath("templates.directory"), overrideDirectory: reader.filePath("templates.overrideDirectory"))
         if checkTemplates {
-            for problem in configuration.templateProblems { reader.problems.append(problem) }
+            do throws(GatewayError) {
+                _ = try TemplateLibrary(settings: configuration.templates)
+            } catch {
+                reader.problem("templates", error.message, unreadableInput: error.code == .unreadableInput)
+            }
         }
 
         // callbacks
@@ -138,7 +142,7 @@ extension GatewayConfiguration {
             }
         }
 
-        guard reader.problems.isEmpty else { throw ConfigurationError(problems: reader.problems) }
+        guard reader.problems.isEmpty else { throw ConfigurationError(problems: reader.problems, unreadableInputs: reader.unreadableInputs) }
         return configuration
     }
 

@@ -52,14 +52,4 @@ extension GatewayConfiguration {
         lines.append("logging: \(logging.level.rawValue), \(logging.format.rawValue) lines on standard error")
         return lines
     }
-
-    /// Problems with the template directories (missing, unreadable, a required template missing or not parsing).
-    public var templateProblems: [String] {
-        do {
-            _ = try TemplateLibrary(settings: templates)
-            return []
-        } catch {
-            return ["templates: \(error.message)"]
-        }
-    }
 }
