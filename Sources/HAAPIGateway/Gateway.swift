@@ -53,9 +53,11 @@ public enum Gateway {
                 publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL), listensWithTLS: configuration.server.tls != nil),
             logger: logger)
         let router = Router(context: GatewayRequestContext.self)
+        router.middlewares.add(PathNormalizingMiddleware())
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(SecurityHeadersMiddleware(live: live))
         router.middlewares.add(ErrorPageMiddleware(live: live))
+        router.middlewares.add(TrustedHostMiddleware(live: live))
         reloader.attach(ReloadTarget(live: live, store: store, limiter: limiter, dispatcher: dispatcher, logger: logger))
         let health = HealthController(client: client, drain: drain, probe: UpstreamProbe(client: client))
         if configuration.server.healthEndpoints { health.register(on: router) }

@@ -21,6 +21,8 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
         case tooManyAttempts = "too_many_attempts"
         /// The upstream ended the sign-in with a problem.
         case signInFailed = "sign_in_failed"
+        /// The request names a host that is not the gateway's (HTTP 421 Misdirected Request).
+        case misdirected = "misdirected"
         /// The configuration cannot be served (templates that do not parse, unsupported upstream).
         case configuration = "configuration"
         /// A file or directory the gateway needs is missing or cannot be read (templates, certificates, keys).
@@ -75,6 +77,7 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
         case .sessionExpired: .ok
         case .forbidden: .forbidden
         case .badRequest: .badRequest
+        case .misdirected: .init(code: 421, reasonPhrase: "Misdirected Request")
         case .upstreamUnavailable: .badGateway
         case .overloaded: .serviceUnavailable
         case .tooManyAttempts: .tooManyRequests

@@ -48,6 +48,12 @@ final class TestBrowser: @unchecked Sendable {
     /// Sets the `Accept-Language` sent from now on.
     func prefer(languages: String) { acceptLanguage = languages }
 
+    /// The `Host` sent from now on, as a browser sends it when it reaches the gateway by that name through a proxy.
+    private(set) var hostName: String?
+
+    /// Names the gateway `host` in every request from now on (its connection still goes to ``baseURL``).
+    func address(as host: String) { hostName = host }
+
     /// GET a path, following redirects.
     func get(_ path: String, headers: [(String, String)] = []) async throws -> Page {
         try await send(path, method: .GET, body: nil, headers: headers)
@@ -85,6 +91,7 @@ final class TestBrowser: @unchecked Sendable {
         if !cookies.isEmpty, !headers.contains(where: { $0.0 == "Cookie" }) { request.headers.add(name: "Cookie", value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let acceptLanguage, !headers.contains(where: { $0.0.lowercased() == "accept-language" }) { request.headers.add(name: "Accept-Language", value: acceptLanguage) }
+        if let hostName { request.headers.replaceOrAdd(name: "Host", value: hostName) }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(body)

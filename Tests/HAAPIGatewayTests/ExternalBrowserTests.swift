@@ -77,7 +77,7 @@ struct ExternalBrowserTests {
         }
     }
 
-    @Test("the launch link keeps the server's parameters and replaces a redirect_uri already there")
+    @Test("the launch link keeps the server's parameters as it encoded them, replaces a redirect_uri already there, and encodes its own")
     func launchURL() throws {
         var builder = StepPageBuilder(
             snapshot: SessionSnapshot(phase: .step, step: nil, version: 1, csrfToken: "c", notices: [], fieldErrors: [:], values: [:]),
@@ -85,7 +85,11 @@ struct ExternalBrowserTests {
         #expect(builder.externalBrowserLaunchURL("https://idp.example/launch?a=1") == "https://idp.example/launch?a=1")
         builder.origin = "https://login.example.com"
         #expect(
-            builder.externalBrowserLaunchURL("https://idp.example/launch?a=1+2&redirect_uri=https://evil.example/")
-                == "https://idp.example/launch?a=1%2B2&redirect_uri=https://login.example.com/external-browser/return")
+            builder.externalBrowserLaunchURL("https://idp.example/launch?a=1%2B2&redirect_uri=https://evil.example/&re%64irect_uri=x")
+                == "https://idp.example/launch?a=1%2B2&redirect_uri=https%3A%2F%2Flogin.example.com%2Fexternal-browser%2Freturn")
+        // Whatever the origin holds, the parameter stays one parameter.
+        builder.origin = "https://login.example.com:8443&evil=1#x"
+        let built = try #require(URLComponents(string: builder.externalBrowserLaunchURL("https://idp.example/launch")))
+        #expect(built.queryItems == [URLQueryItem(name: "redirect_uri", value: "https://login.example.com:8443&evil=1#x/external-browser/return")])
     }
 }

@@ -54,6 +54,7 @@ struct PasskeyPageTests {
             #expect(outcome?["outcome"] as? String == "success")
 
             try await TestBrowser.using(browser.baseURL) { second in
+                second.address(as: "localhost")
                 let step = try await Self.passkeyStep(second, user: "demo")
                 #expect(step.html.contains(#"data-webauthn="get""#), "a registered user goes straight to the passkey")
                 let again = authenticator.assertion(SoftwareAuthenticator.request(try Self.options(step), origin: Self.origin), userHandle: nil)

@@ -27,7 +27,7 @@ struct TemplateLibraryTests {
             _ = try TemplateLibrary(settings: TemplateSettings(directory: directory))
             Issue.record("expected a failure")
         } catch {
-            #expect(error.code == .configuration)
+            #expect(error.code == .unreadableInput)
             for name in ["header", "footer", "form", "signed-in", "message", "cancel"] {
                 #expect(error.message.contains("\(name).mustache"))
             }

@@ -44,6 +44,8 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
             renderer.messagePage(title: .gateway(.tooManyAttemptsTitle), message: .gateway(error.text ?? .tooManyAttempts), tryAgain: true, language: language)
         case .signInFailed:
             renderer.messagePage(title: .gateway(.signInFailedTitle), message: .gateway(error.text ?? .signInNotCompleted), startAgain: true, language: language)
+        case .misdirected:
+            renderer.messagePage(title: .gateway(.errorTitle), message: .gateway(error.text ?? .hostRefused), language: language)
         case .badRequest, .configuration, .unreadableInput, .internalError:
             renderer.messagePage(title: .gateway(.errorTitle), message: .gateway(error.text ?? .requestNotHandled), tryAgain: true, language: language)
         }

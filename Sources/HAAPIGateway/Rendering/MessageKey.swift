@@ -13,7 +13,7 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case sessionExpiredTitle, sessionExpired
     case upstreamUnavailableTitle, upstreamUnavailable
     case refusedTitle, crossSiteRefused, formNotVerified
-    case errorTitle, unknownButton, unknownLink, unknownForm, requestTooLarge, requestNotHandled
+    case errorTitle, unknownButton, unknownLink, unknownForm, requestTooLarge, requestNotHandled, hostRefused
     case problemTitle, problemText
     case unsupportedOperationTitle, unsupportedOperation, otherWays, unsupportedAction
     case externalBrowserHelp, resumeCodeLabel, externalBrowserReturned, externalBrowserHandedBack, bankIDOpenApp

@@ -132,12 +132,18 @@ struct StepPageBuilder {
     /// (as the HAAPI SDKs append their own), so the browser comes back to this gateway with the resume code.
     func externalBrowserLaunchURL(_ href: String) -> String {
         guard let origin, var components = URLComponents(string: href) else { return href }
-        components.queryItems = (components.queryItems ?? []).filter { $0.name != "redirect_uri" }
-            + [URLQueryItem(name: "redirect_uri", value: origin + Self.externalBrowserReturnPath)]
-        // `+` in a query value means a space to most servers; keep it literal.
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        // The upstream's own parameters are kept as it encoded them; the one the gateway adds is encoded here, every
+        // character but RFC 3986's unreserved ones (so `&`, `=`, `+`, `#` in it can never split or end the query).
+        let kept = (components.percentEncodedQuery ?? "").split(separator: "&").filter {
+            $0.split(separator: "=", maxSplits: 1).first.map(String.init)?.removingPercentEncoding != "redirect_uri"
+        }
+        let value = (origin + Self.externalBrowserReturnPath).addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? ""
+        components.percentEncodedQuery = (kept.map(String.init) + ["redirect_uri=" + value]).joined(separator: "&")
         return components.string ?? href
     }
+
+    /// RFC 3986 §2.3's unreserved characters: the only ones a parameter value the gateway builds keeps unencoded.
+    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// HAAPI message classes (`info`, `warning`, `heading`, `userName`, ...) or link relations (`activation`) as CSS
     /// classes, each prefixed and reduced to letters, digits and hyphens.

@@ -44,8 +44,11 @@ enum GatewayHarness {
             configure(&configuration)
             let application = try await Gateway.makeApplication(
                 configuration: configuration, logger: logger, drain: drain, metrics: metrics, reloader: reloader, now: now)
+            let publicHost = configuration.server.publicBaseURL?.host
             try await application.test(.live) { client in
                 let browser = TestBrowser(baseURL: "http://127.0.0.1:\(client.port!)")
+                // Behind server.publicURL the gateway answers only for its host: the browser names it, as through a proxy.
+                if let publicHost { browser.address(as: publicHost) }
                 do {
                     try await body(browser, demo, sinkPath)
                 } catch {
