@@ -13,4 +13,12 @@ extension HAAPIClient {
         guard let response = try? await context.transport.send(request, timeout: timeout, maxBodyBytes: 1 << 20) else { return false }
         return response.status < 500
     }
+
+    /// Asks the token endpoint for a HAAPI token with a fresh DPoP key (and forgets it): shows that the client
+    /// credentials are right and the client may use HAAPI, before anyone signs in.
+    /// - Throws: ``HAAPIError/Code/upstreamStatus`` when the token endpoint refuses (the OAuth error in the message,
+    ///   such as `invalid_client`), and the transport codes when it cannot be reached.
+    public func verifyHAAPIAccess() async throws(HAAPIError) {
+        _ = try await makeFlow().haapiToken()
+    }
 }

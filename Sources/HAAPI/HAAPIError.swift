@@ -17,7 +17,8 @@ public struct HAAPIError: Error, Sendable, Hashable, CustomStringConvertible {
 
         /// The configuration is invalid; ``HAAPIError/problems`` lists every problem found.
         public static let invalidConfiguration = Code("invalidConfiguration")
-        /// The HTTP request could not be sent or its response not read (connection refused, TLS, reset).
+        /// The HTTP request could not be sent or its response not read (a connection reset, say; refused connections,
+        /// names that do not resolve and TLS failures have codes of their own).
         public static let transport = Code("transport")
         /// The upstream did not answer within the configured timeout.
         public static let timeout = Code("timeout")
@@ -41,6 +42,12 @@ public struct HAAPIError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tooManyRedirects = Code("tooManyRedirects")
         /// A key or certificate could not be loaded or used.
         public static let crypto = Code("crypto")
+        /// Nothing listens at the upstream's address (the connection was refused).
+        public static let connectionRefused = Code("connectionRefused")
+        /// The upstream's host name could not be resolved (DNS).
+        public static let nameResolution = Code("nameResolution")
+        /// The TLS handshake with the upstream failed (certificate not trusted, wrong name, not TLS at all).
+        public static let tls = Code("tls")
     }
 
     /// The stable code of this error.

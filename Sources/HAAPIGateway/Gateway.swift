@@ -22,7 +22,9 @@ public enum Gateway {
     ///   - metrics: Where the metrics are counted (served on their own listener when `metrics.enabled`).
     ///   - reloader: Attached to this gateway, it applies a new configuration while it runs (SIGHUP).
     ///   - now: The clock of session lifetimes and kiosk idle resets (tests inject one).
-    /// - Throws: ``GatewayError`` with code `configuration` for missing templates or a `.demo` upstream; `HAAPIError` when discovery fails.
+    /// - Throws: ``GatewayError`` for missing templates or a `.demo` upstream; ``StartupFailure`` when the upstream answers
+    ///   but is wrong for the client (no discovery there, a refused client secret). An upstream that cannot be reached is
+    ///   no failure: the gateway starts and keeps trying (``UpstreamConnection``).
     public static func makeApplication(
         configuration: GatewayConfiguration, logger: Logger, onRunning: @escaping @Sendable (URL) async -> Void = { _ in },
         onOutcome: (@Sendable (CompletionOutcome) async -> Void)? = nil, drain: GatewayDrain = GatewayDrain(), metrics: GatewayMetrics = GatewayMetrics(),
@@ -40,7 +42,10 @@ public enum Gateway {
         clientConfiguration.maximumConnections = max(clientConfiguration.maximumConnections, 64)
         // Everyone starts at the same step: the sessions at one step share a single decoded copy of it.
         clientConfiguration.sharedStepCacheSize = max(clientConfiguration.sharedStepCacheSize, 256)
-        let client = try await HAAPIClient(configuration: clientConfiguration, logger: logger)
+        // The upstream is tried once now: one that answers wrongly stops startup; one that is down is tried again in the
+        // background while the gateway serves "sign-in is unavailable" pages.
+        let upstreamConnection = UpstreamConnection(configuration: clientConfiguration, logger: logger)
+        try await upstreamConnection.attempt()
         let store = MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now)
         let limiter = FailedPostLimiter(settings: configuration.sessions, now: now)
         let dispatcher = CallbackDispatcher(
@@ -48,7 +53,7 @@ public enum Gateway {
             spoolPath: configuration.callbackDelivery.spoolFile, metrics: metrics)
         await dispatcher.restoreSpool()
         let controller = SignInController(
-            client: client, store: store, limiter: limiter, dispatcher: dispatcher, live: live, drain: drain, metrics: metrics,
+            upstream: upstreamConnection, store: store, limiter: limiter, dispatcher: dispatcher, live: live, drain: drain, metrics: metrics,
             originGuard: RequestOriginGuard(
                 publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL), listensWithTLS: configuration.server.tls != nil),
             logger: logger)
@@ -59,7 +64,7 @@ public enum Gateway {
         router.middlewares.add(ErrorPageMiddleware(live: live))
         router.middlewares.add(TrustedHostMiddleware(live: live))
         reloader.attach(ReloadTarget(live: live, store: store, limiter: limiter, dispatcher: dispatcher, logger: logger))
-        let health = HealthController(client: client, drain: drain, probe: UpstreamProbe(client: client))
+        let health = HealthController(upstream: upstreamConnection, drain: drain, probe: UpstreamProbe(upstream: upstreamConnection))
         if configuration.server.healthEndpoints { health.register(on: router) }
         controller.register(on: router)
         AssetController(live: live).register(on: router)
@@ -67,7 +72,7 @@ public enum Gateway {
         if let pairing = configuration.pairing {
             PairingController(signIn: controller, gate: PairingGate(ticket: pairing.ticket), hostName: pairing.hostName).register(on: router)
         }
-        var services: [any Service] = [GatewayShutdownService(client: client, dispatcher: dispatcher)]
+        var services: [any Service] = [upstreamConnection, GatewayShutdownService(dispatcher: dispatcher)]
         if configuration.metrics.enabled {
             services.append(
                 NamedListener(

@@ -15,6 +15,8 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
         case badRequest = "bad_request"
         /// The upstream HAAPI server could not be reached or failed.
         case upstreamUnavailable = "upstream_unavailable"
+        /// The gateway has not reached its upstream yet (it keeps trying): no sign-in can start (HTTP 503).
+        case upstreamNotReady = "upstream_not_ready"
         /// The session cap is reached: a new sign-in waits (sessions under way go on).
         case overloaded = "overloaded"
         /// Too many failed posts from this session or client address within the window.
@@ -79,6 +81,7 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
         case .badRequest: .badRequest
         case .misdirected: .init(code: 421, reasonPhrase: "Misdirected Request")
         case .upstreamUnavailable: .badGateway
+        case .upstreamNotReady: .serviceUnavailable
         case .overloaded: .serviceUnavailable
         case .tooManyAttempts: .tooManyRequests
         case .signInFailed: .ok

@@ -35,6 +35,6 @@ struct MetricsTests {
             await demo.shutdown()
             _ = try await browser.submit(form, ["userName": "demo", "password": "demo"])
         }
-        #expect(Self.lines(metrics.exposition()).contains { $0.hasPrefix(#"haapi_gateway_upstream_errors_total{kind="transport"}"#) || $0.hasPrefix(#"haapi_gateway_upstream_errors_total{kind="timeout"}"#) })
+        #expect(Self.lines(metrics.exposition()).contains { $0.hasPrefix(#"haapi_gateway_upstream_errors_total{kind="connectionRefused"}"#) })
     }
 }

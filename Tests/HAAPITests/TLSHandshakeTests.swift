@@ -56,12 +56,20 @@ import Testing
         }
     }
 
+    /// A host name that does not resolve is named so (`.invalid` never resolves: RFC 2606).
+    @Test func aNameThatDoesNotResolveIsANameResolutionError() async throws {
+        let error = await #expect(throws: HAAPIError.self) {
+            _ = try await HAAPIClient(configuration: configuration(try #require(URL(string: "https://idsvr.nothing.invalid")), trustTestCA: false, authentication: .secretBasic("s")))
+        }
+        #expect(error?.code == .nameResolution, "\(String(describing: error))")
+    }
+
     @Test func anUpstreamSignedByAnUnknownCAIsRefused() async throws {
         try await withTLSServer(requireClientCertificate: false) { base in
             let error = await #expect(throws: HAAPIError.self) {
                 _ = try await HAAPIClient(configuration: configuration(base, trustTestCA: false, authentication: .secretBasic("s")))
             }
-            #expect(error?.code == .transport || error?.code == .timeout)
+            #expect(error?.code == .tls, "\(String(describing: error))")
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
 
 /// The production ``HAAPITransport``: AsyncHTTPClient, redirects never followed, body size capped,
@@ -66,7 +67,9 @@ public final class AsyncHTTPClientTransport: HAAPITransport {
     public func send(_ request: HTTPRequestData, timeout: Duration, maxBodyBytes: Int) async throws -> HTTPResponseData {
         let client = httpClient
         let logger = logger
-        return try await Self.withTimeout(timeout) {
+        // AsyncHTTPClient's own deadline comes first, so that its error names the cause (a refused connection, say);
+        // this one is the backstop.
+        return try await Self.withTimeout(timeout + .milliseconds(500)) {
             var outgoing = HTTPClientRequest(url: request.url.absoluteString)
             outgoing.method = .init(rawValue: request.method)
             for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
@@ -109,6 +112,7 @@ public final class AsyncHTTPClientTransport: HAAPITransport {
 
     static func map(_ error: any Error, phase: String) -> HAAPIError {
         if let error = error as? HAAPIError { return error }
+        if let named = connectionFailure(error, phase: phase) { return named }
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .connectTimeout:
@@ -119,6 +123,27 @@ public final class AsyncHTTPClientTransport: HAAPITransport {
         }
         if error is CancellationError { return HAAPIError(.timeout, "the request was cancelled while \(phase)") }
         return HAAPIError(.transport, "the HTTP exchange failed while \(phase) (\(type(of: error)))")
+    }
+
+    /// A failure to connect, named for what it is: nothing listening, a name that does not resolve, a TLS handshake that
+    /// failed (AsyncHTTPClient reports the last such failure when its connect deadline passes).
+    static func connectionFailure(_ error: any Error, phase: String) -> HAAPIError? {
+        switch error {
+        case let failure as NIOConnectionError:
+            if let refused = failure.connectionErrors.lazy.compactMap({ connectionFailure($0.error, phase: phase) }).first { return refused }
+            if failure.connectionErrors.isEmpty, failure.dnsAError != nil || failure.dnsAAAAError != nil {
+                return HAAPIError(.nameResolution, "the upstream's host name could not be resolved while \(phase)")
+            }
+            return nil
+        case let io as IOError where io.errnoCode == ECONNREFUSED:
+            return HAAPIError(.connectionRefused, "the upstream refused the connection (nothing listens there) while \(phase)")
+        case is SocketAddressError:
+            return HAAPIError(.nameResolution, "the upstream's host name could not be resolved while \(phase)")
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
+            return HAAPIError(.tls, "the TLS handshake with the upstream failed while \(phase) (certificate not trusted, wrong name, or not TLS)")
+        default:
+            return nil
+        }
     }
 
     /// Runs `operation`, failing with ``HAAPIError/Code/timeout`` after `timeout`.

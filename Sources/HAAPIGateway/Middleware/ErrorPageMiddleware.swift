@@ -38,6 +38,9 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
                 title: .gateway(.upstreamUnavailableTitle), message: .gateway(error.text ?? .upstreamUnavailable), tryAgain: true, language: language)
         case .forbidden:
             renderer.messagePage(title: .gateway(.refusedTitle), message: .gateway(error.text ?? .formNotVerified), startAgain: true, language: language)
+        case .upstreamNotReady:
+            renderer.messagePage(
+                title: .gateway(.upstreamUnavailableTitle), message: .gateway(error.text ?? .signInUnavailable), tryAgain: true, language: language)
         case .overloaded:
             renderer.messagePage(title: .gateway(.busyTitle), message: .gateway(error.text ?? .sessionsFull), tryAgain: true, language: language)
         case .tooManyAttempts:

@@ -11,7 +11,7 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case signInFailedTitle, signInNotCompleted, tokensRefused, signInNotStarted, signInExpired, fieldNotOnPage
     case cancelledTitle, cancelledText
     case sessionExpiredTitle, sessionExpired
-    case upstreamUnavailableTitle, upstreamUnavailable
+    case upstreamUnavailableTitle, upstreamUnavailable, signInUnavailable
     case refusedTitle, crossSiteRefused, formNotVerified
     case errorTitle, unknownButton, unknownLink, unknownForm, requestTooLarge, requestNotHandled, hostRefused
     case problemTitle, problemText

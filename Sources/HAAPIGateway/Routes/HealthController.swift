@@ -2,20 +2,45 @@ import Foundation
 import HAAPI
 import Hummingbird
 
-/// `GET /healthz`: the process is alive. `GET /readyz`: it should get traffic: not draining and the upstream's
-/// discovery answering (checked at most once a second). Both answer small JSON documents, never cached.
+/// `GET /healthz`: the process runs. `GET /readyz`: it should get traffic: not draining, connected to the upstream
+/// (``UpstreamConnection``) and the upstream answering; otherwise 503 with each check, the upstream named with why it
+/// is not ready (connection refused, name resolution, TLS, timeout, misconfigured).
 struct HealthController: Sendable {
-    let client: HAAPIClient
+    let upstream: UpstreamConnection
     let drain: GatewayDrain
     let probe: UpstreamProbe
+
+    /// The readiness document.
+    struct Readiness: Encodable {
+        struct Checks: Encodable {
+            let draining: Bool
+            let upstream: String
+            let upstreamURL: String
+            let templates = "loaded"
+        }
+
+        let ready: Bool
+        let checks: Checks
+    }
 
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("/healthz") { _, _ in Self.json(#"{"status":"alive"}"#, status: .ok) }
         router.get("/readyz") { _, _ in
             let draining = drain.isDraining
-            let upstream = await probe.isReachable()
-            let ready = !draining && upstream
-            let body = #"{"ready":\#(ready),"checks":{"draining":\#(draining),"upstream":"\#(upstream ? "reachable" : "unreachable")","templates":"loaded"}}"#
+            let upstreamState: String
+            var upstreamReady = false
+            switch upstream.status {
+            case .connecting(let failure): upstreamState = "connecting" + (failure.map { " (\($0))" } ?? "")
+            case .misconfigured(let message): upstreamState = "misconfigured (\(message))"
+            case .ready:
+                upstreamReady = await probe.isReachable()
+                upstreamState = upstreamReady ? "reachable" : "unreachable"
+            }
+            let ready = !draining && upstreamReady
+            let document = Readiness(ready: ready, checks: .init(draining: draining, upstream: upstreamState, upstreamURL: upstream.upstreamName))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let body = (try? encoder.encode(document)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"ready":false}"#
             return Self.json(body, status: ready ? .ok : .serviceUnavailable)
         }
     }

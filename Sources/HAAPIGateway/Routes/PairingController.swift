@@ -22,7 +22,7 @@ struct PairingController: Sendable {
                     status: .gone)
             }
             let session = SignInSession(
-                flow: signIn.client.makeFlow(), dispatcher: signIn.dispatcher, polling: signIn.configuration.polling, logger: signIn.logger,
+                flow: try signIn.newFlow(), dispatcher: signIn.dispatcher, polling: signIn.configuration.polling, logger: signIn.logger,
                 pairing: (ticket.code, hostName), metrics: signIn.metrics)
             guard let id = await signIn.store.insert(session) else { throw GatewayError(.overloaded, .sessionsFull).retrying(after: 5) }
             signIn.logger.info("pairing link redeemed")

@@ -9,7 +9,8 @@ import Logging
 /// In `login` mode (``GatewayConfiguration/pairing``) only the single-use link starts the one sign-in and the final
 /// page comes with the last post; in kiosk mode finished sessions are destroyed and every page returns to the start.
 struct SignInController: Sendable {
-    let client: HAAPIClient
+    /// The upstream's client, once reached (``UpstreamConnection``).
+    let upstream: UpstreamConnection
     let store: MemorySessionStore<SignInSession>
     let limiter: FailedPostLimiter
     let dispatcher: CallbackDispatcher
@@ -133,7 +134,7 @@ struct SignInController: Sendable {
     private func startSession(_ request: Request) async throws -> Response {
         // At the cap a new sign-in waits, before any upstream call; the sign-ins under way go on.
         guard await store.hasRoom() else { throw Self.sessionsFull }
-        let session = SignInSession(flow: client.makeFlow(), dispatcher: dispatcher, polling: configuration.polling, logger: logger, metrics: metrics)
+        let session = SignInSession(flow: try newFlow(), dispatcher: dispatcher, polling: configuration.polling, logger: logger, metrics: metrics)
         try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
         guard let id = await store.insert(session) else { throw Self.sessionsFull }
         let snapshot = await session.snapshot()
@@ -152,6 +153,12 @@ struct SignInController: Sendable {
     }
 
     static let sessionsFull = GatewayError(.overloaded, .sessionsFull).retrying(after: 5)
+
+    /// A new flow of the upstream's client; "sign-in is unavailable, try again" (503) while the gateway has not reached it.
+    func newFlow() throws(GatewayError) -> HAAPIFlow {
+        guard let client = upstream.client else { throw GatewayError(.upstreamNotReady, .signInUnavailable).retrying(after: 5) }
+        return client.makeFlow()
+    }
 
     /// The session of a state-changing request after the failed-post bounds, the origin and the CSRF checks; a refusal
     /// counts as a failed post of the session and the client address.

@@ -44,7 +44,7 @@ extension SecurityAndReliabilityTests {
             }
         }
 
-        @Test("an upstream on HTTPS signed by a CA in the upstream trust roots: the whole sign-in works; without the CA the gateway does not start")
+        @Test("an upstream on HTTPS signed by a CA in the upstream trust roots: the whole sign-in works; without the CA the gateway is not ready and says why")
         func customUpstreamCA() async throws {
             var proxyTLS = TLSConfiguration.makeServerConfiguration(
                 certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(TLSTestMaterial.serverCertificatePEM.utf8)).map { .certificate($0) },
@@ -60,10 +60,14 @@ extension SecurityAndReliabilityTests {
                 #expect(done.html.contains("You are signed in"))
                 #expect(proxy.traffic.contains { $0.contains("oauth-authorization-response") }, "the flow went through the TLS upstream")
             }
-            await #expect(throws: (any Error).self) {
-                try await GatewayHarness.withProxiedGateway(proxyTLS: proxyTLS) { _, _, _, _ in
-                    Issue.record("the gateway started against an upstream it cannot trust")
-                }
+            // Without the CA it starts but signs no one in: not ready, the TLS failure named, a "sign-in is unavailable" page.
+            try await GatewayHarness.withProxiedGateway(proxyTLS: proxyTLS) { browser, _, _, _ in
+                let ready = try await browser.get("/readyz")
+                #expect(ready.status == 503)
+                #expect(ready.html.contains("connecting (tls: the TLS handshake with the upstream failed"), "\(ready.html)")
+                let page = try await browser.get("/")
+                #expect(page.status == 503 && page.html.contains("Sign-in is unavailable at the moment"))
+                #expect(page.header("Retry-After") == "5")
             }
         }
 

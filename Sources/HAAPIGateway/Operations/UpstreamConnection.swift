@@ -1,0 +1,105 @@
+import HAAPI
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// The gateway's HAAPI client, once the upstream has answered: its discovery document read and a first HAAPI token
+/// obtained. An upstream that is down, unreachable or slow at start does not stop the gateway: it starts without it,
+/// says so (``status``, `/readyz`, a "sign-in is unavailable" page), and keeps trying with backoff in the background
+/// (as a service of the application) until it answers. An upstream that answers but is wrong for the gateway (no
+/// discovery there, no HAAPI for the client, a refused client secret) stops startup at once, as a configuration error.
+public final class UpstreamConnection: Service, Sendable {
+    /// What the connection is doing, for readiness and logs.
+    public enum Status: Sendable, Equatable {
+        /// Not connected yet; the last attempt's failure, named (connection refused, name resolution, TLS, timeout, …).
+        case connecting(lastFailure: String?)
+        /// Connected: the client is in use.
+        case ready
+        /// The upstream answered, but not as a HAAPI server for this client: it will not work without a change.
+        case misconfigured(String)
+    }
+
+    let configuration: HAAPIClientConfiguration
+    let logger: Logger
+    /// The waits between attempts, the last one repeated.
+    let backoff: [Duration]
+    private let state = Mutex<(client: HAAPIClient?, status: Status)>((nil, .connecting(lastFailure: nil)))
+
+    /// - Parameters:
+    ///   - configuration: The HAAPI client's configuration.
+    ///   - backoff: The waits between attempts (the last one repeated).
+    init(configuration: HAAPIClientConfiguration, logger: Logger, backoff: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(15)]) {
+        self.configuration = configuration
+        self.logger = logger
+        self.backoff = backoff
+    }
+
+    /// The client, nil until the upstream has answered.
+    public var client: HAAPIClient? { state.withLock { $0.client } }
+
+    /// What the connection is doing.
+    public var status: Status { state.withLock { $0.status } }
+
+    /// The upstream, as named in logs and readiness (its base URL, which holds no secret).
+    public var upstreamName: String { configuration.baseURL.absoluteString }
+
+    /// One attempt to connect: discovery, then a HAAPI token with the client's credentials.
+    /// - Throws: ``StartupFailure`` (configuration) when the upstream answered but is wrong for this client.
+    func attempt() async throws(StartupFailure) {
+        let outcome: Result<HAAPIClient, HAAPIError>
+        do throws(HAAPIError) {
+            let client = try await HAAPIClient(configuration: configuration, logger: logger)
+            do throws(HAAPIError) {
+                try await client.verifyHAAPIAccess()
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
+            outcome = .success(client)
+        } catch {
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .success(let client):
+            state.withLock { $0 = (client, .ready) }
+            logger.notice("upstream connected", metadata: ["upstream": "\(upstreamName)"])
+        case .failure(let error) where Self.isTemporary(error):
+            state.withLock { $0.status = .connecting(lastFailure: "\(error.code): \(error.message)") }
+            logger.warning("upstream not reachable; retrying", metadata: ["upstream": "\(upstreamName)", "error": "\(error.code)", "reason": "\(error.message)"])
+        case .failure(let error):
+            let message = "the upstream \(upstreamName) answered, but not as a HAAPI server for this client: \(error.message)"
+            state.withLock { $0.status = .misconfigured(message) }
+            logger.error("upstream misconfigured", metadata: ["upstream": "\(upstreamName)", "error": "\(error.code)", "reason": "\(error.message)"])
+            throw StartupFailure(ConfigurationError(problems: ["upstream: \(message)"]), listening: "", port: 0)
+        }
+    }
+
+    /// Whether `error` may go away by itself: the upstream is down, unreachable, slow or failing (5xx), as opposed to
+    /// answering in a way that shows the configuration is wrong (4xx, a document that is not discovery, a key that
+    /// does not load).
+    static func isTemporary(_ error: HAAPIError) -> Bool {
+        switch error.code {
+        case .connectionRefused, .nameResolution, .tls, .timeout, .transport: true
+        case .upstreamStatus: (error.status ?? 500) >= 500
+        default: false
+        }
+    }
+
+    /// Retries with backoff until connected (nothing to do when already connected), then waits for shutdown and closes
+    /// the client. A misconfigured upstream found later is logged and left unready.
+    public func run() async throws {
+        var attempt = 0
+        while client == nil, case .connecting = status {
+            let wait = backoff[min(attempt, backoff.count - 1)]
+            attempt += 1
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: wait) }
+            } catch {
+                break
+            }
+            try? await self.attempt()
+        }
+        try? await gracefulShutdown()
+        try? await client?.shutdown()
+    }
+}

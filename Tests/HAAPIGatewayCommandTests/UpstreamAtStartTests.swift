@@ -1,0 +1,77 @@
+import Foundation
+import HAAPIDemoServer
+import HAAPIGateway
+import NIOCore
+import NIOPosix
+import Testing
+
+@testable import GatewayTestSupport
+
+/// The gateway starts without its upstream and becomes ready when the upstream comes, without a restart; an upstream
+/// that answers but is wrong for the client stops startup at once (whole processes, as a supervisor runs them).
+@Suite("Upstream at start")
+struct UpstreamAtStartTests {
+    /// A loopback port that was free a moment ago.
+    static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        try await channel.close()
+        return port
+    }
+
+    static func upstreamArguments(port: Int, secret: String = DemoServer.clientSecret) -> [String] {
+        ["--upstream", "http://127.0.0.1:\(port)", "--client-id", DemoServer.clientID, "--client-secret", secret]
+    }
+
+    @Test("upstream down at start: 503 pages with Retry-After and /readyz naming the upstream; ready once it comes, and a sign-in works")
+    func upstreamDownAtStart() async throws {
+        let upstreamPort = try await Self.freePort()
+        let serve = try RunningGateway(
+            ["serve", "--port", "0"] + Self.upstreamArguments(port: upstreamPort),
+            environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0", "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "2"])
+        let gateway = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        try await TestBrowser.using(gateway) { browser in
+            let notReady = try await browser.get("/readyz")
+            #expect(notReady.status == 503)
+            #expect(notReady.html.contains(#""upstreamURL":"http://127.0.0.1:\#(upstreamPort)""#))
+            #expect(notReady.html.contains("connectionRefused"), "\(notReady.html)")
+            let page = try await browser.get("/")
+            #expect(page.status == 503)
+            #expect(page.header("Retry-After") == "5")
+            #expect(page.html.contains("Sign-in is unavailable at the moment"))
+            #expect(browser.cookies.isEmpty, "no session is held for a sign-in that cannot start")
+
+            // The upstream comes: the gateway becomes ready by itself.
+            let demo = try RunningGateway(["demo-server", "--port", "\(upstreamPort)", "--log-level", "error"])
+            _ = try await demo.waitForOutput(#"(Demo HAAPI server)"#)
+            let deadline = ContinuousClock.now + .seconds(60)
+            var ready = false
+            while !ready, ContinuousClock.now < deadline {
+                ready = try await browser.get("/readyz").status == 200
+                if !ready { try await Task.sleep(for: .milliseconds(250)) }
+            }
+            #expect(ready, "the gateway became ready without a restart")
+            let done = try await browser.signInAsDemo()
+            #expect(done.html.contains("You are signed in"))
+            demo.signal(SIGTERM)
+            _ = try await demo.waitForExit(timeout: .seconds(30))
+        }
+        serve.signal(SIGTERM)
+        _ = try await serve.waitForExit(timeout: .seconds(30))
+        #expect(serve.standardError.contains("upstream not reachable; retrying"))
+        #expect(serve.standardError.contains("connectionRefused"))
+        #expect(serve.standardError.contains("upstream connected"))
+    }
+
+    @Test("an upstream that answers but refuses the client secret stops startup at once: one line, exit 78")
+    func wrongClientSecret() async throws {
+        let demo = try RunningGateway(["demo-server", "--port", "0", "--log-level", "error"])
+        let discovery = try await demo.waitForOutput(#"Demo HAAPI server: (http://127\.0\.0\.1:\d+)/"#)
+        let port = try #require(URL(string: discovery)?.port)
+        let result = try await runGateway(["serve", "--port", "0"] + Self.upstreamArguments(port: port, secret: "not-the-secret"), directory: Repository.root)
+        #expect(result.status == StartupFailure.configurationStatus)
+        #expect(result.standardError.split(separator: "\n").last == "haapi-gateway: invalid configuration: upstream: the upstream http://127.0.0.1:\(port) answered, but not as a HAAPI server for this client: the token endpoint refused the HAAPI token request (invalid_client)")
+        demo.signal(SIGTERM)
+        _ = try await demo.waitForExit(timeout: .seconds(30))
+    }
+}
