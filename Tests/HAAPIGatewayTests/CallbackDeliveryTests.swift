@@ -114,6 +114,47 @@ struct CallbackDeliveryTests {
         #expect(!FileManager.default.fileExists(atPath: spool), "the spool is gone once taken in")
     }
 
+    @Test("the sinks are attempted all at once; the person waits at most callbacks.handOverSeconds, the slow sink goes on")
+    func parallelHandOverWithABound() async throws {
+        let slow = BlockingSink(name: "slow")
+        let slower = BlockingSink(name: "slower")
+        let quick = FlakySink(failures: 0)
+        let dispatcher = CallbackDispatcher(sinks: [slow, slower, quick], settings: CallbackDeliverySettings(handOverSeconds: 1), logger: Logger(label: "t"))
+        let allAccepted = await dispatcher.deliver(.cancelled)
+        #expect(!allAccepted, "the page is told the hand-over is still being retried")
+        #expect(slow.attemptsStarted.count == 1 && slower.attemptsStarted.count == 1, "both slow sinks were attempted, not one after the other")
+        #expect(quick.deliveries.count == 1)
+        #expect(await dispatcher.pendingCount == 2, "the deliveries under way are still pending")
+        slow.release()
+        slower.release()
+        await dispatcher.drained()
+        #expect(slow.deliveries.count == 1 && slower.deliveries.count == 1)
+        #expect(await dispatcher.pendingCount == 0)
+    }
+
+    @Test("with a spool, a delivery is in it from before its first attempt until it is done; a shutdown during the attempt leaves it there; the next start delivers it once")
+    func spoolIsWrittenAheadAndSurvivesAShutdownMidAttempt() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spool = directory.appendingPathComponent("callbacks.spool").path
+        let stuck = BlockingSink(name: "receiver")
+        let before = CallbackDispatcher(sinks: [stuck], settings: CallbackDeliverySettings(handOverSeconds: 1), logger: Logger(label: "t"), spoolPath: spool)
+        #expect(!(await before.deliver(.cancelled)))
+        let id = try #require(stuck.attemptsStarted.first)
+        #expect(try SpooledDelivery.read(spool).map(\.id) == [id], "in the spool while its attempt is under way (a SIGKILL now loses nothing)")
+        await before.flushAtShutdown()
+        #expect(try SpooledDelivery.read(spool).map(\.id) == [id], "still there after a shutdown during the attempt")
+
+        let back = FlakySink(failures: 0)
+        let after = CallbackDispatcher(sinks: [ReceiverNamed(name: "receiver", sink: back)], settings: CallbackDeliverySettings(initialBackoffSeconds: 0.01), logger: Logger(label: "t"), spoolPath: spool)
+        await after.restoreSpool()
+        await after.drained()
+        #expect(back.deliveries.map(\.id) == [id], "delivered once, with the same id")
+        #expect(!FileManager.default.fileExists(atPath: spool), "the spool is empty once it is done")
+        stuck.release()
+    }
+
     @Test("the outcome documents: success has exactly the six token fields; error and cancelled have no token")
     func documents() throws {
         let tokens = OAuthTokens(accessToken: "a", expiresIn: 300, refreshToken: "r", tokenType: "Bearer", scope: "openid", idToken: "i")

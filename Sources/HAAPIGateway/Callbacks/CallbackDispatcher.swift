@@ -1,12 +1,22 @@
 import Foundation
 import Logging
 
-/// Hands each sign-in outcome to every configured sink. Each sink is tried at once; a sink that fails is retried in the
-/// background with exponential backoff (``CallbackDeliverySettings``) until it accepts or the retry period ends, so a
-/// receiver that is down for a while loses nothing. Giving up is logged as an error naming the sink — never silent.
-/// With a spool file, deliveries still pending at shutdown are written there (0600) and retried after the next start.
+/// Hands each sign-in's outcome to every configured sink, exactly once per sink as far as the gateway can tell.
+///
+/// A delivery (one outcome for one sink) leaves the dispatcher only once it succeeded or was given up after
+/// `callbacks.retryForSeconds`: while its attempt is under way it is *in flight*, between attempts it *waits* with
+/// exponential backoff. With `callbacks.spoolFile`, every delivery not yet done is in the spool (0600, written before
+/// the first attempt and after every change), so neither a shutdown in the middle of an attempt nor a SIGKILL loses it:
+/// the next start delivers it. (A sink that accepted a delivery just before the process was killed may see it again,
+/// with the same delivery id, which is what receivers deduplicate on.)
+///
+/// The first attempts to all sinks run at once; the person's page waits for them at most
+/// `callbacks.handOverSeconds`, and a slower sink goes on in the background (the page then says the hand-over is
+/// still being retried).
 actor CallbackDispatcher {
-    private struct Pending {
+    private struct Entry {
+        /// The delivery id and the sink's place among the sinks (two sinks may share a name).
+        let key: String
         let sink: any CallbackSink
         let delivery: CallbackDelivery
         let giveUpAt: ContinuousClock.Instant
@@ -16,14 +26,19 @@ actor CallbackDispatcher {
     }
 
     private(set) var sinks: [any CallbackSink]
-    /// Told of every outcome after its first delivery attempt (the `login` command waits on it).
     private let observer: (@Sendable (CompletionOutcome) async -> Void)?
     private var settings: CallbackDeliverySettings
     private let spoolPath: String?
     private let metrics: GatewayMetrics?
     private let logger: Logger
-    private var pending: [Pending] = []
+    /// Deliveries waiting for their next attempt, by key.
+    private var waiting: [String: Entry] = [:]
+    /// Deliveries whose attempt is under way, by key.
+    private var inFlight: [String: Entry] = [:]
+    /// Spooled deliveries for sinks no longer configured: kept in the spool, never attempted.
+    private var orphans: [SpooledDelivery] = []
     private var worker: Task<Void, Never>?
+    private var stopping = false
 
     init(
         sinks: [any CallbackSink], settings: CallbackDeliverySettings = .init(), logger: Logger,
@@ -55,15 +70,14 @@ actor CallbackDispatcher {
         }
     }
 
-    /// A reload: outcomes from now on go to these sinks, with these retries. Deliveries already waiting for a retry
-    /// keep their sink (nothing is dropped because the configuration changed).
+    /// Uses new sinks and settings for outcomes from now on (a reload); deliveries under way keep their sinks.
     func replace(configurations: [CallbackSinkConfiguration], settings: CallbackDeliverySettings) {
         sinks = Self.sinks(for: configurations)
         self.settings = settings
     }
 
-    /// Delivers the outcome to all sinks, one attempt each now; failures are queued for retries.
-    /// - Returns: Whether every sink accepted it on this first attempt.
+    /// Hands `outcome` to every sink: all at once, waiting at most `callbacks.handOverSeconds`.
+    /// - Returns: Whether every sink accepted it within that time (else the rest goes on in the background).
     @discardableResult
     func deliver(_ outcome: CompletionOutcome) async -> Bool {
         let document: [UInt8]
@@ -74,62 +88,62 @@ actor CallbackDispatcher {
             return false
         }
         let delivery = CallbackDelivery(id: SecureToken.make(byteCount: 16), document: document, outcome: outcome.outcome)
-        var allDelivered = true
-        for sink in sinks {
-            do {
-                try await sink.deliver(delivery)
-                metrics?.callbackDelivery(result: "delivered")
-                logger.info("callback delivered", metadata: ["sink": "\(sink.name)", "outcome": "\(delivery.outcome)", "delivery": "\(delivery.id)"])
-            } catch {
-                allDelivered = false
-                enqueue(sink: sink, delivery: delivery, error: error)
-            }
+        let now = ContinuousClock.now
+        let entries = sinks.enumerated().map { index, sink in
+            Entry(
+                key: "\(delivery.id)|\(index)", sink: sink, delivery: delivery, giveUpAt: now + .seconds(settings.retryForSeconds), attempts: 0, nextAttempt: now,
+                backoff: initialBackoff)
         }
+        for entry in entries { inFlight[entry.key] = entry }
+        writeSpool()
+        let accepted = await attemptAll(entries.map(\.key), waitingAtMost: .seconds(settings.handOverSeconds))
         await observer?(outcome)
-        return allDelivered
+        return accepted == entries.count
     }
 
-    /// The number of deliveries waiting for a retry.
-    var pendingCount: Int { pending.count }
+    /// How many deliveries are not done yet (waiting or under way).
+    var pendingCount: Int { waiting.count + inFlight.count }
 
-    /// Waits until no delivery is pending (delivered or given up).
+    /// Waits until no delivery is waiting or under way (tests; a sink that never recovers makes this wait until it is
+    /// given up).
     func drained() async {
-        while let current = worker { await current.value }
+        while worker != nil || !inFlight.isEmpty || !waiting.isEmpty {
+            if let current = worker {
+                await current.value
+            } else {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
     }
 
-    /// At shutdown: one last attempt for every pending delivery; those still refused go to the spool file (or, without
-    /// one, are logged as lost).
+    /// At shutdown: one last attempt for every waiting delivery, and attempts under way awaited, all together at most
+    /// `callbacks.handOverSeconds`. What is still not delivered stays in the spool for the next start, or without a
+    /// spool file is logged as lost, naming the sink.
     func flushAtShutdown() async {
+        stopping = true
         worker?.cancel()
-        let remaining = pending
-        pending = []
-        var unsent: [SpooledDelivery] = []
-        for entry in remaining {
-            do {
-                try await entry.sink.deliver(entry.delivery)
-                logger.info("callback delivered at shutdown", metadata: ["sink": "\(entry.sink.name)", "delivery": "\(entry.delivery.id)"])
-            } catch {
-                if spoolPath == nil {
-                    abandon(sink: entry.sink, delivery: entry.delivery, attempts: entry.attempts + 1, error: error)
-                } else {
-                    unsent.append(SpooledDelivery(sink: entry.sink.name, delivery: entry.delivery))
-                }
+        worker = nil
+        for (key, entry) in waiting { inFlight[key] = entry }
+        let retried = Array(waiting.keys)
+        waiting = [:]
+        _ = await attemptAll(retried, waitingAtMost: .seconds(settings.handOverSeconds), atShutdown: true)
+        let remaining = Array(inFlight.values) + Array(waiting.values)
+        guard !remaining.isEmpty else { return }
+        if let spoolPath {
+            writeSpool()
+            for _ in remaining { metrics?.callbackDelivery(result: "spooled") }
+            logger.warning("callback deliveries spooled for the next start", metadata: ["count": "\(remaining.count)", "spool": "\(spoolPath)"])
+        } else {
+            for entry in remaining {
+                abandon(entry, error: GatewayError(.internalError, "the gateway stopped before the sink accepted it, and callbacks.spoolFile is not set"))
             }
-        }
-        guard let spoolPath, !unsent.isEmpty else { return }
-        do {
-            try SpooledDelivery.write(unsent, to: spoolPath)
-            for _ in unsent { metrics?.callbackDelivery(result: "spooled") }
-            logger.warning("callback deliveries spooled for the next start", metadata: ["count": "\(unsent.count)", "spool": "\(spoolPath)"])
-        } catch {
-            for entry in unsent {
-                logger.error("callback delivery lost: the spool file cannot be written", metadata: ["sink": "\(entry.sink)", "delivery": "\(entry.delivery.id)"])
-            }
+            waiting = [:]
+            inFlight = [:]
         }
     }
 
-    /// At start: takes the deliveries of the spool file into the retry queue (for sinks still configured) and removes
-    /// the file; deliveries for sinks no longer configured stay in the file, with an error in the log.
+    /// Takes in the deliveries a previous run left in the spool (they are retried at once); those for sinks no longer
+    /// configured stay in the spool.
     func restoreSpool() {
         guard let spoolPath, FileManager.default.fileExists(atPath: spoolPath) else { return }
         let spooled: [SpooledDelivery]
@@ -139,88 +153,146 @@ actor CallbackDispatcher {
             logger.error("the callback spool file cannot be read; it is left in place", metadata: ["spool": "\(spoolPath)"])
             return
         }
-        var orphans: [SpooledDelivery] = []
+        let now = ContinuousClock.now
+        var restored = 0
         for entry in spooled {
-            guard let sink = sinks.first(where: { $0.name == entry.sink }) else {
+            guard let index = sinks.firstIndex(where: { $0.name == entry.sink }) else {
                 logger.error("a spooled callback delivery names a sink that is no longer configured; it stays in the spool", metadata: ["sink": "\(entry.sink)"])
                 orphans.append(entry)
                 continue
             }
-            let now = ContinuousClock.now
-            let backoff = Duration.milliseconds(Int64(max(0.001, settings.initialBackoffSeconds) * 1000))
-            pending.append(Pending(sink: sink, delivery: entry.delivery, giveUpAt: now + .seconds(max(1, settings.retryForSeconds)), attempts: 0, nextAttempt: now, backoff: backoff))
+            let restoredEntry = Entry(
+                key: "\(entry.id)|\(index)", sink: sinks[index], delivery: entry.delivery, giveUpAt: now + .seconds(max(1, settings.retryForSeconds)), attempts: 0, nextAttempt: now,
+                backoff: initialBackoff)
+            waiting[restoredEntry.key] = restoredEntry
+            restored += 1
         }
+        writeSpool()
+        logger.notice("spooled callback deliveries restored", metadata: ["count": "\(restored)"])
+        startWorker()
+    }
+
+    // MARK: - Attempts
+
+    private var initialBackoff: Duration { .milliseconds(Int64(max(0.001, settings.initialBackoffSeconds) * 1000)) }
+
+    /// Attempts the in-flight deliveries `keys` at once and waits for them at most `limit`.
+    /// - Returns: How many were accepted within the limit.
+    private func attemptAll(_ keys: [String], waitingAtMost limit: Duration, atShutdown: Bool = false) async -> Int {
+        guard !keys.isEmpty else { return 0 }
+        let (results, continuation) = AsyncStream.makeStream(of: Bool.self)
+        for key in keys {
+            Task { continuation.yield(await self.attempt(key, atShutdown: atShutdown)) }
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            continuation.finish()
+        }
+        var finished = 0
+        var accepted = 0
+        for await ok in results {
+            finished += 1
+            if ok { accepted += 1 }
+            if finished == keys.count { break }
+        }
+        timer.cancel()
+        continuation.finish()
+        return accepted
+    }
+
+    /// One attempt of the in-flight delivery `key`: done when the sink accepts it; otherwise it waits for its next
+    /// attempt (or is given up past its retry period). It leaves the spool only when done or given up.
+    private func attempt(_ key: String, atShutdown: Bool = false) async -> Bool {
+        guard var entry = inFlight[key] else { return false }
+        entry.attempts += 1
         do {
-            if orphans.isEmpty { try FileManager.default.removeItem(atPath: spoolPath) } else { try SpooledDelivery.write(orphans, to: spoolPath) }
+            try await entry.sink.deliver(entry.delivery)
+            inFlight[key] = nil
+            writeSpool()
+            metrics?.callbackDelivery(result: "delivered")
+            let message: Logger.Message =
+                atShutdown ? "callback delivered at shutdown" : entry.attempts == 1 ? "callback delivered" : "callback delivered after retries"
+            logger.info(
+                message,
+                metadata: ["sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)", "attempts": "\(entry.attempts)"])
+            return true
         } catch {
-            logger.error("the callback spool file cannot be updated", metadata: ["spool": "\(spoolPath)"])
-        }
-        logger.notice("spooled callback deliveries restored", metadata: ["count": "\(spooled.count - orphans.count)"])
-        if !pending.isEmpty, worker == nil { worker = Task { await self.work() } }
-    }
-
-    // MARK: - Retries
-
-    private func enqueue(sink: any CallbackSink, delivery: CallbackDelivery, error: any Error) {
-        let now = ContinuousClock.now
-        let backoff = Duration.milliseconds(Int64(max(0.001, settings.initialBackoffSeconds) * 1000))
-        guard settings.retryForSeconds > 0 else {
-            abandon(sink: sink, delivery: delivery, attempts: 1, error: error)
-            return
-        }
-        metrics?.callbackDelivery(result: "retried")
-        logger.warning(
-            "callback delivery failed; retrying",
-            metadata: ["sink": "\(sink.name)", "outcome": "\(delivery.outcome)", "delivery": "\(delivery.id)", "error": "\(Self.describe(error))"])
-        pending.append(
-            Pending(sink: sink, delivery: delivery, giveUpAt: now + .seconds(settings.retryForSeconds), attempts: 1, nextAttempt: now + backoff, backoff: backoff))
-        if worker == nil {
-            worker = Task { await self.work() }
-        }
-    }
-
-    private func work() async {
-        while !pending.isEmpty, !Task.isCancelled {
-            let next = pending.map(\.nextAttempt).min()!
-            try? await Task.sleep(until: next, clock: .continuous)
-            guard !Task.isCancelled else { break }
-            // Take the due entries out first: the list may change while an attempt is awaited.
-            let now = ContinuousClock.now
-            let due = pending.filter { $0.nextAttempt <= now }
-            pending.removeAll { $0.nextAttempt <= now }
-            for var entry in due {
-                entry.attempts += 1
-                do {
-                    try await entry.sink.deliver(entry.delivery)
-                    metrics?.callbackDelivery(result: "delivered")
-                    logger.info(
-                        "callback delivered after retries",
-                        metadata: ["sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)", "attempts": "\(entry.attempts)"])
-                } catch {
-                    entry.backoff = min(entry.backoff * 2, .seconds(60))
-                    entry.nextAttempt = ContinuousClock.now + entry.backoff
-                    if entry.nextAttempt > entry.giveUpAt || Task.isCancelled {
-                        abandon(sink: entry.sink, delivery: entry.delivery, attempts: entry.attempts, error: error)
-                    } else {
-                        pending.append(entry)
-                    }
+            inFlight[key] = nil
+            if entry.attempts > 1 { entry.backoff = min(entry.backoff * 2, .seconds(60)) }
+            entry.nextAttempt = ContinuousClock.now + entry.backoff
+            if stopping {
+                // Shutting down: it stays (spooled, or lost without a spool) for flushAtShutdown to decide.
+                waiting[key] = entry
+            } else if settings.retryForSeconds <= 0 || entry.nextAttempt > entry.giveUpAt {
+                abandon(entry, error: error)
+                writeSpool()
+            } else {
+                waiting[key] = entry
+                if entry.attempts == 1 {
+                    metrics?.callbackDelivery(result: "retried")
+                    logger.warning(
+                        "callback delivery failed; retrying",
+                        metadata: [
+                            "sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)",
+                            "error": "\(Self.describe(error))",
+                        ])
                 }
+                startWorker()
             }
+            return false
+        }
+    }
+
+    private func startWorker() {
+        guard worker == nil, !stopping, !waiting.isEmpty else { return }
+        worker = Task { await self.work() }
+    }
+
+    /// Retries waiting deliveries when they are due, until none waits (or shutdown).
+    private func work() async {
+        while !waiting.isEmpty, !Task.isCancelled, !stopping {
+            let next = waiting.values.map(\.nextAttempt).min()!
+            try? await Task.sleep(until: next, clock: .continuous)
+            guard !Task.isCancelled, !stopping else { break }
+            let now = ContinuousClock.now
+            let due = waiting.filter { $0.value.nextAttempt <= now }
+            for (key, entry) in due {
+                waiting[key] = nil
+                inFlight[key] = entry
+            }
+            _ = await attemptAll(Array(due.keys), waitingAtMost: .seconds(max(settings.handOverSeconds, 60)))
         }
         worker = nil
+        startWorker()
     }
 
-    private func abandon(sink: any CallbackSink, delivery: CallbackDelivery, attempts: Int, error: any Error) {
+    private func abandon(_ entry: Entry, error: any Error) {
         metrics?.callbackDelivery(result: "given_up")
         logger.error(
             "callback delivery given up; this outcome is lost for the sink",
             metadata: [
-                "sink": "\(sink.name)", "outcome": "\(delivery.outcome)", "delivery": "\(delivery.id)", "attempts": "\(attempts)",
+                "sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)", "attempts": "\(entry.attempts)",
                 "error": "\(Self.describe(error))",
             ])
     }
 
-    /// A secret-free error description (gateway errors carry safe messages; anything else is named by type).
+    /// Writes every delivery not done yet to the spool file (or removes it when there is none).
+    private func writeSpool() {
+        guard let spoolPath else { return }
+        let entries = (Array(inFlight.values) + Array(waiting.values)).sorted { $0.key < $1.key }.map {
+            SpooledDelivery(sink: $0.sink.name, delivery: $0.delivery)
+        } + orphans
+        do {
+            if entries.isEmpty {
+                if FileManager.default.fileExists(atPath: spoolPath) { try FileManager.default.removeItem(atPath: spoolPath) }
+            } else {
+                try SpooledDelivery.write(entries, to: spoolPath)
+            }
+        } catch {
+            logger.error("the callback spool file cannot be written; deliveries under way are not safe from a crash", metadata: ["spool": "\(spoolPath)"])
+        }
+    }
+
     private static func describe(_ error: any Error) -> String {
         (error as? GatewayError)?.message ?? "\(type(of: error))"
     }

@@ -50,6 +50,7 @@ extension ConfigurationKey {
         .init("callbacks.webhookSecretFile", .string),
         .init("callbacks.previousWebhookSecretFile", .string),
         .init("callbacks.retryForSeconds", .integer),
+        .init("callbacks.handOverSeconds", .integer),
         .init("callbacks.spoolFile", .string),
 
         .init("completion.redirectURL", .string),

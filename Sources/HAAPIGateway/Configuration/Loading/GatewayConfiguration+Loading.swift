@@ -82,7 +82,8 @@ extension GatewayConfiguration {
         // callbacks
         configuration.callbacks = resolveCallbacks(&reader)
         configuration.callbackDelivery = CallbackDeliverySettings(
-            retryForSeconds: reader.integer("callbacks.retryForSeconds", in: 0...604_800, default: CallbackDeliverySettings().retryForSeconds))
+            retryForSeconds: reader.integer("callbacks.retryForSeconds", in: 0...604_800, default: CallbackDeliverySettings().retryForSeconds),
+            handOverSeconds: reader.integer("callbacks.handOverSeconds", in: 1...300, default: CallbackDeliverySettings().handOverSeconds))
         if let spool = reader.filePath("callbacks.spoolFile") {
             var isDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: spool.deletingLastPathComponent().path, isDirectory: &isDirectory) || !isDirectory.boolValue {
