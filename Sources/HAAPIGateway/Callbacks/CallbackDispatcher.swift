@@ -19,7 +19,8 @@ actor CallbackDispatcher {
         let key: String
         let sink: any CallbackSink
         let delivery: CallbackDelivery
-        let giveUpAt: ContinuousClock.Instant
+        /// When retrying stops: `callbacks.retryForSeconds` after the first failure.
+        var giveUpAt: ContinuousClock.Instant
         var attempts: Int
         var nextAttempt: ContinuousClock.Instant
         var backoff: Duration
@@ -218,8 +219,9 @@ actor CallbackDispatcher {
             return true
         } catch {
             inFlight[key] = nil
-            if entry.attempts > 1 { entry.backoff = min(entry.backoff * 2, .seconds(60)) }
-            entry.nextAttempt = ContinuousClock.now + entry.backoff
+            let now = ContinuousClock.now
+            if entry.attempts == 1 { entry.giveUpAt = now + .seconds(settings.retryForSeconds) } else { entry.backoff = min(entry.backoff * 2, .seconds(60)) }
+            entry.nextAttempt = now + entry.backoff
             if stopping {
                 // Shutting down: it stays (spooled, or lost without a spool) for flushAtShutdown to decide.
                 waiting[key] = entry
