@@ -14,6 +14,8 @@ struct PairingController: Sendable {
 
     func register(on router: Router<GatewayRequestContext>) {
         router.get("/pair/:token") { request, context in
+            // The flow first: while the upstream is not reached this answers "try again" and leaves the link usable.
+            let flow = try signIn.newFlow()
             guard let token = context.parameters.get("token"), let ticket = await gate.redeem(token) else {
                 signIn.logger.info("pairing link refused (used, expired or wrong)")
                 return PageRenderer.response(
@@ -22,7 +24,7 @@ struct PairingController: Sendable {
                     status: .gone)
             }
             let session = SignInSession(
-                flow: try signIn.newFlow(), dispatcher: signIn.dispatcher, polling: signIn.configuration.polling, logger: signIn.logger,
+                flow: flow, dispatcher: signIn.dispatcher, polling: signIn.configuration.polling, logger: signIn.logger,
                 pairing: (ticket.code, hostName), metrics: signIn.metrics)
             guard let id = await signIn.store.insert(session) else { throw GatewayError(.overloaded, .sessionsFull).retrying(after: 5) }
             signIn.logger.info("pairing link redeemed")
