@@ -22,7 +22,7 @@ public enum Gateway {
     ///   - metrics: Where the metrics are counted (served on their own listener when `metrics.enabled`).
     ///   - reloader: Attached to this gateway, it applies a new configuration while it runs (SIGHUP).
     ///   - now: The clock of session lifetimes and kiosk idle resets (tests inject one).
-    /// - Throws: ``GatewayError`` for missing templates or a `.demo` upstream; ``StartupFailure`` when the upstream answers
+    /// - Throws: ``GatewayError`` for missing templates or a `.demo` upstream; ``ConfigurationError`` when the upstream answers
     ///   but is wrong for the client (no discovery there, a refused client secret). An upstream that cannot be reached is
     ///   no failure: the gateway starts and keeps trying (``UpstreamConnection``).
     public static func makeApplication(

@@ -25,10 +25,9 @@ enum ClientAssertion {
     /// - Parameters:
     ///   - clientID: The client id.
     ///   - audience: The token endpoint URL.
-    ///   - signer: The client's key or secret.
-    ///   - keyID: An optional `kid`.
+    ///   - signer: The client's key or secret (with its `alg` and `kid`).
     ///   - now: The issue time.
-    static func make(clientID: String, audience: URL, signer: ClientAssertionSigner, keyID: String?, now: Date = Date()) throws(HAAPIError) -> String {
+    static func make(clientID: String, audience: URL, signer: ClientAssertionSigner, now: Date = Date()) throws(HAAPIError) -> String {
         let iat = Int(now.timeIntervalSince1970)
         let claims = Claims(iss: clientID, sub: clientID, aud: audience.absoluteString, jti: RandomToken.make(byteCount: 18), iat: iat, exp: iat + 60)
         let encoder = JSONEncoder()
@@ -36,7 +35,7 @@ enum ClientAssertion {
         let header: Data
         let body: Data
         do {
-            header = try encoder.encode(Header(alg: signer.algorithm, kid: keyID))
+            header = try encoder.encode(Header(alg: signer.algorithm, kid: signer.keyID))
             body = try encoder.encode(claims)
         } catch {
             throw HAAPIError(.crypto, "a client assertion could not be encoded")

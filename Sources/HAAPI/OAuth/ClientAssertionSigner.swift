@@ -14,18 +14,22 @@ struct ClientAssertionSigner: @unchecked Sendable {
     private let key: Key
     /// The JWS `alg` the assertions carry.
     let algorithm: String
+    /// The `kid` the assertions carry, if the client's key has one.
+    let keyID: String?
 
     /// The signer for `authentication`, nil for methods without assertions.
     /// - Throws: ``HAAPIError/Code/crypto`` when the key does not load (its problem named, never the key).
     init?(for authentication: ClientAuthentication) throws(HAAPIError) {
         switch authentication {
-        case .privateKeyJWT(let pem, _, let algorithm):
+        case .privateKeyJWT(let pem, let keyID, let algorithm):
             self.algorithm = algorithm.rawValue
+            self.keyID = keyID
             self.key = try Self.privateKey(pem: pem, algorithm: algorithm)
         case .secretJWT(let secret):
             // RFC 7518 §3.2: an HS256 key must be at least 256 bits.
             guard secret.utf8.count >= 32 else { throw HAAPIError(.crypto, "a client_secret_jwt secret must be at least 32 bytes for HS256") }
             self.algorithm = "HS256"
+            self.keyID = nil
             self.key = .hmac(SymmetricKey(data: Data(secret.utf8)))
         case .none, .secretBasic, .secretPost, .mutualTLS:
             return nil

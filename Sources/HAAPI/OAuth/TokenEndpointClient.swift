@@ -107,12 +107,10 @@ struct TokenEndpointClient: Sendable {
             pairs.append(("client_id", configuration.clientID))
             pairs.append(("client_secret", secret))
         case .privateKeyJWT, .secretJWT:
-            var keyID: String?
-            if case .privateKeyJWT(_, let configuredKeyID, _) = configuration.clientAuthentication { keyID = configuredKeyID }
             guard let signer = context.assertionSigner else { throw HAAPIError(.crypto, "the client assertion key is not loaded") }
             pairs.append(("client_id", configuration.clientID))
             pairs.append(("client_assertion_type", ClientAssertion.type))
-            pairs.append(("client_assertion", try ClientAssertion.make(clientID: configuration.clientID, audience: context.endpoints.token, signer: signer, keyID: keyID)))
+            pairs.append(("client_assertion", try ClientAssertion.make(clientID: configuration.clientID, audience: context.endpoints.token, signer: signer)))
         }
         return HTTPRequestData(method: "POST", url: url, headers: headers, body: Data(FormURLEncoding.encode(pairs).utf8))
     }

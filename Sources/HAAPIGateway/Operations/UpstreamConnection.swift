@@ -44,8 +44,8 @@ public final class UpstreamConnection: Service, Sendable {
     public var upstreamName: String { configuration.baseURL.absoluteString }
 
     /// One attempt to connect: discovery, then a HAAPI token with the client's credentials.
-    /// - Throws: ``StartupFailure`` (configuration) when the upstream answered but is wrong for this client.
-    func attempt() async throws(StartupFailure) {
+    /// - Throws: ``ConfigurationError`` when the upstream answered but is wrong for this client.
+    func attempt() async throws(ConfigurationError) {
         let outcome: Result<HAAPIClient, HAAPIError>
         do throws(HAAPIError) {
             let client = try await HAAPIClient(configuration: configuration, logger: logger)
@@ -70,7 +70,7 @@ public final class UpstreamConnection: Service, Sendable {
             let message = "the upstream \(upstreamName) answered, but not as a HAAPI server for this client: \(error.message)"
             state.withLock { $0.status = .misconfigured(message) }
             logger.error("upstream misconfigured", metadata: ["upstream": "\(upstreamName)", "error": "\(error.code)", "reason": "\(error.message)"])
-            throw StartupFailure(ConfigurationError(problems: ["upstream: \(message)"]), listening: "", port: 0)
+            throw ConfigurationError(problems: ["upstream: \(message)"])
         }
     }
 
