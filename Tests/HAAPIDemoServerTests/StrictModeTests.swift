@@ -77,20 +77,9 @@ import Testing
         try await harness.finish()
     }
 
-    /// A finished strict demo login.
-    static func authorizationResponse(_ harness: DemoServerHarness) async throws -> (HAAPIFlowDriver, TestResponse) {
-        let flow = HAAPIFlowDriver(harness: harness)
-        let form = try await LoginFlowTests.passwordForm(flow)
-        let redirect = try await flow.submit(try #require(form.action(kind: "login")), ["userName": "demo", "password": "demo"])
-        let notice = Step(try await flow.follow(redirect))
-        let done = try await flow.submit(try #require(notice.action(kind: "continue")))
-        #expect(Step(done).type == "oauth-authorization-response")
-        return (flow, done)
-    }
-
     @Test func tokenBoundCodeNeedsAProofFromTheFlowsKeyAndARefusalLeavesItUnused() async throws {
         let harness = try await DemoServerHarness.start(strict: true)
-        let (flow, done) = try await Self.authorizationResponse(harness)
+        let (flow, done) = try await TokenEndpointTests.authorizationResponse(harness)
         let withoutProof = try await flow.exchange(done)
         #expect(withoutProof.status == 400)
         #expect(withoutProof.json["error"] as? String == "invalid_dpop_proof")

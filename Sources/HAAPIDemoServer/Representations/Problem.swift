@@ -45,23 +45,22 @@ struct Problem: Encodable, Sendable, Error {
 
     /// `incorrect-credentials` with messages (HTTP 400).
     static func incorrectCredentials(_ messages: [Message]) -> Problem {
-        Problem(
-            type: incorrectCredentialsType, title: "Incorrect credentials", messages: messages,
-            metadata: RepresentationMetadata(viewName: nil, templateArea: "html1"), status: 400)
+        inputProblem(incorrectCredentialsType, title: "Incorrect credentials", messages: messages)
     }
 
     /// `authentication-failed` with messages (HTTP 400): an input error, the step stays valid ([UIKIT]).
     static func authenticationFailed(_ messages: [Message]) -> Problem {
-        Problem(
-            type: authenticationFailedType, title: "Authentication failed", messages: messages,
-            metadata: RepresentationMetadata(viewName: nil, templateArea: "html1"), status: 400)
+        inputProblem(authenticationFailedType, title: "Authentication failed", messages: messages)
     }
 
     /// `too-many-attempts` with messages (HTTP 400): an input error, the step stays valid ([UIKIT]).
     static func tooManyAttempts(_ messages: [Message]) -> Problem {
-        Problem(
-            type: tooManyAttemptsType, title: "Too many attempts", messages: messages,
-            metadata: RepresentationMetadata(viewName: nil, templateArea: "html1"), status: 400)
+        inputProblem(tooManyAttemptsType, title: "Too many attempts", messages: messages)
+    }
+
+    /// An input problem with messages, as the HTML form authenticator's answers have it (HTTP 400).
+    private static func inputProblem(_ type: String, title: String, messages: [Message]) -> Problem {
+        Problem(type: type, title: title, messages: messages, metadata: RepresentationMetadata(viewName: nil, templateArea: "html1"), status: 400)
     }
 
     /// An OAuth error as a HAAPI `error-authorization-response` problem with `error`, `error_description` and the
