@@ -155,6 +155,28 @@ struct CallbackDeliveryTests {
         stuck.release()
     }
 
+    @Test("a shutdown awaits the attempts already under way: one the sink accepts meanwhile is done, not left in the spool")
+    func shutdownAwaitsAttemptsUnderWay() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spool = directory.appendingPathComponent("callbacks.spool").path
+        let slow = BlockingSink(name: "receiver")
+        let dispatcher = CallbackDispatcher(sinks: [slow], settings: CallbackDeliverySettings(handOverSeconds: 5), logger: Logger(label: "t"), spoolPath: spool)
+        let handedOver = Task { await dispatcher.deliver(.cancelled) }
+        while slow.attemptsStarted.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        // The sink accepts while the shutdown waits; the process exits as soon as the shutdown is done, so that is when
+        // the spool must already be right.
+        Task {
+            try await Task.sleep(for: .milliseconds(200))
+            slow.release()
+        }
+        await dispatcher.flushAtShutdown()
+        #expect(!FileManager.default.fileExists(atPath: spool), "a delivered outcome is not spooled to be delivered again")
+        _ = await handedOver.value
+        #expect(slow.deliveries.count == 1)
+    }
+
     @Test("the outcome documents: success has exactly the six token fields; error and cancelled have no token")
     func documents() throws {
         let tokens = OAuthTokens(accessToken: "a", expiresIn: 300, refreshToken: "r", tokenType: "Bearer", scope: "openid", idToken: "i")

@@ -124,10 +124,14 @@ actor CallbackDispatcher {
         stopping = true
         worker?.cancel()
         worker = nil
-        for (key, entry) in waiting { inFlight[key] = entry }
-        let retried = Array(waiting.keys)
+        for (key, entry) in waiting {
+            inFlight[key] = entry
+            Task { _ = await self.attempt(key, atShutdown: true) }
+        }
         waiting = [:]
-        _ = await attemptAll(retried, waitingAtMost: .seconds(settings.handOverSeconds), atShutdown: true)
+        // Every attempt under way is awaited, not only those started here: one that succeeds now must not stay spooled.
+        let deadline = ContinuousClock.now + .seconds(settings.handOverSeconds)
+        while !inFlight.isEmpty, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         let remaining = Array(inFlight.values) + Array(waiting.values)
         guard !remaining.isEmpty else { return }
         if let spoolPath {
@@ -179,11 +183,11 @@ actor CallbackDispatcher {
 
     /// Attempts the in-flight deliveries `keys` at once and waits for them at most `limit`.
     /// - Returns: How many were accepted within the limit.
-    private func attemptAll(_ keys: [String], waitingAtMost limit: Duration, atShutdown: Bool = false) async -> Int {
+    private func attemptAll(_ keys: [String], waitingAtMost limit: Duration) async -> Int {
         guard !keys.isEmpty else { return 0 }
         let (results, continuation) = AsyncStream.makeStream(of: Bool.self)
         for key in keys {
-            Task { continuation.yield(await self.attempt(key, atShutdown: atShutdown)) }
+            Task { continuation.yield(await self.attempt(key)) }
         }
         let timer = Task {
             try? await Task.sleep(for: limit)
