@@ -1,6 +1,7 @@
 import Foundation
 import HAAPI
 import HAAPIDemoServer
+import Logging
 import Testing
 
 /// The `HAAPI` client library signing in against the independent demo HAAPI server, over real HTTP on loopback.
@@ -34,6 +35,38 @@ struct ClientAgainstDemoServerTests {
         #expect(copied.type == notice.type, "continue-same-step keeps the previous step")
         #expect(copied.messages.count == notice.messages.count + 1)
         return try await walker.submitExpectingStep(.continue, on: copied)
+    }
+
+    /// Against the strict demo, whose nonces are per DPoP key: two flows of one client, interleaved, are each challenged
+    /// once (a fresh key has no nonce yet) and never again, because each keeps its own nonce (notes 1.4, [DPOPNONCE]).
+    @Test("against the strict demo, interleaved flows keep their own DPoP nonces: one challenge per flow, never more")
+    func interleavedFlowsKeepTheirOwnNonces() async throws {
+        var quiet = Logger(label: "haapi-demo-server")
+        quiet.logLevel = .critical
+        let server = try await DemoServer.start(configuration: .strict, logger: quiet)
+        let configuration = HAAPIClientConfiguration(
+            baseURL: server.baseURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
+            redirectURI: DemoServer.redirectURI, scopes: ["openid"])
+        let inner = try AsyncHTTPClientTransport(configuration: configuration)
+        let challenges = NonceChallengeCounter()
+        let transport = ClosureHAAPITransport { request in
+            let response = try await inner.send(request, timeout: .seconds(30), maxBodyBytes: 1 << 20)
+            await challenges.record(response)
+            return response
+        }
+        let client = try await HAAPIClient(configuration: configuration, transport: transport)
+        let first = SignInWalker(flow: client.makeFlow())
+        let second = SignInWalker(flow: client.makeFlow())
+        let firstForm = try await first.chooseAuthenticator("html-form", on: try await first.start())
+        let secondForm = try await second.chooseAuthenticator("html-form", on: try await second.start())
+        let firstNotice = try await first.submitExpectingStep(.login, on: firstForm, ["userName": "demo", "password": "demo"])
+        let secondNotice = try await second.submitExpectingStep(.login, on: secondForm, ["userName": "demo", "password": "demo"])
+        #expect(try await first.submitExpectingStep(.continue, on: firstNotice).stepKind == .oauthAuthorizationResponse)
+        #expect(try await second.submitExpectingStep(.continue, on: secondNotice).stepKind == .oauthAuthorizationResponse)
+        #expect(await challenges.count == 2, "one challenge per flow's key, none after")
+        try await client.shutdown()
+        try await inner.shutdown()
+        await server.shutdown()
     }
 
     @Test("demo/demo signs in, exchanges the code for DPoP-bound tokens, refreshes with rotation and revokes")
