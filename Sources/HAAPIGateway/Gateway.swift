@@ -48,22 +48,24 @@ public enum Gateway {
         try await upstreamConnection.attempt()
         let store = MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now)
         let limiter = FailedPostLimiter(settings: configuration.sessions, now: now)
+        let newSessions = NewSessionLimiter(settings: configuration.sessions, now: now)
         let dispatcher = CallbackDispatcher(
             configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger, observer: onOutcome,
             spoolPath: configuration.callbackDelivery.spoolFile, metrics: metrics)
         await dispatcher.restoreSpool()
         let controller = SignInController(
-            upstream: upstreamConnection, store: store, limiter: limiter, dispatcher: dispatcher, live: live, drain: drain, metrics: metrics,
+            upstream: upstreamConnection, store: store, limiter: limiter, newSessions: newSessions, dispatcher: dispatcher, live: live, drain: drain, metrics: metrics,
             originGuard: RequestOriginGuard(
                 publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL), listensWithTLS: configuration.server.tls != nil),
             logger: logger)
         let router = Router(context: GatewayRequestContext.self)
         router.middlewares.add(PathNormalizingMiddleware())
+        router.middlewares.add(ClientAddressMiddleware(trustedProxies: configuration.server.trustedProxies))
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(SecurityHeadersMiddleware(live: live))
         router.middlewares.add(ErrorPageMiddleware(live: live))
         router.middlewares.add(TrustedHostMiddleware(live: live))
-        reloader.attach(ReloadTarget(live: live, store: store, limiter: limiter, dispatcher: dispatcher, logger: logger))
+        reloader.attach(ReloadTarget(live: live, store: store, limiter: limiter, newSessions: newSessions, dispatcher: dispatcher, logger: logger))
         let health = HealthController(upstream: upstreamConnection, drain: drain, probe: UpstreamProbe(upstream: upstreamConnection))
         if configuration.server.healthEndpoints { health.register(on: router) }
         controller.register(on: router)
@@ -104,6 +106,7 @@ public enum Gateway {
         health.register(on: router)
         router.get("/metrics") { _, _ in
             metrics.sessionsOpen(await store.count)
+            metrics.sessionsEvicted(await store.evictions)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))

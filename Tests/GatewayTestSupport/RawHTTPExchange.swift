@@ -7,14 +7,24 @@ enum RawHTTPExchange {
         let description: String
     }
 
-    /// Sends `request` (with `Connection: close`) to 127.0.0.1:`port` and returns the status code and the whole answer.
-    static func send(_ request: String, port: Int) async throws -> (status: Int, text: String) {
+    /// Sends `request` (with `Connection: close`) to 127.0.0.1:`port`, from the loopback address `source` when given (all
+    /// of 127/8 is loopback on Linux: another client address), and returns the status code and the whole answer.
+    static func send(_ request: String, port: Int, from source: String? = nil) async throws -> (status: Int, text: String) {
         try await Task.detached {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard descriptor >= 0 else { throw Failure(description: "socket failed") }
             defer { close(descriptor) }
             var timeout = timeval(tv_sec: 30, tv_usec: 0)
             setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            if let source {
+                var local = sockaddr_in()
+                local.sin_family = sa_family_t(AF_INET)
+                local.sin_addr.s_addr = inet_addr(source)
+                let bound = withUnsafePointer(to: &local) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }
+                guard bound == 0 else { throw Failure(description: "bind to \(source) failed") }
+            }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -19,6 +19,9 @@ public struct ServerSettings: Sendable {
     /// Whether `/healthz` and `/readyz` are served beside the sign-in pages (default true); they are always served on the
     /// metrics listener when that is enabled.
     public var healthEndpoints: Bool = true
+    /// Reverse proxies in front of the gateway (addresses or CIDR blocks): for a connection from one of them the client
+    /// address is taken from `X-Forwarded-For` (default none: the peer is the client).
+    public var trustedProxies: [IPAddressRange] = []
 
     /// Creates server settings.
     /// - Parameters:

@@ -10,6 +10,9 @@ import Prometheus
 /// - `haapi_gateway_upstream_duration_seconds{endpoint="authorize|haapi|token"}`: a histogram
 /// - `haapi_gateway_upstream_errors_total{kind}`: by `HAAPIError` code
 /// - `haapi_gateway_sessions_open`
+/// - `haapi_gateway_sessions_evicted_total`: sessions nobody came back to, pushed out at the cap by a new sign-in
+/// - `haapi_gateway_sign_ins_refused_total{reason="address_budget|sessions_full"}`: new sign-ins refused before any
+///   upstream call
 /// - `haapi_gateway_callback_deliveries_total{result="delivered|retried|given_up|spooled"}`
 public struct GatewayMetrics: Sendable {
     /// The registry the metrics live in.
@@ -50,6 +53,14 @@ public struct GatewayMetrics: Sendable {
 
     func sessionsOpen(_ count: Int) {
         Gauge(label: "haapi_gateway_sessions_open", factory: factory).record(count)
+    }
+
+    func sessionsEvicted(_ total: Int) {
+        Gauge(label: "haapi_gateway_sessions_evicted_total", factory: factory).record(total)
+    }
+
+    func signInRefused(reason: String) {
+        Counter(label: "haapi_gateway_sign_ins_refused_total", dimensions: [("reason", reason)], factory: factory).increment()
     }
 
     func callbackDelivery(result: String) {

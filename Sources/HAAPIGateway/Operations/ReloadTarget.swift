@@ -5,6 +5,7 @@ struct ReloadTarget: Sendable {
     let live: LiveSettings
     let store: MemorySessionStore<SignInSession>
     let limiter: FailedPostLimiter
+    let newSessions: NewSessionLimiter
     let dispatcher: CallbackDispatcher
     let logger: Logger
 
@@ -20,6 +21,7 @@ struct ReloadTarget: Sendable {
         var needsRestart: [String] = []
         if old.server.host != new.server.host || old.server.port != new.server.port || old.server.publicBaseURL != new.server.publicBaseURL
             || old.server.maximumRequestBodyBytes != new.server.maximumRequestBodyBytes || old.server.tls != new.server.tls
+            || old.server.trustedProxies != new.server.trustedProxies
         {
             needsRestart.append("server")
         }
@@ -40,6 +42,7 @@ struct ReloadTarget: Sendable {
         live.replace(configuration: applied, templates: templates)
         await store.update(settings: applied.sessions)
         await limiter.update(settings: applied.sessions)
+        await newSessions.update(settings: applied.sessions)
         await dispatcher.replace(configurations: applied.callbacks, settings: applied.callbackDelivery)
         for section in needsRestart { logger.warning("reload: changed settings take effect after a restart", metadata: ["section": "\(section)"]) }
         logger.notice("configuration reloaded")

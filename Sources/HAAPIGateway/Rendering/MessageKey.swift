@@ -20,6 +20,6 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case passkeyTitle, passkeyCreate, passkeyUse, passkeyNoScript, passkeyWorking, passkeyCancelled, passkeyUnsupported, passkeyFailed
     case passkeyUnavailable, passkeyInvalid
     case restarting
-    case busyTitle, sessionsFull, tooManyAttemptsTitle, tooManyAttempts
+    case busyTitle, sessionsFull, tooManyAttemptsTitle, tooManyAttempts, tooManyNewSignIns
     case pairTitle, pairCheck, pairConfirm, pairMismatch, pairLinkUsed, pairOpenLink
 }

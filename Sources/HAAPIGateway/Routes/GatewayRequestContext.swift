@@ -1,8 +1,9 @@
 import Hummingbird
 import NIOCore
 
-/// The request context of the sign-in pages: Hummingbird's core context and the connection's peer address (what
-/// failed posts are bounded by per client; forwarding headers are never trusted for it).
+/// The request context of the sign-in pages: Hummingbird's core context and the client's address (what new sign-ins and
+/// failed posts are bounded by per client): the connection's peer, or what a trusted proxy forwarded
+/// (``ClientAddressMiddleware``).
 struct GatewayRequestContext: RequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
     let remoteAddress: SocketAddress?
@@ -10,8 +11,10 @@ struct GatewayRequestContext: RequestContext, RemoteAddressRequestContext {
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
+        self.clientAddress = remoteAddress?.ipAddress
     }
 
-    /// The peer's IP address (without the port), or nil for a Unix socket or an unknown peer.
-    var clientAddress: String? { remoteAddress?.ipAddress }
+    /// The client's IP address (without the port): the peer's unless a trusted proxy forwarded one; nil for a Unix socket
+    /// or an unknown peer.
+    var clientAddress: String?
 }

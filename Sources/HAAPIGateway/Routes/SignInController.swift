@@ -13,6 +13,8 @@ struct SignInController: Sendable {
     let upstream: UpstreamConnection
     let store: MemorySessionStore<SignInSession>
     let limiter: FailedPostLimiter
+    /// The bound on sign-ins each client address starts.
+    let newSessions: NewSessionLimiter
     let dispatcher: CallbackDispatcher
     /// The configuration and renderer in effect (a reload replaces them between requests).
     let live: LiveSettings
@@ -27,7 +29,7 @@ struct SignInController: Sendable {
     var cookieName: String { configuration.server.servesTLS ? "__Host-haapi-gateway" : "haapi-gateway" }
 
     func register(on router: Router<GatewayRequestContext>) {
-        router.get("/") { request, _ in try await self.show(request) }
+        router.get("/") { request, context in try await self.show(request, context: context) }
         router.post("/step/:version/action/:path") { request, context in
             try await self.act(request, context: context) { session, version, form, language throws(GatewayError) in
                 guard let path = context.parameters.get("path"), let address = ActionAddress(path: path) else {
@@ -108,7 +110,7 @@ struct SignInController: Sendable {
         }
     }
 
-    private func show(_ request: Request) async throws -> Response {
+    private func show(_ request: Request, context: GatewayRequestContext) async throws -> Response {
         guard let id = request.cookies[cookieName]?.value else {
             // In `login` mode only the printed single-use URL starts the one sign-in.
             guard configuration.pairing == nil else {
@@ -122,7 +124,7 @@ struct SignInController: Sendable {
                         title: .gateway(.upstreamUnavailableTitle), message: .gateway(.restarting), tryAgain: true, language: renderer.language(for: request)),
                     status: .serviceUnavailable, headers: [.retryAfter: "5"])
             }
-            return try await startSession(request)
+            return try await startSession(request, address: context.clientAddress)
         }
         guard let session = await store.session(id: id) else {
             throw GatewayError(.sessionExpired, .sessionExpired)
@@ -131,12 +133,24 @@ struct SignInController: Sendable {
         return PageRenderer.response(renderer.page(for: snapshot, language: renderer.language(for: request), origin: origin(of: request)))
     }
 
-    private func startSession(_ request: Request) async throws -> Response {
-        // At the cap a new sign-in waits, before any upstream call; the sign-ins under way go on.
-        guard await store.hasRoom() else { throw Self.sessionsFull }
+    /// Starts a sign-in for a browser without a session. Before any upstream call: past its address's bound on new
+    /// sign-ins it gets 429, and at the cap, when no session can be pushed out, 503; the sign-ins under way go on.
+    private func startSession(_ request: Request, address: String?) async throws -> Response {
+        guard await store.hasRoom() else {
+            metrics.signInRefused(reason: "sessions_full")
+            throw Self.sessionsFull
+        }
+        if let wait = await newSessions.admit(address: address) {
+            metrics.signInRefused(reason: "address_budget")
+            logger.debug("new sign-in refused: too many from the client address", metadata: ["address": "\(address ?? "")"])
+            throw GatewayError(.tooManyAttempts, .tooManyNewSignIns).retrying(after: wait)
+        }
         let session = SignInSession(flow: try newFlow(), dispatcher: dispatcher, polling: configuration.polling, logger: logger, metrics: metrics)
         try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
-        guard let id = await store.insert(session) else { throw Self.sessionsFull }
+        guard let id = await store.insert(session, address: address) else {
+            metrics.signInRefused(reason: "sessions_full")
+            throw Self.sessionsFull
+        }
         let snapshot = await session.snapshot()
         return PageRenderer.response(
             renderer.page(for: snapshot, language: renderer.language(for: request), origin: origin(of: request)), headers: [.setCookie: cookie(id)])

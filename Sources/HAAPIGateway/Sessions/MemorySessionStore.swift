@@ -1,17 +1,29 @@
 import Foundation
 
-/// In-memory sessions by opaque id, with idle and absolute lifetimes and a cap: at the cap a new session is refused
-/// (expired ones are dropped first), so that sign-ins under way are never pushed out by new ones. Expired sessions
-/// are also swept out when a session is stored ``sweepInterval`` or more after the last sweep, so that sessions left
-/// behind (a closed tab) give their memory back within about an idle lifetime.
+/// In-memory sessions by opaque id, with idle and absolute lifetimes and a cap.
+///
+/// At the cap, expired sessions are dropped first; then a session nobody has come back to since it was stored (no
+/// lookup of its id: a cookieless `GET /` from a script that never sends the cookie back) is pushed out, the oldest of
+/// the client address holding the most of them, so that a flood pushes out its own sessions and never one a person is
+/// using; when every session has been used, a new one is refused. Expired sessions are also swept out when a session is
+/// stored ``sweepInterval`` or more after the last sweep, so that sessions left behind (a closed tab) give their memory
+/// back within about an idle lifetime.
 public actor MemorySessionStore<Session: Sendable> {
     private struct Entry {
         let session: Session
         let created: ContinuousClock.Instant
         var lastUsed: ContinuousClock.Instant
+        /// The client address that started it ("" when unknown).
+        let address: String
+        /// Whether its id was looked up since it was stored.
+        var used = false
     }
 
     private var entries: [String: Entry] = [:]
+    /// The ids of the sessions never used since stored, by client address, oldest first.
+    private var unused: [String: [String]] = [:]
+    /// How many sessions were pushed out at the cap since the start.
+    public private(set) var evictions = 0
     private var settings: SessionSettings
     private let now: @Sendable () -> ContinuousClock.Instant
     private var lastSweep: ContinuousClock.Instant
@@ -31,34 +43,40 @@ public actor MemorySessionStore<Session: Sendable> {
         self.settings = settings
     }
 
-    /// Stores a new session under a fresh id and returns the id, or nil when the cap is reached.
-    public func insert(_ session: Session) -> String? {
+    /// Stores a new session started by `address` under a fresh id and returns the id, or nil when the cap is reached and
+    /// every session is in use.
+    public func insert(_ session: Session, address: String? = nil) -> String? {
         let now = now()
         if entries.count >= max(1, settings.maximumSessions) || now - lastSweep >= Self.sweepInterval {
             removeExpired(now: now)
-            guard entries.count < max(1, settings.maximumSessions) else { return nil }
+            if entries.count >= max(1, settings.maximumSessions), !evictUnused() { return nil }
         }
         let id = SecureToken.make()
-        entries[id] = Entry(session: session, created: now, lastUsed: now)
+        entries[id] = Entry(session: session, created: now, lastUsed: now, address: address ?? "")
+        unused[address ?? "", default: []].append(id)
         return id
     }
 
-    /// Whether a new session would be stored now (expired ones are dropped first).
+    /// Whether a new session would be stored now (expired ones are dropped first, and one never used could be pushed out).
     func hasRoom() -> Bool {
         guard entries.count >= max(1, settings.maximumSessions) else { return true }
         removeExpired(now: now())
-        return entries.count < max(1, settings.maximumSessions)
+        return entries.count < max(1, settings.maximumSessions) || !unused.isEmpty
     }
 
-    /// The live session with this id (touching it), or nil when unknown or expired.
+    /// The live session with this id (touching it and marking it used), or nil when unknown or expired.
     public func session(id: String) -> Session? {
         let now = now()
         guard var entry = entries[id] else { return nil }
         guard !isExpired(entry, now: now) else {
-            entries[id] = nil
+            remove(id: id)
             return nil
         }
         entry.lastUsed = now
+        if !entry.used {
+            entry.used = true
+            forgetUnused(id, address: entry.address)
+        }
         entries[id] = entry
         return entry.session
     }
@@ -70,7 +88,11 @@ public actor MemorySessionStore<Session: Sendable> {
 
     /// Moves a session to a fresh id (after sign-in), returning the new id.
     func rotate(id: String) -> String? {
-        guard let entry = entries.removeValue(forKey: id) else { return nil }
+        guard var entry = entries.removeValue(forKey: id) else { return nil }
+        if !entry.used {
+            entry.used = true
+            forgetUnused(id, address: entry.address)
+        }
         let newID = SecureToken.make()
         entries[newID] = entry
         return newID
@@ -78,7 +100,8 @@ public actor MemorySessionStore<Session: Sendable> {
 
     /// Forgets a session.
     public func remove(id: String) {
-        entries[id] = nil
+        guard let entry = entries.removeValue(forKey: id) else { return }
+        if !entry.used { forgetUnused(id, address: entry.address) }
     }
 
     /// The number of stored sessions.
@@ -92,5 +115,24 @@ public actor MemorySessionStore<Session: Sendable> {
         lastSweep = now
         guard entries.values.contains(where: { isExpired($0, now: now) }) else { return }
         entries = entries.filter { !isExpired($0.value, now: now) }
+        unused = unused.compactMapValues { ids in
+            let live = ids.filter { entries[$0] != nil }
+            return live.isEmpty ? nil : live
+        }
+    }
+
+    /// Pushes out the oldest never-used session of the address holding the most of them; false when there is none.
+    private func evictUnused() -> Bool {
+        guard let (address, ids) = unused.max(by: { $0.value.count < $1.value.count }), let id = ids.first else { return false }
+        entries[id] = nil
+        forgetUnused(id, address: address)
+        evictions += 1
+        return true
+    }
+
+    private func forgetUnused(_ id: String, address: String) {
+        guard var ids = unused[address], let index = ids.firstIndex(of: id) else { return }
+        ids.remove(at: index)
+        unused[address] = ids.isEmpty ? nil : ids
     }
 }

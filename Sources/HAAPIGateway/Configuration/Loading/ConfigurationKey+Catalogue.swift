@@ -7,6 +7,7 @@ extension ConfigurationKey {
         .init("server.maximumRequestBodyBytes", .integer),
         .init("server.drainSeconds", .integer),
         .init("server.healthEndpoints", .boolean),
+        .init("server.trustedProxies", .list),
         .init("server.tlsCertificateFile", .string),
         .init("server.tlsKeyFile", .string),
 
@@ -38,6 +39,8 @@ extension ConfigurationKey {
         .init("sessions.idleTimeoutSeconds", .integer),
         .init("sessions.absoluteTimeoutSeconds", .integer),
         .init("sessions.maximumSessions", .integer),
+        .init("sessions.maximumNewSessionsPerAddress", .integer),
+        .init("sessions.newSessionWindowSeconds", .integer),
         .init("sessions.maximumFailedPostsPerSession", .integer),
         .init("sessions.maximumFailedPostsPerAddress", .integer),
         .init("sessions.failedPostWindowSeconds", .integer),

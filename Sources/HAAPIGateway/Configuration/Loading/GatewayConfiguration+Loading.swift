@@ -45,6 +45,13 @@ extension GatewayConfiguration {
             maximumRequestBodyBytes: reader.integer("server.maximumRequestBodyBytes", in: 1024...(16 << 20), default: defaults.maximumRequestBodyBytes))
         configuration.server.drainSeconds = reader.integer("server.drainSeconds", in: 0...300, default: defaults.drainSeconds)
         configuration.server.healthEndpoints = reader.boolean("server.healthEndpoints", default: defaults.healthEndpoints)
+        for entry in reader.list("server.trustedProxies") ?? [] {
+            if let range = IPAddressRange(entry) {
+                configuration.server.trustedProxies.append(range)
+            } else {
+                reader.problem("server.trustedProxies", "'\(entry)' is not an IP address or CIDR block (such as 127.0.0.1 or 10.0.0.0/8)")
+            }
+        }
         configuration.server.tls = Self.serverTLS(&reader)
         if configuration.server.host.trimmingCharacters(in: .whitespaces).isEmpty { reader.problem("server.host", "must not be empty") }
         if let url = configuration.server.publicBaseURL, !(url.path.isEmpty || url.path == "/") || url.query != nil || url.fragment != nil {
@@ -59,6 +66,9 @@ extension GatewayConfiguration {
             idleTimeoutSeconds: reader.integer("sessions.idleTimeoutSeconds", in: 10...86_400, default: sessionDefaults.idleTimeoutSeconds),
             absoluteTimeoutSeconds: reader.integer("sessions.absoluteTimeoutSeconds", in: 10...604_800, default: sessionDefaults.absoluteTimeoutSeconds),
             maximumSessions: reader.integer("sessions.maximumSessions", in: 1...10_000_000, default: sessionDefaults.maximumSessions),
+            maximumNewSessionsPerAddress: reader.integer(
+                "sessions.maximumNewSessionsPerAddress", in: 0...1_000_000, default: sessionDefaults.maximumNewSessionsPerAddress),
+            newSessionWindowSeconds: reader.integer("sessions.newSessionWindowSeconds", in: 1...86_400, default: sessionDefaults.newSessionWindowSeconds),
             maximumFailedPostsPerSession: reader.integer(
                 "sessions.maximumFailedPostsPerSession", in: 1...10_000, default: sessionDefaults.maximumFailedPostsPerSession),
             maximumFailedPostsPerAddress: reader.integer(

@@ -7,7 +7,8 @@ extension GatewayConfiguration {
     public var summary: [String] {
         var lines: [String] = []
         let listen = "\(server.host):\(server.port)"
-        lines.append("server: listens on \(listen)\(server.tls == nil ? "" : " over HTTPS"); public URL \(server.publicBaseURL?.absoluteString ?? "\(server.tls == nil ? "http" : "https")://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes; drains \(server.drainSeconds) s on SIGTERM")
+        lines.append("server: listens on \(listen)\(server.tls == nil ? "" : " over HTTPS"); public URL \(server.publicBaseURL?.absoluteString ?? "\(server.tls == nil ? "http" : "https")://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes; drains \(server.drainSeconds) s on SIGTERM"
+            + (server.trustedProxies.isEmpty ? "" : "; client addresses forwarded by \(server.trustedProxies.map(\.description).joined(separator: ", "))"))
         switch upstream {
         case .demo(let demo):
             lines.append(
@@ -21,6 +22,7 @@ extension GatewayConfiguration {
                     + (parameters.isEmpty ? "" : ", authorize parameters \(parameters.joined(separator: " "))"))
         }
         lines.append("sessions: idle \(sessions.idleTimeoutSeconds) s, absolute \(sessions.absoluteTimeoutSeconds) s, at most \(sessions.maximumSessions); "
+                + "new sign-ins at most \(sessions.maximumNewSessionsPerAddress == 0 ? "unbounded" : "\(sessions.maximumNewSessionsPerAddress)") per address in \(sessions.newSessionWindowSeconds) s; "
                 + "failed posts at most \(sessions.maximumFailedPostsPerSession) per session and \(sessions.maximumFailedPostsPerAddress) per address in \(sessions.failedPostWindowSeconds) s")
         lines.append(
             "templates: \(templates.directory?.path ?? "the default lookup (./templates, then next to the executable)")"
