@@ -32,12 +32,16 @@ final class HAAPIClientContext: Sendable {
         self.stepCache = SharedStepCache(capacity: configuration.sharedStepCacheSize)
     }
 
-    /// Sends one request with the configured timeout and body cap and maps every failure to ``HAAPIError``.
+    /// Sends one request with the configured timeout (or less, within a ``HAAPIDeadline``) and body cap and maps every
+    /// failure to ``HAAPIError``.
     func send(_ request: HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData {
         logger.trace("HAAPI HTTP request", metadata: ["method": "\(request.method)", "path": "\(request.url.path)"])
+        guard let timeout = HAAPIDeadline.remaining(of: configuration.requestTimeout) else {
+            throw HAAPIError(.timeout, "the time for the whole request was used up before \(request.method) \(request.url.path)")
+        }
         let response: HTTPResponseData
         do {
-            response = try await transport.send(request, timeout: configuration.requestTimeout, maxBodyBytes: configuration.maxResponseBodyBytes)
+            response = try await transport.send(request, timeout: timeout, maxBodyBytes: configuration.maxResponseBodyBytes)
         } catch let error as HAAPIError {
             logger.debug("HAAPI HTTP request failed", metadata: ["code": "\(error.code)", "path": "\(request.url.path)"])
             throw error

@@ -45,6 +45,10 @@ public actor HAAPIFlow {
     /// - Parameter acceptLanguage: The end user's `Accept-Language`, forwarded as is.
     /// - Returns: The first step (usually a redirection step) or a problem.
     /// - Throws: ``HAAPIError`` on failures; ``HAAPIError/Code/invalidParameters`` when already started.
+    /// The timeout of one upstream request (``HAAPIClientConfiguration/requestTimeout``); with ``HAAPIDeadline`` it bounds
+    /// a whole chain of them.
+    public var requestTimeout: Duration { context.configuration.requestTimeout }
+
     public func start(acceptLanguage: String? = nil) async throws(HAAPIError) -> HAAPIResponse {
         guard !started else { throw HAAPIError(.invalidParameters, "the flow was already started; create a new flow") }
         started = true

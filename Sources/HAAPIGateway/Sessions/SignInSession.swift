@@ -259,29 +259,30 @@ actor SignInSession {
     ) async throws(GatewayError) {
         busy = true
         defer { busy = false }
-        var response: HAAPIResponse
+        // The person's request is bounded as a whole by the upstream timeout, the chain of automatic steps behind it
+        // included (redirections, continue, a finished polling step), not each call separately. The code exchange that
+        // may follow gets its own timeout: it ends the sign-in either way, and must not fail for the steps' slowness.
+        let response: HAAPIResponse
         let started = ContinuousClock.now
         do {
-            response = try await call(flow)
+            response = try await HAAPIDeadline.within(flow.requestTimeout) { () async throws(HAAPIError) -> HAAPIResponse in
+                var response = try await call(flow)
+                // A finished polling step moves on by itself (its single action needs no input).
+                var moves = 0
+                while case .representation(let next) = response, next.stepKind == .polling, next.polling?.status == .done, moves < 3,
+                    let action = next.actions.first(where: { $0.form != nil })
+                {
+                    moves += 1
+                    response = try await flow.followAutomaticSteps(from: try await flow.submitForm(action, parameters: [:]))
+                }
+                return response
+            }
             metrics.upstreamCall(endpoint: endpoint, took: ContinuousClock.now - started)
         } catch {
-            metrics.upstreamError(kind: "\(error.code)")
-            logger.warning("upstream call failed", metadata: ["error": "\(error.code)"])
+            let code = (error as? HAAPIError)?.code ?? .transport
+            metrics.upstreamError(kind: "\(code)")
+            logger.warning("upstream call failed", metadata: ["error": "\(code)"])
             throw GatewayError(.upstreamUnavailable, .upstreamUnavailable)
-        }
-        // A finished polling step moves on by itself (its single action needs no input).
-        var moves = 0
-        while case .representation(let next) = response, next.stepKind == .polling, next.polling?.status == .done, moves < 3,
-            let action = next.actions.first(where: { $0.form != nil })
-        {
-            moves += 1
-            do throws(HAAPIError) {
-                response = try await flow.followAutomaticSteps(from: try await flow.submitForm(action, parameters: [:]))
-            } catch {
-                metrics.upstreamError(kind: "\(error.code)")
-                logger.warning("upstream call failed", metadata: ["error": "\(error.code)"])
-                throw GatewayError(.upstreamUnavailable, .upstreamUnavailable)
-            }
         }
         switch response {
         case .representation(let next):

@@ -49,6 +49,29 @@ extension SecurityAndReliabilityTests {
             }
         }
 
+        @Test("upstream.timeoutSeconds bounds a person's request as a whole: a post whose chain of automatic steps is slow call by call gets the 'try again' page, the step kept")
+        func aChainOfSlowCallsIsBoundedAsAWhole() async throws {
+            try await GatewayHarness.withProxiedGateway(configure: {
+                guard case .haapi(var upstream) = $0.upstream else { return }
+                upstream.requestTimeout = .seconds(2)
+                $0.upstream = .haapi(upstream)
+            }) { browser, _, _, proxy in
+                let form = try await browser.openPasswordForm()
+                // demo/demo answers the password with a redirection step the gateway follows: two calls of 1.2 s each,
+                // each within the 2 s timeout, 2.4 s together.
+                proxy.fault = .delay(milliseconds: 1200)
+                let started = ContinuousClock.now
+                let failed = try await browser.submit(form, ["userName": "demo", "password": "demo"])
+                let took = ContinuousClock.now - started
+                proxy.fault = nil
+                #expect(failed.status == 502, "the chain took longer than the timeout as a whole: \(failed.status), \(took)")
+                #expect(failed.html.contains(#"<a href="/">Try again</a>"#))
+                #expect(proxy.faultCount == 2, "the second call was sent with what was left of the 2 s")
+                let again = try await browser.get("/")
+                #expect(again.forms.contains { $0.action == form.action }, "the step is kept")
+            }
+        }
+
         @Test("a fault when a sign-in starts: a 'try again' page, no session left behind, and Try again starts one")
         func faultAtStart() async throws {
             try await GatewayHarness.withProxiedGateway { browser, _, _, proxy in

@@ -12,6 +12,8 @@ enum UpstreamFault: Sendable, CustomTestStringConvertible {
     case slowBody(body: String, millisecondsPerByte: Int)
     /// A fresh `use_dpop_nonce` challenge on every request, however often the client retries.
     case nonceStorm
+    /// Every request forwarded, each after `milliseconds` (slow, but each call within the timeout).
+    case delay(milliseconds: Int)
 
     var testDescription: String {
         switch self {
@@ -19,6 +21,7 @@ enum UpstreamFault: Sendable, CustomTestStringConvertible {
         case .silence(let seconds): "no answer for \(seconds) s"
         case .slowBody(let body, let milliseconds): "\(body.count) bytes, one per \(milliseconds) ms"
         case .nonceStorm: "DPoP nonce storm"
+        case .delay(let milliseconds): "every answer \(milliseconds) ms late"
         }
     }
 }

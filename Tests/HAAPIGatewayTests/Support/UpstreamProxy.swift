@@ -54,6 +54,9 @@ final class UpstreamProxy: @unchecked Sendable {
         guard !request.uri.path.hasPrefix("/.well-known/"), let fault else { return try await forward(request) }
         lock.withLock { faultsAnswered += 1 }
         switch fault {
+        case .delay(let milliseconds):
+            try await Task.sleep(for: .milliseconds(milliseconds))
+            return try await forward(request)
         case .answer(let status, let contentType, let body):
             return Response(status: .init(code: status), headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: body)))
         case .silence(let seconds):
@@ -86,7 +89,9 @@ final class UpstreamProxy: @unchecked Sendable {
         for field in request.headers where field.name.canonicalName != "host" { outgoing.headers.add(name: field.name.rawName, value: field.value) }
         outgoing.body = .bytes(body)
         record("\(request.method.rawValue) \(request.uri.string)\n" + request.headers.map { "\($0.name.rawName): \($0.value)" }.joined(separator: "\n") + "\n\n" + String(buffer: body))
-        let response = try await HTTPClient.shared.execute(outgoing, timeout: .seconds(30))
+        // The demo answers in milliseconds; a short bound keeps a request still in flight when the demo stops (AsyncHTTPClient
+        // retries a refused connection until its deadline) from holding the proxy's shutdown.
+        let response = try await HTTPClient.shared.execute(outgoing, timeout: .seconds(5))
         let responseBody = try await response.body.collect(upTo: 1 << 22)
         record("\(response.status.code)\n" + response.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n") + "\n\n" + String(buffer: responseBody))
         var headers = HTTPFields()
