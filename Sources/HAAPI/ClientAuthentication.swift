@@ -1,7 +1,7 @@
 /// How the client authenticates at the token and revocation endpoints.
 ///
 /// ``description`` never shows secrets or keys.
-public enum ClientAuthentication: Sendable, CustomStringConvertible {
+public enum ClientAuthentication: Sendable, Equatable, CustomStringConvertible {
     /// No client authentication (a public client): only `client_id` is sent.
     case none
     /// `client_secret_basic`: HTTP Basic with the form-encoded client id and secret.

@@ -28,7 +28,7 @@ public final class HAAPIClient: Sendable {
     /// - Throws: ``HAAPIError/Code/invalidConfiguration`` listing every problem, or the discovery failure.
     public init(configuration: HAAPIClientConfiguration, transport: (any HAAPITransport)? = nil, logger: Logger = Logger(label: "haapi")) async throws(HAAPIError) {
         try configuration.validate()
-        let assertionSigner = try ClientAssertionSigner(for: configuration.clientAuthentication)
+        let credentials = try ClientCredentials(configuration.clientAuthentication)
         let resolvedTransport: any HAAPITransport
         if let transport {
             resolvedTransport = transport
@@ -44,7 +44,7 @@ public final class HAAPIClient: Sendable {
             let discoveryURL = URL(string: configuration.discoveryPath, relativeTo: Self.directoryURL(configuration.baseURL))?.absoluteURL ?? configuration.baseURL
             let bootstrap = HAAPIClientContext(
                 configuration: configuration, endpoints: HAAPIEndpoints(authorization: discoveryURL, token: discoveryURL),
-                transport: resolvedTransport, nonceStore: nonceStore, originGuard: originGuard, logger: logger, assertionSigner: nil
+                transport: resolvedTransport, nonceStore: nonceStore, originGuard: originGuard, logger: logger, credentials: credentials
             )
             do throws(HAAPIError) {
                 endpoints = try await OpenIDDiscovery.discover(at: discoveryURL) { (request: HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData in
@@ -60,7 +60,7 @@ public final class HAAPIClient: Sendable {
         self.endpoints = endpoints
         self.context = HAAPIClientContext(
             configuration: configuration, endpoints: endpoints, transport: resolvedTransport, nonceStore: nonceStore,
-            originGuard: originGuard, logger: logger, assertionSigner: assertionSigner
+            originGuard: originGuard, logger: logger, credentials: credentials
         )
         self.tokenManager = TokenManager(endpointClient: TokenEndpointClient(context: context))
     }
@@ -81,6 +81,15 @@ public final class HAAPIClient: Sendable {
     }
 
     /// Shuts the transport down (a client passed in by the caller is left running).
+    /// Puts a new secret or key of the client authentication in use into effect for every later token, HAAPI-token and
+    /// revocation request, flows under way included (a secret rotated on disk). ``configuration`` keeps the one the
+    /// client was made with.
+    /// - Throws: ``HAAPIError/Code/invalidConfiguration`` for another method or mutual TLS (they need a new client), or
+    ///   when the new key does not load.
+    public func replaceClientAuthentication(_ authentication: ClientAuthentication) throws(HAAPIError) {
+        try context.credentials.replace(with: authentication)
+    }
+
     public func shutdown() async throws {
         try await context.transport.shutdown()
     }

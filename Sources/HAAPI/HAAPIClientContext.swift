@@ -11,8 +11,8 @@ final class HAAPIClientContext: Sendable {
     let nonceStore: DPoPNonceStore
     let originGuard: OriginGuard
     let logger: Logger
-    /// Signs client assertions (`private_key_jwt`, `client_secret_jwt`); nil for other methods.
-    let assertionSigner: ClientAssertionSigner?
+    /// The client authentication in effect and its assertion signer (replaceable while running).
+    let credentials: ClientCredentials
     /// Steps the flows decoded, shared between them (``HAAPIClientConfiguration/sharedStepCacheSize``).
     let stepCache: SharedStepCache
     /// Whether the server wants code exchanges proved with the flow's key (token-bound codes), as far as known.
@@ -20,7 +20,7 @@ final class HAAPIClientContext: Sendable {
 
     init(
         configuration: HAAPIClientConfiguration, endpoints: HAAPIEndpoints, transport: any HAAPITransport, nonceStore: DPoPNonceStore,
-        originGuard: OriginGuard, logger: Logger, assertionSigner: ClientAssertionSigner?
+        originGuard: OriginGuard, logger: Logger, credentials: ClientCredentials
     ) {
         self.configuration = configuration
         self.endpoints = endpoints
@@ -28,7 +28,7 @@ final class HAAPIClientContext: Sendable {
         self.nonceStore = nonceStore
         self.originGuard = originGuard
         self.logger = logger
-        self.assertionSigner = assertionSigner
+        self.credentials = credentials
         self.stepCache = SharedStepCache(capacity: configuration.sharedStepCacheSize)
     }
 

@@ -65,8 +65,8 @@ public enum Gateway {
         router.middlewares.add(SecurityHeadersMiddleware(live: live))
         router.middlewares.add(ErrorPageMiddleware(live: live))
         router.middlewares.add(TrustedHostMiddleware(live: live))
-        reloader.attach(ReloadTarget(live: live, store: store, limiter: limiter, newSessions: newSessions, dispatcher: dispatcher, logger: logger))
-        let health = HealthController(upstream: upstreamConnection, drain: drain, probe: UpstreamProbe(upstream: upstreamConnection))
+        reloader.attach(ReloadTarget(live: live, store: store, limiter: limiter, newSessions: newSessions, upstream: upstreamConnection, dispatcher: dispatcher, logger: logger))
+        let health = HealthController(upstream: upstreamConnection, drain: drain, probe: UpstreamProbe(upstream: upstreamConnection), live: live)
         if configuration.server.healthEndpoints { health.register(on: router) }
         controller.register(on: router)
         AssetController(live: live).register(on: router)

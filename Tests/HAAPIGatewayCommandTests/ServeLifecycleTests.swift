@@ -43,6 +43,13 @@ import Testing
         }
         #expect(objects.contains { $0["message"] == "request" && $0["hb.request.id"] != nil && $0["status"] == "200" && $0["method"] == "GET" })
         #expect(objects.contains { $0["message"] == "sign-in completed" && $0["flow"] != nil })
+        // Every request of the sign-in carries its flow id: its lines can be joined with its events.
+        let flow = try #require(objects.first { $0["message"] == "sign-in started" }?["flow"])
+        let requests = objects.filter { $0["message"] == "request" }
+        let ofTheSignIn = requests.filter { $0["flow"] == flow }
+        #expect(ofTheSignIn.count >= 6, "GET /, the selector's, the password's and Continue's posts and their pages: \(ofTheSignIn.count)")
+        #expect(ofTheSignIn.contains { $0["method"] == "POST" && $0["status"] == "303" })
+        #expect(requests.filter { $0["flow"] == nil }.allSatisfy { $0["path"]?.hasPrefix("/step") != true }, "no step request without its flow")
         #expect(objects.allSatisfy { $0["time"] != nil && $0["level"] != nil })
 
         let document = try JSONSerialization.jsonObject(with: try Data(contentsOf: sink)) as? [String: Any]

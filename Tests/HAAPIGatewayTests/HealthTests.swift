@@ -21,12 +21,35 @@ struct HealthTests {
             }
             #expect(ready.status == 200)
             #expect(ready.html.contains(#""ready":true"#))
+            #expect(ready.html.contains(#""templates":"renderable""#) && ready.html.contains(#""upstream":"reachable""#), "\(ready.html)")
             await demo.shutdown()
             try await Task.sleep(for: .milliseconds(1100))
             let down = try await browser.get("/readyz")
             #expect(down.status == 503)
             #expect(down.html.contains(#""upstream":"unreachable""#))
             #expect(try await browser.get("/healthz").status == 200, "alive all the same")
+        }
+    }
+
+    @Test("/readyz checks that a HAAPI token is obtainable: an upstream whose discovery answers but whose token endpoint refuses the client is not ready")
+    func readinessNeedsAHAAPIToken() async throws {
+        try await GatewayHarness.withProxiedGateway { browser, _, _, proxy in
+            proxy.fault = .answer(status: 401, contentType: "application/json", body: #"{"error":"invalid_client"}"#)
+            let refused = try await browser.get("/readyz")
+            #expect(refused.status == 503)
+            #expect(refused.html.contains(#""upstream":"reachable, but no HAAPI token ("#), "\(refused.html)")
+        }
+    }
+
+    @Test("/readyz checks that the pages render: an override template that renders nothing makes the gateway not ready, naming it")
+    func readinessNeedsRenderablePages() async throws {
+        let overrides = FileManager.default.temporaryDirectory.appendingPathComponent("empty-override-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: overrides, withIntermediateDirectories: true)
+        try "  \n".write(to: overrides.appendingPathComponent("message.mustache"), atomically: true, encoding: .utf8)
+        try await GatewayHarness.withGateway(configure: { $0.templates.overrideDirectory = overrides }) { browser, _, _ in
+            let page = try await browser.get("/readyz")
+            #expect(page.status == 503)
+            #expect(page.html.contains(#""templates":"not renderable (message.mustache renders no page)""#), "\(page.html)")
         }
     }
 

@@ -34,6 +34,33 @@ struct ReloadTests {
         }
     }
 
+    @Test("a new client secret takes effect at once, without a restart: a wrong one refuses new sign-ins, the right one again signs in")
+    func clientSecretIsReplaced() async throws {
+        let reloader = GatewayReloader()
+        let started = Mutex<GatewayConfiguration?>(nil)
+        try await GatewayHarness.withGateway(reloader: reloader, configure: { configuration in started.withLock { $0 = configuration } }) { browser, _, _ in
+            let running = try #require(started.withLock { $0 })
+            guard case .haapi(var upstream) = running.upstream else { Issue.record("no HAAPI upstream"); return }
+            var rotated = running
+            upstream.clientAuthentication = .secretBasic("not-the-demo-secret")
+            rotated.upstream = .haapi(upstream)
+            let outcome = await reloader.reload(rotated)
+            #expect(outcome.applied && outcome.needsRestart.isEmpty, "\(outcome)")
+            let refused = try await TestBrowser.using(browser.baseURL) { try await $0.get("/") }
+            #expect(refused.status == 502, "the HAAPI token request used the new (wrong) secret")
+            #expect(refused.html.contains("Try again"))
+
+            #expect(await reloader.reload(running).applied)
+            let done = try await browser.signInAsDemo()
+            #expect(done.html.contains("You are signed in"))
+
+            var otherMethod = running
+            upstream.clientAuthentication = .secretPost("demo-secret")
+            otherMethod.upstream = .haapi(upstream)
+            #expect(await reloader.reload(otherMethod).needsRestart == ["upstream"], "another method needs a restart")
+        }
+    }
+
     @Test("broken templates are refused and the running configuration stays; a new port waits for a restart")
     func refusesAndReports() async throws {
         let reloader = GatewayReloader()

@@ -97,7 +97,8 @@ struct TokenEndpointClient: Sendable {
         var headers: [(name: String, value: String)] = [
             ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
         ]
-        switch configuration.clientAuthentication {
+        let (authentication, assertionSigner) = context.credentials.current
+        switch authentication {
         case .none, .mutualTLS:
             pairs.append(("client_id", configuration.clientID))
         case .secretBasic(let secret):
@@ -107,7 +108,7 @@ struct TokenEndpointClient: Sendable {
             pairs.append(("client_id", configuration.clientID))
             pairs.append(("client_secret", secret))
         case .privateKeyJWT, .secretJWT:
-            guard let signer = context.assertionSigner else { throw HAAPIError(.crypto, "the client assertion key is not loaded") }
+            guard let signer = assertionSigner else { throw HAAPIError(.crypto, "the client assertion key is not loaded") }
             pairs.append(("client_id", configuration.clientID))
             pairs.append(("client_assertion_type", ClientAssertion.type))
             pairs.append(("client_assertion", try ClientAssertion.make(clientID: configuration.clientID, audience: context.endpoints.token, signer: signer)))

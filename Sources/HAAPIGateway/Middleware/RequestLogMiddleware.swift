@@ -2,19 +2,22 @@ import Hummingbird
 import Logging
 
 /// One log line per request: method, path (the single-use link's secret replaced by `…`; query strings never logged),
-/// status and duration, with Hummingbird's request id (`hb.request.id`) from the request's logger.
-struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+/// status and duration, with Hummingbird's request id (`hb.request.id`) from the request's logger, and the `flow` id when
+/// the request belongs to a sign-in (the same id as the sign-in's events).
+struct RequestLogMiddleware: RouterMiddleware {
+    typealias Context = GatewayRequestContext
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info(
-            "request",
-            metadata: [
-                "method": "\(request.method.rawValue)", "path": "\(Self.loggablePath(request.uri.path))", "status": "\(response.status.code)",
-                "milliseconds": "\((milliseconds * 10).rounded() / 10)",
-            ])
+        var metadata: Logger.Metadata = [
+            "method": "\(request.method.rawValue)", "path": "\(Self.loggablePath(request.uri.path))", "status": "\(response.status.code)",
+            "milliseconds": "\((milliseconds * 10).rounded() / 10)",
+        ]
+        if let flow = context.flow.id { metadata["flow"] = "\(flow)" }
+        context.logger.info("request", metadata: metadata)
         return response
     }
 

@@ -1,3 +1,4 @@
+import HAAPI
 import Logging
 
 /// The parts of a running gateway a reload replaces, and how.
@@ -6,6 +7,7 @@ struct ReloadTarget: Sendable {
     let store: MemorySessionStore<SignInSession>
     let limiter: FailedPostLimiter
     let newSessions: NewSessionLimiter
+    let upstream: UpstreamConnection
     let dispatcher: CallbackDispatcher
     let logger: Logger
 
@@ -35,6 +37,19 @@ struct ReloadTarget: Sendable {
         // What needs a restart keeps its running value, so that the configuration in effect is what actually runs.
         applied.server = old.server
         applied.upstream = old.upstream
+        // A client secret (or key) rotated on disk takes effect at once, for sign-ins under way too; another method
+        // changes the upstream's summary and waits for a restart.
+        if !needsRestart.contains("upstream"), case .haapi(let running) = old.upstream, case .haapi(let wanted) = new.upstream,
+            running.clientAuthentication != wanted.clientAuthentication
+        {
+            do throws(HAAPIError) {
+                try upstream.replaceClientAuthentication(wanted.clientAuthentication)
+                applied.upstream = new.upstream
+                logger.notice("reload: the upstream client's credentials were replaced")
+            } catch {
+                logger.error("reload: the upstream client's new credentials were refused; the running ones stay", metadata: ["problem": "\(error.message)"])
+            }
+        }
         applied.metrics = old.metrics
         applied.pairing = old.pairing
         applied.kiosk.enabled = old.kiosk.enabled

@@ -19,7 +19,7 @@ public final class UpstreamConnection: Service, Sendable {
         case misconfigured(String)
     }
 
-    let configuration: HAAPIClientConfiguration
+    private let configured: Mutex<HAAPIClientConfiguration>
     let logger: Logger
     /// The waits between attempts, the last one repeated.
     let backoff: [Duration]
@@ -29,9 +29,20 @@ public final class UpstreamConnection: Service, Sendable {
     ///   - configuration: The HAAPI client's configuration.
     ///   - backoff: The waits between attempts (the last one repeated).
     init(configuration: HAAPIClientConfiguration, logger: Logger, backoff: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(15)]) {
-        self.configuration = configuration
+        self.configured = Mutex(configuration)
         self.logger = logger
         self.backoff = backoff
+    }
+
+    /// The client's configuration (with the client authentication in effect).
+    var configuration: HAAPIClientConfiguration { configured.withLock { $0 } }
+
+    /// Puts a new secret or key of the client authentication in use into effect (SIGHUP after a secret file changed):
+    /// for the client when connected, else for the next attempt.
+    /// - Throws: ``HAAPIError`` for another method or a key that does not load (the running one stays).
+    func replaceClientAuthentication(_ authentication: ClientAuthentication) throws(HAAPIError) {
+        try client?.replaceClientAuthentication(authentication)
+        configured.withLock { $0.clientAuthentication = authentication }
     }
 
     /// The client, nil until the upstream has answered.

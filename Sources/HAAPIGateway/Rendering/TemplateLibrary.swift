@@ -50,6 +50,17 @@ struct TemplateLibrary: Sendable {
         self.messages = try MessageCatalogue.load(directories: [directory] + (settings.overrideDirectory.map { [$0] } ?? []))
     }
 
+    /// The pages a person can be shown: each must render to a page (readiness checks it).
+    static let pages = ["step", "signed-in", "message", "cancel", "pair"]
+
+    /// What keeps the pages from rendering, or nil when each renders to something (an override that renders nothing, say).
+    func renderingProblem() -> String? {
+        let empty = Self.pages.filter { name in
+            render([:], template: name).map { $0.allSatisfy(\.isWhitespace) } ?? true
+        }
+        return empty.isEmpty ? nil : "\(empty.map { "\($0).mustache" }.joined(separator: ", ")) renders no page"
+    }
+
     /// Renders a template; nil when it does not exist.
     func render(_ context: [String: TemplateValue], template name: String) -> String? {
         guard let template = templates[name] else { return nil }

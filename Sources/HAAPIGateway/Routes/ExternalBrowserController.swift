@@ -14,8 +14,8 @@ struct ExternalBrowserController: Sendable {
     static let maximumCodeLength = 512
 
     func register(on router: Router<GatewayRequestContext>) {
-        router.get(RouterPath(stringLiteral: StepPageBuilder.externalBrowserReturnPath)) { request, _ in
-            guard let id = request.cookies[signIn.cookieName]?.value, let session = await signIn.store.session(id: id) else {
+        router.get(RouterPath(stringLiteral: StepPageBuilder.externalBrowserReturnPath)) { request, context in
+            guard let id = request.cookies[signIn.cookieName]?.value, let session = await signIn.session(id: id, context: context) else {
                 throw GatewayError(.sessionExpired, .sessionExpired)
             }
             let language = signIn.renderer.language(for: request)

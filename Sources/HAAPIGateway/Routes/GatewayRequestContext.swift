@@ -17,4 +17,6 @@ struct GatewayRequestContext: RequestContext, RemoteAddressRequestContext {
     /// The client's IP address (without the port): the peer's unless a trusted proxy forwarded one; nil for a Unix socket
     /// or an unknown peer.
     var clientAddress: String?
+    /// The sign-in this request belongs to, for its log line.
+    let flow = RequestFlow()
 }

@@ -2,13 +2,15 @@ import Foundation
 import HAAPI
 import Hummingbird
 
-/// `GET /healthz`: the process runs. `GET /readyz`: it should get traffic: not draining, connected to the upstream
-/// (``UpstreamConnection``) and the upstream answering; otherwise 503 with each check, the upstream named with why it
-/// is not ready (connection refused, name resolution, TLS, timeout, misconfigured).
+/// `GET /healthz`: the process runs. `GET /readyz`: it should get traffic: not draining, the pages render with the
+/// templates in effect, connected to the upstream (``UpstreamConnection``), the upstream answering and a HAAPI token
+/// obtainable (``UpstreamProbe``); otherwise 503 with each check, the upstream named with why it is not ready
+/// (connection refused, name resolution, TLS, timeout, misconfigured, token refused).
 struct HealthController: Sendable {
     let upstream: UpstreamConnection
     let drain: GatewayDrain
     let probe: UpstreamProbe
+    let live: LiveSettings
 
     /// The readiness document.
     struct Readiness: Encodable {
@@ -16,7 +18,7 @@ struct HealthController: Sendable {
             let draining: Bool
             let upstream: String
             let upstreamURL: String
-            let templates = "loaded"
+            let templates: String
         }
 
         let ready: Bool
@@ -33,11 +35,19 @@ struct HealthController: Sendable {
             case .connecting(let failure): upstreamState = "connecting" + (failure.map { " (\($0))" } ?? "")
             case .misconfigured(let message): upstreamState = "misconfigured (\(message))"
             case .ready:
-                upstreamReady = await probe.isReachable()
-                upstreamState = upstreamReady ? "reachable" : "unreachable"
+                switch await probe.check() {
+                case .ready: (upstreamState, upstreamReady) = ("reachable", true)
+                case .tokenRefused(let code): upstreamState = "reachable, but no HAAPI token (\(code))"
+                case .unreachable, .notConnected: upstreamState = "unreachable"
+                }
             }
-            let ready = !draining && upstreamReady
-            let document = Readiness(ready: ready, checks: .init(draining: draining, upstream: upstreamState, upstreamURL: upstream.upstreamName))
+            let templateProblem = live.renderer.templates.renderingProblem()
+            let ready = !draining && upstreamReady && templateProblem == nil
+            let document = Readiness(
+                ready: ready,
+                checks: .init(
+                    draining: draining, upstream: upstreamState, upstreamURL: upstream.upstreamName,
+                    templates: templateProblem.map { "not renderable (\($0))" } ?? "renderable"))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let body = (try? encoder.encode(document)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"ready":false}"#

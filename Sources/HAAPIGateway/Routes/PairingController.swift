@@ -26,7 +26,10 @@ struct PairingController: Sendable {
             let session = SignInSession(
                 flow: flow, dispatcher: signIn.dispatcher, polling: signIn.configuration.polling, logger: signIn.logger,
                 pairing: (ticket.code, hostName), metrics: signIn.metrics)
-            guard let id = await signIn.store.insert(session) else { throw GatewayError(.overloaded, .sessionsFull).retrying(after: 5) }
+            context.flow.belongs(to: session.flowID)
+            guard let id = await signIn.store.insert(session, address: context.clientAddress) else {
+                throw GatewayError(.overloaded, .sessionsFull).retrying(after: 5)
+            }
             signIn.logger.info("pairing link redeemed")
             // Redirect so that the single-use URL leaves the address bar and the history entry.
             return signIn.redirectHome(cookie: signIn.cookie(id))

@@ -58,7 +58,7 @@ struct SignInController: Sendable {
         // An image link of the step that lives on the upstream, fetched with the flow's credentials and served from here.
         router.get("/step/:version/image/:index") { request, context in
             try originGuard.check(request)
-            guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id),
+            guard let id = request.cookies[cookieName]?.value, let session = await session(id: id, context: context),
                 let version = context.parameters.get("version", as: Int.self), let index = context.parameters.get("index", as: Int.self),
                 let image = await session.image(version: version, index: index)
             else { return Response(status: .notFound) }
@@ -68,7 +68,7 @@ struct SignInController: Sendable {
         }
         router.get("/step/:version/poll") { request, context in
             try originGuard.check(request)
-            guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id) else {
+            guard let id = request.cookies[cookieName]?.value, let session = await session(id: id, context: context) else {
                 throw GatewayError(.sessionExpired, .sessionExpired)
             }
             if let version = context.parameters.get("version", as: Int.self) {
@@ -80,7 +80,7 @@ struct SignInController: Sendable {
         router.get("/step/:version/status") { request, context in
             try originGuard.check(request)
             guard let version = context.parameters.get("version", as: Int.self) else { throw GatewayError(.badRequest, .unknownForm) }
-            guard let id = request.cookies[cookieName]?.value, let session = await store.session(id: id) else {
+            guard let id = request.cookies[cookieName]?.value, let session = await session(id: id, context: context) else {
                 return Self.json(#"{"changed":true}"#)
             }
             try await session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
@@ -124,9 +124,9 @@ struct SignInController: Sendable {
                         title: .gateway(.upstreamUnavailableTitle), message: .gateway(.restarting), tryAgain: true, language: renderer.language(for: request)),
                     status: .serviceUnavailable, headers: [.retryAfter: "5"])
             }
-            return try await startSession(request, address: context.clientAddress)
+            return try await startSession(request, context: context)
         }
-        guard let session = await store.session(id: id) else {
+        guard let session = await session(id: id, context: context) else {
             throw GatewayError(.sessionExpired, .sessionExpired)
         }
         let snapshot = await session.snapshot()
@@ -135,7 +135,8 @@ struct SignInController: Sendable {
 
     /// Starts a sign-in for a browser without a session. Before any upstream call: past its address's bound on new
     /// sign-ins it gets 429, and at the cap, when no session can be pushed out, 503; the sign-ins under way go on.
-    private func startSession(_ request: Request, address: String?) async throws -> Response {
+    private func startSession(_ request: Request, context: GatewayRequestContext) async throws -> Response {
+        let address = context.clientAddress
         guard await store.hasRoom() else {
             metrics.signInRefused(reason: "sessions_full")
             throw Self.sessionsFull
@@ -146,6 +147,7 @@ struct SignInController: Sendable {
             throw GatewayError(.tooManyAttempts, .tooManyNewSignIns).retrying(after: wait)
         }
         let session = SignInSession(flow: try newFlow(), dispatcher: dispatcher, polling: configuration.polling, logger: logger, metrics: metrics)
+        context.flow.belongs(to: session.flowID)
         try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
         guard let id = await store.insert(session, address: address) else {
             metrics.signInRefused(reason: "sessions_full")
@@ -166,6 +168,13 @@ struct SignInController: Sendable {
         return "http://" + authority
     }
 
+    /// The live session with this id, the request marked as one of its sign-in (its log line carries the flow id).
+    func session(id: String, context: GatewayRequestContext) async -> SignInSession? {
+        guard let session = await store.session(id: id) else { return nil }
+        context.flow.belongs(to: session.flowID)
+        return session
+    }
+
     static let sessionsFull = GatewayError(.overloaded, .sessionsFull).retrying(after: 5)
 
     /// A new flow of the upstream's client; "sign-in is unavailable, try again" (503) while the gateway has not reached it.
@@ -184,7 +193,7 @@ struct SignInController: Sendable {
         }
         do {
             try originGuard.check(request)
-            guard let id, let session = await store.session(id: id) else {
+            guard let id, let session = await session(id: id, context: context) else {
                 throw GatewayError(.sessionExpired, .sessionExpired)
             }
             let form = try await FormBody.read(request, limit: configuration.server.maximumRequestBodyBytes)
@@ -258,10 +267,10 @@ struct SignInController: Sendable {
     /// left alone for `kiosk.idleResetSeconds`, else shows the current step; `GET /kiosk/done/{outcome}` is the final page
     /// of a destroyed session.
     private func registerKiosk(on router: Router<GatewayRequestContext>) {
-        router.get("/kiosk/next") { request, _ in
+        router.get("/kiosk/next") { request, context in
             guard let id = request.cookies[cookieName]?.value else { return redirectHome() }
             let idle = await store.idleDuration(id: id)
-            guard let session = await store.session(id: id) else { return redirectHome(clearingCookie: true) }
+            guard let session = await session(id: id, context: context) else { return redirectHome(clearingCookie: true) }
             let ended: Bool
             switch await session.phase {
             case .signedIn, .failed, .cancelled: ended = true

@@ -10,6 +10,8 @@ actor SignInSession {
     private let dispatcher: CallbackDispatcher
     private let logger: Logger
     let csrfToken = SecureToken.make()
+    /// Ties the log lines of one sign-in together (random; it names nothing).
+    let flowID = SecureToken.make(byteCount: 6)
 
     private(set) var phase: SessionPhase = .step
     /// Whether a sink did not accept the outcome at once (it is being retried in the background).
@@ -46,8 +48,7 @@ actor SignInSession {
         self.polling = polling
         self.metrics = metrics
         var logger = logger
-        // A flow id ties the log lines of one sign-in together (random; it names nothing).
-        logger[metadataKey: "flow"] = "\(SecureToken.make(byteCount: 6))"
+        logger[metadataKey: "flow"] = "\(flowID)"
         self.logger = logger
         if let pairing { self.phase = .confirming(code: pairing.code, hostName: pairing.hostName) }
         if let initialStep {
