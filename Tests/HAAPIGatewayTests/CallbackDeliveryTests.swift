@@ -142,9 +142,9 @@ struct CallbackDeliveryTests {
         let before = CallbackDispatcher(sinks: [stuck], settings: CallbackDeliverySettings(handOverSeconds: 1), logger: Logger(label: "t"), spoolPath: spool)
         #expect(!(await before.deliver(.cancelled)))
         let id = try #require(stuck.attemptsStarted.first)
-        #expect(try SpooledDelivery.read(spool).map(\.id) == [id], "in the spool while its attempt is under way (a SIGKILL now loses nothing)")
+        #expect(try CallbackSpool.read(spool).map(\.id) == [id], "in the spool while its attempt is under way (a SIGKILL now loses nothing)")
         await before.flushAtShutdown()
-        #expect(try SpooledDelivery.read(spool).map(\.id) == [id], "still there after a shutdown during the attempt")
+        #expect(try CallbackSpool.read(spool).map(\.id) == [id], "still there after a shutdown during the attempt")
 
         let back = FlakySink(failures: 0)
         let after = CallbackDispatcher(sinks: [ReceiverNamed(name: "receiver", sink: back)], settings: CallbackDeliverySettings(initialBackoffSeconds: 0.01), logger: Logger(label: "t"), spoolPath: spool)

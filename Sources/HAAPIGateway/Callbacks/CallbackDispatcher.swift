@@ -30,6 +30,8 @@ actor CallbackDispatcher {
     private let observer: (@Sendable (CompletionOutcome) async -> Void)?
     private var settings: CallbackDeliverySettings
     private let spoolPath: String?
+    /// The spool file's journal, when `callbacks.spoolFile` is set.
+    private var spoolFile: CallbackSpool?
     private let metrics: GatewayMetrics?
     private let logger: Logger
     /// Deliveries waiting for their next attempt, by key.
@@ -48,6 +50,7 @@ actor CallbackDispatcher {
         self.sinks = sinks
         self.settings = settings
         self.spoolPath = spoolPath
+        self.spoolFile = spoolPath.map(CallbackSpool.init(path:))
         self.metrics = metrics
         self.logger = logger
         self.observer = observer
@@ -96,7 +99,8 @@ actor CallbackDispatcher {
                 backoff: initialBackoff)
         }
         for entry in entries { inFlight[entry.key] = entry }
-        writeSpool()
+        let spooled = entries.map { SpooledDelivery(sink: $0.sink.name, delivery: $0.delivery) }
+        spool { file throws(GatewayError) in try file.add(spooled) }
         let accepted = await attemptAll(entries.map(\.key), waitingAtMost: .seconds(settings.handOverSeconds))
         await observer?(outcome)
         return accepted == entries.count
@@ -135,7 +139,7 @@ actor CallbackDispatcher {
         let remaining = Array(inFlight.values) + Array(waiting.values)
         guard !remaining.isEmpty else { return }
         if let spoolPath {
-            writeSpool()
+            compactSpool()
             for _ in remaining { metrics?.callbackDelivery(result: "spooled") }
             logger.warning("callback deliveries spooled for the next start", metadata: ["count": "\(remaining.count)", "spool": "\(spoolPath)"])
         } else {
@@ -153,9 +157,13 @@ actor CallbackDispatcher {
         guard let spoolPath, FileManager.default.fileExists(atPath: spoolPath) else { return }
         let spooled: [SpooledDelivery]
         do {
-            spooled = try SpooledDelivery.read(spoolPath)
+            spooled = try CallbackSpool.read(spoolPath)
         } catch {
-            logger.error("the callback spool file cannot be read; it is left in place", metadata: ["spool": "\(spoolPath)"])
+            // Kept for the operator beside a fresh spool, so that new deliveries are safe again.
+            let aside = "\(spoolPath).unreadable-\(Int(Date().timeIntervalSince1970))"
+            let moved = rename(spoolPath, aside) == 0
+            logger.error(
+                "the callback spool file cannot be read; its deliveries are not attempted", metadata: ["spool": "\(moved ? aside : spoolPath)"])
             return
         }
         let now = ContinuousClock.now
@@ -172,7 +180,7 @@ actor CallbackDispatcher {
             waiting[restoredEntry.key] = restoredEntry
             restored += 1
         }
-        writeSpool()
+        compactSpool()
         logger.notice("spooled callback deliveries restored", metadata: ["count": "\(restored)"])
         startWorker()
     }
@@ -213,7 +221,7 @@ actor CallbackDispatcher {
         do {
             try await entry.sink.deliver(entry.delivery)
             inFlight[key] = nil
-            writeSpool()
+            spoolDone(entry)
             metrics?.callbackDelivery(result: "delivered")
             let message: Logger.Message =
                 atShutdown ? "callback delivered at shutdown" : entry.attempts == 1 ? "callback delivered" : "callback delivered after retries"
@@ -231,7 +239,7 @@ actor CallbackDispatcher {
                 waiting[key] = entry
             } else if settings.retryForSeconds <= 0 || entry.nextAttempt > entry.giveUpAt {
                 abandon(entry, error: error)
-                writeSpool()
+                spoolDone(entry)
             } else {
                 waiting[key] = entry
                 if entry.attempts == 1 {
@@ -282,21 +290,30 @@ actor CallbackDispatcher {
             ])
     }
 
-    /// Writes every delivery not done yet to the spool file (or removes it when there is none).
-    private func writeSpool() {
-        guard let spoolPath else { return }
+    /// Applies a change to the spool file, when there is one; a failure is logged (the deliveries go on in memory).
+    private func spool(_ change: (inout CallbackSpool) throws(GatewayError) -> Void) {
+        guard var file = spoolFile else { return }
+        do throws(GatewayError) {
+            try change(&file)
+        } catch {
+            logger.error("the callback spool file cannot be written; deliveries under way are not safe from a crash", metadata: ["spool": "\(file.path)"])
+        }
+        spoolFile = file
+    }
+
+    /// Notes in the spool that a delivery is done for its sink, rewriting the file when done lines outnumber the rest.
+    private func spoolDone(_ entry: Entry) {
+        var due = false
+        spool { file throws(GatewayError) in due = try file.markDone(id: entry.delivery.id, sink: entry.sink.name) }
+        if due { compactSpool() }
+    }
+
+    /// Rewrites the spool file with every delivery not done yet (or removes it when there is none).
+    private func compactSpool() {
         let entries = (Array(inFlight.values) + Array(waiting.values)).sorted { $0.key < $1.key }.map {
             SpooledDelivery(sink: $0.sink.name, delivery: $0.delivery)
         } + orphans
-        do {
-            if entries.isEmpty {
-                if FileManager.default.fileExists(atPath: spoolPath) { try FileManager.default.removeItem(atPath: spoolPath) }
-            } else {
-                try SpooledDelivery.write(entries, to: spoolPath)
-            }
-        } catch {
-            logger.error("the callback spool file cannot be written; deliveries under way are not safe from a crash", metadata: ["spool": "\(spoolPath)"])
-        }
+        spool { file throws(GatewayError) in try file.rewrite(entries) }
     }
 
     private static func describe(_ error: any Error) -> String {
