@@ -181,7 +181,7 @@ public actor HAAPIFlow {
         // with `invalid_dpop_proof` [TOKENBIND], notes 5). Otherwise the first exchange tries without one, and on
         // `invalid_dpop_proof` proves and retries once; what was found is logged once per client.
         let prove = context.configuration.bindTokensToDPoP || context.codeExchangeProof.isRequired
-        var outcome = try TokenEndpointClient.tokens(from: try await postToTokenEndpoint(form, prove: prove), dpopKey: prove ? dpopKey : nil)
+        var outcome = try TokenEndpointClient.tokens(from: try await postExchange(form, prove: prove), dpopKey: prove ? dpopKey : nil)
         if !prove, outcome.oauthError?.error == "invalid_dpop_proof" {
             context.codeExchangeProof.found(required: true, logger: logger)
             outcome = try TokenEndpointClient.tokens(from: try await postToTokenEndpoint(form, prove: true), dpopKey: dpopKey)
@@ -189,6 +189,22 @@ public actor HAAPIFlow {
             context.codeExchangeProof.found(required: false, logger: logger)
         }
         return outcome
+    }
+
+    /// The code exchange's POST, sent a second time (once, after half a second) when the first got no answer of the
+    /// server's own: refused, reset or timed out, or a 5xx (a proxy's, a server restarting). A code the server did
+    /// consume makes the second answer `invalid_grant`, the same failure as without it, never a second set of tokens;
+    /// one it never saw is exchanged, and the sign-in completes instead of failing.
+    private func postExchange(_ form: [(String, String)], prove: Bool) async throws(HAAPIError) -> (status: Int, json: JSONValue?, response: HTTPResponseData) {
+        do {
+            let answer = try await postToTokenEndpoint(form, prove: prove)
+            guard answer.status >= 500 else { return answer }
+            logger.notice("code exchange answered \(answer.status); sending it once more")
+        } catch where [.timeout, .transport, .connectionRefused].contains(error.code) {
+            logger.notice("code exchange got no answer (\(error.code)); sending it once more")
+        }
+        try? await Task.sleep(for: .milliseconds(500))
+        return try await postToTokenEndpoint(form, prove: prove)
     }
 
     /// Fetches an image link of the current step that lives on the upstream (not a `data:` URI) with the flow's

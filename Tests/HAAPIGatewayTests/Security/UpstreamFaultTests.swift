@@ -72,6 +72,17 @@ extension SecurityAndReliabilityTests {
             }
         }
 
+        @Test("a code exchange answered by a 503 of a proxy (never reaching the server) is sent once more and the sign-in completes")
+        func codeExchangeIsSentOnceMoreAfterA5xx() async throws {
+            try await GatewayHarness.withProxiedGateway { browser, _, _, proxy in
+                let notice = try await browser.submit(try await browser.openPasswordForm(), ["userName": "demo", "password": "demo"])
+                proxy.fault = .answerOnce(pathSuffix: "/oauth-token", status: 503)
+                let done = try await browser.submit(try notice.form(button: "Continue"))
+                #expect(done.html.contains("You are signed in"), "\(done.html.prefix(400))")
+                #expect(proxy.faultCount == 1)
+            }
+        }
+
         @Test("a fault when a sign-in starts: a 'try again' page, no session left behind, and Try again starts one")
         func faultAtStart() async throws {
             try await GatewayHarness.withProxiedGateway { browser, _, _, proxy in

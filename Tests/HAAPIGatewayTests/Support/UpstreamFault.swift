@@ -14,6 +14,8 @@ enum UpstreamFault: Sendable, CustomTestStringConvertible {
     case nonceStorm
     /// Every request forwarded, each after `milliseconds` (slow, but each call within the timeout).
     case delay(milliseconds: Int)
+    /// The first request whose path ends with `pathSuffix` answered with `status` (not forwarded), then the fault clears.
+    case answerOnce(pathSuffix: String, status: Int)
 
     var testDescription: String {
         switch self {
@@ -22,6 +24,7 @@ enum UpstreamFault: Sendable, CustomTestStringConvertible {
         case .slowBody(let body, let milliseconds): "\(body.count) bytes, one per \(milliseconds) ms"
         case .nonceStorm: "DPoP nonce storm"
         case .delay(let milliseconds): "every answer \(milliseconds) ms late"
+        case .answerOnce(let suffix, let status): "\(status) once for …\(suffix)"
         }
     }
 }

@@ -52,8 +52,12 @@ final class UpstreamProxy: @unchecked Sendable {
 
     private func handle(_ request: Request) async throws -> Response {
         guard !request.uri.path.hasPrefix("/.well-known/"), let fault else { return try await forward(request) }
+        if case .answerOnce(let suffix, _) = fault, !request.uri.path.hasSuffix(suffix) { return try await forward(request) }
         lock.withLock { faultsAnswered += 1 }
         switch fault {
+        case .answerOnce(_, let status):
+            self.fault = nil
+            return Response(status: .init(code: status), headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>busy</html>")))
         case .delay(let milliseconds):
             try await Task.sleep(for: .milliseconds(milliseconds))
             return try await forward(request)
