@@ -20,6 +20,8 @@ struct ReloadTarget: Sendable {
         var needsRestart: [String] = []
         if old.server.host != new.server.host || old.server.port != new.server.port || old.server.publicBaseURL != new.server.publicBaseURL
             || old.server.maximumRequestBodyBytes != new.server.maximumRequestBodyBytes || old.server.tls != new.server.tls
+            || old.server.requestTimeoutSeconds != new.server.requestTimeoutSeconds || old.server.maximumConnections != new.server.maximumConnections
+            || old.server.maximumConnectionsPerAddress != new.server.maximumConnectionsPerAddress
         {
             needsRestart.append("server")
         }

@@ -7,6 +7,9 @@ extension ConfigurationKey {
         .init("server.maximumRequestBodyBytes", .integer),
         .init("server.drainSeconds", .integer),
         .init("server.healthEndpoints", .boolean),
+        .init("server.requestTimeoutSeconds", .integer),
+        .init("server.maximumConnections", .integer),
+        .init("server.maximumConnectionsPerAddress", .integer),
         .init("server.tlsCertificateFile", .string),
         .init("server.tlsKeyFile", .string),
 

@@ -45,6 +45,13 @@ extension GatewayConfiguration {
             maximumRequestBodyBytes: reader.integer("server.maximumRequestBodyBytes", in: 1024...(16 << 20), default: defaults.maximumRequestBodyBytes))
         configuration.server.drainSeconds = reader.integer("server.drainSeconds", in: 0...300, default: defaults.drainSeconds)
         configuration.server.healthEndpoints = reader.boolean("server.healthEndpoints", default: defaults.healthEndpoints)
+        configuration.server.requestTimeoutSeconds = reader.integer("server.requestTimeoutSeconds", in: 1...300, default: defaults.requestTimeoutSeconds)
+        configuration.server.maximumConnections = reader.integer("server.maximumConnections", in: 1...1_000_000, default: defaults.maximumConnections)
+        configuration.server.maximumConnectionsPerAddress = reader.integer(
+            "server.maximumConnectionsPerAddress", in: 0...1_000_000, default: defaults.maximumConnectionsPerAddress)
+        if configuration.server.maximumConnectionsPerAddress > configuration.server.maximumConnections {
+            reader.problem("server.maximumConnectionsPerAddress", "must not be larger than server.maximumConnections (\(configuration.server.maximumConnections))")
+        }
         configuration.server.tls = Self.serverTLS(&reader)
         if configuration.server.host.trimmingCharacters(in: .whitespaces).isEmpty { reader.problem("server.host", "must not be empty") }
         if let url = configuration.server.publicBaseURL, !(url.path.isEmpty || url.path == "/") || url.query != nil || url.fragment != nil {

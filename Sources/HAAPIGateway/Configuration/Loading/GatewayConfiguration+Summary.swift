@@ -7,7 +7,9 @@ extension GatewayConfiguration {
     public var summary: [String] {
         var lines: [String] = []
         let listen = "\(server.host):\(server.port)"
-        lines.append("server: listens on \(listen)\(server.tls == nil ? "" : " over HTTPS"); public URL \(server.publicBaseURL?.absoluteString ?? "\(server.tls == nil ? "http" : "https")://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes; drains \(server.drainSeconds) s on SIGTERM")
+        lines.append("server: listens on \(listen)\(server.tls == nil ? "" : " over HTTPS"); public URL \(server.publicBaseURL?.absoluteString ?? "\(server.tls == nil ? "http" : "https")://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes; drains \(server.drainSeconds) s on SIGTERM; "
+                + "a whole request within \(server.requestTimeoutSeconds) s; at most \(server.maximumConnections) connections, "
+                + (server.maximumConnectionsPerAddress == 0 ? "no cap per address" : "\(server.maximumConnectionsPerAddress) per address"))
         switch upstream {
         case .demo(let demo):
             lines.append(
