@@ -129,3 +129,25 @@ final class RawConnection: @unchecked Sendable {
 
     deinit { close() }
 }
+
+extension RawConnection {
+    /// Opens `count` connections from `source` to `port`, `batch` at a time without waiting for each, and waits (at most
+    /// `timeout` per batch) until the kernel finished each batch's handshakes, so the listener's accept queue never
+    /// overflows and every connection reaches the server.
+    /// - Returns: The connections (some may be closed by the server already).
+    static func crowd(_ count: Int, to port: Int, from source: String, batch: Int = 50, timeout: Duration = .seconds(10)) throws -> [RawConnection] {
+        var connections: [RawConnection] = []
+        while connections.count < count {
+            let opened = try (0..<min(batch, count - connections.count)).map { _ in try RawConnection(to: port, from: source, blocking: false) }
+            var waiting = opened.map { pollfd(fd: $0.descriptor, events: Int16(POLLOUT), revents: 0) }
+            let deadline = ContinuousClock.now + timeout
+            while !waiting.isEmpty, ContinuousClock.now < deadline {
+                guard poll(&waiting, nfds_t(waiting.count), 100) >= 0 else { break }
+                waiting = waiting.filter { $0.revents == 0 }
+            }
+            connections += opened
+            usleep(20_000)
+        }
+        return connections
+    }
+}
