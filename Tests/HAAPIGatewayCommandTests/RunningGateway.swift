@@ -7,12 +7,14 @@ final class RunningGateway: @unchecked Sendable {
     private let process = Process()
     private let collected = CollectedOutput()
 
-    /// Starts `haapi-gateway` with `arguments`; with `openFileLimit`, through `sh` with `ulimit -n` set to it first (soft
-    /// and hard, as a supervisor that leaves a low limit in place).
-    init(_ arguments: [String], environment: [String: String] = [:], openFileLimit: Int? = nil) throws {
+    /// Starts `haapi-gateway` with `arguments`; with `openFileLimit`, through `sh` with that open-file limit set first (as
+    /// a supervisor that leaves a low limit in place: `ulimit -n`).
+    init(_ arguments: [String], environment: [String: String] = [:], openFileLimit: (soft: Int, hard: Int)? = nil) throws {
         if let openFileLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" \"$@\"", Repository.executable.path] + arguments
+            process.arguments = [
+                "-c", "ulimit -Sn \(openFileLimit.soft) && ulimit -Hn \(openFileLimit.hard) && exec \"$0\" \"$@\"", Repository.executable.path,
+            ] + arguments
         } else {
             process.executableURL = Repository.executable
             process.arguments = arguments
