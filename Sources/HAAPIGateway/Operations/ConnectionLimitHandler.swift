@@ -11,11 +11,18 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
 
+    /// The counts shared by every connection of the listener.
     private let limits: ConnectionLimits
+    /// Where a refusal is logged and counted.
     private let notices: ConnectionNotices
+    /// This connection's place, once admitted.
     private var lease: ConnectionLease?
+    /// Whether the connection was admitted or refused already (it is asked once, however often it is told it is active).
     private var decided = false
 
+    /// - Parameters:
+    ///   - limits: The counts shared by every connection of the listener.
+    ///   - notices: Where a refusal is logged and counted.
     init(limits: ConnectionLimits, notices: ConnectionNotices) {
         self.limits = limits
         self.notices = notices

@@ -12,8 +12,11 @@ public final class ConnectionLimits: Sendable {
         case refused(ConnectionBound, open: Int)
     }
 
+    /// The connections open now.
     private struct Counts {
+        /// In total.
         var total = 0
+        /// By peer address (only addresses with connections open).
         var perAddress: [String: Int] = [:]
     }
 
@@ -21,6 +24,7 @@ public final class ConnectionLimits: Sendable {
     public let maximumConnections: Int
     /// The most connections open at once from one address; 0 for no cap per address.
     public let maximumConnectionsPerAddress: Int
+    /// The counts, shared by every event loop of the listener.
     private let counts = Mutex(Counts())
 
     /// Caps for one listener.

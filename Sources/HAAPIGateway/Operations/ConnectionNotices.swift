@@ -4,8 +4,11 @@ import Logging
 /// per reason, throttled (``ThrottledNotice``: the first in full with the peer address and the bound, then at most one
 /// summary per 10 s), so a flood of connections cannot flood the log.
 public struct ConnectionNotices: Sendable {
+    /// Where refusals and time-outs are counted.
     private let metrics: GatewayMetrics
+    /// The refusal lines, one throttle per bound.
     private let refusals: [ConnectionBound: ThrottledNotice]
+    /// The time-out lines.
     private let timeouts: ThrottledNotice
 
     /// Notices for one listener.

@@ -69,6 +69,7 @@ public struct OpenFileLimit: Sendable, Equatable {
         return setrlimit(resource, &limit) == 0
     }
 
+    /// `RLIMIT_NOFILE`, as the C library's functions take it.
     #if canImport(Glibc)
     private static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
     #else

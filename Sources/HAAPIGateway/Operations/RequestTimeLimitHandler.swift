@@ -16,12 +16,15 @@ final class RequestTimeLimitHandler: ChannelDuplexHandler, RemovableChannelHandl
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
+    /// How long a whole request may take.
     private let limit: TimeAmount
+    /// Where a closed connection is reported.
     private let notices: ConnectionNotices?
     /// Requests whose end was read.
     private var requestsRead = 0
     /// Responses whose end was written.
     private var responsesWritten = 0
+    /// The running timer, if any.
     private var timer: Scheduled<Void>?
 
     /// - Parameters:
@@ -81,6 +84,7 @@ final class RequestTimeLimitHandler: ChannelDuplexHandler, RemovableChannelHandl
         }
     }
 
+    /// Stops the timer.
     private func disarm() {
         timer?.cancel()
         timer = nil

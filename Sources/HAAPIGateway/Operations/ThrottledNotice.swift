@@ -22,17 +22,27 @@ public final class ThrottledNotice: Sendable {
         var flushScheduled = false
     }
 
+    /// What one occurrence leads to.
     private enum Decision {
+        /// Its own line, in full.
         case logInFull
+        /// A count, and a flush scheduled after the delay.
         case flushAfter(Duration)
+        /// A count only (a flush is scheduled already).
         case count
     }
 
+    /// Where the lines go.
     private let logger: Logger
+    /// At most one line per interval.
     private let interval: Duration
+    /// The clock.
     private let now: @Sendable () -> ContinuousClock.Instant
+    /// Runs the flush at the end of an interval.
     private let schedule: Scheduler
+    /// The summary line for a count of occurrences in about so many seconds.
     private let summary: @Sendable (_ count: Int, _ seconds: Int) -> String
+    /// What was logged and counted.
     private let state = Mutex(State())
 
     /// A throttled notice.
