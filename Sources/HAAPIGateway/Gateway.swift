@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// The composition root of the gateway.
@@ -74,15 +75,28 @@ public enum Gateway {
         if let pairing = configuration.pairing {
             PairingController(signIn: controller, gate: PairingGate(ticket: pairing.ticket), hostName: pairing.hostName).register(on: router)
         }
+        let server = configuration.server
+        // Slow and crowded clients: every connection is counted (in total and per address, within what the open-file
+        // limit allows) and must deliver each whole request in time. The same handlers serve the HTTPS listener.
+        let limits = ConnectionLimits(
+            maximumConnections: OpenFileLimit.prepare(forConnections: server.maximumConnections, logger: logger),
+            maximumConnectionsPerAddress: server.maximumConnectionsPerAddress, exempt: server.trustedProxies)
+        let notices = ConnectionNotices(logger: logger, metrics: metrics)
+        let requestTimeLimit = TimeAmount.seconds(Int64(server.requestTimeoutSeconds))
+        let http1 = HTTPServerBuilder.http1(
+            configuration: .init(
+                additionalChannelHandlers: [
+                    ConnectionLimitHandler(limits: limits, notices: notices), RequestTimeLimitHandler(limit: requestTimeLimit, notices: notices),
+                ],
+                idleTimeout: .seconds(30)))
         var services: [any Service] = [upstreamConnection, GatewayShutdownService(dispatcher: dispatcher)]
         if configuration.metrics.enabled {
             services.append(
                 NamedListener(
-                    listener: Self.metricsApplication(configuration.metrics, metrics: metrics, store: store, health: health, logger: logger),
+                    listener: Self.metricsApplication(
+                        configuration.metrics, metrics: metrics, store: store, limits: limits, health: health, logger: logger),
                     host: configuration.metrics.host, port: configuration.metrics.port))
         }
-        let server = configuration.server
-        let http1 = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(30)))
         return Application(
             router: router,
             server: try server.tls.map { try .tls(http1, tlsConfiguration: $0.makeTLSConfiguration()) } ?? http1,
@@ -100,13 +114,15 @@ public enum Gateway {
 
     /// The metrics listener: `GET /metrics` in the Prometheus text format, and `/healthz` and `/readyz`.
     private static func metricsApplication(
-        _ settings: MetricsSettings, metrics: GatewayMetrics, store: MemorySessionStore<SignInSession>, health: HealthController, logger: Logger
+        _ settings: MetricsSettings, metrics: GatewayMetrics, store: MemorySessionStore<SignInSession>, limits: ConnectionLimits,
+        health: HealthController, logger: Logger
     ) -> some Service {
         let router = Router(context: BasicRequestContext.self)
         health.register(on: router)
         router.get("/metrics") { _, _ in
             metrics.sessionsOpen(await store.count)
             metrics.sessionsEvicted(await store.evictions)
+            metrics.connectionsOpen(limits.openConnections)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))

@@ -7,9 +7,18 @@ final class RunningGateway: @unchecked Sendable {
     private let process = Process()
     private let collected = CollectedOutput()
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = Repository.executable
-        process.arguments = arguments
+    /// Starts `haapi-gateway` with `arguments`; with `openFileLimit`, through `sh` with that open-file limit set first (as
+    /// a supervisor that leaves a low limit in place: `ulimit -n`).
+    init(_ arguments: [String], environment: [String: String] = [:], openFileLimit: (soft: Int, hard: Int)? = nil) throws {
+        if let openFileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = [
+                "-c", "ulimit -Sn \(openFileLimit.soft) && ulimit -Hn \(openFileLimit.hard) && exec \"$0\" \"$@\"", Repository.executable.path,
+            ] + arguments
+        } else {
+            process.executableURL = Repository.executable
+            process.arguments = arguments
+        }
         process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
         process.currentDirectoryURL = Repository.root
         let out = Pipe()
@@ -49,6 +58,9 @@ final class RunningGateway: @unchecked Sendable {
         try await Task.sleep(for: .milliseconds(100))
         return process.terminationStatus
     }
+
+    /// The process's id (the gateway's own, also when it was started through `sh`, which `exec`s it).
+    var processIdentifier: Int32 { process.processIdentifier }
 
     /// Sends a signal (SIGTERM, SIGINT) to the process.
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }

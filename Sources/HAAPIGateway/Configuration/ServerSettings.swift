@@ -22,6 +22,16 @@ public struct ServerSettings: Sendable {
     /// Reverse proxies in front of the gateway (addresses or CIDR blocks): for a connection from one of them the client
     /// address is taken from `X-Forwarded-For` (default none: the peer is the client).
     public var trustedProxies: [IPAddressRange] = []
+    /// How long a connection has to deliver a whole request, head and body, counted from its opening or from the end of its
+    /// previous response (default 10 s); a slower one is closed. While the gateway works on a response there is no bound
+    /// here (the upstream timeout bounds that).
+    public var requestTimeoutSeconds: Int = 10
+    /// The most connections open at once (default 4096); one more is closed at once. Lowered at startup when the open-file
+    /// limit leaves no room for it (``OpenFileLimit``).
+    public var maximumConnections: Int = 4096
+    /// The most connections open at once from one peer address (default 64; a browser opens at most 6 per host); one more
+    /// from that address is closed at once. 0: no cap per address.
+    public var maximumConnectionsPerAddress: Int = 64
 
     /// Creates server settings.
     /// - Parameters:

@@ -14,6 +14,11 @@ import Prometheus
 /// - `haapi_gateway_sign_ins_refused_total{reason="address_budget|sessions_full"}`: new sign-ins refused before any
 ///   upstream call
 /// - `haapi_gateway_callback_deliveries_total{result="delivered|retried|given_up|spooled"}`
+/// - `haapi_gateway_connections_open`: connections open on the public listener
+/// - `haapi_gateway_connections_refused_total{reason="total|per_address"}`: closed at once, `server.maximumConnections` or
+///   `server.maximumConnectionsPerAddress` reached
+/// - `haapi_gateway_connections_timed_out_total`: closed because a whole request did not come within
+///   `server.requestTimeoutSeconds`
 public struct GatewayMetrics: Sendable {
     /// The registry the metrics live in.
     public let registry: PrometheusCollectorRegistry
@@ -65,6 +70,18 @@ public struct GatewayMetrics: Sendable {
 
     func callbackDelivery(result: String) {
         Counter(label: "haapi_gateway_callback_deliveries_total", dimensions: [("result", result)], factory: factory).increment()
+    }
+
+    func connectionsOpen(_ count: Int) {
+        Gauge(label: "haapi_gateway_connections_open", factory: factory).record(count)
+    }
+
+    func connectionRefused(reason: String) {
+        Counter(label: "haapi_gateway_connections_refused_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
+    func connectionTimedOut() {
+        Counter(label: "haapi_gateway_connections_timed_out_total", factory: factory).increment()
     }
 
     /// The Prometheus text exposition.

@@ -24,6 +24,8 @@ struct ReloadTarget: Sendable {
         if old.server.host != new.server.host || old.server.port != new.server.port || old.server.publicBaseURL != new.server.publicBaseURL
             || old.server.maximumRequestBodyBytes != new.server.maximumRequestBodyBytes || old.server.tls != new.server.tls
             || old.server.trustedProxies != new.server.trustedProxies
+            || old.server.requestTimeoutSeconds != new.server.requestTimeoutSeconds || old.server.maximumConnections != new.server.maximumConnections
+            || old.server.maximumConnectionsPerAddress != new.server.maximumConnectionsPerAddress
         {
             needsRestart.append("server")
         }

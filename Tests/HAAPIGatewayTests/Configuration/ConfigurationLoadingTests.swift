@@ -173,6 +173,27 @@ struct ConfigurationLoadingTests {
         #expect(found.count == expected.count, "\(found.joined(separator: "\n"))")
     }
 
+    @Test("slow and crowded clients: server.requestTimeoutSeconds, maximumConnections and maximumConnectionsPerAddress, from file or environment, checked")
+    func connectionBounds() throws {
+        let defaults = try GatewayConfiguration.load(file: nil, environment: [:]).server
+        #expect(defaults.requestTimeoutSeconds == 10 && defaults.maximumConnections == 4096 && defaults.maximumConnectionsPerAddress == 64)
+        let set = try GatewayConfiguration.load(file: nil, environment: [
+            "HAAPI_GATEWAY_SERVER_REQUEST_TIMEOUT_SECONDS": "2", "HAAPI_GATEWAY_SERVER_MAXIMUM_CONNECTIONS": "100",
+            "HAAPI_GATEWAY_SERVER_MAXIMUM_CONNECTIONS_PER_ADDRESS": "0",
+        ]).server
+        #expect(set.requestTimeoutSeconds == 2 && set.maximumConnections == 100 && set.maximumConnectionsPerAddress == 0)
+        let directory = try temporaryDirectory()
+        let file = try write("server:\n  requestTimeoutSeconds: 0\n  maximumConnections: 0\n  maximumConnectionsPerAddress: -1\n", in: directory)
+        #expect(problems(file: file) == [
+            "server.requestTimeoutSeconds (\(file):2): must be between 1 and 300, got 0",
+            "server.maximumConnections (\(file):3): must be between 1 and 1000000, got 0",
+            "server.maximumConnectionsPerAddress (\(file):4): must be between 0 and 1000000, got -1",
+        ])
+        #expect(problems(environment: ["HAAPI_GATEWAY_SERVER_MAXIMUM_CONNECTIONS": "10"]) == [
+            "server.maximumConnectionsPerAddress: must not be larger than server.maximumConnections (10)"
+        ])
+    }
+
     @Test("unknown sections and keys are errors with their line and a suggestion")
     func unknownKeys() throws {
         let directory = try temporaryDirectory()

@@ -8,6 +8,9 @@ extension ConfigurationKey {
         .init("server.drainSeconds", .integer),
         .init("server.healthEndpoints", .boolean),
         .init("server.trustedProxies", .list),
+        .init("server.requestTimeoutSeconds", .integer),
+        .init("server.maximumConnections", .integer),
+        .init("server.maximumConnectionsPerAddress", .integer),
         .init("server.tlsCertificateFile", .string),
         .init("server.tlsKeyFile", .string),
 

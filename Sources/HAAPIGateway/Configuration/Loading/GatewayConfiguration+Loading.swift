@@ -52,6 +52,13 @@ extension GatewayConfiguration {
                 reader.problem("server.trustedProxies", "'\(entry)' is not an IP address or CIDR block (such as 127.0.0.1 or 10.0.0.0/8)")
             }
         }
+        configuration.server.requestTimeoutSeconds = reader.integer("server.requestTimeoutSeconds", in: 1...300, default: defaults.requestTimeoutSeconds)
+        configuration.server.maximumConnections = reader.integer("server.maximumConnections", in: 1...1_000_000, default: defaults.maximumConnections)
+        configuration.server.maximumConnectionsPerAddress = reader.integer(
+            "server.maximumConnectionsPerAddress", in: 0...1_000_000, default: defaults.maximumConnectionsPerAddress)
+        if configuration.server.maximumConnectionsPerAddress > configuration.server.maximumConnections {
+            reader.problem("server.maximumConnectionsPerAddress", "must not be larger than server.maximumConnections (\(configuration.server.maximumConnections))")
+        }
         configuration.server.tls = Self.serverTLS(&reader)
         if configuration.server.host.trimmingCharacters(in: .whitespaces).isEmpty { reader.problem("server.host", "must not be empty") }
         if let url = configuration.server.publicBaseURL, !(url.path.isEmpty || url.path == "/") || url.query != nil || url.fragment != nil {

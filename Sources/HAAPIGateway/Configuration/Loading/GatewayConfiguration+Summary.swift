@@ -7,8 +7,10 @@ extension GatewayConfiguration {
     public var summary: [String] {
         var lines: [String] = []
         let listen = "\(server.host):\(server.port)"
-        lines.append("server: listens on \(listen)\(server.tls == nil ? "" : " over HTTPS"); public URL \(server.publicBaseURL?.absoluteString ?? "\(server.tls == nil ? "http" : "https")://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes; drains \(server.drainSeconds) s on SIGTERM"
-            + (server.trustedProxies.isEmpty ? "" : "; client addresses forwarded by \(server.trustedProxies.map(\.description).joined(separator: ", "))"))
+        lines.append("server: listens on \(listen)\(server.tls == nil ? "" : " over HTTPS"); public URL \(server.publicBaseURL?.absoluteString ?? "\(server.tls == nil ? "http" : "https")://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes; drains \(server.drainSeconds) s on SIGTERM; "
+                + "a whole request within \(server.requestTimeoutSeconds) s; at most \(server.maximumConnections) connections, "
+                + (server.maximumConnectionsPerAddress == 0 ? "no cap per address" : "\(server.maximumConnectionsPerAddress) per address")
+                + (server.trustedProxies.isEmpty ? "" : "; client addresses forwarded by \(server.trustedProxies.map(\.description).joined(separator: ", "))"))
         switch upstream {
         case .demo(let demo):
             lines.append(
