@@ -192,15 +192,15 @@ public actor HAAPIFlow {
     }
 
     /// The code exchange's POST, sent a second time (once, after half a second) when the first got no answer of the
-    /// server's own: refused, reset or timed out, or a 5xx (a proxy's, a server restarting). A code the server did
-    /// consume makes the second answer `invalid_grant`, the same failure as without it, never a second set of tokens;
-    /// one it never saw is exchanged, and the sign-in completes instead of failing.
+    /// server's own: refused or reset, or a 5xx (a proxy's, a server restarting); not after a timeout, which used the
+    /// time up. A code the server did consume makes the second answer `invalid_grant`, the same failure as without it,
+    /// never a second set of tokens; one it never saw is exchanged, and the sign-in completes instead of failing.
     private func postExchange(_ form: [(String, String)], prove: Bool) async throws(HAAPIError) -> (status: Int, json: JSONValue?, response: HTTPResponseData) {
         do {
             let answer = try await postToTokenEndpoint(form, prove: prove)
             guard answer.status >= 500 else { return answer }
             logger.notice("code exchange answered \(answer.status); sending it once more")
-        } catch where [.timeout, .transport, .connectionRefused].contains(error.code) {
+        } catch where [.transport, .connectionRefused].contains(error.code) {
             logger.notice("code exchange got no answer (\(error.code)); sending it once more")
         }
         try? await Task.sleep(for: .milliseconds(500))

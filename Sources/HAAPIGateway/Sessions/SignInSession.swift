@@ -381,12 +381,16 @@ actor SignInSession {
         let outcome: TokenExchangeOutcome
         let started = ContinuousClock.now
         do {
-            outcome = try await flow.exchangeCode(from: response)
+            // The exchange (and its one retry) within one upstream timeout as a whole.
+            outcome = try await HAAPIDeadline.within(flow.requestTimeout) { () async throws(HAAPIError) -> TokenExchangeOutcome in
+                try await flow.exchangeCode(from: response)
+            }
             metrics.upstreamCall(endpoint: "token", took: ContinuousClock.now - started)
         } catch {
-            metrics.upstreamError(kind: "\(error.code)")
-            logger.warning("code exchange failed", metadata: ["error": "\(error.code)"])
-            await fail(.gateway(.signInNotCompleted), outcome: .init(error: "code_exchange_failed", errorDescription: "the authorization code could not be exchanged (\(error.code))"))
+            let code = (error as? HAAPIError)?.code ?? .transport
+            metrics.upstreamError(kind: "\(code)")
+            logger.warning("code exchange failed", metadata: ["error": "\(code)"])
+            await fail(.gateway(.signInNotCompleted), outcome: .init(error: "code_exchange_failed", errorDescription: "the authorization code could not be exchanged (\(code))"))
             return
         }
         guard let tokens = outcome.tokens else {
