@@ -23,13 +23,18 @@ extension SecurityAndReliabilityTests {
             .nonceStorm,
         ]
 
+        /// A configuration change: the upstream's timeout.
+        static func upstreamTimeout(_ timeout: Duration) -> @Sendable (inout GatewayConfiguration) -> Void {
+            { configuration in
+                guard case .haapi(var upstream) = configuration.upstream else { return }
+                upstream.requestTimeout = timeout
+                configuration.upstream = .haapi(upstream)
+            }
+        }
+
         @Test("each fault on a form post: a 'try again' page within the timeout, the step kept, and it goes on once the upstream is back", arguments: faults)
         func faultOnAFormPost(_ fault: UpstreamFault) async throws {
-            try await GatewayHarness.withProxiedGateway(configure: {
-                guard case .haapi(var upstream) = $0.upstream else { return }
-                upstream.requestTimeout = .seconds(6)
-                $0.upstream = .haapi(upstream)
-            }) { browser, _, _, proxy in
+            try await GatewayHarness.withProxiedGateway(configure: Self.upstreamTimeout(.seconds(6))) { browser, _, _, proxy in
                 let form = try await browser.openPasswordForm()
                 proxy.fault = fault
                 let started = ContinuousClock.now
@@ -51,11 +56,7 @@ extension SecurityAndReliabilityTests {
 
         @Test("upstream.timeoutSeconds bounds a person's request as a whole: a post whose chain of automatic steps is slow call by call gets the 'try again' page, the step kept")
         func aChainOfSlowCallsIsBoundedAsAWhole() async throws {
-            try await GatewayHarness.withProxiedGateway(configure: {
-                guard case .haapi(var upstream) = $0.upstream else { return }
-                upstream.requestTimeout = .seconds(2)
-                $0.upstream = .haapi(upstream)
-            }) { browser, _, _, proxy in
+            try await GatewayHarness.withProxiedGateway(configure: Self.upstreamTimeout(.seconds(2))) { browser, _, _, proxy in
                 let form = try await browser.openPasswordForm()
                 // demo/demo answers the password with a redirection step the gateway follows: two calls of 1.2 s each,
                 // each within the 2 s timeout, 2.4 s together.

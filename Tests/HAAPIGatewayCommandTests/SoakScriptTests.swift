@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import GatewayTestSupport
+
+/// `scripts/soak --faults` on a short compressed schedule with the binary of this build: the upstream goes down, slow and
+/// 5xx and the webhook fails while browsers sign in; every attempt must end signed in or on a clear page, and every
+/// completed sign-in's tokens must reach the webhook exactly once (what the 10-minute run in the closing note measures
+/// at scale). Figures are never asserted, only that nothing was lost or unclear and that each fault had an effect.
+struct SoakScriptTests {
+    private struct Report: Decodable {
+        struct SignIns: Decodable {
+            let completed: Int
+            let failed_clear: Int
+            let failed_otherwise: Int
+        }
+        struct Tokens: Decodable {
+            let delivered: Int
+            let lost: Int
+            let extra: Int
+            let bad_signatures: Int
+        }
+        struct Phase: Decodable { let name: String }
+        let sign_ins: SignIns
+        let tokens: Tokens
+        let phases: [Phase]
+        let faults_without_effect: [String]
+    }
+
+    @Test func theSoakWithFaultsLosesNoTokenAndShowsOnlyClearPages() async throws {
+        let scratch = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let result = try await runProgram(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", Repository.root.appendingPathComponent("scripts/soak").path, "--faults", "--minutes", "0.75", "--concurrency", "8",
+                "--binary", Repository.executable.path, "--scratch", scratch.path, "--settle-seconds", "90", "--sample-seconds", "5",
+                "--plan", "normal:2,down:2,normal:2,slow:2,normal:1,5xx:2,normal:1,webhook:3,normal:2",
+            ],
+            seconds: 300)
+        let output = "\(result.standardOutput.suffix(3000))\n\(result.standardError.suffix(2000))"
+        #expect(result.status == 0, "scripts/soak --faults failed: \(output)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: scratch.appendingPathComponent("soak-report.json")))
+        #expect(report.sign_ins.completed > 0 && report.sign_ins.failed_clear > 0, "\(output)")
+        #expect(report.sign_ins.failed_otherwise == 0, "\(output)")
+        #expect(report.tokens.lost == 0 && report.tokens.extra == 0 && report.tokens.bad_signatures == 0, "\(output)")
+        #expect(report.tokens.delivered >= report.sign_ins.completed, "\(output)")
+        #expect(report.faults_without_effect.isEmpty, "\(report.faults_without_effect)")
+        #expect(Set(report.phases.map(\.name)).isSuperset(of: ["upstream down", "upstream slow", "upstream 5xx", "webhook failing"]))
+    }
+}
