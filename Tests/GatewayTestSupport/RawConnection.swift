@@ -11,7 +11,7 @@ final class RawConnection: @unchecked Sendable {
     private(set) var descriptor: Int32
 
     /// Connects to `host`:`port` from `source` (any port), blocking until connected or failing.
-    init(to port: Int, host: String = "127.0.0.1", from source: String = "127.0.0.1", blocking: Bool = true) throws {
+    init(to port: Int, host: String = "127.0.0.1", from source: String = "127.0.0.1") throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket failed: errno \(errno)") }
         var local = Self.address(source, port: 0)
@@ -23,12 +23,11 @@ final class RawConnection: @unchecked Sendable {
             close()
             throw Failure(description: "bind to \(source) failed: errno \(error)")
         }
-        if !blocking { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) }
         var remote = Self.address(host, port: port)
         let connected = withUnsafePointer(to: &remote) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 || (!blocking && errno == EINPROGRESS) else {
+        guard connected == 0 else {
             let error = errno
             close()
             throw Failure(description: "connect to \(host):\(port) from \(source) failed: errno \(error)")
@@ -128,26 +127,4 @@ final class RawConnection: @unchecked Sendable {
     }
 
     deinit { close() }
-}
-
-extension RawConnection {
-    /// Opens `count` connections from `source` to `port`, `batch` at a time without waiting for each, and waits (at most
-    /// `timeout` per batch) until the kernel finished each batch's handshakes, so the listener's accept queue never
-    /// overflows and every connection reaches the server.
-    /// - Returns: The connections (some may be closed by the server already).
-    static func crowd(_ count: Int, to port: Int, from source: String, batch: Int = 50, timeout: Duration = .seconds(10)) throws -> [RawConnection] {
-        var connections: [RawConnection] = []
-        while connections.count < count {
-            let opened = try (0..<min(batch, count - connections.count)).map { _ in try RawConnection(to: port, from: source, blocking: false) }
-            var waiting = opened.map { pollfd(fd: $0.descriptor, events: Int16(POLLOUT), revents: 0) }
-            let deadline = ContinuousClock.now + timeout
-            while !waiting.isEmpty, ContinuousClock.now < deadline {
-                guard poll(&waiting, nfds_t(waiting.count), 100) >= 0 else { break }
-                waiting = waiting.filter { $0.revents == 0 }
-            }
-            connections += opened
-            usleep(20_000)
-        }
-        return connections
-    }
 }

@@ -16,7 +16,7 @@ struct CrowdedClientsTests {
         let gateway = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
         let port = try #require(URL(string: gateway)?.port)
 
-        let crowd = try RawConnection.crowd(1_100, to: port, from: "127.0.0.2")
+        let crowd = try await CrowdProcess(1_100, to: port, from: "127.0.0.2")
         // Give the gateway a moment to accept (and refuse) the whole crowd.
         try await Task.sleep(for: .seconds(1))
         let started = ContinuousClock.now
@@ -39,16 +39,16 @@ struct CrowdedClientsTests {
         }
         #expect(signedIn == true, "the person signed in within 15 s (took \(ContinuousClock.now - started))")
         // The gateway holds no more of the crowd than the cap: the rest were closed at once.
-        var stillOpen = crowd.count
+        var stillOpen = crowd.stillOpen ?? 1_100
         let deadline = ContinuousClock.now + .seconds(5)
         while stillOpen > 64, ContinuousClock.now < deadline {
-            stillOpen = crowd.filter { !$0.isClosedByPeer() }.count
-            if stillOpen > 64 { try await Task.sleep(for: .milliseconds(200)) }
+            try await Task.sleep(for: .milliseconds(250))
+            stillOpen = crowd.stillOpen ?? stillOpen
         }
         #expect(stillOpen <= 64, "the gateway kept at most server.maximumConnectionsPerAddress of the crowd")
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(serve.processIdentifier)/fd").count
         #expect(descriptors < 64 + 100, "the gateway holds \(descriptors) descriptors of its 1 024")
-        for connection in crowd { connection.close() }
+        crowd.disperse()
 
         serve.signal(SIGTERM)
         _ = try await serve.waitForExit(timeout: .seconds(30))
