@@ -34,39 +34,17 @@ struct KeepCommand: AsyncParsableCommand {
         logger.logLevel = .warning
         _ = tokenFile.read()  // a missing or foreign file stops here, before the upstream is contacted
         let client = await UpstreamClient.make(options: options, logger: logger)
+        let keeper = TokenKeeper(path: path)
         var backoff = Duration.seconds(1)
         while true {
             let (tokens, written) = tokenFile.read()
             if !once {
-                let lifetime = Double(tokens.expiresIn ?? 300)
-                let due = written.addingTimeInterval(max(1, lifetime * 0.75))
-                let wait = due.timeIntervalSinceNow
+                let wait = TokenKeeper.refreshDue(for: tokens, writtenAt: written).timeIntervalSinceNow
                 if wait > 0 { try await Task.sleep(for: .milliseconds(Int64(wait * 1000))) }
             }
-            guard tokens.refreshToken != nil else { exitWith("haapi-gateway: the tokens in \(path) have no refresh token; sign in again", status: 1) }
-            let outcome: TokenExchangeOutcome
-            do {
-                outcome = try await client.tokenManager.refresh(tokens)
-            } catch {
-                logger.warning("refresh failed; retrying", metadata: ["error": "\(error.code)", "retryInSeconds": "\(backoff.components.seconds)"])
-                if once { exitWith("haapi-gateway: the refresh failed: \(error.message)", status: 1) }
-                try await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(60))
-                continue
-            }
-            backoff = .seconds(1)
-            switch outcome {
-            case .tokens(let fresh):
-                // A refresh answer may leave out the refresh and ID tokens: the previous ones stay valid then.
-                let merged = OAuthTokens(
-                    accessToken: fresh.accessToken, expiresIn: fresh.expiresIn, refreshToken: fresh.refreshToken ?? tokens.refreshToken,
-                    tokenType: fresh.tokenType, scope: fresh.scope ?? tokens.scope, idToken: fresh.idToken ?? tokens.idToken,
-                    dpopKey: tokens.dpopKey)
-                do {
-                    try TokenFile.write(.success(merged), to: path)
-                } catch {
-                    exitWith("haapi-gateway: refreshed, but \(error.message)", status: 1)
-                }
+            switch await keeper.refresh(tokens, with: client.tokenManager) {
+            case .refreshed(let merged):
+                backoff = .seconds(1)
                 // Written unbuffered: a keeper runs for long, and whoever watches its output should see each refresh.
                 FileHandle.standardOutput.write(
                     Data("Refreshed the tokens in \(path); the access token expires in \(merged.expiresIn.map { "\($0) s" } ?? "an unknown time").\n".utf8))
@@ -75,10 +53,18 @@ struct KeepCommand: AsyncParsableCommand {
                     try? await client.shutdown()
                     return
                 }
-            case .oauthError(let error) where error.error == "invalid_grant":
-                try? FileManager.default.removeItem(atPath: path)
+            case .failed(let error):
+                logger.warning("refresh failed; retrying", metadata: ["error": "\(error.code)", "retryInSeconds": "\(backoff.components.seconds)"])
+                if once { exitWith("haapi-gateway: the refresh failed: \(error.message)", status: 1) }
+                try await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(60))
+            case .noRefreshToken:
+                exitWith("haapi-gateway: the tokens in \(path) have no refresh token; sign in again", status: 1)
+            case .notWritten(let error):
+                exitWith("haapi-gateway: refreshed, but \(error.message)", status: 1)
+            case .signInAgain:
                 exitWith("haapi-gateway: the refresh token is no longer valid (invalid_grant); \(path) was deleted. Sign in again with haapi-gateway login.", status: 1)
-            case .oauthError(let error):
+            case .refused(let error):
                 exitWith("haapi-gateway: the token endpoint refused the refresh: \(error.error)\(error.errorDescription.map { ": \($0)" } ?? "")", status: 1)
             }
         }

@@ -6,7 +6,8 @@ import Testing
 /// `serve` as an operator runs it: SIGTERM drains (readiness down) before the listener stops, and the process exits 0.
 @Suite(.serialized) struct ServeLifecycleTests {
     @Test func sigtermDrainsThenStops() async throws {
-        let serve = try RunningGateway(["serve", "--port", "0"], environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "3"])
+        // A drain long enough that the two requests below land within it on a machine loaded by the whole suite.
+        let serve = try RunningGateway(["serve", "--port", "0"], environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "10"])
         let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
         let before = try await status(of: base + "/readyz")
         #expect(before == 200)

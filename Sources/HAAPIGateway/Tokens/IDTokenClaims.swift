@@ -2,9 +2,9 @@ import Foundation
 
 /// Reads claims of an ID token for the one-line summary. The token was just received from the token endpoint over the
 /// authenticated channel, so its payload is read without verifying the signature; nothing is decided from it.
-enum IDTokenClaims {
+public enum IDTokenClaims {
     /// The `sub` claim, if the token is a JWT with one.
-    static func subject(of idToken: String?) -> String? {
+    public static func subject(of idToken: String?) -> String? {
         guard let idToken else { return nil }
         let parts = idToken.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }

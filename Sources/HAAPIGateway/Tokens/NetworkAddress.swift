@@ -4,9 +4,9 @@ import Glibc
 #endif
 
 /// The address a phone on the same network can reach this host on.
-enum NetworkAddress {
+public enum NetworkAddress {
     /// The first IPv4 address of an interface that is up and not loopback, if any.
-    static func primaryIPv4() -> String? {
+    public static func primaryIPv4() -> String? {
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0, let first = list else { return nil }
         defer { freeifaddrs(list) }
@@ -26,7 +26,7 @@ enum NetworkAddress {
     }
 
     /// `url` with a wildcard host (`0.0.0.0`, `::`) replaced by the primary address, so the printed link works elsewhere.
-    static func reachable(_ url: URL) -> URL {
+    public static func reachable(_ url: URL) -> URL {
         guard let host = url.host, ["0.0.0.0", "::", "[::]"].contains(host), let address = primaryIPv4(),
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return url }
