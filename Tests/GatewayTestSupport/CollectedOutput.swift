@@ -11,4 +11,30 @@ final class CollectedOutput: @unchecked Sendable {
     }
 
     func text(error: Bool) -> String { lock.withLock { String(decoding: error ? errors : output, as: UTF8.self) } }
+
+    /// Gathers `process`'s standard output and error from now on (call before it runs).
+    func attach(to process: Process) {
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        out.fileHandleForReading.readabilityHandler = { [self] in append($0.availableData, toError: false) }
+        err.fileHandleForReading.readabilityHandler = { [self] in append($0.availableData, toError: true) }
+    }
+
+    /// Waits until standard output (or standard error) matches `pattern` (a regular expression with one group) and
+    /// returns the group.
+    func waitFor(_ pattern: String, inStandardError: Bool = false, timeout: Duration = .seconds(60)) async throws -> String {
+        let expression = try NSRegularExpression(pattern: pattern)
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let text = self.text(error: inStandardError)
+            if let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), let range = Range(match.range(at: 1), in: text) {
+                return String(text[range])
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw CocoaError(
+            .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no output matching \(pattern); got:\n\(text(error: false))\n\(text(error: true))"])
+    }
 }

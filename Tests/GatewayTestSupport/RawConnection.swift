@@ -53,16 +53,6 @@ final class RawConnection: @unchecked Sendable {
     @discardableResult
     func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
-    /// Whether a non-blocking connect has finished (false while under way or when it failed).
-    var isConnected: Bool {
-        guard descriptor >= 0 else { return false }
-        var peer = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        return withUnsafeMutablePointer(to: &peer) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) }
-        } == 0
-    }
-
     /// Whether the peer has closed the connection (end of file or a reset), waiting at most `timeout` for something to
     /// arrive; bytes that arrive are appended to ``received``.
     func isClosedByPeer(waiting timeout: Duration = .zero) -> Bool {

@@ -43,22 +43,10 @@ final class CrowdProcess: @unchecked Sendable {
     init(_ count: Int, to port: Int, from source: String) async throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", Self.script, String(port), String(count), source]
-        let output = Pipe()
-        let errors = Pipe()
         process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        let collected = collected
-        output.fileHandleForReading.readabilityHandler = { collected.append($0.availableData, toError: false) }
-        errors.fileHandleForReading.readabilityHandler = { collected.append($0.availableData, toError: true) }
+        collected.attach(to: process)
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !collected.text(error: false).contains("ready") {
-            guard process.isRunning, ContinuousClock.now < deadline else {
-                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the crowd did not connect: \(collected.text(error: true))"])
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        _ = try await collected.waitFor("(ready)")
     }
 
     /// How many of the crowd's connections the gateway had not closed at the last report (nil before the first).

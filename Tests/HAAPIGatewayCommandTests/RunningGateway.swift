@@ -21,13 +21,7 @@ final class RunningGateway: @unchecked Sendable {
         }
         process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
         process.currentDirectoryURL = Repository.root
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let collected = collected
-        out.fileHandleForReading.readabilityHandler = { collected.append($0.availableData, toError: false) }
-        err.fileHandleForReading.readabilityHandler = { collected.append($0.availableData, toError: true) }
+        collected.attach(to: process)
         try process.run()
     }
 
@@ -37,16 +31,7 @@ final class RunningGateway: @unchecked Sendable {
     /// Waits until standard output (or standard error) matches `pattern` (a regular expression with one group) and
     /// returns the group.
     func waitForOutput(_ pattern: String, inStandardError: Bool = false, timeout: Duration = .seconds(60)) async throws -> String {
-        let expression = try NSRegularExpression(pattern: pattern)
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let text = inStandardError ? standardError : standardOutput
-            if let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), let range = Range(match.range(at: 1), in: text) {
-                return String(text[range])
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no output matching \(pattern); got:\n\(standardOutput)\n\(standardError)"])
+        try await collected.waitFor(pattern, inStandardError: inStandardError, timeout: timeout)
     }
 
     /// Waits for the process to exit and returns its status (terminating it after `timeout`).
