@@ -41,14 +41,14 @@ public actor HAAPIFlow {
     /// The public JWK of this flow's DPoP key (for matching bound tokens; the private key stays inside).
     public nonisolated var dpopPublicJWK: PublicJWK { dpopKey.publicJWK }
 
+    /// The timeout of one upstream request (``HAAPIClientConfiguration/requestTimeout``); with ``HAAPIDeadline`` it bounds
+    /// a whole chain of them.
+    public nonisolated var requestTimeout: Duration { context.configuration.requestTimeout }
+
     /// Starts the flow: sends the authorize request with PKCE, `state`, OIDC `nonce` and the extra parameters.
     /// - Parameter acceptLanguage: The end user's `Accept-Language`, forwarded as is.
     /// - Returns: The first step (usually a redirection step) or a problem.
     /// - Throws: ``HAAPIError`` on failures; ``HAAPIError/Code/invalidParameters`` when already started.
-    /// The timeout of one upstream request (``HAAPIClientConfiguration/requestTimeout``); with ``HAAPIDeadline`` it bounds
-    /// a whole chain of them.
-    public var requestTimeout: Duration { context.configuration.requestTimeout }
-
     public func start(acceptLanguage: String? = nil) async throws(HAAPIError) -> HAAPIResponse {
         guard !started else { throw HAAPIError(.invalidParameters, "the flow was already started; create a new flow") }
         started = true
@@ -191,9 +191,8 @@ public actor HAAPIFlow {
         return outcome
     }
 
-    /// The code exchange's POST, sent a second time (once, after half a second) when the first got no answer of the
-    /// server's own: refused or reset, or a 5xx (a proxy's, a server restarting); not after a timeout, which used the
-    /// time up. A code the server did consume makes the second answer `invalid_grant`, the same failure as without it,
+    /// The code exchange's POST, sent a second time (once, after half a second) when the first got a 5xx (a proxy's, a
+    /// server restarting) or a refused or reset connection; not after a timeout, which used the time up. A code the server did consume makes the second answer `invalid_grant`, the same failure as without it,
     /// never a second set of tokens; one it never saw is exchanged, and the sign-in completes instead of failing.
     private func postExchange(_ form: [(String, String)], prove: Bool) async throws(HAAPIError) -> (status: Int, json: JSONValue?, response: HTTPResponseData) {
         do {

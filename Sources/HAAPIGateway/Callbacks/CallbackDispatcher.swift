@@ -29,7 +29,6 @@ actor CallbackDispatcher {
     private(set) var sinks: [any CallbackSink]
     private let observer: (@Sendable (CompletionOutcome) async -> Void)?
     private var settings: CallbackDeliverySettings
-    private let spoolPath: String?
     /// The spool file's journal, when `callbacks.spoolFile` is set.
     private var spoolFile: CallbackSpool?
     private let metrics: GatewayMetrics?
@@ -49,7 +48,6 @@ actor CallbackDispatcher {
     ) {
         self.sinks = sinks
         self.settings = settings
-        self.spoolPath = spoolPath
         self.spoolFile = spoolPath.map(CallbackSpool.init(path:))
         self.metrics = metrics
         self.logger = logger
@@ -138,7 +136,7 @@ actor CallbackDispatcher {
         while !inFlight.isEmpty, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         let remaining = Array(inFlight.values) + Array(waiting.values)
         guard !remaining.isEmpty else { return }
-        if let spoolPath {
+        if let spoolPath = spoolFile?.path {
             compactSpool()
             for _ in remaining { metrics?.callbackDelivery(result: "spooled") }
             logger.warning("callback deliveries spooled for the next start", metadata: ["count": "\(remaining.count)", "spool": "\(spoolPath)"])
@@ -154,7 +152,7 @@ actor CallbackDispatcher {
     /// Takes in the deliveries a previous run left in the spool (they are retried at once); those for sinks no longer
     /// configured stay in the spool.
     func restoreSpool() {
-        guard let spoolPath, FileManager.default.fileExists(atPath: spoolPath) else { return }
+        guard let spoolPath = spoolFile?.path, FileManager.default.fileExists(atPath: spoolPath) else { return }
         let spooled: [SpooledDelivery]
         do {
             spooled = try CallbackSpool.read(spoolPath)

@@ -13,7 +13,7 @@ struct ClientAddressMiddleware: RouterMiddleware {
     static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard !trustedProxies.isEmpty, let peer = context.clientAddress, isTrusted(peer) else { return try await next(request, context) }
+        guard let peer = context.clientAddress, trustedProxies.anyContains(peer) else { return try await next(request, context) }
         var context = context
         context.clientAddress = forwardedClient(request.headers[values: Self.xForwardedFor]) ?? peer
         return try await next(request, context)
@@ -22,10 +22,6 @@ struct ClientAddressMiddleware: RouterMiddleware {
     /// The right-most forwarded address not of a trusted proxy, or the left-most when all are trusted; nil without any.
     func forwardedClient(_ headers: [String]) -> String? {
         let hops = headers.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        return hops.last { !isTrusted($0) } ?? hops.first
-    }
-
-    private func isTrusted(_ address: String) -> Bool {
-        trustedProxies.contains { $0.contains(address) }
+        return hops.last { !trustedProxies.anyContains($0) } ?? hops.first
     }
 }

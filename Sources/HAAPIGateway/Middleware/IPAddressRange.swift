@@ -57,3 +57,10 @@ public struct IPAddressRange: Sendable, Equatable, CustomStringConvertible {
         return nil
     }
 }
+
+extension Sequence<IPAddressRange> {
+    /// Whether one of the ranges holds `address`.
+    func anyContains(_ address: String) -> Bool {
+        contains { $0.contains(address) }
+    }
+}

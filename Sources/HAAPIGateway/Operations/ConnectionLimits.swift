@@ -43,7 +43,7 @@ public final class ConnectionLimits: Sendable {
     /// Counts a new connection from `address` (its IP address without the port; `nil` when it has none, as on a Unix
     /// socket: then only the total applies), or refuses it when a cap is reached.
     public func admit(from address: String?) -> Admission {
-        let capped = address.map { address in maximumConnectionsPerAddress > 0 && !exempt.contains { $0.contains(address) } } ?? false
+        let capped = address.map { address in maximumConnectionsPerAddress > 0 && !exempt.anyContains(address) } ?? false
         let decision: Admission? = counts.withLock { counts in
             if counts.total >= maximumConnections { return .refused(.total, open: counts.total) }
             if let address, capped {

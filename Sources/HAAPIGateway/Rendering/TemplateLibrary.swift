@@ -18,6 +18,9 @@ struct TemplateLibrary: Sendable {
     let assets: [String: StaticAsset]
     /// The gateway's texts (`messages/<lang>.json`), layered the same way.
     let messages: MessageCatalogue
+    /// What keeps the pages from rendering, or nil when each renders to something (an override that renders nothing,
+    /// say): found once, since the templates never change after loading; readiness reports it.
+    let renderingProblem: String?
 
     /// Loads and compiles the templates.
     /// - Throws: ``GatewayError`` naming the missing directory, the missing templates or the file that does not parse.
@@ -48,21 +51,21 @@ struct TemplateLibrary: Sendable {
         self.showingStepJSON = Set(templates.filter { $0.value.references("haapi", templates: templates) }.keys)
         self.assets = assets
         self.messages = try MessageCatalogue.load(directories: [directory] + (settings.overrideDirectory.map { [$0] } ?? []))
+        let empty = Self.pages.filter { name in
+            TemplateLibrary.render([:], template: name, in: templates).map { $0.allSatisfy(\.isWhitespace) } ?? true
+        }
+        self.renderingProblem = empty.isEmpty ? nil : "\(empty.map { "\($0).mustache" }.joined(separator: ", ")) renders no page"
     }
 
     /// The pages a person can be shown: each must render to a page (readiness checks it).
     static let pages = ["step", "signed-in", "message", "cancel", "pair"]
 
-    /// What keeps the pages from rendering, or nil when each renders to something (an override that renders nothing, say).
-    func renderingProblem() -> String? {
-        let empty = Self.pages.filter { name in
-            render([:], template: name).map { $0.allSatisfy(\.isWhitespace) } ?? true
-        }
-        return empty.isEmpty ? nil : "\(empty.map { "\($0).mustache" }.joined(separator: ", ")) renders no page"
-    }
-
     /// Renders a template; nil when it does not exist.
     func render(_ context: [String: TemplateValue], template name: String) -> String? {
+        Self.render(context, template: name, in: templates)
+    }
+
+    private static func render(_ context: [String: TemplateValue], template name: String, in templates: [String: [TemplateNode]]) -> String? {
         guard let template = templates[name] else { return nil }
         var renderer = TemplateRenderer(templates: templates, context: .object(context))
         renderer.render(template)

@@ -41,7 +41,7 @@ struct HealthController: Sendable {
                 case .unreachable, .notConnected: upstreamState = "unreachable"
                 }
             }
-            let templateProblem = live.renderer.templates.renderingProblem()
+            let templateProblem = live.renderer.templates.renderingProblem
             let ready = !draining && upstreamReady && templateProblem == nil
             let document = Readiness(
                 ready: ready,
