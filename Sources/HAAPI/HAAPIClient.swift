@@ -76,8 +76,9 @@ public final class HAAPIClient: Sendable {
     }
 
     /// Creates a new login flow with its own DPoP key, HAAPI token, PKCE pair, state and session.
-    public func makeFlow() -> HAAPIFlow {
-        HAAPIFlow(context: context)
+    /// - Parameter scopes: The scopes this one flow asks for, when not the configuration's (a device asking for fewer).
+    public func makeFlow(scopes: [String]? = nil) -> HAAPIFlow {
+        HAAPIFlow(context: context, scopes: scopes)
     }
 
     /// Shuts the transport down (a client passed in by the caller is left running).

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HAAPI
 import Hummingbird
@@ -66,12 +67,25 @@ public enum Gateway {
         router.middlewares.add(SecurityHeadersMiddleware(live: live))
         router.middlewares.add(ErrorPageMiddleware(live: live))
         router.middlewares.add(TrustedHostMiddleware(live: live))
-        reloader.attach(ReloadTarget(live: live, store: store, limiter: limiter, newSessions: newSessions, upstream: upstreamConnection, dispatcher: dispatcher, logger: logger))
+        let devices = DeviceAuthorizationStore(settings: configuration.devices, now: now)
+        let codeAttempts = UserCodeAttemptLimiter(settings: configuration.devices, now: now)
+        reloader.attach(
+            ReloadTarget(
+                live: live, store: store, limiter: limiter, newSessions: newSessions, upstream: upstreamConnection, dispatcher: dispatcher,
+                devices: devices, codeAttempts: codeAttempts, logger: logger))
         let health = HealthController(upstream: upstreamConnection, drain: drain, probe: UpstreamProbe(upstream: upstreamConnection), live: live)
         if configuration.server.healthEndpoints { health.register(on: router) }
         controller.register(on: router)
         AssetController(live: live).register(on: router)
         ExternalBrowserController(signIn: controller).register(on: router)
+        if configuration.devices.enabled {
+            if configuration.devices.refreshTokenKey == nil {
+                logger.warning("devices.refreshTokenKeyFile is not set: refresh tokens handed to devices stop working when the gateway restarts")
+            }
+            let sealer = SealedRefreshToken(key: configuration.devices.refreshTokenKey ?? SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
+            DeviceAuthorizationController(signIn: controller, store: devices, sealer: sealer).register(on: router)
+            DeviceVerificationController(signIn: controller, store: devices, limiter: codeAttempts).register(on: router)
+        }
         if let pairing = configuration.pairing {
             PairingController(signIn: controller, gate: PairingGate(ticket: pairing.ticket), hostName: pairing.hostName).register(on: router)
         }

@@ -9,6 +9,8 @@ public actor HAAPIFlow {
     let pkce: PKCE
     let state: String
     let oidcNonce: String?
+    /// The scopes this flow asks for: the configuration's, or fewer for one sign-in (``HAAPIClient/makeFlow(scopes:)``).
+    let scopes: [String]
     /// The flow's session id, from the latest `Set-Session-Id` (sent back as `Session-Id`).
     var sessionID: String?
     /// The latest `DPoP-Nonce` the server gave this flow (its key): one per flow, never shared (notes 1.4).
@@ -26,12 +28,13 @@ public actor HAAPIFlow {
     /// The latest step received (not replaced by problems or `continue-same-step`).
     public internal(set) var currentStep: Representation?
 
-    init(context: HAAPIClientContext) {
+    init(context: HAAPIClientContext, scopes: [String]? = nil) {
         self.context = context
         self.dpopKey = DPoPKey()
         self.pkce = PKCE()
         self.state = RandomToken.make(byteCount: 24)
-        self.oidcNonce = context.configuration.scopes.contains("openid") ? RandomToken.make(byteCount: 24) : nil
+        self.scopes = scopes ?? context.configuration.scopes
+        self.oidcNonce = self.scopes.contains("openid") ? RandomToken.make(byteCount: 24) : nil
         self.tokenMachine = HAAPITokenStateMachine(refreshMargin: context.configuration.haapiTokenRefreshMargin)
         var logger = context.logger
         logger[metadataKey: "haapi.flow"] = "\(RandomToken.make(byteCount: 6))"
@@ -63,7 +66,7 @@ public actor HAAPIFlow {
         var items: [(String, String)] = [
             ("client_id", configuration.clientID), ("response_type", "code"), ("redirect_uri", configuration.redirectURI),
         ]
-        if !configuration.scopes.isEmpty { items.append(("scope", configuration.scopes.joined(separator: " "))) }
+        if !scopes.isEmpty { items.append(("scope", scopes.joined(separator: " "))) }
         items.append(("state", state))
         items.append(("code_challenge", pkce.challenge))
         items.append(("code_challenge_method", pkce.method))

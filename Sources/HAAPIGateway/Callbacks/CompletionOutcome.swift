@@ -22,6 +22,16 @@ public struct CompletionOutcome: Sendable, Encodable {
         }
     }
 
+    /// Who started a sign-in other than a browser opening the gateway: a device through the device authorization grant.
+    public struct Starter: Sendable, Encodable, Equatable {
+        /// `device`.
+        public let kind: String
+        /// The device client's id.
+        public let client: String
+        /// The reference of the device authorization (not a secret; it names nothing else).
+        public let reference: String
+    }
+
     /// `success`, `error` or `cancelled`.
     public let outcome: String
     /// The tokens (exactly the six `OAuthTokens` fields), on success.
@@ -31,11 +41,25 @@ public struct CompletionOutcome: Sendable, Encodable {
     /// The private key the tokens are bound to (PEM), only when they are DPoP-bound (`upstream.bindTokensToDPoP`):
     /// without it a receiver could not use or refresh them.
     public let dpopPrivateKey: String?
+    /// Who started the sign-in, when a device did. A device's tokens go to the device only: its success carries no `token`.
+    public var starter: Starter? = nil
 
     /// A successful sign-in.
     public static func success(_ tokens: OAuthTokens) -> CompletionOutcome {
         CompletionOutcome(outcome: "success", token: tokens, error: nil, dpopPrivateKey: tokens.isDPoPBound ? tokens.dpopKey?.privateKeyPEM : nil)
     }
+    /// A device's successful sign-in: the tokens went to the device (its token endpoint poll), not to the sinks.
+    static func handedToDevice(_ starter: Starter) -> CompletionOutcome {
+        CompletionOutcome(outcome: "success", token: nil, error: nil, dpopPrivateKey: nil, starter: starter)
+    }
+
+    /// The same outcome, naming who started the sign-in.
+    func started(by starter: Starter?) -> CompletionOutcome {
+        var outcome = self
+        outcome.starter = starter
+        return outcome
+    }
+
     /// A sign-in that ended without tokens.
     public static func failure(_ failure: Failure) -> CompletionOutcome { CompletionOutcome(outcome: "error", token: nil, error: failure, dpopPrivateKey: nil) }
     /// A cancelled sign-in.

@@ -29,6 +29,8 @@ public struct GatewayConfiguration: Sendable {
     public var theme = ThemeSettings()
     /// The Prometheus metrics listener.
     public var metrics = MetricsSettings()
+    /// The RFC 8628 device authorization endpoint and its device clients (off by default).
+    public var devices = DeviceSettings()
     /// Single sign-in mode (`haapi-gateway login`); `nil` serves sign-ins to any browser (not from configuration files).
     public var pairing: PairingSettings? = nil
 

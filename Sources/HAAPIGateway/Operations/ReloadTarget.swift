@@ -9,6 +9,8 @@ struct ReloadTarget: Sendable {
     let newSessions: NewSessionLimiter
     let upstream: UpstreamConnection
     let dispatcher: CallbackDispatcher
+    let devices: DeviceAuthorizationStore
+    let codeAttempts: UserCodeAttemptLimiter
     let logger: Logger
 
     func apply(_ new: GatewayConfiguration) async -> GatewayReloader.Outcome {
@@ -34,6 +36,10 @@ struct ReloadTarget: Sendable {
             needsRestart.append("metrics")
         }
         if old.kiosk.enabled != new.kiosk.enabled { needsRestart.append("kiosk.enabled") }
+        if old.devices.enabled != new.devices.enabled { needsRestart.append("devices.enabled") }
+        if old.devices.refreshTokenKey != new.devices.refreshTokenKey {
+            needsRestart.append("devices.refreshTokenKeyFile")
+        }
         if old.logging.level != new.logging.level || old.logging.format != new.logging.format { needsRestart.append("logging") }
         var applied = new
         // What needs a restart keeps its running value, so that the configuration in effect is what actually runs.
@@ -55,11 +61,15 @@ struct ReloadTarget: Sendable {
         applied.metrics = old.metrics
         applied.pairing = old.pairing
         applied.kiosk.enabled = old.kiosk.enabled
+        applied.devices.enabled = old.devices.enabled
+        applied.devices.refreshTokenKey = old.devices.refreshTokenKey
         applied.logging = old.logging
         live.replace(configuration: applied, templates: templates)
         await store.update(settings: applied.sessions)
         await limiter.update(settings: applied.sessions)
         await newSessions.update(settings: applied.sessions)
+        await devices.update(settings: applied.devices)
+        await codeAttempts.update(settings: applied.devices)
         await dispatcher.replace(configurations: applied.callbacks, settings: applied.callbackDelivery)
         for section in needsRestart { logger.warning("reload: changed settings take effect after a restart", metadata: ["section": "\(section)"]) }
         logger.notice("configuration reloaded")

@@ -22,4 +22,6 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case restarting
     case busyTitle, sessionsFull, tooManyAttemptsTitle, tooManyAttempts, tooManyNewSignIns
     case pairTitle, pairCheck, pairConfirm, pairMismatch, pairLinkUsed, pairOpenLink
+    case deviceTitle, deviceEnterCode, deviceCodeLabel, deviceCodeUnknown, deviceCodeUsed, deviceConfirmTitle, deviceCheck, deviceConfirm, deviceDeny
+    case deviceRefusedTitle, deviceRefused, deviceSignedIn, deviceCodeExpired, tooManyWrongCodes
 }

@@ -51,10 +51,14 @@ struct PageRenderer: Sendable {
                     "check": .string(messages.text(.pairCheck, language: language, arguments: ["host": hostName])), "csrf": .string(snapshot.csrfToken),
                 ], template: "pair", language: language)
         case .signedIn:
+            // A device's sign-in ends here: the person goes back to the device, which collects the tokens.
+            let continueURL = snapshot.deviceName == nil ? completionURL : nil
             return render(
                 [
-                    "title": .string(messages.text(.signedInTitle, language: language)), "notices": [], "hasContinue": .bool(completionURL != nil),
-                    "continueURL": .string(completionURL?.absoluteString ?? ""), "deliveryDelayed": .bool(snapshot.deliveryDelayed),
+                    "title": .string(messages.text(.signedInTitle, language: language)), "notices": [], "hasContinue": .bool(continueURL != nil),
+                    "continueURL": .string(continueURL?.absoluteString ?? ""), "deliveryDelayed": .bool(snapshot.deliveryDelayed),
+                    "hasDevice": .bool(snapshot.deviceName != nil),
+                    "backToDevice": .string(snapshot.deviceName.map { messages.text(.deviceSignedIn, language: language, arguments: ["device": $0]) } ?? ""),
                 ], template: "signed-in", language: language)
         case .failed(let message):
             let links: [[String: TemplateValue]] = snapshot.problemLinks.enumerated().map { index, link in
@@ -77,6 +81,26 @@ struct PageRenderer: Sendable {
             if templates.showingStepJSON.contains(name) { context["haapi"] = TemplateValue(json: step.raw) }
             return render(context, template: name, language: language)
         }
+    }
+
+    /// The verification page of the device authorization grant: the code entry form (prefilled from
+    /// `verification_uri_complete`), with a notice after a wrong code.
+    func deviceCodeEntryPage(userCode: String, csrfToken: String, notice: PageText? = nil, language: String) -> String {
+        render(
+            [
+                "title": .string(messages.text(.deviceTitle, language: language)), "entering": true, "userCode": .string(userCode),
+                "csrf": .string(csrfToken), "notices": .list(notice.map { [.string(messages.text($0, language: language))] } ?? []),
+            ], template: "device", language: language)
+    }
+
+    /// Which device asks and the code to compare before anything starts (RFC 8628 §5.4, remote phishing).
+    func deviceConfirmationPage(deviceName: String, userCode: String, csrfToken: String, language: String) -> String {
+        render(
+            [
+                "title": .string(messages.text(.deviceConfirmTitle, language: language)), "confirming": true, "userCode": .string(userCode),
+                "check": .string(messages.text(.deviceCheck, language: language, arguments: ["device": deviceName])), "csrf": .string(csrfToken),
+                "notices": [],
+            ], template: "device", language: language)
     }
 
     /// "Cancel sign-in?" with a confirming form.

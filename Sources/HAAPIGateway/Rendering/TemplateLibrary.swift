@@ -4,7 +4,7 @@ import Foundation
 /// file. Compiled once at startup (see ``TemplateParser``); required templates are checked then.
 struct TemplateLibrary: Sendable {
     /// Templates every deployment needs.
-    static let required = ["header", "footer", "form", "step", "signed-in", "message", "cancel", "pair", "webauthn"]
+    static let required = ["header", "footer", "form", "step", "signed-in", "message", "cancel", "pair", "device", "webauthn"]
     /// Assets every deployment needs (in `assets/`).
     static let requiredAssets = ["gateway.css", "webauthn.js"]
 
@@ -58,7 +58,7 @@ struct TemplateLibrary: Sendable {
     }
 
     /// The pages a person can be shown: each must render to a page (readiness checks it).
-    static let pages = ["step", "signed-in", "message", "cancel", "pair"]
+    static let pages = ["step", "signed-in", "message", "cancel", "pair", "device"]
 
     /// Renders a template; nil when it does not exist.
     func render(_ context: [String: TemplateValue], template name: String) -> String? {

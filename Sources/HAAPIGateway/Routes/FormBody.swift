@@ -5,6 +5,8 @@ import Hummingbird
 public struct FormBody: Sendable {
     /// The decoded values by name.
     public let values: [String: String]
+    /// Names that appeared more than once (an OAuth request must not repeat a parameter, RFC 6749 §3.1).
+    public let repeatedNames: Set<String>
 
     static func read(_ request: Request, limit: Int) async throws -> FormBody {
         var request = request
@@ -16,12 +18,14 @@ public struct FormBody: Sendable {
     /// reads as empty. Malformed: a `%` not followed by two hex digits, or escapes that do not decode to UTF-8.
     public init(parsing text: String) {
         var values: [String: String] = [:]
+        var repeated: Set<String> = []
         for pair in text.utf8.split(separator: UInt8(ascii: "&")) {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = Self.decode(parts[0]) else { continue }
-            if values[name] == nil { values[name] = parts.count > 1 ? Self.decode(parts[1]) ?? "" : "" }
+            if values[name] == nil { values[name] = parts.count > 1 ? Self.decode(parts[1]) ?? "" : "" } else { repeated.insert(name) }
         }
         self.values = values
+        self.repeatedNames = repeated
     }
 
     /// One name or value: `+` as space, `%XX` as that byte; nil when an escape is malformed or the bytes are not UTF-8.

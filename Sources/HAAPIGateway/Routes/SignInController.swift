@@ -178,9 +178,10 @@ struct SignInController: Sendable {
     static let sessionsFull = GatewayError(.overloaded, .sessionsFull).retrying(after: 5)
 
     /// A new flow of the upstream's client; "sign-in is unavailable, try again" (503) while the gateway has not reached it.
-    func newFlow() throws(GatewayError) -> HAAPIFlow {
+    /// - Parameter scopes: Fewer scopes than the configured ones for this sign-in (a device asked for them).
+    func newFlow(scopes: [String]? = nil) throws(GatewayError) -> HAAPIFlow {
         guard let client = upstream.client else { throw GatewayError(.upstreamNotReady, .signInUnavailable).retrying(after: 5) }
-        return client.makeFlow()
+        return client.makeFlow(scopes: scopes)
     }
 
     /// The session of a state-changing request after the failed-post bounds, the origin and the CSRF checks; a refusal

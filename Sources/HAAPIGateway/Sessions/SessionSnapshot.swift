@@ -16,4 +16,6 @@ struct SessionSnapshot: Sendable {
     var deliveryDelayed = false
     /// The links of the problem that ended the sign-in, usable from its page.
     var problemLinks: [Link] = []
+    /// The name of the device this sign-in is for (device authorization grant), shown on the final page.
+    var deviceName: String? = nil
 }

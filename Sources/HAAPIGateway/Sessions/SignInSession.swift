@@ -35,15 +35,18 @@ actor SignInSession {
     static let maximumImageBytes = 512 * 1024
     private let polling: PollingSettings
     private let metrics: GatewayMetrics
+    /// The device this sign-in is for, when it was started from the verification page: the tokens go to it.
+    let device: DeviceSignIn?
 
     /// - Parameters:
     ///   - initialStep: A step to show before any upstream call (tests of the gateway's own checks).
     ///   - pairing: In `login` mode, the code and host the person must confirm before the flow starts.
     init(
         flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings = .init(), logger: Logger, initialStep: Representation? = nil,
-        pairing: (code: String, hostName: String)? = nil, metrics: GatewayMetrics = GatewayMetrics()
+        pairing: (code: String, hostName: String)? = nil, device: DeviceSignIn? = nil, metrics: GatewayMetrics = GatewayMetrics()
     ) {
         self.flow = flow
+        self.device = device
         self.dispatcher = dispatcher
         self.polling = polling
         self.metrics = metrics
@@ -119,7 +122,7 @@ actor SignInSession {
         }
         return SessionSnapshot(
             phase: phase, step: step, version: version, csrfToken: csrfToken, notices: notices, fieldErrors: fieldErrors, values: values,
-            deliveryDelayed: deliveryDelayed, problemLinks: problemLinks)
+            deliveryDelayed: deliveryDelayed, problemLinks: problemLinks, deviceName: device?.client.name)
     }
 
     /// Submits the action at `address` of step `submittedVersion` with the browser's form values.
@@ -234,7 +237,8 @@ actor SignInSession {
         step = nil
         logger.info("sign-in cancelled")
         metrics.flowEnded(outcome: "cancelled")
-        deliveryDelayed = !(await dispatcher.deliver(.cancelled))
+        if let device { await device.store.deny(reference: device.reference) }
+        deliveryDelayed = !(await dispatcher.deliver(CompletionOutcome.cancelled.started(by: device?.starter)))
     }
 
     /// Checks the CSRF token in constant time.
@@ -401,11 +405,18 @@ actor SignInSession {
                 outcome: .init(error: error?.error ?? "invalid_grant", errorDescription: error?.errorDescription, errorUri: error?.errorURI))
             return
         }
+        if let device {
+            // The device collects the tokens with its next poll; a code that expired meanwhile gets none.
+            guard await device.store.approve(reference: device.reference, tokens: tokens) else {
+                await fail(.gateway(.deviceCodeExpired), outcome: .init(error: "expired_token", errorDescription: "the device code expired before the sign-in finished"))
+                return
+            }
+        }
         phase = .signedIn
         step = nil
         logger.info("sign-in completed", metadata: ["tokenType": "\(tokens.tokenType)"])
         metrics.flowEnded(outcome: "success")
-        deliveryDelayed = !(await dispatcher.deliver(.success(tokens)))
+        deliveryDelayed = !(await dispatcher.deliver(device.map { .handedToDevice($0.starter) } ?? .success(tokens)))
     }
 
     /// Ends the sign-in with a message for the person and an `error` outcome for the sinks.
@@ -414,6 +425,7 @@ actor SignInSession {
         step = nil
         logger.info("sign-in failed", metadata: ["error": "\(failure.error)"])
         metrics.flowEnded(outcome: "error")
-        deliveryDelayed = !(await dispatcher.deliver(.failure(failure)))
+        if let device { await device.store.deny(reference: device.reference) }
+        deliveryDelayed = !(await dispatcher.deliver(CompletionOutcome.failure(failure).started(by: device?.starter)))
     }
 }

@@ -87,6 +87,17 @@ extension ConfigurationKey {
         .init("metrics.host", .string),
         .init("metrics.port", .integer),
 
+        .init("devices.enabled", .boolean),
+        .init("devices.clients", .records),
+        .init("devices.codeLifetimeSeconds", .integer),
+        .init("devices.pollIntervalSeconds", .integer),
+        .init("devices.maximumWrongCodesPerAddress", .integer),
+        .init("devices.maximumWrongCodes", .integer),
+        .init("devices.wrongCodeWindowSeconds", .integer),
+        .init("devices.maximumEntriesPerCode", .integer),
+        .init("devices.maximumPendingAuthorizations", .integer),
+        .init("devices.refreshTokenKeyFile", .string),
+
         .init("logging.level", .string),
         .init("logging.format", .string),
     ]

@@ -15,6 +15,9 @@ public struct ConfigurationKey: Sendable, Hashable {
         case boolean
         /// A list of strings (a YAML sequence; comma-separated in an environment variable).
         case list
+        /// A list of records, each a mapping of names to plain values (a YAML sequence of mappings; a JSON array of
+        /// objects in an environment variable).
+        case records
     }
 
     /// The dotted path, e.g. `server.port`.

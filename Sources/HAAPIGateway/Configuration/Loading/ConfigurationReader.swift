@@ -29,7 +29,7 @@ struct ConfigurationReader {
         guard let value = values[path] else { return nil }
         switch value.content {
         case .scalar(let text): return text
-        case .list: problem(path, "must be a single value, not a list"); return nil
+        case .list, .records: problem(path, "must be a single value, not a list"); return nil
         }
     }
 
@@ -38,6 +38,24 @@ struct ConfigurationReader {
         switch value.content {
         case .list(let items): return items
         case .scalar(let text): return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        case .records: problem(path, "must be a list of plain values, not of mappings"); return nil
+        }
+    }
+
+    /// A list of records: from a file as written; from an environment variable or flag, a JSON array of objects whose
+    /// members are strings.
+    mutating func records(_ path: String) -> [ConfigurationRecord]? {
+        guard let value = values[path] else { return nil }
+        switch value.content {
+        case .records(let records): return records
+        case .list: problem(path, "must be a list of mappings (one per entry), not of plain values"); return nil
+        case .scalar(let text):
+            let parsed = text.data(using: .utf8).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [[String: Any]] }
+            guard let objects = parsed, objects.allSatisfy({ $0.values.allSatisfy { $0 is String } }) else {
+                problem(path, "must be a JSON array of objects whose members are strings, such as [{\"id\":\"build-host\",\"name\":\"Build host\"}]")
+                return nil
+            }
+            return objects.map { ConfigurationRecord(fields: $0.compactMapValues { $0 as? String }) }
         }
     }
 
@@ -88,6 +106,14 @@ struct ConfigurationReader {
         let expanded = (text as NSString).expandingTildeInPath
         if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
         return value.origin.baseDirectory.appendingPathComponent(expanded).standardizedFileURL
+    }
+
+    /// A file named inside a value of `path` (a field of a record), resolved like ``filePath(_:)``.
+    func filePath(_ text: String, within path: String) -> URL {
+        let expanded = (text as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
+        let base = values[path]?.origin.baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        return base.appendingPathComponent(expanded).standardizedFileURL
     }
 
     /// The text of a file named by `path` (PEM keys and certificates, secrets).

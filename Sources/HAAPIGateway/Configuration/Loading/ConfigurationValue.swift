@@ -33,6 +33,8 @@ public struct ConfigurationValue: Sendable, Hashable {
         case scalar(String)
         /// A list of scalars.
         case list([String])
+        /// A list of records (mappings of names to scalars), each with the line it starts on when read from a file.
+        case records([ConfigurationRecord])
     }
 
     /// The value as written.

@@ -143,6 +143,8 @@ extension GatewayConfiguration {
             reader.problem("metrics.port", "must differ from server.port: metrics have a listener of their own")
         }
 
+        configuration.devices = resolveDevices(&reader)
+
         // logging
         if let level = reader.string("logging.level") {
             if let parsed = Logger.Level(rawValue: level.lowercased()) {

@@ -1,7 +1,8 @@
 import Foundation
 import Yams
 
-/// Reads a YAML configuration file into raw values by key path: sections of keys, each a scalar or a list of scalars.
+/// Reads a YAML configuration file into raw values by key path: sections of keys, each a scalar, a list of scalars or
+/// a list of records (mappings of scalars).
 /// Unknown sections and keys, and values of the wrong shape, are problems with their line number. Empty values
 /// (`key:` with nothing after it, or `null`) count as not set.
 enum YAMLConfigurationFile {
@@ -67,6 +68,26 @@ enum YAMLConfigurationFile {
                         items.append(scalar.string)
                     }
                     values[keyPath] = ConfigurationValue(.list(items), origin: origin)
+                case (.records, .sequence(let sequence)):
+                    var records: [ConfigurationRecord] = []
+                    for item in sequence {
+                        guard let mapping = item.mapping else {
+                            problems.append("\(location(path, item)): each entry of '\(keyPath)' must be a mapping of names to values")
+                            continue
+                        }
+                        var fields: [String: String] = [:]
+                        for (nameNode, fieldNode) in mapping {
+                            guard let name = nameNode.string, case .scalar(let scalar) = fieldNode else {
+                                problems.append("\(location(path, fieldNode)): each field of an entry of '\(keyPath)' must be a plain value")
+                                continue
+                            }
+                            if !isNull(fieldNode) { fields[name] = scalar.string }
+                        }
+                        records.append(ConfigurationRecord(fields: fields, line: line(of: item)))
+                    }
+                    values[keyPath] = ConfigurationValue(.records(records), origin: origin)
+                case (.records, _):
+                    problems.append("\(location(path, valueNode)): '\(keyPath)' must be a list of mappings (one per entry)")
                 case (.list, .scalar(let scalar)):
                     values[keyPath] = ConfigurationValue(.list(scalar.string.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }), origin: origin)
                 case (_, .scalar(let scalar)):

@@ -1,0 +1,18 @@
+/// A device registered to sign in through the gateway's device authorization endpoint (RFC 8628): a headless host,
+/// a kiosk, a command-line tool.
+public struct DeviceClient: Sendable, Equatable {
+    /// The `client_id` the device sends.
+    public var id: String
+    /// What the person is shown on the verification page ("Build server 3 is asking to sign in").
+    public var name: String
+    /// The client secret, when the device is a confidential client; `nil` for a public client (RFC 8628 §3.1 allows
+    /// them: a device may be unable to keep a secret).
+    public var secret: String?
+
+    /// Creates a device client.
+    public init(id: String, name: String, secret: String? = nil) {
+        self.id = id
+        self.name = name
+        self.secret = secret
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The device authorization grant (RFC 8628) on the gateway: devices ask for a code, a person enters it on the
+/// gateway's `/device` page and signs in there, and the device collects the tokens from the gateway's token endpoint.
+public struct DeviceSettings: Sendable {
+    /// Whether the endpoints and the `/device` page are served (default off).
+    public var enabled = false
+    /// The registered device clients.
+    public var clients: [DeviceClient] = []
+    /// How long a device code and its user code are valid (`expires_in`, default 600 s).
+    public var codeLifetimeSeconds = 600
+    /// The least time between two polls of one device code (`interval`, default 5 s, RFC 8628 §3.2's default).
+    public var pollIntervalSeconds = 5
+    /// Wrong user codes one client address may enter within ``wrongCodeWindowSeconds`` (default 10).
+    public var maximumWrongCodesPerAddress = 10
+    /// Wrong user codes all addresses together may enter within ``wrongCodeWindowSeconds`` (default 100): guessing
+    /// from many addresses is bounded too (RFC 8628 §5.1).
+    public var maximumWrongCodes = 100
+    /// The sliding window wrong user codes are counted in (default 300 s).
+    public var wrongCodeWindowSeconds = 300
+    /// How many times one user code may be entered (default 3): a code seen by others cannot be used over and over.
+    public var maximumEntriesPerCode = 3
+    /// At most this many device authorizations waiting at once (default 10 000); beyond it a device is asked to come
+    /// back later.
+    public var maximumPendingAuthorizations = 10_000
+    /// The 256-bit key refresh tokens handed to devices are sealed with (from `devices.refreshTokenKeyFile`); `nil` gives
+    /// a key made at startup, so those refresh tokens stop working when the gateway restarts.
+    public var refreshTokenKey: Data?
+
+    /// Creates the default (off) settings.
+    public init() {}
+
+    /// The client with this `client_id`, if registered.
+    func client(id: String) -> DeviceClient? {
+        clients.first { $0.id == id }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import HAAPI
+import HTTPTypes
+import Hummingbird
+
+/// The person's side of the device authorization grant (RFC 8628 §3.3): `GET /device` asks for the code (prefilled from
+/// `verification_uri_complete`), `POST /device` looks it up and shows which device asks and the code to compare
+/// (§5.4, remote phishing), `POST /device/confirm` starts the HAAPI sign-in for that device (then every page is the
+/// gateway's usual one, and the last says "You can go back to your device"), `POST /device/deny` refuses the device.
+///
+/// Before a sign-in exists the forms are protected by a double-submit token (a `SameSite=Strict` cookie and the same value
+/// in the form) besides the origin check. A code that matches no waiting device, on any of the three posts, counts
+/// against the wrong-code bounds (``UserCodeAttemptLimiter``).
+struct DeviceVerificationController: Sendable {
+    let signIn: SignInController
+    let store: DeviceAuthorizationStore
+    let limiter: UserCodeAttemptLimiter
+
+    private var cookieName: String { signIn.configuration.server.servesTLS ? "__Host-haapi-gateway-device" : "haapi-gateway-device" }
+
+    func register(on router: Router<GatewayRequestContext>) {
+        let path = DeviceAuthorizationController.verificationPath
+        router.get(RouterPath(path)) { request, _ in
+            let typed = request.uri.queryParameters.get("user_code") ?? ""
+            let prefill = UserCode.normalize(typed).map(UserCode.display) ?? String(typed.prefix(32))
+            let (token, cookie) = formToken(request)
+            return PageRenderer.response(
+                signIn.renderer.deviceCodeEntryPage(userCode: prefill, csrfToken: token, language: signIn.renderer.language(for: request)),
+                headers: cookie.map { [.setCookie: $0] } ?? [:])
+        }
+        router.post(RouterPath(path)) { request, context in
+            let (form, userCode) = try await verifiedForm(request, context: context)
+            let language = signIn.renderer.language(for: request)
+            let token = form.values["_csrf"] ?? ""
+            let entry: UserCodeEntry = if let userCode { await store.enter(userCode: userCode) } else { .unknown }
+            switch entry {
+            case .found(let authorization):
+                return PageRenderer.response(
+                    signIn.renderer.deviceConfirmationPage(
+                        deviceName: authorization.client.name, userCode: UserCode.display(authorization.userCode), csrfToken: token, language: language))
+            case .alreadyUsed:
+                return PageRenderer.response(
+                    signIn.renderer.deviceCodeEntryPage(userCode: "", csrfToken: token, notice: .gateway(.deviceCodeUsed), language: language))
+            case .unknown:
+                await limiter.recordWrongCode(address: context.clientAddress)
+                signIn.logger.notice("wrong device user code entered")
+                return PageRenderer.response(
+                    signIn.renderer.deviceCodeEntryPage(
+                        userCode: String((form.values["user_code"] ?? "").prefix(32)), csrfToken: token, notice: .gateway(.deviceCodeUnknown),
+                        language: language),
+                    status: .badRequest)
+            }
+        }
+        router.post(RouterPath(path + "/confirm")) { request, context in
+            let (form, userCode) = try await verifiedForm(request, context: context)
+            guard let userCode, let authorization = await store.beginSignIn(userCode: userCode) else {
+                await limiter.recordWrongCode(address: context.clientAddress)
+                return PageRenderer.response(
+                    signIn.renderer.deviceCodeEntryPage(
+                        userCode: "", csrfToken: form.values["_csrf"] ?? "", notice: .gateway(.deviceCodeUsed), language: signIn.renderer.language(for: request)),
+                    status: .badRequest)
+            }
+            return try await startSignIn(for: authorization, request: request, context: context)
+        }
+        router.post(RouterPath(path + "/deny")) { request, context in
+            let (_, userCode) = try await verifiedForm(request, context: context)
+            guard let userCode, await store.refuse(userCode: userCode) else {
+                await limiter.recordWrongCode(address: context.clientAddress)
+                throw GatewayError(.badRequest, .deviceCodeUsed)
+            }
+            signIn.logger.info("device refused on the verification page")
+            return PageRenderer.response(
+                signIn.renderer.messagePage(title: .gateway(.deviceRefusedTitle), message: .gateway(.deviceRefused), language: signIn.renderer.language(for: request)))
+        }
+    }
+
+    /// Starts the HAAPI sign-in of a confirmed device authorization and sends the browser to its first page. When it cannot
+    /// start (the upstream is unreachable, the gateway is full), the code waits again for "Try again".
+    private func startSignIn(for authorization: DeviceAuthorization, request: Request, context: GatewayRequestContext) async throws -> Response {
+        do {
+            guard await signIn.store.hasRoom() else { throw SignInController.sessionsFull }
+            let device = DeviceSignIn(reference: authorization.reference, client: authorization.client, store: store)
+            let session = SignInSession(
+                flow: try signIn.newFlow(scopes: authorization.scopes), dispatcher: signIn.dispatcher, polling: signIn.configuration.polling,
+                logger: signIn.logger, device: device, metrics: signIn.metrics)
+            context.flow.belongs(to: session.flowID)
+            signIn.logger.info("device sign-in started", metadata: ["client": "\(authorization.client.id)", "device": "\(authorization.reference)"])
+            try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
+            guard let id = await signIn.store.insert(session, address: context.clientAddress) else { throw SignInController.sessionsFull }
+            return signIn.redirectHome(cookie: signIn.cookie(id))
+        } catch {
+            await store.reopen(reference: authorization.reference)
+            throw error
+        }
+    }
+
+    /// The form of a post after the wrong-code bound, the origin check and the double-submit token, with its user code
+    /// normalized (nil when it cannot be one).
+    private func verifiedForm(_ request: Request, context: GatewayRequestContext) async throws -> (FormBody, String?) {
+        if let wait = await limiter.retryAfter(address: context.clientAddress) {
+            signIn.logger.notice("device code refused: too many wrong codes")
+            throw GatewayError(.tooManyAttempts, .tooManyWrongCodes).retrying(after: wait)
+        }
+        try signIn.originGuard.check(request)
+        let form = try await FormBody.read(request, limit: signIn.configuration.server.maximumRequestBodyBytes)
+        guard let cookie = request.cookies[cookieName]?.value, !cookie.isEmpty, SecureToken.constantTimeEquals(form.values["_csrf"] ?? "", cookie) else {
+            throw GatewayError(.forbidden, .formNotVerified)
+        }
+        return (form, form.values["user_code"].flatMap(UserCode.normalize))
+    }
+
+    /// The double-submit token of this browser: its cookie's, or a new one with the cookie to set.
+    private func formToken(_ request: Request) -> (token: String, cookie: String?) {
+        if let existing = request.cookies[cookieName]?.value, existing.count == 43 { return (existing, nil) }
+        let token = SecureToken.make()
+        var attributes = ["\(cookieName)=\(token)", "Path=/", "HttpOnly", "SameSite=Strict"]
+        if signIn.configuration.server.servesTLS { attributes.append("Secure") }
+        return (token, attributes.joined(separator: "; "))
+    }
+}

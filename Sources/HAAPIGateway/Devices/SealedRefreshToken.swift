@@ -1,0 +1,57 @@
+import Crypto
+import Foundation
+
+/// The refresh token a device holds: the upstream's refresh token sealed (AES-256-GCM) by the gateway, with the device
+/// client's id as associated data. Only the gateway can open it, and only for the client it was handed to — a refresh
+/// token of one device client is refused for another — while the upstream's token never leaves the gateway in the clear.
+/// When the upstream bound the tokens to the flow's DPoP key (token-bound codes), the key is sealed in too, so that the
+/// gateway can prove the refresh (RFC 9449 §5: a bound refresh token needs a proof of the same key).
+///
+/// Format: `hgr1.` and base64url of the 12-byte nonce, the ciphertext (JSON: `r` the refresh token, `k` the key's PEM)
+/// and the 16-byte tag.
+struct SealedRefreshToken: Sendable {
+    static let prefix = "hgr1."
+    private let keyBytes: Data
+    private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
+
+    /// - Parameter key: `devices.refreshTokenKeyFile`'s 256-bit key, or one made at startup.
+    init(key: Data) {
+        self.keyBytes = key
+    }
+
+    /// What a sealed refresh token holds.
+    struct Contents: Codable, Equatable {
+        /// The upstream's refresh token.
+        let r: String
+        /// The PEM of the DPoP key the tokens are bound to, if they are.
+        let k: String?
+    }
+
+    /// Seals the upstream's `refreshToken` (and the DPoP key it is bound to) for `clientID`.
+    func seal(_ contents: Contents, for clientID: String) -> String? {
+        guard let plain = try? JSONEncoder().encode(contents),
+            let box = try? AES.GCM.seal(plain, using: key, authenticating: Data(clientID.utf8)), let combined = box.combined
+        else { return nil }
+        return Self.prefix + Self.base64URL(combined)
+    }
+
+    /// What `sealed` holds, when it was sealed by this key for `clientID`; nil otherwise (another client's, another key's,
+    /// altered, or not one of ours).
+    func open(_ sealed: String, for clientID: String) -> Contents? {
+        guard sealed.hasPrefix(Self.prefix), sealed.utf8.count <= 8192, let data = Self.data(base64URL: String(sealed.dropFirst(Self.prefix.count))),
+            let box = try? AES.GCM.SealedBox(combined: data),
+            let plain = try? AES.GCM.open(box, using: key, authenticating: Data(clientID.utf8))
+        else { return nil }
+        return try? JSONDecoder().decode(Contents.self, from: plain)
+    }
+
+    private static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    private static func data(base64URL text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HAAPIGateway
+import Testing
+
+@testable import GatewayTestSupport
+
+/// The guards of the verification page: guessing user codes is bounded per address and from everyone together, a code
+/// opens one sign-in and is entered a bounded number of times, and the forms need their double-submit token.
+@Suite("Device verification page guards")
+struct DeviceCodeGuardTests {
+    /// Enters `code` on the verification page as a browser with its own form token.
+    static func enter(_ code: String, _ person: TestBrowser, headers: [(String, String)] = []) async throws -> TestBrowser.Page {
+        let entry = try await person.get("/device")
+        return try await person.submit(try entry.form(button: "Continue"), ["user_code": code], headers: headers)
+    }
+
+    @Test("wrong codes from one address: past devices.maximumWrongCodesPerAddress the page is 429 with Retry-After, even for the right code")
+    func wrongCodesPerAddress() async throws {
+        let clock = ManualClock()
+        try await DeviceAuthorizationTests.withDevice(clock: clock, configure: {
+            $0.devices.maximumWrongCodesPerAddress = 3
+            $0.devices.wrongCodeWindowSeconds = 60
+        }) { device, person, _ in
+            let authorization = try await device.authorize()
+            let userCode = try #require(authorization["user_code"] as? String)
+            for guess in ["BBBB-BBBB", "CCCC-CCCC", "DDDD-DDDD"] where guess != userCode {
+                let page = try await Self.enter(guess, person)
+                #expect(page.status == 400)
+                #expect(page.html.contains("That code is not valid or has expired"))
+            }
+            let refused = try await Self.enter(userCode, person)
+            #expect(refused.status == 429)
+            #expect(refused.header("Retry-After") == "60")
+            #expect(refused.html.contains("Too many wrong codes were entered"))
+            clock.advance(.seconds(61))
+            let confirm = try await Self.enter(userCode, person)
+            #expect(confirm.html.contains("Build host 3 is asking to sign in"), "the window moved on")
+        }
+    }
+
+    @Test("wrong codes from many addresses together are bounded too (devices.maximumWrongCodes)")
+    func wrongCodesFromEveryone() async throws {
+        try await DeviceAuthorizationTests.withDevice(configure: {
+            $0.devices.maximumWrongCodes = 4
+            $0.devices.maximumWrongCodesPerAddress = 100
+            $0.server.trustedProxies = [IPAddressRange("127.0.0.0/8")!]
+        }) { _, person, _ in
+            for address in 1...4 {
+                let page = try await Self.enter("BBBB-BBBB", person, headers: [("X-Forwarded-For", "198.51.100.\(address)")])
+                #expect(page.status == 400)
+            }
+            let refused = try await Self.enter("BBBB-BBBB", person, headers: [("X-Forwarded-For", "198.51.100.99")])
+            #expect(refused.status == 429)
+        }
+    }
+
+    @Test("a code opens one sign-in: a second browser confirming the same code is refused, and confirming guesses counts as wrong codes")
+    func singleUseCode() async throws {
+        try await DeviceAuthorizationTests.withDevice(configure: { $0.devices.maximumWrongCodesPerAddress = 2 }) { device, person, _ in
+            let authorization = try await device.authorize()
+            let complete = try #require(authorization["verification_uri_complete"] as? String)
+            let first = try await person.enterDeviceCode(completeURI: complete)
+            try await TestBrowser.using(person.baseURL) { other in
+                let second = try await other.enterDeviceCode(completeURI: complete)
+                _ = try await person.submit(try first.form(button: "It matches, continue"))
+                let late = try await other.submit(try second.form(button: "It matches, continue"))
+                #expect(late.status == 400)
+                #expect(late.html.contains("That code has already been used"))
+                // After a sign-in started, the code is no longer offered at all.
+                let entered = try await other.enterDeviceCode(completeURI: complete)
+                #expect(entered.html.contains("That code has already been used"))
+                // Posting guesses straight to the confirmation counts against the bound like entering them.
+                let guess = try await other.submit(try second.form(button: "It matches, continue"), ["user_code": "BBBB-BBBB"])
+                #expect(guess.status == 429 || guess.status == 400)
+                let bounded = try await other.submit(try second.form(button: "It matches, continue"), ["user_code": "CCCC-CCCC"])
+                #expect(bounded.status == 429)
+            }
+        }
+    }
+
+    @Test("a code can be entered devices.maximumEntriesPerCode times, then it is refused")
+    func entriesPerCode() async throws {
+        try await DeviceAuthorizationTests.withDevice(configure: { $0.devices.maximumEntriesPerCode = 2 }) { device, person, _ in
+            let complete = try #require(try await device.authorize()["verification_uri_complete"] as? String)
+            for _ in 1...2 {
+                #expect(try await person.enterDeviceCode(completeURI: complete).html.contains("Build host 3 is asking to sign in"))
+            }
+            #expect(try await person.enterDeviceCode(completeURI: complete).html.contains("That code has already been used"))
+        }
+    }
+
+    @Test("the code forms need the double-submit token of the browser's cookie, and posts from another site are refused")
+    func doubleSubmitToken() async throws {
+        try await DeviceAuthorizationTests.withDevice { device, person, _ in
+            let userCode = try #require(try await device.authorize()["user_code"] as? String)
+            let entry = try await person.get("/device")
+            let form = try entry.form(button: "Continue")
+            let forged = try await person.submit(form, ["user_code": userCode, "_csrf": "forged-token-forged-token-forged-token-abc"])
+            #expect(forged.status == 403)
+            try await TestBrowser.using(person.baseURL) { attacker in
+                // A page elsewhere cannot read the cookie: it posts without it.
+                let blind = try await attacker.post("/device/confirm", body: "_csrf=\(form.fields["_csrf"] ?? "")&user_code=\(userCode)")
+                #expect(blind.status == 403)
+            }
+            let crossSite = try await person.submit(form, ["user_code": userCode], headers: [("Sec-Fetch-Site", "cross-site")])
+            #expect(crossSite.status == 403)
+            #expect(try await person.submit(form, ["user_code": userCode]).html.contains("Build host 3 is asking to sign in"))
+        }
+    }
+}
