@@ -1,3 +1,5 @@
+import Foundation
+
 extension TestBrowser {
     /// Runs `body` with a browser for `baseURL` and shuts it down afterwards, also when `body` throws.
     static func using<Result>(_ baseURL: String, _ body: (TestBrowser) async throws -> Result) async throws -> Result {
@@ -26,5 +28,23 @@ extension TestBrowser {
     func signInAsDemo() async throws -> Page {
         let notice = try await submit(try await openPasswordForm(), ["userName": "demo", "password": "demo"])
         return try await submit(try notice.form(button: "Continue"))
+    }
+
+    /// From the authenticator selector, signs in as demo/demo through every page.
+    func signInAsDemoFrom(_ selector: Page) async throws -> Page {
+        let login = try await submit(try selector.form(button: "Username and password"))
+        guard let form = login.forms.first(where: { $0.inputs.contains { $0.type == "password" } }) else {
+            throw BrowserError("no password form in:\n\(login.html)")
+        }
+        let notice = try await submit(form, ["userName": "demo", "password": "demo"])
+        return try await submit(try notice.form(button: "Continue"))
+    }
+
+    /// The person's part of a device sign-in: opens `verification_uri_complete` (an absolute URL on this browser's
+    /// gateway), continues with the prefilled code, and returns the page that asks to confirm the device.
+    func enterDeviceCode(completeURI: String) async throws -> Page {
+        guard let url = URL(string: completeURI) else { throw BrowserError("not a URL: \(completeURI)") }
+        let entry = try await get(url.path + (url.query.map { "?" + $0 } ?? ""))
+        return try await submit(try entry.form(button: "Continue"))
     }
 }

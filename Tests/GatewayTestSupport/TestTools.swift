@@ -11,6 +11,9 @@ enum TestTools {
     /// Python's PyJWT with cryptography: an independent JOSE implementation that verifies the client assertions.
     static let jwtReferenceAvailable: Bool = requireAll || (pythonHas("jwt") && pythonHas("cryptography"))
 
+    /// Python's requests-oauth2client: a maintained RFC 8628 device client this project did not write.
+    static let deviceClientAvailable: Bool = requireAll || pythonHas("requests_oauth2client")
+
     /// Headless Chromium with its driver, and Python's selenium.
     static let browserAvailable: Bool = requireAll
         || (FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") && FileManager.default.isExecutableFile(atPath: "/usr/bin/java")

@@ -125,15 +125,3 @@ struct DeviceAuthorizationTests {
         return answer.json
     }
 }
-
-extension TestBrowser {
-    /// From the authenticator selector, signs in as demo/demo.
-    func signInAsDemoFrom(_ selector: Page) async throws -> Page {
-        let login = try await submit(try selector.form(button: "Username and password"))
-        guard let form = login.forms.first(where: { $0.inputs.contains { $0.type == "password" } }) else {
-            throw BrowserError("no password form in:\n\(login.html)")
-        }
-        let notice = try await submit(form, ["userName": "demo", "password": "demo"])
-        return try await submit(try notice.form(button: "Continue"))
-    }
-}

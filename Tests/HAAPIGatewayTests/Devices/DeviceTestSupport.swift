@@ -53,13 +53,3 @@ struct TestDevice {
         try await post("/oauth/token", [("grant_type", Self.deviceCodeGrant), ("device_code", deviceCode)])
     }
 }
-
-extension TestBrowser {
-    /// The person's part: opens `verification_uri_complete`, continues with the prefilled code, and returns the page that
-    /// asks to confirm the device.
-    func enterDeviceCode(completeURI: String) async throws -> Page {
-        let path = String(completeURI.drop { $0 != "/" }.dropFirst(2).drop { $0 != "/" })
-        let entry = try await get(path)
-        return try await submit(try entry.form(button: "Continue"))
-    }
-}

@@ -40,6 +40,7 @@ extension GatewayConfiguration {
     private static func resolveDeviceClients(_ reader: inout ConfigurationReader) -> [DeviceClient] {
         let key = "devices.clients"
         var clients: [DeviceClient] = []
+        var seen: Set<String> = []
         for (index, record) in (reader.records(key) ?? []).enumerated() {
             let entry = "entry \(index + 1)" + (record.line.map { " (line \($0))" } ?? "")
             for name in record.fields.keys.sorted() where !["id", "name", "secretFile"].contains(name) {
@@ -54,7 +55,7 @@ extension GatewayConfiguration {
                 reader.problem(key, "\(entry): the id must be printable ASCII of at most 128 characters")
                 continue
             }
-            guard !clients.contains(where: { $0.id == id }) else {
+            guard seen.insert(id).inserted else {
                 reader.problem(key, "\(entry): the id '\(id)' is registered twice")
                 continue
             }

@@ -53,6 +53,13 @@ extension GatewayConfiguration {
                 + "; \(theme.logo.map { "a \($0.contentType) logo of \($0.bytes.count) bytes" } ?? "no logo")"
                 + "; colour scheme \(theme.colorScheme.rawValue) (\(palettes.joined(separator: ", ")))")
         lines.append(metrics.enabled ? "metrics: Prometheus text at http://\(metrics.host):\(metrics.port)/metrics" : "metrics: off")
+        lines.append(
+            devices.enabled
+                ? "devices: on for \(devices.clients.map(\.id).joined(separator: ", ")); codes last \(devices.codeLifetimeSeconds) s, polled at most every \(devices.pollIntervalSeconds) s; "
+                    + "wrong codes at most \(devices.maximumWrongCodesPerAddress) per address and \(devices.maximumWrongCodes) in all in \(devices.wrongCodeWindowSeconds) s, "
+                    + "\(devices.maximumEntriesPerCode) entries per code, \(devices.maximumPendingAuthorizations) waiting; refresh tokens sealed with "
+                    + (devices.refreshTokenKey == nil ? "a key made at startup" : "the key of devices.refreshTokenKeyFile <redacted>")
+                : "devices: off")
         lines.append("logging: \(logging.level.rawValue), \(logging.format.rawValue) lines on standard error")
         return lines
     }
