@@ -95,16 +95,17 @@ struct DeviceAuthorizationTests {
             let tokens = try await Self.signedInDevice(device, person)
             let refreshToken = try #require(tokens["refresh_token"] as? String)
 
-            let refreshed = try await device.post("/oauth/token", [("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
-            #expect(refreshed.status == 200, "\(refreshed.page.html)")
-            #expect((refreshed.json["access_token"] as? String).map { $0 != tokens["access_token"] as? String } == true)
-            #expect(refreshed.json["dpop_private_key"] as? String == tokens["dpop_private_key"] as? String, "the gateway proved the refresh with the sealed key")
-
+            // Another client presenting it first is refused by the gateway itself, so the token stays good for its device.
             var other = device
             other.client = TestDevice.publicClient
             let stolen = try await other.post("/oauth/token", [("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
             #expect(stolen.status == 400)
             #expect(stolen.json["error"] as? String == "invalid_grant")
+
+            let refreshed = try await device.post("/oauth/token", [("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+            #expect(refreshed.status == 200, "\(refreshed.page.html)")
+            #expect((refreshed.json["access_token"] as? String).map { $0 != tokens["access_token"] as? String } == true)
+            #expect(refreshed.json["dpop_private_key"] as? String == tokens["dpop_private_key"] as? String, "the gateway proved the refresh with the sealed key")
 
             let current = (refreshed.json["refresh_token"] as? String) ?? refreshToken
             let revoked = try await device.post("/oauth/revoke", [("token", current), ("token_type_hint", "refresh_token")])
