@@ -15,6 +15,8 @@ import os
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 
 from selenium.common.exceptions import StaleElementReferenceException
@@ -70,6 +72,37 @@ class Walk(PageWalk):
             self.problems.append(f"back: showed {self.heading()!r}, not the current step {heading!r}")
         self.driver.forward()
         self.click("Continue")
+
+    def walk_device(self):
+        """A device asks for a code (RFC 8628, the gateway's public test client); the person opens the complete link, compares
+        the code and signs in; the device's poll then gets the tokens."""
+        request = urllib.request.Request(GATEWAY + "/oauth/device_authorization", data=b"client_id=browser-walk&scope=openid")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            authorization = json.load(response)
+        self.driver.get(authorization["verification_uri_complete"])
+        self.page("device-code")
+        self.click("Continue")
+        self.page("device-confirm")
+        if authorization["user_code"] not in self.driver.page_source:
+            self.problems.append("device-confirm: the code to compare is not on the page")
+        self.click("It matches, continue")
+        self.page("selector")
+        self.click("Username and password")
+        self.page("login")
+        self.type_into("input[autocomplete=username]", "demo")
+        self.type_into("input[type=password]", "demo")
+        self.submit_first_form()
+        self.page("notice")
+        self.click("Continue")
+        self.wait_for_heading("Signed in")
+        body = urllib.parse.urlencode({"client_id": "browser-walk", "grant_type": "urn:ietf:params:oauth:grant-type:device_code",
+                                       "device_code": authorization["device_code"]}).encode()
+        try:
+            with urllib.request.urlopen(urllib.request.Request(GATEWAY + "/oauth/token", data=body), timeout=10) as response:
+                if "access_token" not in json.load(response):
+                    self.problems.append("device: the token response has no access token")
+        except urllib.error.HTTPError as error:
+            self.problems.append(f"device: the poll after the sign-in answered {error.code} {error.read()[:200]!r}")
 
     def walk_wrong_password(self):
         """A wrong password first: the error is announced (role=alert) and the form comes back; then the right one."""
@@ -246,7 +279,7 @@ for width in (1280, 375):
     # The phone prefers dark mode, so axe checks the contrast of the dark palette too.
     driver = browser(width, dark=width < 500)
     try:
-        for user in ("demo", "otp", "sms", "consent", "poll", "bankid", "external", "wrong_password", "keyboard"):
+        for user in ("demo", "otp", "sms", "consent", "poll", "bankid", "external", "wrong_password", "keyboard", "device"):
             walk_started = time.monotonic()
             result = Walk(user, width, driver).run()
             result["seconds"] = round(time.monotonic() - walk_started, 1)
