@@ -76,9 +76,12 @@ public final class HAAPIClient: Sendable {
     }
 
     /// Creates a new login flow with its own DPoP key, HAAPI token, PKCE pair, state and session.
-    /// - Parameter scopes: The scopes this one flow asks for, when not the configuration's (a device asking for fewer).
-    public func makeFlow(scopes: [String]? = nil) -> HAAPIFlow {
-        HAAPIFlow(context: context, scopes: scopes)
+    /// - Parameters:
+    ///   - scopes: The scopes this one flow asks for, when not the configuration's (a device asking for fewer).
+    ///   - parameters: The extra authorize parameters of this one flow, when not the configuration's (a signed start link's
+    ///     `login_hint`). Reserved names are not checked here: give only the typed members and vetted `additional` ones.
+    public func makeFlow(scopes: [String]? = nil, parameters: AuthorizationParameters? = nil) -> HAAPIFlow {
+        HAAPIFlow(context: context, scopes: scopes, parameters: parameters)
     }
 
     /// Shuts the transport down (a client passed in by the caller is left running).

@@ -69,15 +69,17 @@ public enum Gateway {
         router.middlewares.add(TrustedHostMiddleware(live: live))
         let devices = DeviceAuthorizationStore(settings: configuration.devices, now: now)
         let codeAttempts = UserCodeAttemptLimiter(settings: configuration.devices, now: now)
+        let startLinks = StartLinkVerifier(settings: configuration.startLinks)
         reloader.attach(
             ReloadTarget(
                 live: live, store: store, limiter: limiter, newSessions: newSessions, upstream: upstreamConnection, dispatcher: dispatcher,
-                devices: devices, codeAttempts: codeAttempts, logger: logger))
+                devices: devices, codeAttempts: codeAttempts, startLinks: startLinks, logger: logger))
         let health = HealthController(upstream: upstreamConnection, drain: drain, probe: UpstreamProbe(upstream: upstreamConnection), live: live)
         if configuration.server.healthEndpoints { health.register(on: router) }
         controller.register(on: router)
         AssetController(live: live).register(on: router)
         ExternalBrowserController(signIn: controller).register(on: router)
+        if configuration.startLinks.enabled { StartLinkController(signIn: controller, verifier: startLinks).register(on: router) }
         if configuration.devices.enabled {
             if configuration.devices.refreshTokenKey == nil {
                 logger.warning("devices.refreshTokenKeyFile is not set: refresh tokens handed to devices stop working when the gateway restarts")

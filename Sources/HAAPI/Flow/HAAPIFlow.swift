@@ -9,8 +9,10 @@ public actor HAAPIFlow {
     let pkce: PKCE
     let state: String
     let oidcNonce: String?
-    /// The scopes this flow asks for: the configuration's, or fewer for one sign-in (``HAAPIClient/makeFlow(scopes:)``).
+    /// The scopes this flow asks for: the configuration's, or fewer for one sign-in (``HAAPIClient/makeFlow(scopes:parameters:)``).
     let scopes: [String]
+    /// The extra authorize parameters of this flow: the configuration's, or others for one sign-in.
+    let authorizationParameters: AuthorizationParameters
     /// The flow's session id, from the latest `Set-Session-Id` (sent back as `Session-Id`).
     var sessionID: String?
     /// The latest `DPoP-Nonce` the server gave this flow (its key): one per flow, never shared (notes 1.4).
@@ -28,12 +30,13 @@ public actor HAAPIFlow {
     /// The latest step received (not replaced by problems or `continue-same-step`).
     public internal(set) var currentStep: Representation?
 
-    init(context: HAAPIClientContext, scopes: [String]? = nil) {
+    init(context: HAAPIClientContext, scopes: [String]? = nil, parameters: AuthorizationParameters? = nil) {
         self.context = context
         self.dpopKey = DPoPKey()
         self.pkce = PKCE()
         self.state = RandomToken.make(byteCount: 24)
         self.scopes = scopes ?? context.configuration.scopes
+        self.authorizationParameters = parameters ?? context.configuration.authorizationParameters
         self.oidcNonce = self.scopes.contains("openid") ? RandomToken.make(byteCount: 24) : nil
         self.tokenMachine = HAAPITokenStateMachine(refreshMargin: context.configuration.haapiTokenRefreshMargin)
         var logger = context.logger
@@ -71,7 +74,7 @@ public actor HAAPIFlow {
         items.append(("code_challenge", pkce.challenge))
         items.append(("code_challenge_method", pkce.method))
         if let oidcNonce { items.append(("nonce", oidcNonce)) }
-        items += configuration.authorizationParameters.queryItems
+        items += authorizationParameters.queryItems
         return try Self.appendingQuery(items, to: context.endpoints.authorization)
     }
 

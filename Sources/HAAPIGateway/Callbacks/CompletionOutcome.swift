@@ -22,14 +22,15 @@ public struct CompletionOutcome: Sendable, Encodable {
         }
     }
 
-    /// Who started a sign-in other than a browser opening the gateway: a device through the device authorization grant.
+    /// Who started a sign-in other than a browser opening the gateway: a device through the device authorization grant
+    /// (`device`), or an application through a signed start link (`link`).
     public struct Starter: Sendable, Encodable, Equatable {
-        /// `device`.
+        /// `device` or `link`.
         public let kind: String
-        /// The device client's id.
-        public let client: String
-        /// The reference of the device authorization (not a secret; it names nothing else).
-        public let reference: String
+        /// The device client's id (a device).
+        public let client: String?
+        /// The device authorization's reference (not a secret; it names nothing else), or the link's `ref`.
+        public let reference: String?
     }
 
     /// `success`, `error` or `cancelled`.

@@ -31,6 +31,8 @@ public struct GatewayConfiguration: Sendable {
     public var metrics = MetricsSettings()
     /// The RFC 8628 device authorization endpoint and its device clients (off by default).
     public var devices = DeviceSettings()
+    /// Signed start links (off unless a secret is configured).
+    public var startLinks = StartLinkSettings()
     /// Single sign-in mode (`haapi-gateway login`); `nil` serves sign-ins to any browser (not from configuration files).
     public var pairing: PairingSettings? = nil
 

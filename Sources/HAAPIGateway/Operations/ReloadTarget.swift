@@ -11,6 +11,7 @@ struct ReloadTarget: Sendable {
     let dispatcher: CallbackDispatcher
     let devices: DeviceAuthorizationStore
     let codeAttempts: UserCodeAttemptLimiter
+    let startLinks: StartLinkVerifier
     let logger: Logger
 
     func apply(_ new: GatewayConfiguration) async -> GatewayReloader.Outcome {
@@ -37,6 +38,7 @@ struct ReloadTarget: Sendable {
         }
         if old.kiosk.enabled != new.kiosk.enabled { needsRestart.append("kiosk.enabled") }
         if old.devices.enabled != new.devices.enabled { needsRestart.append("devices.enabled") }
+        if old.startLinks.enabled != new.startLinks.enabled { needsRestart.append("startLinks.secretFile") }
         if old.devices.refreshTokenKey != new.devices.refreshTokenKey {
             needsRestart.append("devices.refreshTokenKeyFile")
         }
@@ -63,6 +65,8 @@ struct ReloadTarget: Sendable {
         applied.kiosk.enabled = old.kiosk.enabled
         applied.devices.enabled = old.devices.enabled
         applied.devices.refreshTokenKey = old.devices.refreshTokenKey
+        // Links are served or not from startup; a rotated secret (the previous one kept for a while) applies at once.
+        if old.startLinks.enabled != new.startLinks.enabled { applied.startLinks = old.startLinks }
         applied.logging = old.logging
         live.replace(configuration: applied, templates: templates)
         await store.update(settings: applied.sessions)
@@ -70,6 +74,7 @@ struct ReloadTarget: Sendable {
         await newSessions.update(settings: applied.sessions)
         await devices.update(settings: applied.devices)
         await codeAttempts.update(settings: applied.devices)
+        await startLinks.update(settings: applied.startLinks)
         await dispatcher.replace(configurations: applied.callbacks, settings: applied.callbackDelivery)
         for section in needsRestart { logger.warning("reload: changed settings take effect after a restart", metadata: ["section": "\(section)"]) }
         logger.notice("configuration reloaded")

@@ -24,4 +24,5 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case pairTitle, pairCheck, pairConfirm, pairMismatch, pairLinkUsed, pairOpenLink
     case deviceTitle, deviceEnterCode, deviceCodeLabel, deviceCodeUnknown, deviceCodeUsed, deviceConfirmTitle, deviceCheck, deviceConfirm, deviceDeny
     case deviceRefusedTitle, deviceRefused, deviceSignedIn, deviceCodeExpired, tooManyWrongCodes
+    case startLinkInvalid, startLinkExpired
 }

@@ -135,7 +135,8 @@ struct SignInController: Sendable {
 
     /// Starts a sign-in for a browser without a session. Before any upstream call: past its address's bound on new
     /// sign-ins it gets 429, and at the cap, when no session can be pushed out, 503; the sign-ins under way go on.
-    private func startSession(_ request: Request, context: GatewayRequestContext) async throws -> Response {
+    /// - Parameter link: The signed start link this sign-in was started by, if any.
+    func startSession(_ request: Request, context: GatewayRequestContext, link: StartLink? = nil) async throws -> Response {
         let address = context.clientAddress
         guard await store.hasRoom() else {
             metrics.signInRefused(reason: "sessions_full")
@@ -146,7 +147,8 @@ struct SignInController: Sendable {
             logger.debug("new sign-in refused: too many from the client address", metadata: ["address": "\(address ?? "")"])
             throw GatewayError(.tooManyAttempts, .tooManyNewSignIns).retrying(after: wait)
         }
-        let session = SignInSession(flow: try newFlow(), dispatcher: dispatcher, polling: configuration.polling, logger: logger, metrics: metrics)
+        let session = SignInSession(
+            flow: try newFlow(link: link), dispatcher: dispatcher, polling: configuration.polling, logger: logger, startLink: link, metrics: metrics)
         context.flow.belongs(to: session.flowID)
         try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
         guard let id = await store.insert(session, address: address) else {
@@ -177,11 +179,22 @@ struct SignInController: Sendable {
 
     static let sessionsFull = GatewayError(.overloaded, .sessionsFull).retrying(after: 5)
 
+    /// `completion.redirectURL`, with a start link's reference added as `reference` to its query.
+    static func completionURL(_ url: URL, reference: String?) -> String {
+        guard let reference, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        components.percentEncodedQueryItems = (components.percentEncodedQueryItems ?? []) + [
+            URLQueryItem(name: "reference", value: StartLinkVerifier.encode(reference))
+        ]
+        return components.url?.absoluteString ?? url.absoluteString
+    }
+
     /// A new flow of the upstream's client; "sign-in is unavailable, try again" (503) while the gateway has not reached it.
-    /// - Parameter scopes: Fewer scopes than the configured ones for this sign-in (a device asked for them).
-    func newFlow(scopes: [String]? = nil) throws(GatewayError) -> HAAPIFlow {
+    /// - Parameters:
+    ///   - scopes: Fewer scopes than the configured ones for this sign-in (a device asked for them).
+    ///   - link: A signed start link whose authorize parameters replace the configured ones.
+    func newFlow(scopes: [String]? = nil, link: StartLink? = nil) throws(GatewayError) -> HAAPIFlow {
         guard let client = upstream.client else { throw GatewayError(.upstreamNotReady, .signInUnavailable).retrying(after: 5) }
-        return client.makeFlow(scopes: scopes)
+        return client.makeFlow(scopes: scopes, parameters: link.map { $0.applied(to: client.configuration.authorizationParameters) })
     }
 
     /// The session of a state-changing request after the failed-post bounds, the origin and the CSRF checks; a refusal
@@ -245,8 +258,8 @@ struct SignInController: Sendable {
         }
         if await session.phase == .signedIn, let newID = await store.rotate(id: id) {
             await limiter.forget(session: id)
-            if let url = configuration.completion.redirectURL, await !session.deliveryDelayed {
-                return redirect(to: url.absoluteString, cookie: cookie(newID))
+            if let url = configuration.completion.redirectURL, await !session.deliveryDelayed, session.device == nil {
+                return redirect(to: Self.completionURL(url, reference: session.startLink?.reference), cookie: cookie(newID))
             }
             return redirectHome(cookie: cookie(newID))
         }

@@ -37,16 +37,23 @@ actor SignInSession {
     private let metrics: GatewayMetrics
     /// The device this sign-in is for, when it was started from the verification page: the tokens go to it.
     let device: DeviceSignIn?
+    /// The signed start link this sign-in was started by, if any: its reference goes to the outcome and the completion URL.
+    let startLink: StartLink?
+    /// Who started the sign-in, as the outcome names it.
+    var starter: CompletionOutcome.Starter? {
+        device?.starter ?? startLink.map { CompletionOutcome.Starter(kind: "link", client: nil, reference: $0.reference) }
+    }
 
     /// - Parameters:
     ///   - initialStep: A step to show before any upstream call (tests of the gateway's own checks).
     ///   - pairing: In `login` mode, the code and host the person must confirm before the flow starts.
     init(
         flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings = .init(), logger: Logger, initialStep: Representation? = nil,
-        pairing: (code: String, hostName: String)? = nil, device: DeviceSignIn? = nil, metrics: GatewayMetrics = GatewayMetrics()
+        pairing: (code: String, hostName: String)? = nil, device: DeviceSignIn? = nil, startLink: StartLink? = nil, metrics: GatewayMetrics = GatewayMetrics()
     ) {
         self.flow = flow
         self.device = device
+        self.startLink = startLink
         self.dispatcher = dispatcher
         self.polling = polling
         self.metrics = metrics
@@ -238,7 +245,7 @@ actor SignInSession {
         logger.info("sign-in cancelled")
         metrics.flowEnded(outcome: "cancelled")
         if let device { await device.store.deny(reference: device.reference) }
-        deliveryDelayed = !(await dispatcher.deliver(CompletionOutcome.cancelled.started(by: device?.starter)))
+        deliveryDelayed = !(await dispatcher.deliver(CompletionOutcome.cancelled.started(by: starter)))
     }
 
     /// Checks the CSRF token in constant time.
@@ -416,7 +423,7 @@ actor SignInSession {
         step = nil
         logger.info("sign-in completed", metadata: ["tokenType": "\(tokens.tokenType)"])
         metrics.flowEnded(outcome: "success")
-        deliveryDelayed = !(await dispatcher.deliver(device.map { .handedToDevice($0.starter) } ?? .success(tokens)))
+        deliveryDelayed = !(await dispatcher.deliver(device.map { .handedToDevice($0.starter) } ?? CompletionOutcome.success(tokens).started(by: starter)))
     }
 
     /// Ends the sign-in with a message for the person and an `error` outcome for the sinks.
@@ -426,6 +433,6 @@ actor SignInSession {
         logger.info("sign-in failed", metadata: ["error": "\(failure.error)"])
         metrics.flowEnded(outcome: "error")
         if let device { await device.store.deny(reference: device.reference) }
-        deliveryDelayed = !(await dispatcher.deliver(CompletionOutcome.failure(failure).started(by: device?.starter)))
+        deliveryDelayed = !(await dispatcher.deliver(CompletionOutcome.failure(failure).started(by: starter)))
     }
 }

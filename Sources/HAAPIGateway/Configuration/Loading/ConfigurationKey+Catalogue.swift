@@ -98,6 +98,11 @@ extension ConfigurationKey {
         .init("devices.maximumPendingAuthorizations", .integer),
         .init("devices.refreshTokenKeyFile", .string),
 
+        .init("startLinks.secretFile", .string),
+        .init("startLinks.previousSecretFile", .string),
+        .init("startLinks.allowedParameters", .list),
+        .init("startLinks.maximumLifetimeSeconds", .integer),
+
         .init("logging.level", .string),
         .init("logging.format", .string),
     ]

@@ -144,6 +144,7 @@ extension GatewayConfiguration {
         }
 
         configuration.devices = resolveDevices(&reader)
+        configuration.startLinks = resolveStartLinks(&reader)
 
         // logging
         if let level = reader.string("logging.level") {

@@ -60,6 +60,11 @@ extension GatewayConfiguration {
                     + "\(devices.maximumEntriesPerCode) entries per code, \(devices.maximumPendingAuthorizations) waiting; refresh tokens sealed with "
                     + (devices.refreshTokenKey == nil ? "a key made at startup" : "the key of devices.refreshTokenKeyFile <redacted>")
                 : "devices: off")
+        lines.append(
+            startLinks.enabled
+                ? "start links: signed (secret <redacted>\(startLinks.previousSecret == nil ? "" : ", previous secret <redacted>")), valid at most \(startLinks.maximumLifetimeSeconds) s, "
+                    + (startLinks.allowedParameters.isEmpty ? "no parameters" : "may set \(startLinks.allowedParameters.joined(separator: ", "))")
+                : "start links: off")
         lines.append("logging: \(logging.level.rawValue), \(logging.format.rawValue) lines on standard error")
         return lines
     }

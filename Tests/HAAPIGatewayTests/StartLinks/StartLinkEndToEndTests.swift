@@ -1,0 +1,69 @@
+import Foundation
+@testable import HAAPIGateway
+import Testing
+
+@testable import GatewayTestSupport
+
+/// A signed start link starts a sign-in with the application's reference and parameters; the reference comes back in
+/// the outcome and to `completion.redirectURL`; a bad, expired or used link gets a clear page and starts no flow.
+@Suite("Signed start links end to end")
+struct StartLinkEndToEndTests {
+    static let secret = StartLinkVerifierTests.secret
+
+    static func configure(_ configuration: inout GatewayConfiguration) {
+        configuration.startLinks.secret = secret
+        configuration.startLinks.allowedParameters = ["login_hint", "ui_locales"]
+        configuration.completion.redirectURL = URL(string: "https://app.example.com/done?from=gateway")
+    }
+
+    /// `/start?…` signed over `values`, with an expiry 5 minutes ahead unless given.
+    static func link(_ values: [String: String], secret: String = secret) -> String {
+        var values = values
+        if values["exp"] == nil { values["exp"] = String(Int(Date().timeIntervalSince1970) + 300) }
+        let query = values.sorted { $0.key < $1.key }.map { "\(StartLinkVerifier.encode($0.key))=\(StartLinkVerifier.encode($0.value))" }
+        return "/start?" + query.joined(separator: "&") + "&sig=" + StartLinkVerifier.signature(of: values, secret: secret)
+    }
+
+    @Test("the link's login_hint and ui_locales reach the authorize request; the outcome names the reference; completion.redirectURL receives it")
+    func linkStartsASignIn() async throws {
+        try await GatewayHarness.withProxiedGateway(configure: Self.configure) { browser, _, sinkPath, proxy in
+            let selector = try await browser.get(Self.link(["ref": "screen 7", "login_hint": "alice@example.com", "ui_locales": "sv"]))
+            #expect(selector.status == 200)
+            let authorize = try #require(proxy.traffic.first { $0.hasPrefix("GET ") && $0.contains("response_type=code") })
+            #expect(authorize.contains("login_hint=alice%40example.com"), "\(authorize.prefix(400))")
+            #expect(authorize.contains("ui_locales=sv"))
+            _ = try await browser.signInAsDemoFrom(selector)
+            #expect(browser.locations.last == "https://app.example.com/done?from=gateway&reference=screen%207")
+            let outcome = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sinkPath))) as? [String: Any])
+            #expect(outcome["outcome"] as? String == "success")
+            #expect(outcome["token"] != nil)
+            let starter = try #require(outcome["starter"] as? [String: Any])
+            #expect(starter["kind"] as? String == "link")
+            #expect(starter["reference"] as? String == "screen 7")
+        }
+    }
+
+    @Test("a wrong signature, a parameter not allowed, an expired or a used link: a clear page, no cookie, no flow")
+    func badLinksStartNothing() async throws {
+        let metrics = GatewayMetrics()
+        try await GatewayHarness.withGateway(metrics: metrics, configure: Self.configure) { browser, _, _ in
+            let forged = try await browser.get(Self.link(["ref": "x"], secret: "not-the-secret-not-the-secret-0123"))
+            #expect(forged.status == 403)
+            #expect(forged.html.contains("This sign-in link is not valid"))
+            let prompt = try await browser.get(Self.link(["ref": "x", "prompt": "none"]))
+            #expect(prompt.status == 403)
+            let expired = try await browser.get(Self.link(["ref": "x", "exp": String(Int(Date().timeIntervalSince1970) - 1)]))
+            #expect(expired.status == 410)
+            #expect(expired.html.contains("has expired or was already used"))
+            let tooLong = try await browser.get(Self.link(["ref": "x", "exp": String(Int(Date().timeIntervalSince1970) + 3600)]))
+            #expect(tooLong.status == 403)
+            #expect(browser.cookies.isEmpty, "no session for a refused link")
+            #expect(!metrics.exposition().contains("haapi_gateway_flows_started_total 1"), "no flow was started")
+            let link = Self.link(["ref": "once"])
+            let firstStatus = try await TestBrowser.using(browser.baseURL) { first in try await first.get(link).status }
+            #expect(firstStatus == 200)
+            let again = try await browser.get(link)
+            #expect(again.status == 410, "a link starts one sign-in")
+        }
+    }
+}
