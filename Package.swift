@@ -188,6 +188,7 @@ let package = Package(
                 "HAAPIGateway",
                 "HAAPIDemoServer",
                 "HAAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -74,6 +74,11 @@ struct ConfigurationOptions: ParsableArguments {
         ]
     }
 
+    /// The flags given that configure the gateway itself (all but `--log-level`), `--config` included.
+    var localGatewayFlags: [String] {
+        (configFile == nil ? [] : ["--config"]) + flagValues.filter { $0.value != nil && $0.flag != "--log-level" }.map(\.flag)
+    }
+
     /// The configuration file in use: `--config`, else `$HAAPI_GATEWAY_CONFIG`.
     func configurationFile(environment: [String: String]) -> String? {
         configFile ?? environment[ConfigurationLayers.configurationFileVariable].flatMap { $0.isEmpty ? nil : $0 }

@@ -13,12 +13,14 @@ struct KeepCommand: AsyncParsableCommand {
         abstract: "Keep the tokens of 'login' fresh: refresh them before they expire, until stopped.",
         discussion: """
             Uses the same upstream and client authentication as 'login' (configuration file, HAAPI_GATEWAY_… environment or \
-            flags). Exit status: 0 stopped or --once done, 1 the refresh token is no longer valid (the token file is deleted: \
+            flags); with --via URL the central gateway's token endpoint, as --device-client. Exit status: 0 stopped or --once done, 1 the refresh token is no longer valid (the token file is deleted: \
             sign in again) or another OAuth error, 78 bad configuration or token file.
             """
     )
 
     @OptionGroup var options: ConfigurationOptions
+
+    @OptionGroup var device: DeviceClientOptions
 
     @OptionGroup var tokenFile: TokenFileOption
 
@@ -28,12 +30,15 @@ struct KeepCommand: AsyncParsableCommand {
     @Flag(help: "Refresh once now and exit.")
     var once = false
 
+    func validate() throws {
+        try device.validate(against: options)
+    }
+
     func run() async throws {
         let path = tokenFile.path
-        var logger = Logger(label: "haapi-gateway") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = .warning
+        let logger = terminalLogger(level: options.logLevel)
         _ = tokenFile.read()  // a missing or foreign file stops here, before the upstream is contacted
-        let client = await UpstreamClient.make(options: options, logger: logger)
+        let issuer = await TokenIssuer.make(options: options, device: device, logger: logger)
         let keeper = TokenKeeper(path: path)
         var backoff = Duration.seconds(1)
         while true {
@@ -42,7 +47,7 @@ struct KeepCommand: AsyncParsableCommand {
                 let wait = TokenKeeper.refreshDue(for: tokens, writtenAt: written).timeIntervalSinceNow
                 if wait > 0 { try await Task.sleep(for: .milliseconds(Int64(wait * 1000))) }
             }
-            switch await keeper.refresh(tokens, with: client.tokenManager) {
+            switch await keeper.refresh(tokens, with: issuer.tokenManager) {
             case .refreshed(let merged):
                 backoff = .seconds(1)
                 // Written unbuffered: a keeper runs for long, and whoever watches its output should see each refresh.
@@ -50,7 +55,7 @@ struct KeepCommand: AsyncParsableCommand {
                     Data("Refreshed the tokens in \(path); the access token expires in \(merged.expiresIn.map { "\($0) s" } ?? "an unknown time").\n".utf8))
                 runHook(path: path, logger: logger)
                 if once {
-                    try? await client.shutdown()
+                    await issuer.shutdown()
                     return
                 }
             case .failed(let error):

@@ -1,0 +1,34 @@
+import Foundation
+import HAAPI
+import HAAPIGateway
+import Logging
+
+/// The server the tokens of `login` came from, for `keep` and `logout`: the configured upstream, or with `--via` the
+/// central gateway, asked as the device client.
+struct TokenIssuer {
+    /// `upstream` or `gateway`, for messages.
+    let name: String
+    /// Refreshes and revokes at that server.
+    let tokenManager: TokenManager
+    /// Which tokens `logout` revokes there.
+    let revocation: TokenRevoker.Selection
+    /// Releases the HTTP client.
+    let shutdown: @Sendable () async -> Void
+
+    /// The central gateway with `--via`, else the configured upstream; exits when it cannot be set up.
+    static func make(options: ConfigurationOptions, device: DeviceClientOptions, logger: Logger) async -> TokenIssuer {
+        if let gateway = device.gateway {
+            let client = await device.connect(to: gateway, logger: logger)
+            return TokenIssuer(name: "gateway", tokenManager: client.tokenManager, revocation: .refreshTokenThenAccessToken, shutdown: { try? await client.shutdown() })
+        }
+        let client = await UpstreamClient.make(options: options, logger: logger)
+        return TokenIssuer(name: "upstream", tokenManager: client.tokenManager, revocation: .refreshTokenElseAccessToken, shutdown: { try? await client.shutdown() })
+    }
+}
+
+/// A logger for a terminal command: standard error, warnings and errors unless `--log-level` says otherwise.
+func terminalLogger(level: String?) -> Logger {
+    var logger = Logger(label: "haapi-gateway") { StreamLogHandler.standardError(label: $0) }
+    logger.logLevel = level.flatMap { Logger.Level(rawValue: $0) } ?? .warning
+    return logger
+}
