@@ -31,8 +31,24 @@ extension TokenManager {
 
     /// Asks the token endpoint for the tokens of a device authorization (RFC 8628 §3.4), once. While the person has not
     /// finished, the answer is the OAuth error `authorization_pending` or `slow_down` (§3.5); polling is the caller's.
+    ///
+    /// A device holds no key its tokens could be bound to. A server that hands on tokens bound to a key of its own (a
+    /// haapi-gateway relaying DPoP-bound upstream tokens) sends that key as `dpop_private_key` (PEM) with `token_type`
+    /// `DPoP`; the tokens are returned with it, as a code exchange returns them with the flow's key.
     /// - Parameter deviceCode: The `device_code` of the device authorization.
+    /// - Throws: ``HAAPIError`` when the endpoint cannot be reached, answers with neither tokens nor an OAuth error, or
+    ///   sends a `dpop_private_key` that is not a P-256 private key.
     public func exchange(deviceCode: String) async throws(HAAPIError) -> TokenExchangeOutcome {
-        try await endpointClient.requestTokens([("grant_type", Self.deviceCodeGrantType), ("device_code", deviceCode)], dpopKey: nil)
+        let answer = try await endpointClient.post(
+            [("grant_type", Self.deviceCodeGrantType), ("device_code", deviceCode)], to: endpointClient.context.endpoints.token, dpopKey: nil)
+        var key: DPoPKey?
+        if (200..<300).contains(answer.status), let pem = answer.json?["dpop_private_key"]?.stringValue {
+            do {
+                key = try DPoPKey(pem: pem)
+            } catch {
+                throw HAAPIError.malformed("the token endpoint's dpop_private_key is not a P-256 private key", status: answer.status)
+            }
+        }
+        return try TokenEndpointClient.tokens(from: answer, dpopKey: key)
     }
 }

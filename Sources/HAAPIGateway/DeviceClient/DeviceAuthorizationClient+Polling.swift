@@ -6,7 +6,7 @@ extension DeviceAuthorizationClient {
     ///
     /// The first request goes one interval after the call, and two requests are never closer than the interval:
     /// `authorization_pending` keeps it, `slow_down` adds 5 s to it for the rest of the polling, and a transient failure
-    /// (no connection, a timeout, HTTP 5xx or 429) doubles the wait before the next request, up to
+    /// (no connection, a timeout, HTTP 5xx or 429, `temporarily_unavailable`) doubles the wait before the next request, up to
     /// ``maximumBackoff`` (never below the interval). Polling stops when the code expires (`expires_in` after the call,
     /// or `expired_token`) or `timeout` passes, whichever comes first.
     /// - Parameters:
@@ -46,11 +46,16 @@ extension DeviceAuthorizationClient {
             } catch {
                 return .failed(error)
             }
-            failures = 0
             switch answer {
             case .tokens(let tokens):
                 return .signedIn(tokens)
+            case .oauthError(let error) where error.error == "temporarily_unavailable":
+                // The gateway is busy for now (RFC 6749 §4.1.2.1's code, used by token endpoints too): as a 5xx.
+                failures += 1
+                logger.warning("the gateway's token endpoint is temporarily unavailable; polling again later", metadata: ["failures": "\(failures)"])
+                continue
             case .oauthError(let error):
+                failures = 0
                 switch error.error {
                 case "authorization_pending": continue
                 case "slow_down": interval += .seconds(5)

@@ -60,6 +60,41 @@ struct DevicePollingTests {
         #expect(Self.seconds(server) == [5, 15, 35, 75, 135, 195, 200, 210])
     }
 
+    @Test("temporarily_unavailable (the gateway busy) is retried like a 5xx, not taken for a refusal")
+    func temporarilyUnavailable() async throws {
+        let busy = ScriptedAuthorizationServer.Answer.json(400, #"{"error":"temporarily_unavailable"}"#)
+        let server = ScriptedAuthorizationServer(tokenAnswers: [busy, busy, .pending(), .tokens()])
+        guard case .signedIn = try await Self.poll(server) else {
+            Issue.record("not signed in")
+            return
+        }
+        #expect(Self.seconds(server) == [5, 15, 35, 40])
+    }
+
+    @Test("tokens the gateway hands on bound to DPoP come with their key (dpop_private_key), which goes to the token file")
+    func dpopBoundTokens() async throws {
+        let key = DPoPKey()
+        let pem = key.privateKeyPEM.replacingOccurrences(of: "\n", with: "\\n")
+        let server = ScriptedAuthorizationServer(
+            tokenAnswers: [.json(200, #"{"access_token":"bound","token_type":"DPoP","expires_in":300,"refresh_token":"sealed","dpop_private_key":"\#(pem)"}"#)])
+        guard case .signedIn(let tokens) = try await Self.poll(server) else {
+            Issue.record("not signed in")
+            return
+        }
+        #expect(tokens.isDPoPBound)
+        #expect(tokens.dpopKey?.publicJWK == key.publicJWK)
+        let path = try DeviceLoginTests.tokenPath()
+        #expect(LoginReport.conclude(.signedIn(tokens), tokenPath: path, json: false).exitStatus == 0)
+        #expect(try TokenFile.read(path).tokens.dpopKey?.publicJWK == key.publicJWK, "the key is kept with the tokens, as a local login keeps it")
+
+        let broken = ScriptedAuthorizationServer(tokenAnswers: [.json(200, #"{"access_token":"bound","token_type":"DPoP","dpop_private_key":"not a key"}"#)])
+        guard case .failed(let error) = try await Self.poll(broken) else {
+            Issue.record("an unreadable key is not a failure")
+            return
+        }
+        #expect(error.code == .malformedResponse)
+    }
+
     @Test("never two requests closer than the interval, whatever the answers")
     func neverFasterThanTheInterval() async throws {
         let answers: [ScriptedAuthorizationServer.Answer] = [
