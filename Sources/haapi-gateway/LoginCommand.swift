@@ -124,7 +124,8 @@ struct LoginCommand: AsyncParsableCommand {
             } catch {
                 exitWith("haapi-gateway: signed in, but \(error.message)", status: 1)
             }
-            let subject = IDTokenClaims.subject(of: token.idToken)
+            // The validated ID token's sub (the gateway refuses a sign-in whose ID token does not validate).
+            let subject = outcome.identity?.subject
             if json {
                 var summary: [String: Any] = ["outcome": "success", "tokenFile": tokenPath, "tokenType": token.tokenType]
                 summary["subject"] = subject

@@ -146,7 +146,8 @@ struct SignInController: Sendable {
             logger.debug("new sign-in refused: too many from the client address", metadata: ["address": "\(address ?? "")"])
             throw GatewayError(.tooManyAttempts, .tooManyNewSignIns).retrying(after: wait)
         }
-        let session = SignInSession(flow: try newFlow(), dispatcher: dispatcher, polling: configuration.polling, logger: logger, metrics: metrics)
+        let session = SignInSession(
+            flow: try newFlow(), dispatcher: dispatcher, polling: configuration.polling, outcome: configuration.outcome, logger: logger, metrics: metrics)
         context.flow.belongs(to: session.flowID)
         try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
         guard let id = await store.insert(session, address: address) else {
