@@ -75,6 +75,10 @@ public final class HAAPIClient: Sendable {
         try await self.init(configuration: configuration, transport: AsyncHTTPClientTransport(httpClient: httpClient, logger: logger), logger: logger)
     }
 
+    /// Validates ID tokens against the upstream's JWK Set (one per client, sharing the fetched keys); nil when the
+    /// endpoints name no issuer or no `jwks_uri`. ``HAAPIFlow/validateIDToken(of:now:)`` uses it with the flow's nonce.
+    public var idTokenValidator: IDTokenValidator? { context.idTokenValidator }
+
     /// Creates a new login flow with its own DPoP key, HAAPI token, PKCE pair, state and session.
     /// - Parameters:
     ///   - scopes: The scopes this one flow asks for, when not the configuration's (a device asking for fewer).

@@ -17,6 +17,9 @@ final class HAAPIClientContext: Sendable {
     let stepCache: SharedStepCache
     /// Whether the server wants code exchanges proved with the flow's key (token-bound codes), as far as known.
     let codeExchangeProof = CodeExchangeProof()
+    /// Validates the flows' ID tokens with the upstream's JWK Set (shared, so the set is fetched once); nil when the
+    /// endpoints name no issuer or no `jwks_uri`.
+    let idTokenValidator: IDTokenValidator?
 
     init(
         configuration: HAAPIClientConfiguration, endpoints: HAAPIEndpoints, transport: any HAAPITransport, nonceStore: DPoPNonceStore,
@@ -30,11 +33,25 @@ final class HAAPIClientContext: Sendable {
         self.logger = logger
         self.credentials = credentials
         self.stepCache = SharedStepCache(capacity: configuration.sharedStepCacheSize)
+        if let issuer = endpoints.issuer, let keySet = endpoints.keySet {
+            self.idTokenValidator = IDTokenValidator(issuer: issuer, clientID: configuration.clientID, keySetURL: keySet, logger: logger) {
+                (request: HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData in
+                try await Self.send(request, transport: transport, configuration: configuration, logger: logger)
+            }
+        } else {
+            self.idTokenValidator = nil
+        }
     }
 
     /// Sends one request with the configured timeout (or less, within a ``HAAPIDeadline``) and body cap and maps every
     /// failure to ``HAAPIError``.
     func send(_ request: HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData {
+        try await Self.send(request, transport: transport, configuration: configuration, logger: logger)
+    }
+
+    private static func send(
+        _ request: HTTPRequestData, transport: any HAAPITransport, configuration: HAAPIClientConfiguration, logger: Logger
+    ) async throws(HAAPIError) -> HTTPResponseData {
         logger.trace("HAAPI HTTP request", metadata: ["method": "\(request.method)", "path": "\(request.url.path)"])
         guard let timeout = HAAPIDeadline.remaining(of: configuration.requestTimeout) else {
             throw HAAPIError(.timeout, "the time for the whole request was used up before \(request.method) \(request.url.path)")

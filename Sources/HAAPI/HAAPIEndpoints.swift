@@ -8,8 +8,12 @@ public struct HAAPIEndpoints: Sendable, Hashable {
     public var token: URL
     /// The revocation endpoint (RFC 7009), if any.
     public var revocation: URL?
-    /// The issuer identifier, used to check `iss` in authorization responses.
+    /// The issuer identifier, used to check `iss` in authorization responses and ID tokens.
     public var issuer: String?
+    /// Where the upstream publishes its signature keys (`jwks_uri`), used to validate ID tokens.
+    public var keySet: URL?
+    /// The OpenID Connect userinfo endpoint (`userinfo_endpoint`), if any.
+    public var userinfo: URL?
 
     /// Creates endpoints.
     /// - Parameters:
@@ -17,10 +21,14 @@ public struct HAAPIEndpoints: Sendable, Hashable {
     ///   - token: The token endpoint.
     ///   - revocation: The revocation endpoint.
     ///   - issuer: The issuer identifier.
-    public init(authorization: URL, token: URL, revocation: URL? = nil, issuer: String? = nil) {
+    ///   - keySet: The JWK Set URL (`jwks_uri`).
+    ///   - userinfo: The userinfo endpoint.
+    public init(authorization: URL, token: URL, revocation: URL? = nil, issuer: String? = nil, keySet: URL? = nil, userinfo: URL? = nil) {
         self.authorization = authorization
         self.token = token
         self.revocation = revocation
         self.issuer = issuer
+        self.keySet = keySet
+        self.userinfo = userinfo
     }
 }

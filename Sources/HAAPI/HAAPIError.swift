@@ -48,6 +48,9 @@ public struct HAAPIError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let nameResolution = Code("nameResolution")
         /// The TLS handshake with the upstream failed (certificate not trusted, wrong name, not TLS at all).
         public static let tls = Code("tls")
+        /// An answer names another person than the validated ID token (a userinfo `sub` that differs from the token's,
+        /// OpenID Connect Core 1.0 §5.3.2): its claims are not used.
+        public static let subjectMismatch = Code("subjectMismatch")
     }
 
     /// The stable code of this error.

@@ -61,6 +61,8 @@ public struct DemoServerConfiguration: Sendable {
     public var passkeyAcceptsLocalhostOrigins: Bool
     /// The demo client's secret (default `demo-secret`); tests set a unique one to prove it is never shown or logged.
     public var clientSecret: String
+    /// A flaw put into every ID token issued (tests of a client's ID token validation); nil issues sound tokens (the default).
+    public var idTokenFault: DemoIDTokenFault? = nil
     /// Passwords by demo username, replacing the shipped ones (each demo user's password is its name by default);
     /// tests set unique ones to prove they are never shown or logged.
     public var passwords: [String: String]

@@ -24,6 +24,8 @@ enum OpenIDDiscovery {
         guard let authorization = endpoint("authorization_endpoint"), let token = endpoint("token_endpoint") else {
             throw HAAPIError.malformed("the discovery document lacks a valid authorization_endpoint or token_endpoint", status: response.status, contentType: contentType)
         }
-        return HAAPIEndpoints(authorization: authorization, token: token, revocation: endpoint("revocation_endpoint"), issuer: json["issuer"]?.stringValue)
+        return HAAPIEndpoints(
+            authorization: authorization, token: token, revocation: endpoint("revocation_endpoint"), issuer: json["issuer"]?.stringValue,
+            keySet: endpoint("jwks_uri"), userinfo: endpoint("userinfo_endpoint"))
     }
 }

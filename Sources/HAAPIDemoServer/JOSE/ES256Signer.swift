@@ -11,6 +11,16 @@ struct ES256Signer: Sendable {
         self.keyID = ECPublicJWK(privateKey.publicKey).thumbprint
     }
 
+    /// A signer with a fresh key that claims `keyID` (another key's): its signatures do not verify with that key.
+    static func impostor(of keyID: String) -> ES256Signer {
+        ES256Signer(privateKey: .init(), keyID: keyID)
+    }
+
+    private init(privateKey: P256.Signing.PrivateKey, keyID: String) {
+        self.key = ImmutableKey(privateKey)
+        self.keyID = keyID
+    }
+
     private var privateKey: P256.Signing.PrivateKey { key.value }
 
     /// The public key as a JWKS entry.

@@ -184,7 +184,7 @@ struct TokenController: Sendable {
             "exp": .number(Double(now + 300)), "iat": .number(Double(now)), "auth_time": .number(authTime.timeIntervalSince1970.rounded(.down)),
             "azp": .string(client.clientID),
         ]
-        if let nonce { claims["nonce"] = .string(nonce) }
+        if let nonce { claims["nonce"] = .string(context.configuration.idTokenFault == .wrongNonce ? "not-the-nonce-of-the-request" : nonce) }
         if let user = DemoUser.named(subject) {
             if scopes.contains("profile") {
                 claims["name"] = .string(user.name)
@@ -195,7 +195,8 @@ struct TokenController: Sendable {
                 claims["email_verified"] = .bool(true)
             }
         }
-        return try context.idTokenSigner.sign(claims: claims)
+        let signer = context.configuration.idTokenFault == .wrongSignature ? ES256Signer.impostor(of: context.idTokenSigner.keyID) : context.idTokenSigner
+        return try signer.sign(claims: claims)
     }
 
     // MARK: Revocation and introspection

@@ -15,6 +15,8 @@ public struct GatewayConfiguration: Sendable {
     public var templates: TemplateSettings
     /// Where the token model goes once a sign-in completes (several allowed).
     public var callbacks: [CallbackSinkConfiguration]
+    /// Which ID-token and userinfo claims the outcome of a sign-in carries.
+    public var outcome = OutcomeSettings()
     /// What the person sees at the end and around cancelling.
     public var completion: CompletionSettings
     /// Polling steps.

@@ -6,4 +6,12 @@ public enum UpstreamSettings: Sendable {
     case demo(DemoUpstreamSettings)
     /// A real HAAPI server (Curity), with the client library's full configuration.
     case haapi(HAAPIClientConfiguration)
+
+    /// The scopes asked for, of the demo upstream or the real one.
+    public var scopes: [String] {
+        switch self {
+        case .demo(let demo): return demo.scopes
+        case .haapi(let client): return client.scopes
+        }
+    }
 }

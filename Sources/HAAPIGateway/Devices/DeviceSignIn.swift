@@ -8,7 +8,7 @@ struct DeviceSignIn: Sendable {
     let store: DeviceAuthorizationStore
 
     /// How the outcome document names who started the sign-in.
-    var starter: CompletionOutcome.Starter {
-        CompletionOutcome.Starter(kind: "device", client: client.id, reference: reference)
+    var starter: SignInStarter {
+        SignInStarter(kind: "device", client: client.id, reference: reference)
     }
 }

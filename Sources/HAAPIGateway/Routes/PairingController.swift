@@ -24,7 +24,8 @@ struct PairingController: Sendable {
                     status: .gone)
             }
             let session = SignInSession(
-                flow: flow, dispatcher: signIn.dispatcher, polling: signIn.configuration.polling, logger: signIn.logger,
+                flow: flow, dispatcher: signIn.dispatcher, polling: signIn.configuration.polling, outcome: signIn.configuration.outcome,
+                logger: signIn.logger,
                 pairing: (ticket.code, hostName), metrics: signIn.metrics)
             context.flow.belongs(to: session.flowID)
             guard let id = await signIn.store.insert(session, address: context.clientAddress) else {

@@ -148,7 +148,8 @@ struct SignInController: Sendable {
             throw GatewayError(.tooManyAttempts, .tooManyNewSignIns).retrying(after: wait)
         }
         let session = SignInSession(
-            flow: try newFlow(link: link), dispatcher: dispatcher, polling: configuration.polling, logger: logger, startLink: link, metrics: metrics)
+            flow: try newFlow(link: link), dispatcher: dispatcher, polling: configuration.polling, outcome: configuration.outcome, logger: logger,
+            startLink: link, metrics: metrics)
         context.flow.belongs(to: session.flowID)
         try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
         guard let id = await store.insert(session, address: address) else {

@@ -10,8 +10,14 @@ actor SignInSession {
     private let dispatcher: CallbackDispatcher
     private let logger: Logger
     let csrfToken = SecureToken.make()
-    /// Ties the log lines of one sign-in together (random; it names nothing).
-    let flowID = SecureToken.make(byteCount: 6)
+    /// Ties the log lines of one sign-in together, and is the `signInId` of its outcome, so that an application's record
+    /// of a sign-in and the gateway's log lines join. 128 random bits: an application may key on it, and at 48 bits two of
+    /// a few million sign-ins would share one by chance. It names nothing and grants nothing.
+    let flowID = SecureToken.make(byteCount: 16)
+    /// The reference every outcome of this sign-in carries.
+    nonisolated var signIn: SignInReference {
+        SignInReference(id: flowID, starter: device?.starter ?? startLink.map { SignInStarter(kind: "link", reference: $0.reference) })
+    }
 
     private(set) var phase: SessionPhase = .step
     /// Whether a sink did not accept the outcome at once (it is being retried in the background).
@@ -34,28 +40,28 @@ actor SignInSession {
     /// The largest upstream image the gateway serves.
     static let maximumImageBytes = 512 * 1024
     private let polling: PollingSettings
+    private let outcomeSettings: OutcomeSettings
     private let metrics: GatewayMetrics
     /// The device this sign-in is for, when it was started from the verification page: the tokens go to it.
     let device: DeviceSignIn?
     /// The signed start link this sign-in was started by, if any: its reference goes to the outcome and the completion URL.
     let startLink: StartLink?
-    /// Who started the sign-in, as the outcome names it.
-    var starter: CompletionOutcome.Starter? {
-        device?.starter ?? startLink.map { CompletionOutcome.Starter(kind: "link", client: nil, reference: $0.reference) }
-    }
 
     /// - Parameters:
     ///   - initialStep: A step to show before any upstream call (tests of the gateway's own checks).
     ///   - pairing: In `login` mode, the code and host the person must confirm before the flow starts.
+    ///   - outcome: The claims a successful outcome carries.
     init(
-        flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings = .init(), logger: Logger, initialStep: Representation? = nil,
-        pairing: (code: String, hostName: String)? = nil, device: DeviceSignIn? = nil, startLink: StartLink? = nil, metrics: GatewayMetrics = GatewayMetrics()
+        flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings = .init(), outcome: OutcomeSettings = .init(), logger: Logger,
+        initialStep: Representation? = nil, pairing: (code: String, hostName: String)? = nil, device: DeviceSignIn? = nil, startLink: StartLink? = nil,
+        metrics: GatewayMetrics = GatewayMetrics()
     ) {
         self.flow = flow
         self.device = device
         self.startLink = startLink
         self.dispatcher = dispatcher
         self.polling = polling
+        self.outcomeSettings = outcome
         self.metrics = metrics
         var logger = logger
         logger[metadataKey: "flow"] = "\(flowID)"
@@ -245,7 +251,7 @@ actor SignInSession {
         logger.info("sign-in cancelled")
         metrics.flowEnded(outcome: "cancelled")
         if let device { await device.store.deny(reference: device.reference) }
-        deliveryDelayed = !(await dispatcher.deliver(CompletionOutcome.cancelled.started(by: starter)))
+        deliveryDelayed = !(await dispatcher.deliver(.cancelled(signIn: signIn)))
     }
 
     /// Checks the CSRF token in constant time.
@@ -412,6 +418,21 @@ actor SignInSession {
                 outcome: .init(error: error?.error ?? "invalid_grant", errorDescription: error?.errorDescription, errorUri: error?.errorURI))
             return
         }
+        // OpenID Connect Core 1.0 §3.1.3.7: the ID token is validated before any of its claims is trusted; tokens whose ID
+        // token fails are not handed over (an application could not tell whom they belong to).
+        let idToken: ValidatedIDToken?
+        do {
+            idToken = try await HAAPIDeadline.within(flow.requestTimeout) { () async throws(IDTokenValidationError) -> ValidatedIDToken? in
+                try await flow.validateIDToken(of: tokens)
+            }
+        } catch {
+            let refusal = error as? IDTokenValidationError ?? IDTokenValidationError(.keySetUnavailable, "the ID token could not be validated")
+            metrics.upstreamError(kind: "invalid_id_token")
+            logger.warning("ID token refused; no tokens are handed over", metadata: ["reason": "\(refusal.reason.rawValue)"])
+            await fail(.gateway(.idTokenRefused), outcome: .init(error: "invalid_id_token", errorDescription: refusal.message))
+            return
+        }
+        let identity = await identity(of: tokens, idToken: idToken)
         if let device {
             // The device collects the tokens with its next poll; a code that expired meanwhile gets none.
             guard await device.store.approve(reference: device.reference, tokens: tokens) else {
@@ -423,7 +444,43 @@ actor SignInSession {
         step = nil
         logger.info("sign-in completed", metadata: ["tokenType": "\(tokens.tokenType)"])
         metrics.flowEnded(outcome: "success")
-        deliveryDelayed = !(await dispatcher.deliver(device.map { .handedToDevice($0.starter) } ?? CompletionOutcome.success(tokens).started(by: starter)))
+        deliveryDelayed = !(await dispatcher.deliver(
+            device == nil ? .success(tokens, signIn: signIn, identity: identity) : .handedToDevice(signIn: signIn, identity: identity)))
+    }
+
+    /// The subject and the configured claims (``OutcomeSettings``): from the validated ID token, and from userinfo, fetched
+    /// once and only when userinfo claims are configured (Core §5.3). A claim asked for but absent is left out; when claims
+    /// could not be had, `claimsProblem` says why (the sign-in still succeeds).
+    private func identity(of tokens: OAuthTokens, idToken: ValidatedIDToken?) async -> CompletionOutcome.Identity {
+        var identity = CompletionOutcome.Identity(subject: idToken?.subject)
+        guard outcomeSettings.mapsClaims else { return identity }
+        var claims: [String: JSONValue] = [:]
+        var problems: [String] = []
+        if !outcomeSettings.idTokenClaims.isEmpty {
+            if let idToken {
+                for name in outcomeSettings.idTokenClaims { claims[name] = idToken.claims[name] }
+            } else {
+                problems.append("id_token: the token response has no ID token")
+            }
+        }
+        if !outcomeSettings.userinfoClaims.isEmpty {
+            let started = ContinuousClock.now
+            do {
+                let answer = try await HAAPIDeadline.within(flow.requestTimeout) { () async throws(HAAPIError) -> [String: JSONValue] in
+                    try await flow.userinfo(with: tokens, subject: idToken?.subject)
+                }
+                metrics.upstreamCall(endpoint: "userinfo", took: ContinuousClock.now - started)
+                for name in outcomeSettings.userinfoClaims { claims[name] = answer[name] }
+            } catch {
+                let failure = error as? HAAPIError ?? HAAPIError(.transport, "the userinfo endpoint could not be reached")
+                metrics.upstreamError(kind: "\(failure.code)")
+                logger.warning("userinfo not fetched; the outcome says so", metadata: ["error": "\(failure.code)"])
+                problems.append("userinfo: \(failure.message)")
+            }
+        }
+        identity.claims = claims
+        identity.claimsProblem = problems.isEmpty ? nil : problems.joined(separator: "; ")
+        return identity
     }
 
     /// Ends the sign-in with a message for the person and an `error` outcome for the sinks.
@@ -433,6 +490,6 @@ actor SignInSession {
         logger.info("sign-in failed", metadata: ["error": "\(failure.error)"])
         metrics.flowEnded(outcome: "error")
         if let device { await device.store.deny(reference: device.reference) }
-        deliveryDelayed = !(await dispatcher.deliver(CompletionOutcome.failure(failure).started(by: starter)))
+        deliveryDelayed = !(await dispatcher.deliver(.failure(failure, signIn: signIn)))
     }
 }

@@ -38,6 +38,7 @@ public struct LoginReport: Sendable, Equatable {
             } catch {
                 return LoginReport(exitStatus: 1, standardError: "haapi-gateway: signed in, but \(error.message)\n")
             }
+            // The gateway that handed the tokens over (this one, or the central one) validated the ID token first.
             let subject = IDTokenClaims.subject(of: tokens.idToken)
             if json {
                 var summary: [String: Any] = ["outcome": "success", "tokenFile": tokenPath, "tokenType": tokens.tokenType]

@@ -324,4 +324,40 @@ struct ConfigurationLoadingTests {
         #expect(summary.contains("webhook:https://hooks.example/x"))
         #expect(!summary.contains("canary"), "\(summary)")
     }
+
+    @Test("outcome.idTokenClaims and outcome.userinfoClaims: lists of claim names, from the file or the environment")
+    func outcomeClaims() throws {
+        let directory = try temporaryDirectory()
+        let file = try write("outcome:\n  idTokenClaims: [email, name]\n  userinfoClaims: [preferred_username]\n", in: directory)
+        let configuration = try GatewayConfiguration.load(file: file, environment: [:])
+        #expect(configuration.outcome == OutcomeSettings(idTokenClaims: ["email", "name"], userinfoClaims: ["preferred_username"]))
+        #expect(configuration.summary.contains("outcome: signInId, subject (the validated ID token's sub); ID token claims email, name; userinfo claims preferred_username"))
+        let fromEnvironment = try GatewayConfiguration.load(file: nil, environment: ["HAAPI_GATEWAY_OUTCOME_USERINFO_CLAIMS": "email, address"])
+        #expect(fromEnvironment.outcome == OutcomeSettings(userinfoClaims: ["email", "address"]))
+        #expect(try GatewayConfiguration.load(file: nil, environment: [:]).outcome == OutcomeSettings())
+    }
+
+    @Test("bad outcome claims stop startup with every problem listed: an empty name, a name twice or in both lists, claims without the openid scope")
+    func outcomeClaimProblems() throws {
+        let directory = try temporaryDirectory()
+        let file = try write(
+            """
+            upstream:
+              scopes: [profile]
+            outcome:
+              idTokenClaims: [email, "", email, "a\\u0007b"]
+              userinfoClaims: [email, phone_number]
+            """, in: directory)
+        let found = problems(file: file)
+        #expect(found.contains { $0.hasPrefix("outcome.idTokenClaims") && $0.contains("must not be empty") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("outcome.idTokenClaims") && $0.contains("'email' is listed twice") })
+        #expect(found.contains { $0.hasPrefix("outcome.idTokenClaims") && $0.contains("control characters") })
+        #expect(found.contains { $0.hasPrefix("outcome.userinfoClaims") && $0.contains("'email' is also in outcome.idTokenClaims") })
+        #expect(found.contains { $0.hasPrefix("outcome.idTokenClaims") && $0.contains("needs the openid scope") })
+        #expect(found.contains { $0.hasPrefix("outcome.userinfoClaims") && $0.contains("needs the openid scope") })
+        #expect(found.allSatisfy { !$0.hasPrefix("outcome") || $0.contains(file) }, "each problem names where it was set")
+        // With the openid scope and distinct names, the same lists are accepted.
+        let fine = try write("outcome:\n  idTokenClaims: [email]\n  userinfoClaims: [phone_number]\n", named: "fine.yaml", in: directory)
+        #expect(problems(file: fine).isEmpty)
+    }
 }

@@ -59,6 +59,9 @@ extension ConfigurationKey {
         .init("callbacks.handOverSeconds", .integer),
         .init("callbacks.spoolFile", .string),
 
+        .init("outcome.idTokenClaims", .list),
+        .init("outcome.userinfoClaims", .list),
+
         .init("completion.redirectURL", .string),
         .init("completion.confirmCancel", .boolean),
 

@@ -109,6 +109,8 @@ extension GatewayConfiguration {
             configuration.callbackDelivery.spoolFile = spool.path
         }
 
+        configuration.outcome = resolveOutcome(&reader, scopes: configuration.upstream.scopes)
+
         // completion
         configuration.completion = CompletionSettings(
             redirectURL: reader.httpURL("completion.redirectURL"),
@@ -319,6 +321,35 @@ extension GatewayConfiguration {
             }
         }
         return sinks
+    }
+
+    /// `outcome.idTokenClaims` and `outcome.userinfoClaims`: claim names, each once, none empty or in both lists; both
+    /// need the `openid` scope (without it there is no ID token and no userinfo, OpenID Connect Core 1.0 §3.1.2.1).
+    private static func resolveOutcome(_ reader: inout ConfigurationReader, scopes: [String]) -> OutcomeSettings {
+        var settings = OutcomeSettings()
+        var seen: [String: String] = [:]
+        for key in ["outcome.idTokenClaims", "outcome.userinfoClaims"] {
+            var names: [String] = []
+            for name in reader.list(key) ?? [] {
+                let trimmed = name.trimmingCharacters(in: .whitespaces)
+                if trimmed.isEmpty {
+                    reader.problem(key, "a claim name must not be empty")
+                } else if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                    reader.problem(key, "a claim name must not contain control characters")
+                } else if let first = seen[trimmed] {
+                    reader.problem(key, first == key ? "'\(trimmed)' is listed twice" : "'\(trimmed)' is also in \(first); take each claim from one source")
+                } else {
+                    seen[trimmed] = key
+                    names.append(trimmed)
+                }
+            }
+            if !names.isEmpty, !scopes.contains("openid") {
+                reader.problem(
+                    key, "needs the openid scope in upstream.scopes (without it there is no \(key == "outcome.idTokenClaims" ? "ID token" : "userinfo"))")
+            }
+            if key == "outcome.idTokenClaims" { settings.idTokenClaims = names } else { settings.userinfoClaims = names }
+        }
+        return settings
     }
 
     static func isLoopback(_ host: String) -> Bool {

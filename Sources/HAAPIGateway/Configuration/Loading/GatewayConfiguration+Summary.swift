@@ -39,6 +39,10 @@ extension GatewayConfiguration {
                     + (callbackDelivery.spoolFile.map { ", then kept in \($0) across restarts" } ?? ""))
         }
         lines.append(
+            "outcome: signInId, subject (the validated ID token's sub)"
+                + (outcome.idTokenClaims.isEmpty ? "" : "; ID token claims \(outcome.idTokenClaims.joined(separator: ", "))")
+                + (outcome.userinfoClaims.isEmpty ? "; userinfo not fetched" : "; userinfo claims \(outcome.userinfoClaims.joined(separator: ", "))"))
+        lines.append(
             "completion: \(completion.redirectURL.map { "continue to \($0.absoluteString)" } ?? "the signed-in page"); "
                 + "cancel \(completion.confirmCancel ? "asks for confirmation" : "without confirmation")")
         lines.append("polling: every \(polling.defaultIntervalSeconds) s unless the server names an interval; at most \(polling.maximumWaitSeconds) s")
