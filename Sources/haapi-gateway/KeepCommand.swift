@@ -39,54 +39,22 @@ struct KeepCommand: AsyncParsableCommand {
         let logger = terminalLogger(level: options.logLevel)
         _ = tokenFile.read()  // a missing or foreign file stops here, before the upstream is contacted
         let issuer = await TokenIssuer.make(options: options, device: device, logger: logger)
-        let keeper = TokenKeeper(path: path)
-        var backoff = Duration.seconds(1)
-        while true {
-            let (tokens, written) = tokenFile.read()
-            if !once {
-                let wait = TokenKeeper.refreshDue(for: tokens, writtenAt: written).timeIntervalSinceNow
-                if wait > 0 { try await Task.sleep(for: .milliseconds(Int64(wait * 1000))) }
-            }
-            switch await keeper.refresh(tokens, with: issuer.tokenManager) {
-            case .refreshed(let merged):
-                backoff = .seconds(1)
-                // Written unbuffered: a keeper runs for long, and whoever watches its output should see each refresh.
-                FileHandle.standardOutput.write(
-                    Data("Refreshed the tokens in \(path); the access token expires in \(merged.expiresIn.map { "\($0) s" } ?? "an unknown time").\n".utf8))
-                runHook(path: path, logger: logger)
-                if once {
-                    await issuer.shutdown()
-                    return
-                }
-            case .failed(let error):
-                logger.warning("refresh failed; retrying", metadata: ["error": "\(error.code)", "retryInSeconds": "\(backoff.components.seconds)"])
-                if once { exitWith("haapi-gateway: the refresh failed: \(error.message)", status: 1) }
-                try await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(60))
-            case .noRefreshToken:
-                exitWith("haapi-gateway: the tokens in \(path) have no refresh token; sign in again", status: 1)
-            case .notWritten(let error):
-                exitWith("haapi-gateway: refreshed, but \(error.message)", status: 1)
-            case .signInAgain:
-                exitWith("haapi-gateway: the refresh token is no longer valid (invalid_grant); \(path) was deleted. Sign in again with haapi-gateway login.", status: 1)
-            case .refused(let error):
-                exitWith("haapi-gateway: the token endpoint refused the refresh: \(error.error)\(error.errorDescription.map { ": \($0)" } ?? "")", status: 1)
-            }
-        }
-    }
-
-    /// Runs the hook without a shell, with a minimal environment; a failing hook is logged, never fatal.
-    private func runHook(path: String, logger: Logger) {
-        guard let hook else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: hook)
-        process.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HAAPI_GATEWAY_TOKEN_FILE": path]
-        do {
-            try process.run()
-            process.waitUntilExit()
-            if process.terminationStatus != 0 { logger.warning("refresh hook failed", metadata: ["status": "\(process.terminationStatus)"]) }
-        } catch {
-            logger.warning("refresh hook could not run", metadata: ["program": "\(hook)"])
+        let loop = RefreshLoop(
+            keeper: TokenKeeper(path: path), manager: issuer.tokenManager, once: once, hook: hook.map(RefreshHook.init), clock: ContinuousClock(),
+            logger: logger)
+        // Written unbuffered: a keeper runs for long, and whoever watches its output should see each refresh.
+        let ending = await loop.run { line in FileHandle.standardOutput.write(Data(line.utf8)) }
+        await issuer.shutdown()
+        switch ending {
+        case .stopped: return
+        case .unreadable(let error): exitWith("haapi-gateway: \(error.message)", status: 78)
+        case .failed(let error): exitWith("haapi-gateway: the refresh failed: \(error.message)", status: 1)
+        case .noRefreshToken: exitWith("haapi-gateway: the tokens in \(path) have no refresh token; sign in again", status: 1)
+        case .notWritten(let error): exitWith("haapi-gateway: refreshed, but \(error.message)", status: 1)
+        case .signInAgain:
+            exitWith("haapi-gateway: the refresh token is no longer valid (invalid_grant); \(path) was deleted. Sign in again with haapi-gateway login.", status: 1)
+        case .refused(let error):
+            exitWith("haapi-gateway: the token endpoint refused the refresh: \(error.error)\(error.errorDescription.map { ": \($0)" } ?? "")", status: 1)
         }
     }
 }
