@@ -10,25 +10,11 @@ import Testing
 struct DeviceClientInteropTests {
     static let secret = "interop-device-secret-0123456789"
 
-    /// A gateway process with device authorization on, its embedded demo upstream, and its base URL.
+    /// A gateway process with device authorization on, its embedded demo upstream, its base URL and its directory.
     static func startGateway() async throws -> (RunningGateway, String, URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("device-interop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try secret.write(to: directory.appendingPathComponent("device-secret"), atomically: true, encoding: .utf8)
-        try """
-            server:
-              port: 0
-              drainSeconds: 0
-            devices:
-              enabled: true
-              pollIntervalSeconds: 1
-              clients:
-                - id: build-host
-                  name: Build host 3
-                  secretFile: device-secret
-            """.write(to: directory.appendingPathComponent("gateway.yaml"), atomically: true, encoding: .utf8)
-        let gateway = try RunningGateway(["serve", "--config", directory.appendingPathComponent("gateway.yaml").path])
-        let url = try await gateway.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        let (gateway, url) = try await CentralGateway.start(in: directory, secret: secret)
         return (gateway, url, directory)
     }
 

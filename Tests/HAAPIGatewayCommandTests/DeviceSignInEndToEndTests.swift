@@ -14,29 +14,6 @@ struct DeviceSignInEndToEndTests {
         let dpopPrivateKey: String?
     }
 
-    /// A central gateway process with one device client (`build-host`, secret in `device-secret`), polling every second;
-    /// with `strict`, its demo upstream issues token-bound codes, so the tokens come DPoP-bound with their key.
-    private static func startGateway(in directory: URL, strict: Bool) async throws -> (RunningGateway, String) {
-        try "e2e-device-secret-0123456789\n".write(to: directory.appendingPathComponent("device-secret"), atomically: true, encoding: .utf8)
-        try """
-            server:
-              port: 0
-              drainSeconds: 0
-            demo:
-              strict: \(strict)
-            devices:
-              enabled: true
-              pollIntervalSeconds: 1
-              clients:
-                - id: build-host
-                  name: Build host 3
-                  secretFile: device-secret
-            """.write(to: directory.appendingPathComponent("gateway.yaml"), atomically: true, encoding: .utf8)
-        let gateway = try RunningGateway(["serve", "--config", directory.appendingPathComponent("gateway.yaml").path], environment: TokenKeeperTests.patient)
-        let url = try await gateway.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
-        return (gateway, url)
-    }
-
     private func document(at url: URL) throws -> TokenDocument {
         try JSONDecoder().decode(TokenDocument.self, from: try Data(contentsOf: url))
     }
@@ -44,7 +21,7 @@ struct DeviceSignInEndToEndTests {
     @Test(arguments: [false, true])
     func signInRefreshAndSignOutThroughTheGateway(strict: Bool) async throws {
         let directory = try Repository.temporaryDirectory()
-        let (gateway, url) = try await Self.startGateway(in: directory, strict: strict)
+        let (gateway, url) = try await CentralGateway.start(in: directory, secret: "e2e-device-secret-0123456789", strict: strict)
         defer { gateway.signal(SIGTERM) }
         let tokenFile = directory.appendingPathComponent("private/tokens.json")
         let device = [
@@ -102,7 +79,7 @@ struct DeviceSignInEndToEndTests {
 
     @Test func aRefusedDeviceExits1AndAWrongSecretIsRefusedBeforeAnyCodeIsShown() async throws {
         let directory = try Repository.temporaryDirectory()
-        let (gateway, url) = try await Self.startGateway(in: directory, strict: false)
+        let (gateway, url) = try await CentralGateway.start(in: directory, secret: "e2e-device-secret-0123456789")
         defer { gateway.signal(SIGTERM) }
         let tokenFile = directory.appendingPathComponent("private/tokens.json")
         let secretFile = directory.appendingPathComponent("device-secret").path
