@@ -86,6 +86,7 @@ struct DeviceAuthorizationController: Sendable {
             throw Self.unavailable("too many device sign-ins are waiting")
         }
         logger.info("device authorization started", metadata: ["client": "\(client.id)", "device": "\(authorization.reference)"])
+        signIn.metrics.deviceGrant(event: "authorized")
         let userCode = UserCode.display(authorization.userCode)
         return Self.json([
             "device_code": deviceCode,
@@ -111,6 +112,7 @@ struct DeviceAuthorizationController: Sendable {
                 throw OAuthEndpointError(answer.errorCode ?? "invalid_grant", Self.describe(answer))
             }
             logger.info("device collected its tokens", metadata: ["client": "\(client.id)"])
+            signIn.metrics.deviceGrant(event: "tokens_issued")
             return tokenResponse(tokens, client: client)
         case "refresh_token"?:
             guard let sealed = form.values["refresh_token"], !sealed.isEmpty else {
@@ -129,7 +131,9 @@ struct DeviceAuthorizationController: Sendable {
                 throw Self.unavailable("the upstream could not be asked")
             }
             switch outcome {
-            case .tokens(let tokens): return tokenResponse(tokens, client: client)
+            case .tokens(let tokens):
+                signIn.metrics.deviceGrant(event: "refreshed")
+                return tokenResponse(tokens, client: client)
             case .oauthError(let error):
                 // The upstream's verdict on its own refresh token (invalid_grant when it has expired or was revoked).
                 throw OAuthEndpointError(error.error, error.errorDescription ?? "the upstream refused the refresh token")
@@ -166,6 +170,7 @@ struct DeviceAuthorizationController: Sendable {
             throw Self.unavailable("the upstream could not be asked")
         }
         logger.info("device revoked a token", metadata: ["client": "\(client.id)", "type": "\(hint)"])
+        signIn.metrics.deviceGrant(event: "revoked")
         return Self.revoked
     }
 

@@ -42,7 +42,7 @@ struct DeviceVerificationController: Sendable {
                 return PageRenderer.response(
                     signIn.renderer.deviceCodeEntryPage(userCode: "", csrfToken: token, notice: .gateway(.deviceCodeUsed), language: language))
             case .unknown:
-                await limiter.recordWrongCode(address: context.clientAddress)
+                await recordWrongCode(context)
                 signIn.logger.notice("wrong device user code entered")
                 return PageRenderer.response(
                     signIn.renderer.deviceCodeEntryPage(
@@ -54,7 +54,7 @@ struct DeviceVerificationController: Sendable {
         router.post(RouterPath(path + "/confirm")) { request, context in
             let (form, userCode) = try await verifiedForm(request, context: context)
             guard let userCode, let authorization = await store.beginSignIn(userCode: userCode) else {
-                await limiter.recordWrongCode(address: context.clientAddress)
+                await recordWrongCode(context)
                 return PageRenderer.response(
                     signIn.renderer.deviceCodeEntryPage(
                         userCode: "", csrfToken: form.values["_csrf"] ?? "", notice: .gateway(.deviceCodeUsed), language: signIn.renderer.language(for: request)),
@@ -65,13 +65,19 @@ struct DeviceVerificationController: Sendable {
         router.post(RouterPath(path + "/deny")) { request, context in
             let (_, userCode) = try await verifiedForm(request, context: context)
             guard let userCode, await store.refuse(userCode: userCode) else {
-                await limiter.recordWrongCode(address: context.clientAddress)
+                await recordWrongCode(context)
                 throw GatewayError(.badRequest, .deviceCodeUsed)
             }
             signIn.logger.info("device refused on the verification page")
             return PageRenderer.response(
                 signIn.renderer.messagePage(title: .gateway(.deviceRefusedTitle), message: .gateway(.deviceRefused), language: signIn.renderer.language(for: request)))
         }
+    }
+
+    /// Counts a wrong user code against the bounds and in the metrics.
+    private func recordWrongCode(_ context: GatewayRequestContext) async {
+        await limiter.recordWrongCode(address: context.clientAddress)
+        signIn.metrics.deviceGrant(event: "wrong_code")
     }
 
     /// Starts the HAAPI sign-in of a confirmed device authorization and sends the browser to its first page. When it cannot

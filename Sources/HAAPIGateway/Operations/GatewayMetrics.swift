@@ -11,8 +11,11 @@ import Prometheus
 /// - `haapi_gateway_upstream_errors_total{kind}`: by `HAAPIError` code
 /// - `haapi_gateway_sessions_open`
 /// - `haapi_gateway_sessions_evicted_total`: sessions nobody came back to, pushed out at the cap by a new sign-in
-/// - `haapi_gateway_sign_ins_refused_total{reason="address_budget|sessions_full"}`: new sign-ins refused before any
-///   upstream call
+/// - `haapi_gateway_sign_ins_refused_total{reason="address_budget|sessions_full|devices_full"}`: new sign-ins refused
+///   before any upstream call
+/// - `haapi_gateway_device_grant_total{event="authorized|tokens_issued|refreshed|revoked|wrong_code"}`: the device
+///   authorization grant (`devices.enabled`): codes handed out, tokens collected, refreshes and revocations through the
+///   gateway, wrong user codes entered
 /// - `haapi_gateway_callback_deliveries_total{result="delivered|retried|given_up|spooled"}`
 /// - `haapi_gateway_connections_open`: connections open on the public listener
 /// - `haapi_gateway_connections_refused_total{reason="total|per_address"}`: closed at once, `server.maximumConnections` or
@@ -66,6 +69,10 @@ public struct GatewayMetrics: Sendable {
 
     func signInRefused(reason: String) {
         Counter(label: "haapi_gateway_sign_ins_refused_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
+    func deviceGrant(event: String) {
+        Counter(label: "haapi_gateway_device_grant_total", dimensions: [("event", event)], factory: factory).increment()
     }
 
     func callbackDelivery(result: String) {

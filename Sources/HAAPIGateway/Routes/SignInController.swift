@@ -161,14 +161,15 @@ struct SignInController: Sendable {
             renderer.page(for: snapshot, language: renderer.language(for: request), origin: origin(of: request)), headers: [.setCookie: cookie(id)])
     }
 
-    /// The gateway's origin as this browser reaches it: `server.publicURL` when configured, else `http://` and the request's
-    /// Host (only a host name or address and port; anything else gives none).
+    /// The gateway's origin as this browser (or device) reaches it: `server.publicURL` when configured, else `http://` (or
+    /// `https://` when the gateway listens on HTTPS itself) and the request's Host (only a host name or address and port;
+    /// anything else gives none).
     func origin(of request: Request) -> String? {
         if let url = configuration.server.publicBaseURL, let origin = RequestOriginGuard.origin(of: url) { return origin }
         guard let authority = request.head.authority, !authority.isEmpty, authority.count <= 255,
             authority.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) })
         else { return nil }
-        return "http://" + authority
+        return (configuration.server.tls == nil ? "http://" : "https://") + authority
     }
 
     /// The live session with this id, the request marked as one of its sign-in (its log line carries the flow id).

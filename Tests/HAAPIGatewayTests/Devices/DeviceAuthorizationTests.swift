@@ -9,10 +9,10 @@ import Testing
 @Suite("Device authorization grant (RFC 8628)")
 struct DeviceAuthorizationTests {
     static func withDevice(
-        clock: ManualClock? = nil, configure: @escaping (inout GatewayConfiguration) -> Void = { _ in },
+        clock: ManualClock? = nil, metrics: GatewayMetrics = GatewayMetrics(), configure: @escaping (inout GatewayConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestDevice, TestBrowser, String) async throws -> Void
     ) async throws {
-        try await GatewayHarness.withGateway(now: { clock?.now ?? .now }, configure: { TestDevice.configure(&$0); configure(&$0) }) { person, _, sinkPath in
+        try await GatewayHarness.withGateway(now: { clock?.now ?? .now }, metrics: metrics, configure: { TestDevice.configure(&$0); configure(&$0) }) { person, _, sinkPath in
             try await TestBrowser.using(person.baseURL) { deviceBrowser in
                 try await body(TestDevice(browser: deviceBrowser), person, sinkPath)
             }
@@ -91,7 +91,8 @@ struct DeviceAuthorizationTests {
 
     @Test("the device's refresh and revocation go through the gateway; a refresh token of one device client is refused for another")
     func refreshAndRevokeThroughTheGateway() async throws {
-        try await Self.withDevice { device, person, _ in
+        let metrics = GatewayMetrics()
+        try await Self.withDevice(metrics: metrics) { device, person, _ in
             let tokens = try await Self.signedInDevice(device, person)
             let refreshToken = try #require(tokens["refresh_token"] as? String)
 
@@ -113,6 +114,10 @@ struct DeviceAuthorizationTests {
             let afterRevocation = try await device.post("/oauth/token", [("grant_type", "refresh_token"), ("refresh_token", current)])
             #expect(afterRevocation.status == 400)
             #expect(afterRevocation.json["error"] as? String == "invalid_grant", "the upstream no longer knows the revoked refresh token")
+            let exposition = metrics.exposition()
+            for event in ["authorized", "tokens_issued", "refreshed", "revoked"] {
+                #expect(exposition.contains(#"haapi_gateway_device_grant_total{event="\#(event)"} 1"#), "\(event)")
+            }
         }
     }
 
