@@ -130,7 +130,7 @@ public enum Gateway {
 
     /// The metrics listener: `GET /metrics` in the Prometheus text format, and `/healthz` and `/readyz`.
     private static func metricsApplication(
-        _ settings: MetricsSettings, metrics: GatewayMetrics, store: MemorySessionStore<SignInSession>, limits: ConnectionLimits,
+        _ settings: MetricsSettings, metrics: GatewayMetrics, store: any SessionStore<SignInSession>, limits: ConnectionLimits,
         health: HealthController, logger: Logger
     ) -> some Service {
         let router = Router(context: BasicRequestContext.self)

@@ -4,7 +4,7 @@ import Logging
 /// The parts of a running gateway a reload replaces, and how.
 struct ReloadTarget: Sendable {
     let live: LiveSettings
-    let store: MemorySessionStore<SignInSession>
+    let store: any SessionStore<SignInSession>
     let limiter: FailedPostLimiter
     let newSessions: NewSessionLimiter
     let upstream: UpstreamConnection

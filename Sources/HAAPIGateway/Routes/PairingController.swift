@@ -38,6 +38,7 @@ struct PairingController: Sendable {
         router.post("/pair/confirm") { request, context in
             let (session, _) = try await signIn.verifiedSession(request, context: context)
             try await session.confirmPairing(acceptLanguage: request.headers[.acceptLanguage])
+            if let id = request.cookies[signIn.cookieName]?.value { await signIn.store.save(id: id, session) }
             return signIn.redirectHome()
         }
     }

@@ -11,7 +11,7 @@ import Logging
 struct SignInController: Sendable {
     /// The upstream's client, once reached (``UpstreamConnection``).
     let upstream: UpstreamConnection
-    let store: MemorySessionStore<SignInSession>
+    let store: any SessionStore<SignInSession>
     let limiter: FailedPostLimiter
     /// The bound on sign-ins each client address starts.
     let newSessions: NewSessionLimiter
@@ -90,6 +90,7 @@ struct SignInController: Sendable {
             let (session, _) = try await verifiedSession(request, context: context)
             guard configuration.completion.confirmCancel else {
                 await session.cancel()
+                if let id = request.cookies[cookieName]?.value { await store.save(id: id, session) }
                 return try await afterCancel(request)
             }
             return PageRenderer.response(renderer.cancelConfirmationPage(csrfToken: session.csrfToken, language: renderer.language(for: request)))
@@ -97,6 +98,7 @@ struct SignInController: Sendable {
         router.post("/cancel/confirm") { request, context in
             let (session, _) = try await verifiedSession(request, context: context)
             await session.cancel()
+            if let id = request.cookies[cookieName]?.value { await store.save(id: id, session) }
             return try await afterCancel(request)
         }
         if configuration.kiosk.enabled { registerKiosk(on: router) }
@@ -248,6 +250,7 @@ struct SignInController: Sendable {
     /// Redirects back to the page; once signed in with a fresh cookie (rotated id), and to `completion.redirectURL` when
     /// one is configured and every sink accepted the outcome (otherwise the page says the hand-over is being retried).
     func afterAction(session: SignInSession, id: String, request: Request) async throws -> Response {
+        await store.save(id: id, session)
         if configuration.pairing != nil, await session.phase != .step {
             // `login` mode: the command stops soon after the outcome, so the final page comes with this response
             // rather than after a redirect the browser might send too late.

@@ -8,7 +8,7 @@ import Foundation
 /// using; when every session has been used, a new one is refused. Expired sessions are also swept out when a session is
 /// stored ``sweepInterval`` or more after the last sweep, so that sessions left behind (a closed tab) give their memory
 /// back within about an idle lifetime.
-public actor MemorySessionStore<Session: Sendable> {
+public actor MemorySessionStore<Session: Sendable>: SessionStore {
     private struct Entry {
         let session: Session
         let created: ContinuousClock.Instant
@@ -37,6 +37,9 @@ public actor MemorySessionStore<Session: Sendable> {
         self.now = now
         self.lastSweep = now()
     }
+
+    /// Nothing to keep: the live session was changed in place.
+    func save(id: String, _ session: Session) {}
 
     /// Applies new lifetimes and cap (a reload); they hold for every session from now on.
     func update(settings: SessionSettings) {
