@@ -1,5 +1,5 @@
-/// Extra parameters of the authorize request.
-public struct AuthorizationParameters: Sendable, Hashable {
+/// Extra parameters of the authorize request. `Codable`, as part of a saved ``HAAPIFlowState``.
+public struct AuthorizationParameters: Sendable, Hashable, Codable {
     /// `acr_values`, space-joined.
     public var acrValues: [String]
     /// `prompt`, e.g. `login`.

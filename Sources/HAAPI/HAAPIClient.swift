@@ -88,7 +88,20 @@ public final class HAAPIClient: Sendable {
         HAAPIFlow(context: context, scopes: scopes, parameters: parameters)
     }
 
-    /// Shuts the transport down (a client passed in by the caller is left running).
+    /// Makes a flow again from a state that ``HAAPIFlow/exportState()`` saved, in this process or another one, with a
+    /// client of the same configuration (client id and upstream; the state's own scopes and parameters are kept). The
+    /// flow continues where the saved one was: same DPoP key, HAAPI token (until it expires), session, cookies, nonces,
+    /// PKCE verifier, `state` and current step.
+    ///
+    /// The saved step goes through this client's shared step cache, so restored flows at the same step share one copy.
+    /// - Parameter state: A saved state. A secret (see ``HAAPIFlowState``).
+    /// - Returns: The restored flow.
+    /// - Throws: ``HAAPIError/Code/invalidFlowState`` for a state of an unknown ``HAAPIFlowState/formatVersion``, of
+    ///   another client id or upstream origin, or whose DPoP key, step or last submitted action does not load.
+    public func restoreFlow(_ state: HAAPIFlowState) throws(HAAPIError) -> HAAPIFlow {
+        try HAAPIFlow.restore(state, context: context)
+    }
+
     /// Puts a new secret or key of the client authentication in use into effect for every later token, HAAPI-token and
     /// revocation request, flows under way included (a secret rotated on disk). ``configuration`` keeps the one the
     /// client was made with.
@@ -98,6 +111,7 @@ public final class HAAPIClient: Sendable {
         try context.credentials.replace(with: authentication)
     }
 
+    /// Shuts the transport down (a client passed in by the caller is left running).
     public func shutdown() async throws {
         try await context.transport.shutdown()
     }

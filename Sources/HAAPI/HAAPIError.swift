@@ -51,6 +51,9 @@ public struct HAAPIError: Error, Sendable, Hashable, CustomStringConvertible {
         /// An answer names another person than the validated ID token (a userinfo `sub` that differs from the token's,
         /// OpenID Connect Core 1.0 §5.3.2): its claims are not used.
         public static let subjectMismatch = Code("subjectMismatch")
+        /// A saved ``HAAPIFlowState`` cannot be restored: its format version is unknown, it was saved by a client of
+        /// another upstream or client id, or a part of it (the DPoP key, the step) does not load.
+        public static let invalidFlowState = Code("invalidFlowState")
     }
 
     /// The stable code of this error.

@@ -44,6 +44,37 @@ public actor HAAPIFlow {
         self.logger = logger
     }
 
+    /// A flow as saved in `saved`, with its key, step and last submitted action already loaded from it
+    /// (``HAAPIFlow/restore(_:context:)``); the HAAPI token's wall-clock expiry becomes an instant of this process's clock.
+    init(context: HAAPIClientContext, restoring saved: HAAPIFlowState, dpopKey: DPoPKey, currentStep: Representation?, lastSubmittedAction: Action?) {
+        self.context = context
+        self.dpopKey = dpopKey
+        self.pkce = PKCE(verifier: saved.codeVerifier)
+        self.state = saved.oauthState
+        self.scopes = saved.scopes
+        self.authorizationParameters = saved.authorizationParameters
+        self.oidcNonce = saved.oidcNonce
+        self.sessionID = saved.sessionID
+        self.dpopNonce = saved.dpopNonce
+        self.cookies = UpstreamCookieJar(restoring: saved.cookies.map(\.upstreamCookie))
+        self.lastSubmittedAction = lastSubmittedAction
+        self.currentStep = currentStep
+        self.started = saved.started
+        self.codeExchanged = saved.codeExchanged
+        var tokenMachine = HAAPITokenStateMachine(refreshMargin: context.configuration.haapiTokenRefreshMargin)
+        if let token = saved.haapiToken {
+            // Bounded, so that no saved time can overflow the clock: a day past is as expired as any earlier time.
+            let seconds = token.expiresAt.timeIntervalSinceNow
+            let remaining = Duration.seconds(seconds.isFinite ? min(max(seconds, -86_400), 366 * 86_400) : -86_400)
+            let restored = HAAPIAccessToken(value: token.value, tokenType: token.tokenType, expiresIn: token.expiresIn)
+            tokenMachine.restore(restored, expiresAt: ContinuousClock.now + remaining)
+        }
+        self.tokenMachine = tokenMachine
+        var logger = context.logger
+        logger[metadataKey: "haapi.flow"] = "\(RandomToken.make(byteCount: 6))"
+        self.logger = logger
+    }
+
     /// The public JWK of this flow's DPoP key (for matching bound tokens; the private key stays inside).
     public nonisolated var dpopPublicJWK: PublicJWK { dpopKey.publicJWK }
 

@@ -17,11 +17,11 @@ public struct Action: Sendable, Hashable {
 
     /// The form model, when this is a form action, or an action of a template this library does not know whose model
     /// is shaped like a form (`href` and `method`): such an action can be submitted like one ([DATAMODEL]: handle any
-    /// valid response graciously).
+    /// valid response graciously). Its fields keep their raw JSON when this action kept its own.
     public var form: FormModel? {
         switch model {
         case .form(let form): form
-        case .unknown(_, let json?): try? FormModel(json: json, keepingRawJSON: false)
+        case .unknown(_, let json?): try? FormModel(json: json, keepingRawJSON: raw != .null)
         default: nil
         }
     }
@@ -38,11 +38,6 @@ public struct Action: Sendable, Hashable {
         return nil
     }
 
-    /// Decodes an action from JSON; never fails on unknown members.
-    /// - Parameters:
-    ///   - json: The action object.
-    ///   - keepingRawJSON: Whether the action and everything in it keep their JSON as `raw`.
-    /// - Throws: ``HAAPIError/Code/malformedResponse`` when required members are missing or of the wrong type.
     /// The actions that follow this one: a form's or client operation's `continueActions`, or those of an action of a
     /// template this library does not know (such as the pre-release `launch`) when its model has them.
     public var continueActions: [Action] { nestedActions("continueActions") }
@@ -54,11 +49,17 @@ public struct Action: Sendable, Hashable {
         switch model {
         case .form(let form): member == "continueActions" ? form.continueActions : form.errorActions
         case .clientOperation(let operation): member == "continueActions" ? operation.continueActions : operation.errorActions
-        case .unknown(_, let model): (try? Action.list(model?[member], keepingRawJSON: false)) ?? []
+        // Decoded as this action was, with or without raw JSON, as a form's nested actions are.
+        case .unknown(_, let model): (try? Action.list(model?[member], keepingRawJSON: raw != .null)) ?? []
         case .selector: []
         }
     }
 
+    /// Decodes an action from JSON; never fails on unknown members.
+    /// - Parameters:
+    ///   - json: The action object.
+    ///   - keepingRawJSON: Whether the action and everything in it keep their JSON as `raw`.
+    /// - Throws: ``HAAPIError/Code/malformedResponse`` when required members are missing or of the wrong type.
     public init(json: JSONValue, keepingRawJSON: Bool = true) throws(HAAPIError) {
         guard case .object = json else { throw .malformed("an action is not a JSON object") }
         guard let template = json["template"]?.stringValue else { throw .malformed("an action has no template") }

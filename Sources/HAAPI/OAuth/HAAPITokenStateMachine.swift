@@ -59,6 +59,21 @@ public struct HAAPITokenStateMachine: Sendable {
         return .fetch
     }
 
+    /// The cached token and when it expires, if any (a flow saving its state).
+    var cached: (token: HAAPIAccessToken, expiresAt: ContinuousClock.Instant)? {
+        if case .valid(let token, let expiresAt) = state { return (token, expiresAt) }
+        return nil
+    }
+
+    /// Caches a token saved with a flow's state (``cached``), expiring at `expiresAt`; an instant already past (or within
+    /// the refresh margin) makes the next request fetch a new one, as for any token.
+    /// - Parameters:
+    ///   - token: The token.
+    ///   - expiresAt: When it expires.
+    mutating func restore(_ token: HAAPIAccessToken, expiresAt: ContinuousClock.Instant) {
+        state = .valid(token, expiresAt: expiresAt)
+    }
+
     /// Whether a token is cached (for tests and diagnostics).
     public var hasToken: Bool {
         if case .valid = state { return true }

@@ -15,6 +15,18 @@ struct UpstreamCookieJar: Sendable {
 
     var isEmpty: Bool { cookies.isEmpty }
 
+    /// An empty jar.
+    init() {}
+
+    /// A jar holding `cookies` as saved from ``storedCookies`` (a restored flow): later cookies are counted after them.
+    init(restoring cookies: [UpstreamCookie]) {
+        self.cookies = cookies
+        self.counter = (cookies.map(\.created).max() ?? -1) + 1
+    }
+
+    /// The cookies held, expired ones included (they are never sent), in the order they were stored.
+    var storedCookies: [UpstreamCookie] { cookies }
+
     /// Stores the cookies of every `Set-Cookie` value of a response to `url`.
     mutating func receive(_ setCookieValues: [String], from url: URL, now: Date = Date()) {
         for value in setCookieValues { receive(value, from: url, now: now) }
