@@ -2,40 +2,68 @@ import Foundation
 import HAAPI
 import Logging
 
-/// One person's sign-in: the HAAPI flow (DPoP key, HAAPI token stay inside it), the current step and its version,
-/// the CSRF token, and one-shot notices. Requests of one session are serialised by the actor; a second submission
-/// while one is in flight is treated as stale.
+/// What the gateway does with one person's sign-in: drives its HAAPI flow (DPoP key, HAAPI token stay inside it), checks
+/// and submits forms, polls, turns problems into page texts, exchanges the code and hands the outcome over. What the
+/// sign-in *is* lives in its ``SignInRecord`` (with the flow's state, what a shared store keeps, issue #20). Requests of
+/// one session are serialised by the actor; a second submission while one is in flight is treated as stale.
 actor SignInSession {
     private let flow: HAAPIFlow
     private let dispatcher: CallbackDispatcher
     private let logger: Logger
-    let csrfToken = SecureToken.make()
-    /// Ties the log lines of one sign-in together, and is the `signInId` of its outcome, so that an application's record
-    /// of a sign-in and the gateway's log lines join. 128 random bits: an application may key on it, and at 48 bits two of
-    /// a few million sign-ins would share one by chance. It names nothing and grants nothing.
-    let flowID = SecureToken.make(byteCount: 16)
+    /// What the sign-in is (``SignInRecord``); the properties below read and write it.
+    private(set) var record: SignInRecord
+    /// The record's id and CSRF token never change, so they are read without waiting for the actor.
+    nonisolated let csrfToken: String
+    nonisolated let flowID: String
     /// The reference every outcome of this sign-in carries.
-    nonisolated var signIn: SignInReference {
-        SignInReference(id: flowID, starter: device?.starter ?? startLink.map { SignInStarter(kind: "link", reference: $0.reference) })
-    }
+    nonisolated let signIn: SignInReference
 
-    private(set) var phase: SessionPhase = .step
+    private(set) var phase: SessionPhase {
+        get { record.phase }
+        set { record.phase = newValue }
+    }
     /// Whether a sink did not accept the outcome at once (it is being retried in the background).
-    private(set) var deliveryDelayed = false
-    /// How many submissions the upstream answered with wrong credentials or invalid input (failed posts, bounded by
-    /// ``FailedPostLimiter``).
-    private(set) var refusedSubmissions = 0
-    private var step: Representation?
-    private var version = 0
+    private(set) var deliveryDelayed: Bool {
+        get { record.deliveryDelayed }
+        set { record.deliveryDelayed = newValue }
+    }
+    /// How many submissions the upstream answered with wrong credentials or invalid input (failed posts).
+    private(set) var refusedSubmissions: Int {
+        get { record.refusedSubmissions }
+        set { record.refusedSubmissions = newValue }
+    }
+    private var step: Representation? {
+        get { record.step }
+        set { record.step = newValue }
+    }
+    private var version: Int {
+        get { record.version }
+        set { record.version = newValue }
+    }
+    private var notices: [PageText] {
+        get { record.notices }
+        set { record.notices = newValue }
+    }
+    private var fieldErrors: [String: PageText] {
+        get { record.fieldErrors }
+        set { record.fieldErrors = newValue }
+    }
+    private var values: [String: String] {
+        get { record.values }
+        set { record.values = newValue }
+    }
+    private var pollingSince: Date? {
+        get { record.pollingSince }
+        set { record.pollingSince = newValue }
+    }
+    private var problemLinks: [Link] {
+        get { record.problemLinks }
+        set { record.problemLinks = newValue }
+    }
+    /// Whether a call of this sign-in is under way (a second request meanwhile is treated as stale); not part of the record.
     private var busy = false
-    private var notices: [PageText] = []
-    private var fieldErrors: [String: PageText] = [:]
-    private var values: [String: String] = [:]
-    private var pollingSince: ContinuousClock.Instant?
-    /// The links of the problem that ended the flow (e.g. `restart`): they stay usable on the page (notes 3.9).
-    private var problemLinks: [Link] = []
     /// Images of the current step fetched from the upstream, by link index, nil where the upstream gave none (so a browser
-    /// cannot make the gateway ask again); cleared when the step changes.
+    /// cannot make the gateway ask again); cleared when the step changes. A cache, not part of the record.
     private var images: [Int: (contentType: String, bytes: Data)?] = [:]
     /// The largest upstream image the gateway serves.
     static let maximumImageBytes = 512 * 1024
@@ -45,7 +73,7 @@ actor SignInSession {
     /// The device this sign-in is for, when it was started from the verification page: the tokens go to it.
     let device: DeviceSignIn?
     /// The signed start link this sign-in was started by, if any: its reference goes to the outcome and the completion URL.
-    let startLink: StartLink?
+    nonisolated let startLink: StartLink?
 
     /// - Parameters:
     ///   - initialStep: A step to show before any upstream call (tests of the gateway's own checks).
@@ -56,9 +84,21 @@ actor SignInSession {
         initialStep: Representation? = nil, pairing: (code: String, hostName: String)? = nil, device: DeviceSignIn? = nil, startLink: StartLink? = nil,
         metrics: GatewayMetrics = GatewayMetrics()
     ) {
+        var record = SignInRecord()
+        record.device = device.map { ($0.reference, $0.client) }
+        record.startLink = startLink
+        if let pairing { record.phase = .confirming(code: pairing.code, hostName: pairing.hostName) }
+        if let initialStep {
+            record.step = initialStep
+            record.version = 1
+        }
+        self.record = record
+        self.csrfToken = record.csrfToken
+        self.flowID = record.flowID
+        self.signIn = record.signIn
+        self.startLink = startLink
         self.flow = flow
         self.device = device
-        self.startLink = startLink
         self.dispatcher = dispatcher
         self.polling = polling
         self.outcomeSettings = outcome
@@ -66,11 +106,6 @@ actor SignInSession {
         var logger = logger
         logger[metadataKey: "flow"] = "\(flowID)"
         self.logger = logger
-        if let pairing { self.phase = .confirming(code: pairing.code, hostName: pairing.hostName) }
-        if let initialStep {
-            self.step = initialStep
-            self.version = 1
-        }
     }
 
     /// Whether two steps are the same pending polling page: the same messages, links and actions as a person sees them.
@@ -93,7 +128,7 @@ actor SignInSession {
     /// Past `polling.maximumWaitSeconds` the sign-in ends with a clear message instead.
     func poll(version submittedVersion: Int, acceptLanguage: String?) async throws(GatewayError) {
         guard phase == .step, let step, step.stepKind == .polling, submittedVersion == version, !busy else { return }
-        if let pollingSince, ContinuousClock.now - pollingSince > .seconds(polling.maximumWaitSeconds) {
+        if let pollingSince, Date().timeIntervalSince(pollingSince) > Double(polling.maximumWaitSeconds) {
             await fail(.gateway(.pollingTimeout), outcome: .init(error: "polling_timeout", errorDescription: "the polling step did not finish in time"))
             return
         }
@@ -305,7 +340,7 @@ actor SignInSession {
         switch response {
         case .representation(let next):
             if next.stepKind == .polling, next.polling?.status == .pending {
-                if pollingSince == nil { pollingSince = .now }
+                if pollingSince == nil { pollingSince = Date() }
             } else {
                 pollingSince = nil
             }

@@ -1,0 +1,44 @@
+import Foundation
+import HAAPI
+
+/// What one person's sign-in *is*, apart from what the gateway does with it (``SignInSession`` drives the flow, renders
+/// and delivers): its ids, where it stands, the step shown and its version, what the next page says once, and who
+/// started it. Wall-clock times only, so that a record can be kept outside this process (issue #20) together with the
+/// flow's own state (`HAAPIFlowState`).
+struct SignInRecord: Sendable {
+    /// The token every form of this sign-in carries (compared in constant time).
+    var csrfToken = SecureToken.make()
+    /// Ties the log lines of one sign-in together, and is the `signInId` of its outcome, so that an application's record
+    /// of a sign-in and the gateway's log lines join. 128 random bits: an application may key on it, and at 48 bits two of
+    /// a few million sign-ins would share one by chance. It names nothing and grants nothing.
+    var flowID = SecureToken.make(byteCount: 16)
+    var phase: SessionPhase = .step
+    /// Whether a sink did not accept the outcome at once (it is being retried in the background).
+    var deliveryDelayed = false
+    /// How many submissions the upstream answered with wrong credentials or invalid input (failed posts, bounded by
+    /// ``FailedPostLimiter``).
+    var refusedSubmissions = 0
+    /// The step shown, and its version (a post names the version it was made for).
+    var step: Representation?
+    var version = 0
+    /// Messages, field errors and typed values for the next rendering only.
+    var notices: [PageText] = []
+    var fieldErrors: [String: PageText] = [:]
+    var values: [String: String] = [:]
+    /// Since when a polling step has been pending (wall clock).
+    var pollingSince: Date?
+    /// The links of the problem that ended the flow (e.g. `restart`): they stay usable on the page (notes 3.9).
+    var problemLinks: [Link] = []
+    /// The device this sign-in is for (device authorization grant): its authorization's reference and client.
+    var device: (reference: String, client: DeviceClient)?
+    /// The signed start link this sign-in was started by, if any.
+    var startLink: StartLink?
+
+    /// The reference every outcome of this sign-in carries.
+    var signIn: SignInReference {
+        let starter =
+            device.map { SignInStarter(kind: "device", client: $0.client.id, reference: $0.reference) }
+            ?? startLink.map { SignInStarter(kind: "link", reference: $0.reference) }
+        return SignInReference(id: flowID, starter: starter)
+    }
+}
