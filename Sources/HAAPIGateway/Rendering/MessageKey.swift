@@ -1,7 +1,7 @@
 /// Every text of the gateway's own, by key. The texts live in the message catalogues `templates/messages/<lang>.json`
 /// (English is required and complete; other languages fall back to English key by key). Templates use them as
 /// `{{t.<key>}}`; texts from the upstream are always shown as sent.
-public enum MessageKey: String, CaseIterable, Sendable {
+public enum MessageKey: String, CaseIterable, Sendable, Codable {
     case signInTitle, continueButton, checkNow, image, continueInBrowser, scanCode, openLinkHere
     case cancelSignIn, cancelTitle, cancelQuestion, cancelConfirm, cancelContinue
     case startAgain, tryAgain

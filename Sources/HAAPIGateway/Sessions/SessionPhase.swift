@@ -1,5 +1,5 @@
 /// Where a sign-in session stands.
-enum SessionPhase: Sendable, Equatable {
+enum SessionPhase: Sendable, Equatable, Codable {
     /// `login` mode: waiting for the person to confirm that the code matches their terminal; no flow has started.
     case confirming(code: String, hostName: String)
     /// Showing a step.

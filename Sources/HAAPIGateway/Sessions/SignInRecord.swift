@@ -29,15 +29,15 @@ struct SignInRecord: Sendable {
     var pollingSince: Date?
     /// The links of the problem that ended the flow (e.g. `restart`): they stay usable on the page (notes 3.9).
     var problemLinks: [Link] = []
-    /// The device this sign-in is for (device authorization grant): its authorization's reference and client.
-    var device: (reference: String, client: DeviceClient)?
+    /// The device this sign-in is for (device authorization grant).
+    var device: SignInDevice?
     /// The signed start link this sign-in was started by, if any.
     var startLink: StartLink?
 
     /// The reference every outcome of this sign-in carries.
     var signIn: SignInReference {
         let starter =
-            device.map { SignInStarter(kind: "device", client: $0.client.id, reference: $0.reference) }
+            device.map { SignInStarter(kind: "device", client: $0.clientID, reference: $0.reference) }
             ?? startLink.map { SignInStarter(kind: "link", reference: $0.reference) }
         return SignInReference(id: flowID, starter: starter)
     }

@@ -85,7 +85,7 @@ actor SignInSession {
         metrics: GatewayMetrics = GatewayMetrics()
     ) {
         var record = SignInRecord()
-        record.device = device.map { ($0.reference, $0.client) }
+        record.device = device.map { SignInDevice(reference: $0.reference, clientID: $0.client.id, clientName: $0.client.name) }
         record.startLink = startLink
         if let pairing { record.phase = .confirming(code: pairing.code, hostName: pairing.hostName) }
         if let initialStep {

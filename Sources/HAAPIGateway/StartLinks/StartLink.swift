@@ -1,7 +1,7 @@
 import HAAPI
 
 /// A verified start link: the application's reference for this sign-in and the authorize parameters it chose.
-struct StartLink: Sendable, Equatable {
+struct StartLink: Sendable, Equatable, Codable {
     /// The application's reference (`ref`), handed back in the outcome and to `completion.redirectURL`.
     let reference: String?
     /// `login_hint`, `ui_locales`, `acr_values` and `prompt` from the link, each only when allowed.
