@@ -92,13 +92,28 @@ actor SignInSession {
             record.step = initialStep
             record.version = 1
         }
+        self.init(
+            record: record, flow: flow, dispatcher: dispatcher, polling: polling, outcome: outcome, logger: logger, devices: device?.store,
+            metrics: metrics)
+    }
+
+    /// A sign-in continued from its record and its flow (restored from a `HAAPIFlowState`), as a shared store loads it.
+    /// - Parameter devices: Where a device's tokens go, when the record names a device.
+    init(
+        record: SignInRecord, flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings, outcome: OutcomeSettings, logger: Logger,
+        devices: DeviceAuthorizationStore?, metrics: GatewayMetrics
+    ) {
         self.record = record
         self.csrfToken = record.csrfToken
         self.flowID = record.flowID
         self.signIn = record.signIn
-        self.startLink = startLink
+        self.startLink = record.startLink
         self.flow = flow
-        self.device = device
+        if let device = record.device, let devices {
+            self.device = DeviceSignIn(reference: device.reference, client: DeviceClient(id: device.clientID, name: device.clientName), store: devices)
+        } else {
+            self.device = nil
+        }
         self.dispatcher = dispatcher
         self.polling = polling
         self.outcomeSettings = outcome
@@ -106,6 +121,12 @@ actor SignInSession {
         var logger = logger
         logger[metadataKey: "flow"] = "\(flowID)"
         self.logger = logger
+    }
+
+    /// What a store keeps of this sign-in between requests: its record and its flow's state (a secret: it holds the DPoP
+    /// key and the HAAPI token; a shared store encrypts it).
+    func exportState() async -> (record: SignInRecord, flow: HAAPIFlowState) {
+        (record, await flow.exportState())
     }
 
     /// Whether two steps are the same pending polling page: the same messages, links and actions as a person sees them.
