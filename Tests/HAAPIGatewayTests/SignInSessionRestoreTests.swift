@@ -22,46 +22,69 @@ struct SignInSessionRestoreTests {
         return nil
     }
 
+    /// Runs `body` with a client for `configuration`, shutting it down afterwards, also when `body` throws (a client left
+    /// running traps when it is released).
+    static func withClient<Result>(_ configuration: HAAPIClientConfiguration, _ body: (HAAPIClient) async throws -> Result) async throws -> Result {
+        let client = try await HAAPIClient(configuration: configuration)
+        do {
+            let result = try await body(client)
+            try await client.shutdown()
+            return result
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
     @Test("saved at the password form of the strict demo, continued by a new client, the sign-in completes with the same signInId")
     func continuedElsewhere() async throws {
         let demo = try await DemoServer.start(configuration: .strict)
+        do {
+            try await Self.continueElsewhere(demo: demo)
+        } catch {
+            await demo.shutdown()
+            throw error
+        }
+        await demo.shutdown()
+    }
+
+    static func continueElsewhere(demo: RunningDemoServer) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("restore-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let sink = directory.appendingPathComponent("outcome.json").path
         let logger = Logger(label: "restore-test")
         let configuration = GatewayHarness.configuration(demo: demo, sinkPath: sink)
-        guard case .haapi(let upstream) = configuration.upstream else { Issue.record("no upstream"); return }
-        let first = try await HAAPIClient(configuration: upstream)
+        guard case .haapi(var upstream) = configuration.upstream else { Issue.record("no upstream"); return }
+        upstream.requestTimeout = .seconds(60)
         let dispatcher = CallbackDispatcher(configurations: [.file(path: sink)], logger: logger)
-        let original = SignInSession(flow: first.makeFlow(), dispatcher: dispatcher, logger: logger)
-        try await original.begin(acceptLanguage: nil)
-        // The authenticator selector: choose "Username and password".
-        let selector = try #require(await original.snapshot().step)
-        let option = try #require(Self.address(in: selector) { $0.title == "Username and password" })
-        try await original.submit(version: 1, address: option, form: [:], acceptLanguage: nil)
-        let (record, flow) = await original.exportState()
-        let saved = try JSONEncoder().encode(record), savedFlow = try JSONEncoder().encode(flow)
-        try await first.shutdown()
-
-        let second = try await HAAPIClient(configuration: upstream)
-        let restored = SignInSession(
-            record: try JSONDecoder().decode(SignInRecord.self, from: saved),
-            flow: try second.restoreFlow(try JSONDecoder().decode(HAAPIFlowState.self, from: savedFlow)), dispatcher: dispatcher,
-            polling: .init(), outcome: .init(), logger: logger, devices: nil, metrics: GatewayMetrics())
-        let form = try #require(await restored.snapshot().step)
-        #expect(await restored.snapshot().version == 2)
-        let password = try #require(Self.address(in: form) { $0.form?.fields.contains { $0.type == .password } == true })
-        try await restored.submit(version: 2, address: password, form: ["userName": "demo", "password": "demo"], acceptLanguage: nil)
-        let notice = try #require(await restored.snapshot().step)
-        let next = try #require(Self.address(in: notice) { $0.form != nil })
-        try await restored.submit(version: 3, address: next, form: [:], acceptLanguage: nil)
-        #expect(await restored.phase == .signedIn)
+        let (saved, savedFlow, flowID) = try await withClient(upstream) { first in
+            let original = SignInSession(flow: first.makeFlow(), dispatcher: dispatcher, logger: logger)
+            try await original.begin(acceptLanguage: nil)
+            // The authenticator selector: choose "Username and password".
+            let selector = try #require(await original.snapshot().step)
+            let option = try #require(address(in: selector) { $0.title == "Username and password" })
+            try await original.submit(version: 1, address: option, form: [:], acceptLanguage: nil)
+            let (record, flow) = await original.exportState()
+            return (try JSONEncoder().encode(record), try JSONEncoder().encode(flow), original.flowID)
+        }
+        try await withClient(upstream) { second in
+            let restored = SignInSession(
+                record: try JSONDecoder().decode(SignInRecord.self, from: saved),
+                flow: try second.restoreFlow(try JSONDecoder().decode(HAAPIFlowState.self, from: savedFlow)), dispatcher: dispatcher,
+                polling: .init(), outcome: .init(), logger: logger, devices: nil, metrics: GatewayMetrics())
+            let form = try #require(await restored.snapshot().step)
+            #expect(await restored.snapshot().version == 2)
+            let password = try #require(address(in: form) { $0.form?.fields.contains { $0.type == .password } == true })
+            try await restored.submit(version: 2, address: password, form: ["userName": "demo", "password": "demo"], acceptLanguage: nil)
+            let notice = try #require(await restored.snapshot().step)
+            let next = try #require(address(in: notice) { $0.form != nil })
+            try await restored.submit(version: 3, address: next, form: [:], acceptLanguage: nil)
+            #expect(await restored.phase == .signedIn)
+        }
         let outcome = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sink))) as? [String: Any])
         #expect(outcome["outcome"] as? String == "success")
-        #expect(outcome["signInId"] as? String == original.flowID)
+        #expect(outcome["signInId"] as? String == flowID)
         #expect(outcome["subject"] as? String == "demo", "the ID token validated against the nonce the first client sent")
-        try await second.shutdown()
-        await demo.shutdown()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HAAPI
 import HAAPIDemoServer
 import Logging
+import Synchronization
 import Testing
 
 /// A sign-in saved mid-way with `exportState()`, encoded to JSON, its flow and client thrown away, and restored by a new
@@ -17,6 +18,26 @@ struct FlowRestoreAgainstDemoServerTests {
 
         /// The demo's side channels (outbox, approval page) through a client of this configuration.
         func sideChannels(_ client: HAAPIClient) -> DemoUpstream { DemoUpstream(server: server, client: client) }
+    }
+
+    /// The clients a test made, shut down when it ends, also when it fails half-way: a client released while running
+    /// traps (AsyncHTTPClient's check), which would end the whole test process.
+    final class Clients: Sendable {
+        private let made = Mutex<[HAAPIClient]>([])
+        func add(_ client: HAAPIClient) { made.withLock { $0.append(client) } }
+        func shutdownAll() async {
+            for client in made.withLock({ $0 }) { try? await client.shutdown() }
+        }
+    }
+
+    /// The clients of the running test.
+    @TaskLocal static var clients: Clients?
+
+    /// A client of `configuration`, shut down by the end of the test at the latest.
+    static func makeClient(_ configuration: HAAPIClientConfiguration) async throws -> HAAPIClient {
+        let client = try await HAAPIClient(configuration: configuration)
+        clients?.add(client)
+        return client
     }
 
     /// Runs `body` against a demo server of `demo`'s configuration; with `gatewayLike`, clients are configured as the
@@ -35,12 +56,15 @@ struct FlowRestoreAgainstDemoServerTests {
             configuration.keepsRawJSON = false
             configuration.sharedStepCacheSize = 256
         }
+        let clients = Clients()
         do {
-            try await body(Upstream(server: server, configuration: configuration))
+            try await Self.$clients.withValue(clients) { try await body(Upstream(server: server, configuration: configuration)) }
         } catch {
+            await clients.shutdownAll()
             await server.shutdown()
             throw error
         }
+        await clients.shutdownAll()
         await server.shutdown()
     }
 
@@ -49,13 +73,8 @@ struct FlowRestoreAgainstDemoServerTests {
     private static func moveToNewClient(_ flow: HAAPIFlow, of client: HAAPIClient) async throws -> (HAAPIClient, HAAPIFlow) {
         let json = try JSONEncoder().encode(await flow.exportState())
         try await client.shutdown()
-        let newClient = try await HAAPIClient(configuration: client.configuration)
-        do {
-            return (newClient, try newClient.restoreFlow(try JSONDecoder().decode(HAAPIFlowState.self, from: json)))
-        } catch {
-            try? await newClient.shutdown()
-            throw error
-        }
+        let newClient = try await makeClient(client.configuration)
+        return (newClient, try newClient.restoreFlow(try JSONDecoder().decode(HAAPIFlowState.self, from: json)))
     }
 
     /// Exchanges the code of `done` with `flow`, checks the tokens and the ID token (with the flow's nonce), and returns them.
@@ -90,7 +109,7 @@ struct FlowRestoreAgainstDemoServerTests {
     @Test("demo/demo saved at the password form is completed by a new client: code exchange, DPoP-bound tokens, ID token nonce")
     func passwordSignInContinuesAfterRestore() async throws {
         try await withUpstream { upstream in
-            let first = try await HAAPIClient(configuration: upstream.configuration)
+            let first = try await Self.makeClient(upstream.configuration)
             let original = first.makeFlow()
             let keyThumbprint = original.dpopPublicJWK.thumbprint
             let walker = SignInWalker(flow: original)
@@ -110,7 +129,7 @@ struct FlowRestoreAgainstDemoServerTests {
         // Final tokens unbound: the strict demo's token-bound code then refuses an exchange without a proof, and the client
         // retries with one from the flow's key, which must be the key that ran the flow.
         try await withUpstream(.strict, gatewayLike: true, bindTokensToDPoP: false) { upstream in
-            let first = try await HAAPIClient(configuration: upstream.configuration)
+            let first = try await Self.makeClient(upstream.configuration)
             let original = first.makeFlow()
             let keyThumbprint = original.dpopPublicJWK.thumbprint
             let walker = SignInWalker(flow: original)
@@ -129,7 +148,7 @@ struct FlowRestoreAgainstDemoServerTests {
     @Test("poll/poll saved while pending is approved, polled to done and completed by a new client")
     func pollingContinuesAfterRestore() async throws {
         try await withUpstream(.strict) { upstream in
-            let first = try await HAAPIClient(configuration: upstream.configuration)
+            let first = try await Self.makeClient(upstream.configuration)
             let original = first.makeFlow()
             let keyThumbprint = original.dpopPublicJWK.thumbprint
             let walker = SignInWalker(flow: original)
@@ -154,7 +173,7 @@ struct FlowRestoreAgainstDemoServerTests {
     @Test("sms/sms saved between 'Send code' and its continue-same-step answer continues with the saved form's code form")
     func continueSameStepUsesTheSavedSubmittedAction() async throws {
         try await withUpstream(.strict, gatewayLike: true) { upstream in
-            let first = try await HAAPIClient(configuration: upstream.configuration)
+            let first = try await Self.makeClient(upstream.configuration)
             let original = first.makeFlow()
             let keyThumbprint = original.dpopPublicJWK.thumbprint
             let walker = SignInWalker(flow: original)
