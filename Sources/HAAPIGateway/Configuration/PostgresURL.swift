@@ -75,9 +75,10 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         guard let username = components.user, !username.isEmpty else {
             return .failure(Refusal(message: "names no user (\(example))"))
         }
-        guard let rawHost = components.percentEncodedHost.flatMap({ $0.removingPercentEncoding }), !rawHost.isEmpty else {
+        guard var rawHost = components.percentEncodedHost.flatMap({ $0.removingPercentEncoding }), !rawHost.isEmpty else {
             return .failure(Refusal(message: "names no host (\(example))"))
         }
+        if rawHost.hasPrefix("["), rawHost.hasSuffix("]") { rawHost = String(rawHost.dropFirst().dropLast()) }
         let port = components.port ?? 5432
         guard (1...65_535).contains(port) else { return .failure(Refusal(message: "has a port outside 1 to 65535")) }
         var path = components.path

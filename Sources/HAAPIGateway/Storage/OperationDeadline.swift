@@ -2,28 +2,40 @@ import Synchronization
 
 /// Bounds a database operation in time. PostgresNIO waits for a pooled connection, and for an answer, as long as it
 /// takes; a person's page must not. The operation runs in a task of its own and the caller gets its result, or a
-/// time-out when `limit` passes first; then the task is cancelled and left to end by itself (a query already sent
-/// finishes or fails on the server's side).
+/// time-out when `limit` passes first, or a cancellation as soon as the caller is cancelled (a shutdown); then the task
+/// is cancelled and left to end by itself (a query already sent finishes or fails on the server's side).
 enum OperationDeadline {
-    /// The result of `operation`, or `timedOut` when it takes longer than `limit`.
+    /// The result of `operation`, or `timedOut` when it takes longer than `limit`, or `cancelled` as soon as the calling
+    /// task is cancelled.
     static func run<Value: Sendable>(
-        limit: Duration, timedOut: PostgresStorageError, _ operation: @escaping @Sendable () async throws(PostgresStorageError) -> Value
+        limit: Duration, timedOut: PostgresStorageError, cancelled: PostgresStorageError,
+        _ operation: @escaping @Sendable () async throws(PostgresStorageError) -> Value
     ) async throws(PostgresStorageError) -> Value {
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, PostgresStorageError>, Never>) in
-            let resumption = Resumption(continuation)
-            let work = Task {
-                do throws(PostgresStorageError) {
-                    resumption.resume(.success(try await operation()))
-                } catch {
-                    resumption.resume(.failure(error))
+        let box = Mutex<Resumption<Value>?>(nil)
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, PostgresStorageError>, Never>) in
+                let resumption = Resumption(continuation)
+                box.withLock { $0 = resumption }
+                let work = Task {
+                    do throws(PostgresStorageError) {
+                        resumption.resume(.success(try await operation()))
+                    } catch {
+                        resumption.resume(.failure(error))
+                    }
                 }
+                let timer = Task {
+                    try? await Task.sleep(for: limit)
+                    guard !Task.isCancelled else { return }
+                    resumption.resume(.failure(timedOut))
+                }
+                resumption.onResume = {
+                    timer.cancel()
+                    work.cancel()
+                }
+                if Task.isCancelled { resumption.resume(.failure(cancelled)) }
             }
-            let timer = Task {
-                try? await Task.sleep(for: limit)
-                guard !Task.isCancelled else { return }
-                if resumption.resume(.failure(timedOut)) { work.cancel() }
-            }
-            resumption.onResume = { timer.cancel() }
+        } onCancel: {
+            box.withLock { $0 }?.resume(.failure(cancelled))
         }
         return try outcome.get()
     }
@@ -36,7 +48,7 @@ enum OperationDeadline {
             state = Mutex((continuation, nil))
         }
 
-        /// Called once the continuation is resumed (cancels the timer); set right after both tasks are made.
+        /// Called once the continuation is resumed (cancels the timer and the work); set right after both tasks are made.
         var onResume: (@Sendable () -> Void)? {
             get { state.withLock { $0.onResume } }
             set {

@@ -92,8 +92,9 @@ public final class PostgresDatabase: Service, Sendable {
             try await client.withTransaction(logger: logger) { connection in
                 var lock = PostgresBindings()
                 lock.append(PostgresSchema.preparationLockKey)
-                try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1)", binds: lock), logger: logger)
-                try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.createSchemaTable), logger: logger)
+                // Every result is read to its end before the next statement: the lock is held only once its row has come.
+                _ = try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1)", binds: lock), logger: logger).collect()
+                _ = try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.createSchemaTable), logger: logger).collect()
                 var stored: Int?
                 for try await version in try await connection.query("SELECT max(version) FROM haapi_gateway_schema", logger: logger).decode(Int32?.self) {
                     stored = version.map(Int.init)
@@ -103,7 +104,7 @@ public final class PostgresDatabase: Service, Sendable {
                 var version = (stored ?? 0) + 1
                 while version <= current {
                     for statement in PostgresSchema.migrations[version] ?? [] {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
                     }
                     version += 1
                 }
@@ -112,7 +113,7 @@ public final class PostgresDatabase: Service, Sendable {
                 let sql =
                     stored == nil
                     ? "INSERT INTO haapi_gateway_schema (version) VALUES ($1)" : "UPDATE haapi_gateway_schema SET version = $1, installed_at = now()"
-                if stored != current { try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) }
+                if stored != current { _ = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).collect() }
                 return (stored, current)
             }
         }
@@ -149,7 +150,9 @@ public final class PostgresDatabase: Service, Sendable {
     ) async throws(PostgresStorageError) -> Value {
         let limit = limit ?? options.operationTimeout
         let client = self.client
-        return try await OperationDeadline.run(limit: limit, timedOut: .timedOut(operation, after: limit)) { () async throws(PostgresStorageError) -> Value in
+        return try await OperationDeadline.run(
+            limit: limit, timedOut: .timedOut(operation, after: limit), cancelled: PostgresStorageError(.cancelled, "\(operation): cancelled")
+        ) { () async throws(PostgresStorageError) -> Value in
             do {
                 return try await body(client)
             } catch {
@@ -187,6 +190,8 @@ public final class PostgresDatabase: Service, Sendable {
             do throws(PostgresStorageError) {
                 try await prepareSchema()
                 if lastLogged != nil { logger.notice("database reachable again; tables prepared", metadata: ["database": "\(name)"]) }
+                return
+            } catch where error.code == .cancelled {
                 return
             } catch where error.code == .unavailable || error.code == .timedOut {
                 schemaState.withLock { $0 = .unprepared(lastFailure: error.message) }

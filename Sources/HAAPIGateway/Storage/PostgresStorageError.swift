@@ -15,6 +15,8 @@ public struct PostgresStorageError: Error, Sendable, Equatable, CustomStringConv
         case authenticationFailed = "authentication_failed"
         /// The server answered with an error (SQLSTATE in the message).
         case serverError = "server_error"
+        /// The operation was cancelled before it ended (the gateway is stopping).
+        case cancelled
         /// The database holds a schema newer than this gateway knows.
         case newerSchema = "newer_schema"
         /// Anything else.
