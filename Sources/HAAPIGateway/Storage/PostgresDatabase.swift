@@ -24,6 +24,9 @@ public final class PostgresDatabase: Service, Sendable {
         public var connectTimeout: Duration = .seconds(5)
         /// The most connections open at once (default 20).
         public var maximumConnections = 20
+        /// How long a readiness answer is reused (default 1 s): `/readyz` may be asked by anyone, and must not turn a
+        /// flood of probes into a flood of queries.
+        public var readinessReuse: Duration = .seconds(1)
 
         /// The defaults.
         public init() {}
@@ -43,6 +46,7 @@ public final class PostgresDatabase: Service, Sendable {
     /// The database's URL without its password, for log lines.
     let name: String
     private let schemaState = Mutex<SchemaState>(.unprepared(lastFailure: nil))
+    private let lastReadiness = Mutex<(at: ContinuousClock.Instant, readiness: StorageReadiness)?>(nil)
 
     /// A database at `url` whose documents `cipher` seals.
     /// - Parameters:
@@ -126,21 +130,26 @@ public final class PostgresDatabase: Service, Sendable {
     }
 
     /// Whether the database can serve now: the tables are prepared and `SELECT 1` answers within
-    /// ``Options/readinessTimeout``.
+    /// ``Options/readinessTimeout``. An answer is reused for ``Options/readinessReuse``.
     public func readiness() async -> StorageReadiness {
         switch schemaState.withLock({ $0 }) {
         case .refused(let reason): return .notReady(reason)
         case .unprepared(let failure): return .notReady("tables not prepared yet" + (failure.map { " (\($0))" } ?? ""))
         case .prepared: break
         }
+        let now = ContinuousClock.now
+        if let last = lastReadiness.withLock({ $0 }), now - last.at < options.readinessReuse { return last.readiness }
+        let readiness: StorageReadiness
         do throws(PostgresStorageError) {
             try await perform("readiness", limit: options.readinessTimeout) { client in
                 _ = try await client.query("SELECT 1").collect()
             }
-            return .ready
+            readiness = .ready
         } catch {
-            return .notReady(error.message)
+            readiness = .notReady(error.message)
         }
+        lastReadiness.withLock { $0 = (ContinuousClock.now, readiness) }
+        return readiness
     }
 
     /// Runs `body` with the pool within `limit` (default ``Options/operationTimeout``), every failure a

@@ -19,6 +19,7 @@ struct PostgresReadinessTests {
             var options = PostgresDatabase.Options()
             options.maximumConnections = 2
             options.readinessTimeout = .seconds(1)
+            options.readinessReuse = .zero  // every probe asks the database (by default an answer is reused for a second)
             options.operationTimeout = .seconds(2)
             options.connectTimeout = .seconds(1)
             let database = PostgresDatabase(
