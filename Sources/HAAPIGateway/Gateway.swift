@@ -49,6 +49,7 @@ public enum Gateway {
         let upstreamConnection = UpstreamConnection(configuration: clientConfiguration, logger: logger)
         try await upstreamConnection.attempt()
         let store = MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now)
+        let sessionStorage = try Self.sessionStorage(configuration.sessions.store, logger: logger)
         let limiter = FailedPostLimiter(settings: configuration.sessions, now: now)
         let newSessions = NewSessionLimiter(settings: configuration.sessions, now: now)
         let dispatcher = CallbackDispatcher(
@@ -74,7 +75,8 @@ public enum Gateway {
             ReloadTarget(
                 live: live, store: store, limiter: limiter, newSessions: newSessions, upstream: upstreamConnection, dispatcher: dispatcher,
                 devices: devices, codeAttempts: codeAttempts, startLinks: startLinks, logger: logger))
-        let health = HealthController(upstream: upstreamConnection, drain: drain, probe: UpstreamProbe(upstream: upstreamConnection), live: live)
+        let health = HealthController(
+            upstream: upstreamConnection, drain: drain, probe: UpstreamProbe(upstream: upstreamConnection), live: live, sessionStorage: sessionStorage)
         if configuration.server.healthEndpoints { health.register(on: router) }
         controller.register(on: router)
         AssetController(live: live).register(on: router)
@@ -105,7 +107,9 @@ public enum Gateway {
                     ConnectionLimitHandler(limits: limits, notices: notices), RequestTimeLimitHandler(limit: requestTimeLimit, notices: notices),
                 ],
                 idleTimeout: .seconds(30)))
-        var services: [any Service] = [upstreamConnection, GatewayShutdownService(dispatcher: dispatcher)]
+        // The database runs first, so that it is shut down last (services stop in reverse order).
+        var services: [any Service] = sessionStorage.map { [$0] } ?? []
+        services += [upstreamConnection, GatewayShutdownService(dispatcher: dispatcher)]
         if configuration.metrics.enabled {
             services.append(
                 NamedListener(
@@ -126,6 +130,19 @@ public enum Gateway {
                 await onRunning(url)
             },
             logger: logger)
+    }
+
+    /// The PostgreSQL session storage of `sessions.store: postgres` (run as a service: it prepares and sweeps the tables,
+    /// and `/readyz` asks it), or nil for memory.
+    private static func sessionStorage(_ settings: SessionStoreSettings, logger: Logger) throws -> PostgresSessionStorage? {
+        guard case .postgres(let store) = settings else { return nil }
+        guard let cipher = SessionCipher(keys: store.encryptionKeys) else {
+            throw GatewayError(.configuration, "sessions.encryptionKeysFile holds no key")
+        }
+        logger.warning(
+            "sessions.store is postgres: the database's tables are prepared, swept and checked by /readyz, but sign-ins are still held in memory until the session store uses it (issue #20)",
+            metadata: ["database": "\(store.url)"])
+        return PostgresSessionStorage(database: PostgresDatabase(url: store.url, cipher: cipher, logger: logger))
     }
 
     /// The metrics listener: `GET /metrics` in the Prometheus text format, and `/healthz` and `/readyz`.

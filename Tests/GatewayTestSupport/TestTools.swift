@@ -28,6 +28,10 @@ enum TestTools {
     static let benchmarkToolsAvailable: Bool = requireAll
         || (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") && FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk"))
 
+    /// PostgreSQL's initdb, postgres, psql and pg_dump (Debian's `postgresql`), for the storage tests, which start a
+    /// server of their own (`PostgresTestServer`).
+    static let postgresAvailable: Bool = requireAll || PostgresTestServer.binaries != nil
+
     static func pythonHas(_ module: String) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -1,4 +1,4 @@
-/// Browser sessions held in memory, and how many failed form posts they may make.
+/// Browser sessions: their lifetimes, where they are kept, and how many failed form posts they may make.
 public struct SessionSettings: Sendable {
     /// A session unused this long ends (default 600 s).
     public var idleTimeoutSeconds: Int
@@ -19,6 +19,8 @@ public struct SessionSettings: Sendable {
     public var maximumFailedPostsPerAddress: Int
     /// The sliding window failed posts are counted in (default 300 s).
     public var failedPostWindowSeconds: Int
+    /// Where sessions are kept (`sessions.store`, default memory).
+    public var store: SessionStoreSettings = .memory
 
     /// Creates session settings.
     /// - Parameters:

@@ -43,6 +43,7 @@ struct ReloadTarget: Sendable {
             needsRestart.append("devices.refreshTokenKeyFile")
         }
         if old.logging.level != new.logging.level || old.logging.format != new.logging.format { needsRestart.append("logging") }
+        if old.sessions.store != new.sessions.store { needsRestart.append("sessions.store") }
         var applied = new
         // What needs a restart keeps its running value, so that the configuration in effect is what actually runs.
         applied.server = old.server
@@ -68,6 +69,7 @@ struct ReloadTarget: Sendable {
         // Links are served or not from startup; a rotated secret (the previous one kept for a while) applies at once.
         if old.startLinks.enabled != new.startLinks.enabled { applied.startLinks = old.startLinks }
         applied.logging = old.logging
+        applied.sessions.store = old.sessions.store
         live.replace(configuration: applied, templates: templates)
         await store.update(settings: applied.sessions)
         await limiter.update(settings: applied.sessions)

@@ -32,6 +32,12 @@ public struct StartupFailure: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// A failure described by `message`, with `exitStatus`.
+    init(message: String, exitStatus: Int32) {
+        self.message = message
+        self.exitStatus = exitStatus
+    }
+
     /// The failure behind `error`, thrown while starting a listener on `host`:`port` (the gateway's, unless the error
     /// names another listener).
     public init(_ error: any Error, listening host: String, port: Int) {

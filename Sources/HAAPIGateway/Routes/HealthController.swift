@@ -4,13 +4,16 @@ import Hummingbird
 
 /// `GET /healthz`: the process runs. `GET /readyz`: it should get traffic: not draining, the pages render with the
 /// templates in effect, connected to the upstream (``UpstreamConnection``), the upstream answering and a HAAPI token
-/// obtainable (``UpstreamProbe``); otherwise 503 with each check, the upstream named with why it is not ready
+/// obtainable (``UpstreamProbe``), and with `sessions.store: postgres` the database ready
+/// (``PostgresSessionStorage/readiness()``); otherwise 503 with each check, the upstream named with why it is not ready
 /// (connection refused, name resolution, TLS, timeout, misconfigured, token refused).
 struct HealthController: Sendable {
     let upstream: UpstreamConnection
     let drain: GatewayDrain
     let probe: UpstreamProbe
     let live: LiveSettings
+    /// The PostgreSQL session storage, when `sessions.store` is postgres: ready only when it is.
+    var sessionStorage: PostgresSessionStorage? = nil
 
     /// The readiness document.
     struct Readiness: Encodable {
@@ -19,6 +22,8 @@ struct HealthController: Sendable {
             let upstream: String
             let upstreamURL: String
             let templates: String
+            /// Only with `sessions.store: postgres`.
+            let sessionStore: String?
         }
 
         let ready: Bool
@@ -42,12 +47,20 @@ struct HealthController: Sendable {
                 }
             }
             let templateProblem = live.renderer.templates.renderingProblem
-            let ready = !draining && upstreamReady && templateProblem == nil
+            var sessionStore: String?
+            var sessionStoreReady = true
+            if let sessionStorage {
+                switch await sessionStorage.readiness() {
+                case .ready: sessionStore = "ready"
+                case .notReady(let reason): (sessionStore, sessionStoreReady) = ("not ready (\(reason))", false)
+                }
+            }
+            let ready = !draining && upstreamReady && templateProblem == nil && sessionStoreReady
             let document = Readiness(
                 ready: ready,
                 checks: .init(
                     draining: draining, upstream: upstreamState, upstreamURL: upstream.upstreamName,
-                    templates: templateProblem.map { "not renderable (\($0))" } ?? "renderable"))
+                    templates: templateProblem.map { "not renderable (\($0))" } ?? "renderable", sessionStore: sessionStore))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let body = (try? encoder.encode(document)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"ready":false}"#

@@ -47,6 +47,10 @@ extension ConfigurationKey {
         .init("sessions.maximumFailedPostsPerSession", .integer),
         .init("sessions.maximumFailedPostsPerAddress", .integer),
         .init("sessions.failedPostWindowSeconds", .integer),
+        .init("sessions.store", .string),
+        .init("sessions.postgresURL", .string, secret: true),
+        .init("sessions.postgresURLFile", .string),
+        .init("sessions.encryptionKeysFile", .string),
 
         .init("templates.directory", .string),
         .init("templates.overrideDirectory", .string),

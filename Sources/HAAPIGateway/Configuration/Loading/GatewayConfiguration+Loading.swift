@@ -84,6 +84,7 @@ extension GatewayConfiguration {
         if configuration.sessions.absoluteTimeoutSeconds < configuration.sessions.idleTimeoutSeconds {
             reader.problem("sessions.absoluteTimeoutSeconds", "must not be shorter than sessions.idleTimeoutSeconds")
         }
+        configuration.sessions.store = resolveSessionStore(&reader)
 
         // templates
         configuration.templates = TemplateSettings(

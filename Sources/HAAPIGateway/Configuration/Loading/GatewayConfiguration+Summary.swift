@@ -26,6 +26,14 @@ extension GatewayConfiguration {
         lines.append("sessions: idle \(sessions.idleTimeoutSeconds) s, absolute \(sessions.absoluteTimeoutSeconds) s, at most \(sessions.maximumSessions); "
                 + "new sign-ins at most \(sessions.maximumNewSessionsPerAddress == 0 ? "unbounded" : "\(sessions.maximumNewSessionsPerAddress)") per address in \(sessions.newSessionWindowSeconds) s; "
                 + "failed posts at most \(sessions.maximumFailedPostsPerSession) per session and \(sessions.maximumFailedPostsPerAddress) per address in \(sessions.failedPostWindowSeconds) s")
+        switch sessions.store {
+        case .memory:
+            lines.append("session store: memory (this process only; a restart ends the sign-ins under way)")
+        case .postgres(let store):
+            lines.append(
+                "session store: PostgreSQL at \(store.url); documents sealed with AES-256-GCM under key \(store.encryptionKeys[0].idHex) (<redacted>)"
+                    + (store.encryptionKeys.count > 1 ? ", \(store.encryptionKeys.count - 1) more opening older documents" : ""))
+        }
         lines.append(
             "templates: \(templates.directory?.path ?? "the default lookup (./templates, then next to the executable)")"
                 + (templates.overrideDirectory.map { ", overrides from \($0.path)" } ?? ""))

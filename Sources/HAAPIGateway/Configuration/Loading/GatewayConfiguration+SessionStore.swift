@@ -1,0 +1,79 @@
+import Foundation
+
+extension GatewayConfiguration {
+    /// `sessions.store` (`memory` or `postgres`) and, for `postgres`, the database (`sessions.postgresURL` or
+    /// `sessions.postgresURLFile`, one of them) and the key file (`sessions.encryptionKeysFile`). No problem quotes the
+    /// URL or a key: the URL may hold a password.
+    static func resolveSessionStore(_ reader: inout ConfigurationReader) -> SessionStoreSettings {
+        let postgresKeys = ["sessions.postgresURL", "sessions.postgresURLFile", "sessions.encryptionKeysFile"]
+        let kind = reader.string("sessions.store")?.trimmingCharacters(in: .whitespaces).lowercased() ?? "memory"
+        switch kind {
+        case "memory":
+            for key in postgresKeys where reader.isSet(key) {
+                reader.problem(key, "is set, but sessions.store is memory (set sessions.store: postgres to keep sessions in PostgreSQL)")
+            }
+            return .memory
+        case "postgres":
+            var url: PostgresURL?
+            if reader.isSet("sessions.postgresURL") || reader.isSet("sessions.postgresURLFile") {
+                if let text = reader.secret("sessions.postgresURL", fileKey: "sessions.postgresURLFile") {
+                    let key = reader.isSet("sessions.postgresURL") ? "sessions.postgresURL" : "sessions.postgresURLFile"
+                    switch PostgresURL.parse(text) {
+                    case .success(let parsed): url = parsed
+                    case .failure(let refusal): reader.problem(key, refusal.message)
+                    }
+                }
+            } else {
+                reader.problem(
+                    "sessions.store", "postgres needs sessions.postgresURL or sessions.postgresURLFile (or \(ConfigurationKey.byPath["sessions.postgresURL"]!.environmentName))")
+            }
+            if let root = url?.trustRootsFile, !FileManager.default.isReadableFile(atPath: root) {
+                reader.problem(
+                    reader.isSet("sessions.postgresURL") ? "sessions.postgresURL" : "sessions.postgresURLFile", "cannot read sslrootcert \(root)",
+                    unreadableInput: true)
+            }
+            var keys: [SessionEncryptionKey]?
+            if reader.isSet("sessions.encryptionKeysFile") {
+                keys = resolveEncryptionKeys(&reader)
+            } else {
+                reader.problem(
+                    "sessions.store", "postgres needs sessions.encryptionKeysFile (one base64 256-bit key per line, such as `openssl rand -base64 32`)")
+            }
+            guard let url, let keys else { return .memory }
+            return .postgres(PostgresStoreSettings(url: url, encryptionKeys: keys))
+        default:
+            reader.problem("sessions.store", "must be memory or postgres; got '\(kind)'")
+            return .memory
+        }
+    }
+
+    /// The keys of `sessions.encryptionKeysFile`: one base64 256-bit key per line, the first sealing; blank lines and
+    /// lines starting with `#` are skipped. A problem names the line, never its text.
+    private static func resolveEncryptionKeys(_ reader: inout ConfigurationReader) -> [SessionEncryptionKey]? {
+        let fileKey = "sessions.encryptionKeysFile"
+        guard let text = reader.fileContents(fileKey) else { return nil }
+        var keys: [SessionEncryptionKey] = []
+        var lineOfKey: [[UInt8]: Int] = [:]
+        var valid = true
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let key = SessionEncryptionKey(base64: line) else {
+                reader.problem(fileKey, "line \(index + 1) is not the base64 of 32 bytes (make a key with `openssl rand -base64 32`)")
+                valid = false
+                continue
+            }
+            if let first = lineOfKey[key.id] {
+                reader.problem(fileKey, "line \(index + 1) repeats the key of line \(first)")
+                valid = false
+                continue
+            }
+            lineOfKey[key.id] = index + 1
+            keys.append(key)
+        }
+        if keys.isEmpty, valid {
+            reader.problem(fileKey, "holds no key (one base64 256-bit key per line, such as `openssl rand -base64 32`)")
+        }
+        return valid && !keys.isEmpty ? keys : nil
+    }
+}

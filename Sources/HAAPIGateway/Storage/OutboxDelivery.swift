@@ -1,0 +1,30 @@
+/// A callback delivery waiting in the outbox: one outcome document for one sink (the counterpart of a line of the
+/// spool file, ``SpooledDelivery``).
+public struct OutboxDelivery: Sendable, Equatable {
+    /// The delivery id: the same for every sink and every attempt, so receivers drop duplicates.
+    public let id: String
+    /// The sink's name (`file:/…`, `exec:/…`, the webhook's URL).
+    public let sink: String
+    /// `success`, `error` or `cancelled`, for log lines.
+    public let outcome: String
+    /// The outcome document (JSON; it may hold tokens, so it is stored sealed).
+    public let document: [UInt8]
+
+    /// Creates a delivery.
+    /// - Parameters:
+    ///   - id: The delivery id.
+    ///   - sink: The sink's name.
+    ///   - outcome: `success`, `error` or `cancelled`.
+    ///   - document: The outcome document.
+    public init(id: String, sink: String, outcome: String, document: [UInt8]) {
+        self.id = id
+        self.sink = sink
+        self.outcome = outcome
+        self.document = document
+    }
+
+    /// The delivery of a spooled one.
+    init(_ spooled: SpooledDelivery) {
+        self.init(id: spooled.id, sink: spooled.sink, outcome: spooled.outcome, document: Array(spooled.document.utf8))
+    }
+}

@@ -1,0 +1,66 @@
+/// The tables the gateway keeps in PostgreSQL, by schema version, and how one version becomes the next.
+///
+/// `haapi_gateway_schema` holds the version the tables are at. ``migrations`` maps each version to the statements that
+/// bring the one before it there (version 1: from nothing). Every statement is idempotent (`IF NOT EXISTS`), so a
+/// database whose tables an operator created from `docs/postgres-schema.sql` needs nothing from the gateway.
+enum PostgresSchema {
+    /// The version this gateway writes and reads.
+    static let currentVersion = 1
+
+    /// A fixed key for `pg_advisory_xact_lock`: replicas starting at once prepare the tables one after the other
+    /// (concurrent `CREATE TABLE IF NOT EXISTS` can fail on PostgreSQL's catalogue).
+    static let preparationLockKey: Int64 = 0x6861_6170_6967_7701  // "haapigw" and 1
+
+    static let schemaTable = "haapi_gateway_schema"
+    static let sessionsTable = "haapi_gateway_sessions"
+    static let outboxTable = "haapi_gateway_outbox"
+
+    /// The version table itself (created before any migration runs).
+    static let createSchemaTable = """
+        CREATE TABLE IF NOT EXISTS haapi_gateway_schema (
+            version integer NOT NULL,
+            installed_at timestamptz NOT NULL DEFAULT now()
+        )
+        """
+
+    /// The statements that bring the tables from the version before to each version.
+    static let migrations: [Int: [String]] = [
+        1: [
+            """
+            CREATE TABLE IF NOT EXISTS haapi_gateway_sessions (
+                id text PRIMARY KEY,
+                version bigint NOT NULL,
+                created_at timestamptz NOT NULL,
+                expires_at timestamptz NOT NULL,
+                idle_expires_at timestamptz NOT NULL,
+                idle_timeout_seconds integer NOT NULL,
+                address text,
+                document bytea NOT NULL
+            )
+            """,
+            """
+            CREATE INDEX IF NOT EXISTS haapi_gateway_sessions_expiry
+                ON haapi_gateway_sessions (LEAST(expires_at, idle_expires_at))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS haapi_gateway_outbox (
+                delivery_id text NOT NULL,
+                sink text NOT NULL,
+                outcome text NOT NULL,
+                document bytea NOT NULL,
+                attempts integer NOT NULL DEFAULT 0,
+                created_at timestamptz NOT NULL,
+                next_attempt_at timestamptz NOT NULL,
+                give_up_at timestamptz,
+                claimed_by text,
+                claimed_until timestamptz,
+                PRIMARY KEY (delivery_id, sink)
+            )
+            """,
+            """
+            CREATE INDEX IF NOT EXISTS haapi_gateway_outbox_due
+                ON haapi_gateway_outbox (next_attempt_at)
+            """,
+        ]
+    ]
+}

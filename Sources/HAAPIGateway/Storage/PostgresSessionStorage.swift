@@ -1,0 +1,269 @@
+import Crypto
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import ServiceLifecycle
+
+/// Session documents in PostgreSQL (`haapi_gateway_sessions`), so that sign-ins survive a restart and any replica can
+/// serve any request. It stores opaque bytes: what a session holds and how it is encoded is the caller's.
+///
+/// - A row is found by the SHA-256 of the session id (base64url), never the id itself: a copy of the table holds no
+///   cookie that would resume a sign-in.
+/// - Every document is sealed (``SessionCipher``) with that row id as associated data, so a document moved to another
+///   row does not open.
+/// - Rows carry a version. ``save(id:document:expectedVersion:)`` writes only when the row is still at the version the
+///   caller loaded (an `UPDATE … WHERE id = $1 AND version = $2`): of two writers holding the same version exactly one
+///   wins, and the other is told ``SessionSave/conflict``.
+/// - Rows expire after their absolute lifetime or when unused for their idle lifetime (a load or save uses them);
+///   expired rows are never returned and ``sweep()`` deletes them (``run()`` sweeps every ``sweepInterval``).
+///
+/// Every statement binds its values (`$1`, `$2`, …); none is built from a value. Every failure is a
+/// ``PostgresStorageError`` value within the database's time limit.
+public final class PostgresSessionStorage: Service, Sendable {
+    static let table = PostgresSchema.sessionsTable
+
+    /// The database (its pool, cipher and clock).
+    public let database: PostgresDatabase
+    /// How often ``run()`` deletes expired rows.
+    public let sweepInterval: Duration
+
+    /// Sessions in `database`.
+    /// - Parameters:
+    ///   - database: The database.
+    ///   - sweepInterval: How often ``run()`` deletes expired rows (default a minute).
+    public init(database: PostgresDatabase, sweepInterval: Duration = .seconds(60)) {
+        self.database = database
+        self.sweepInterval = sweepInterval
+    }
+
+    /// Runs the database (pool and tables, ``PostgresDatabase/run()``) and deletes expired rows every
+    /// ``sweepInterval``, until cancelled or a graceful shutdown.
+    public func run() async throws {
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await self.database.run() }
+            group.addTask {
+                await cancelWhenGracefulShutdown {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: self.sweepInterval)
+                        guard !Task.isCancelled else { break }
+                        do throws(PostgresStorageError) {
+                            let swept = try await self.sweep()
+                            if swept > 0 { self.database.logger.debug("expired sessions deleted", metadata: ["count": "\(swept)"]) }
+                        } catch {
+                            self.database.logger.warning("expired sessions could not be deleted", metadata: ["error": "\(error.message)"])
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The row id of a session id: base64url of its SHA-256.
+    static func rowID(for sessionID: String) -> String {
+        Data(SHA256.hash(data: Data(sessionID.utf8))).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Stores a new session.
+    /// - Parameters:
+    ///   - id: The session id (the cookie's value; only its SHA-256 is stored).
+    ///   - document: The session, encoded by the caller.
+    ///   - lifetimes: Its absolute and idle lifetimes.
+    ///   - address: The client address that started it, if known.
+    /// - Returns: Its version (1).
+    /// - Throws: ``PostgresStorageError``; `serverError` when a session with this id exists.
+    @discardableResult
+    public func insert(id: String, document: [UInt8], lifetimes: SessionLifetimes, address: String?) async throws(PostgresStorageError) -> Int64 {
+        let row = Self.rowID(for: id)
+        var bindings = PostgresBindings()
+        bindings.append(row)
+        bindings.append(lifetimes.absolute.storageSeconds)
+        bindings.append(lifetimes.idle.storageSeconds)
+        bindings.append(Int32(clamping: Int64(lifetimes.idle.storageSeconds.rounded(.up))))
+        bindings.append(address)
+        bindings.append(ByteBuffer(bytes: database.cipher.seal(document, table: Self.table, rowID: row)))
+        database.appendNow(to: &bindings)
+        let query = PostgresQuery(
+            unsafeSQL: """
+                INSERT INTO haapi_gateway_sessions
+                    (id, version, created_at, expires_at, idle_expires_at, idle_timeout_seconds, address, document)
+                SELECT $1, 1, t.now, t.now + $2 * interval '1 second',
+                       LEAST(t.now + $2 * interval '1 second', t.now + $3 * interval '1 second'), $4, $5, $6
+                FROM (SELECT COALESCE($7::timestamptz, now()) AS now) t
+                ON CONFLICT (id) DO NOTHING
+                RETURNING version
+                """, binds: bindings)
+        let inserted = try await database.perform("insert a session") { client in
+            try await client.query(query).decode(Int64.self).first { _ in true }
+        }
+        guard let version = inserted else { throw PostgresStorageError(.serverError, "insert a session: a session with this id exists") }
+        return version
+    }
+
+    /// The live session with this id, if any; loading counts as use (its idle lifetime starts again).
+    /// - Parameter id: The session id.
+    /// - Returns: The document and version, ``SessionLoad/absent``, or ``SessionLoad/unreadable(_:)`` when the row's
+    ///   document cannot be opened.
+    public func load(id: String) async throws(PostgresStorageError) -> SessionLoad {
+        let row = Self.rowID(for: id)
+        var bindings = PostgresBindings()
+        bindings.append(row)
+        database.appendNow(to: &bindings)
+        let query = PostgresQuery(
+            unsafeSQL: """
+                UPDATE haapi_gateway_sessions s
+                SET idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second')
+                FROM (SELECT COALESCE($2::timestamptz, now()) AS now) t
+                WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
+                RETURNING s.document, s.version
+                """, binds: bindings)
+        let found = try await database.perform("load a session") { client in
+            try await client.query(query).decode((ByteBuffer, Int64).self).first { _ in true }
+        }
+        guard let (sealed, version) = found else { return .absent }
+        switch database.cipher.open(Array(buffer: sealed), table: Self.table, rowID: row) {
+        case .success(let document): return .found(StoredSession(document: document, version: version))
+        case .failure(let error): return .unreadable(error)
+        }
+    }
+
+    /// Replaces a session's document, only if the row is still at `expectedVersion` (compare and swap); saving counts as
+    /// use. The document is sealed under the first key, so a save also moves an old document to the current key.
+    /// - Parameters:
+    ///   - id: The session id.
+    ///   - document: The new document.
+    ///   - expectedVersion: The version the caller loaded.
+    /// - Returns: ``SessionSave/saved(version:)`` with the new version; ``SessionSave/conflict`` when another writer got
+    ///   there first; ``SessionSave/gone`` when the session expired or was removed.
+    public func save(id: String, document: [UInt8], expectedVersion: Int64) async throws(PostgresStorageError) -> SessionSave {
+        let row = Self.rowID(for: id)
+        var bindings = PostgresBindings()
+        bindings.append(row)
+        bindings.append(ByteBuffer(bytes: database.cipher.seal(document, table: Self.table, rowID: row)))
+        bindings.append(expectedVersion)
+        database.appendNow(to: &bindings)
+        // The second select reads the row as it was when the statement began: there when the update found another
+        // version (a conflict), absent when the session is gone.
+        let query = PostgresQuery(
+            unsafeSQL: """
+                WITH t AS (SELECT COALESCE($4::timestamptz, now()) AS now),
+                updated AS (
+                    UPDATE haapi_gateway_sessions s
+                    SET document = $2, version = s.version + 1,
+                        idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second')
+                    FROM t
+                    WHERE s.id = $1 AND s.version = $3 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
+                    RETURNING s.version
+                )
+                SELECT (SELECT version FROM updated),
+                       (SELECT s.version FROM haapi_gateway_sessions s, t WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now)
+                """, binds: bindings)
+        let (saved, current) = try await database.perform("save a session") { client in
+            try await client.query(query).decode((Int64?, Int64?).self).first { _ in true } ?? (nil, nil)
+        }
+        if let saved { return .saved(version: saved) }
+        return current == nil ? .gone : .conflict
+    }
+
+    /// Moves a live session to a fresh id (after sign-in), keeping its row, lifetimes and document (sealed again for the
+    /// new row id); the old id finds nothing afterwards.
+    /// - Parameter id: The session id.
+    /// - Returns: The new id and version; ``SessionRotation/gone``; or ``SessionRotation/unreadable(_:)``.
+    public func rotate(id: String) async throws(PostgresStorageError) -> SessionRotation {
+        let oldRow = Self.rowID(for: id)
+        // A concurrent save between reading and moving is a conflict; read again a few times, then report it as gone.
+        for _ in 0..<3 {
+            var readBindings = PostgresBindings()
+            readBindings.append(oldRow)
+            database.appendNow(to: &readBindings)
+            let read = PostgresQuery(
+                unsafeSQL: """
+                    SELECT s.document, s.version FROM haapi_gateway_sessions s, (SELECT COALESCE($2::timestamptz, now()) AS now) t
+                    WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
+                    """, binds: readBindings)
+            let found = try await database.perform("read a session to rotate") { client in
+                try await client.query(read).decode((ByteBuffer, Int64).self).first { _ in true }
+            }
+            guard let (sealed, version) = found else { return .gone }
+            let document: [UInt8]
+            switch database.cipher.open(Array(buffer: sealed), table: Self.table, rowID: oldRow) {
+            case .success(let opened): document = opened
+            case .failure(let error): return .unreadable(error)
+            }
+            let newID = SecureToken.make()
+            let newRow = Self.rowID(for: newID)
+            var bindings = PostgresBindings()
+            bindings.append(oldRow)
+            bindings.append(newRow)
+            bindings.append(ByteBuffer(bytes: database.cipher.seal(document, table: Self.table, rowID: newRow)))
+            bindings.append(version)
+            database.appendNow(to: &bindings)
+            let move = PostgresQuery(
+                unsafeSQL: """
+                    UPDATE haapi_gateway_sessions s
+                    SET id = $2, document = $3, version = s.version + 1,
+                        idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second')
+                    FROM (SELECT COALESCE($5::timestamptz, now()) AS now) t
+                    WHERE s.id = $1 AND s.version = $4 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
+                    RETURNING s.version
+                    """, binds: bindings)
+            let moved = try await database.perform("rotate a session id") { client in
+                try await client.query(move).decode(Int64.self).first { _ in true }
+            }
+            if let moved { return .rotated(id: newID, version: moved) }
+        }
+        return .gone
+    }
+
+    /// Deletes a session (nothing when there is none).
+    /// - Parameter id: The session id.
+    public func remove(id: String) async throws(PostgresStorageError) {
+        var bindings = PostgresBindings()
+        bindings.append(Self.rowID(for: id))
+        let query = PostgresQuery(unsafeSQL: "DELETE FROM haapi_gateway_sessions WHERE id = $1", binds: bindings)
+        try await database.perform("remove a session") { client in
+            _ = try await client.query(query).collect()
+        }
+    }
+
+    /// How many live sessions there are, across every replica.
+    public func count() async throws(PostgresStorageError) -> Int {
+        var bindings = PostgresBindings()
+        database.appendNow(to: &bindings)
+        let query = PostgresQuery(
+            unsafeSQL: """
+                SELECT count(*) FROM haapi_gateway_sessions
+                WHERE LEAST(expires_at, idle_expires_at) > COALESCE($1::timestamptz, now())
+                """, binds: bindings)
+        let count = try await database.perform("count sessions") { client in
+            try await client.query(query).decode(Int64.self).first { _ in true } ?? 0
+        }
+        return Int(count)
+    }
+
+    /// Deletes every expired session.
+    /// - Returns: How many were deleted.
+    @discardableResult
+    public func sweep() async throws(PostgresStorageError) -> Int {
+        var bindings = PostgresBindings()
+        database.appendNow(to: &bindings)
+        let query = PostgresQuery(
+            unsafeSQL: """
+                WITH deleted AS (
+                    DELETE FROM haapi_gateway_sessions WHERE LEAST(expires_at, idle_expires_at) <= COALESCE($1::timestamptz, now())
+                    RETURNING 1
+                )
+                SELECT count(*) FROM deleted
+                """, binds: bindings)
+        let count = try await database.perform("delete expired sessions") { client in
+            try await client.query(query).decode(Int64.self).first { _ in true } ?? 0
+        }
+        return Int(count)
+    }
+
+    /// Whether sessions can be stored now (``PostgresDatabase/readiness()``), for `/readyz`.
+    public func readiness() async -> StorageReadiness {
+        await database.readiness()
+    }
+}

@@ -1,0 +1,10 @@
+/// What ``PostgresSessionStorage/load(id:)`` found.
+public enum SessionLoad: Sendable, Equatable {
+    /// A live session.
+    case found(StoredSession)
+    /// No live session with that id: never stored, removed, or expired.
+    case absent
+    /// A live row whose document cannot be opened (sealed under a key no longer configured, altered, or moved from
+    /// another row): the caller starts the sign-in again with a notice.
+    case unreadable(SessionCipherError)
+}

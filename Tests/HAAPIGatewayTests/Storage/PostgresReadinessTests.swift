@@ -1,0 +1,85 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import GatewayTestSupport
+@testable import HAAPIGateway
+
+/// Readiness and failures when the database goes away: a server of the test's own, stopped in the middle.
+@Suite(
+    "PostgreSQL readiness and an unreachable database",
+    .enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)"))
+struct PostgresReadinessTests {
+    @Test("ready while the server runs; when it stops, readiness fails within its time limit and operations fail as values naming no password")
+    func readinessFollowsTheServer() async throws {
+        let server = try await PostgresTestServer.start()
+        do {
+            let name = try await server.createDatabase()
+            let capture = LogCapture()
+            var options = PostgresDatabase.Options()
+            options.maximumConnections = 2
+            options.readinessTimeout = .seconds(1)
+            options.readinessReuse = .zero  // every probe asks the database (by default an answer is reused for a second)
+            options.operationTimeout = .seconds(2)
+            options.connectTimeout = .seconds(1)
+            let database = PostgresDatabase(
+                url: try PostgresURL.parse(server.url(database: name)).get(), cipher: try #require(SessionCipher(keys: [.random()])), options: options,
+                logger: capture.logger)
+            let storage = PostgresSessionStorage(database: database)
+            let running = Task { try await storage.run() }
+            try await database.prepareSchema()
+            #expect(await storage.readiness() == .ready)
+            await server.stop()
+            guard case .notReady(let reason) = await storage.readiness() else {
+                Issue.record("ready with the server stopped")
+                running.cancel()
+                return
+            }
+            #expect(!reason.contains(server.password))
+            do {
+                _ = try await storage.load(id: "anything")
+                Issue.record("a load succeeded with the server stopped")
+            } catch {
+                #expect([.unavailable, .timedOut].contains(error.code), "\(error)")
+                #expect(!error.message.contains(server.password))
+            }
+            running.cancel()
+            _ = await running.result
+            #expect(!capture.text.contains(server.password))
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    @Test("a database that cannot be reached at start: not ready, naming the failure; the gateway keeps trying instead of stopping")
+    func unreachableAtStart() async throws {
+        // A port nothing listens on: a server started and stopped.
+        let server = try await PostgresTestServer.start()
+        let url = server.url(database: "postgres")
+        await server.stop()
+        var options = PostgresDatabase.Options()
+        options.readinessTimeout = .seconds(1)
+        options.operationTimeout = .seconds(1)
+        options.connectTimeout = .seconds(1)
+        let database = PostgresDatabase(
+            url: try PostgresURL.parse(url).get(), cipher: try #require(SessionCipher(keys: [.random()])), options: options,
+            logger: StorageTestDatabase.silent)
+        let running = Task { try await database.run() }
+        do {
+            try await database.prepareSchema()
+            Issue.record("prepared without a server")
+        } catch {
+            #expect([.unavailable, .timedOut].contains(error.code), "\(error)")
+        }
+        guard case .notReady(let reason) = await database.readiness() else {
+            Issue.record("ready without a server")
+            running.cancel()
+            return
+        }
+        #expect(reason.hasPrefix("tables not prepared yet"), "\(reason)")
+        running.cancel()
+        let result = await running.result
+        if case .failure(let error) = result { Issue.record("run() failed instead of retrying: \(error)") }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import GatewayTestSupport
+@testable import HAAPIGateway
+
+extension PostgresStorageTests {
+    @Suite("PostgreSQL tables: creation, versions, the operators' schema file")
+    struct Schema {
+        let key = SessionEncryptionKey.random()
+
+        @Test("four gateways starting at once on an empty database all prepare it; the tables and the version row are made once")
+        func concurrentCreation() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        try await database.withDatabase(keys: [key], prepare: false) { handle in try await handle.prepareSchema() }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 1")
+            #expect(
+                try await database.sql("SELECT string_agg(tablename, ' ' ORDER BY tablename) FROM pg_tables WHERE tablename LIKE 'haapi_gateway_%'")
+                    == "haapi_gateway_outbox haapi_gateway_schema haapi_gateway_sessions")
+            try await database.withStorage(keys: [key]) { storage in
+                try await storage.insert(id: "s", document: [1], lifetimes: SessionLifetimes(absolute: .seconds(60), idle: .seconds(60)), address: nil)
+                #expect(try await storage.count() == 1)
+            }
+        }
+
+        @Test("tables newer than this gateway knows: preparing fails with newer_schema, and running stops with one line (exit 78)")
+        func newerSchemaIsRefused() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await database.withDatabase(keys: [key]) { _ in }
+            try await database.sql("UPDATE haapi_gateway_schema SET version = \(PostgresSchema.currentVersion + 1)")
+            try await database.withDatabase(keys: [key], prepare: false, poolOnly: true) { handle in
+                do throws(PostgresStorageError) {
+                    try await handle.prepareSchema()
+                    Issue.record("a newer schema was accepted")
+                } catch {
+                    #expect(error.code == .newerSchema)
+                }
+            }
+            var options = PostgresDatabase.Options()
+            options.maximumConnections = 2
+            let handle = PostgresDatabase(
+                url: try database.url(), cipher: try #require(SessionCipher(keys: [key])), options: options, logger: StorageTestDatabase.silent)
+            do {
+                try await handle.run()
+                Issue.record("run() went on with a newer schema")
+            } catch let failure as StartupFailure {
+                #expect(failure.exitStatus == StartupFailure.configurationStatus)
+                #expect(!failure.message.contains("\n"))
+                #expect(failure.message.contains("schema version \(PostgresSchema.currentVersion + 1), newer than this gateway's \(PostgresSchema.currentVersion)"))
+                #expect(!failure.message.contains(database.server.password), "no password in the line")
+            }
+        }
+
+        @Test("docs/postgres-schema.sql holds every statement of PostgresSchema, and a gateway whose user may not create tables uses what it made")
+        func operatorsSchemaFile() async throws {
+            let file = Repository.root.appendingPathComponent("docs/postgres-schema.sql")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let normalized = { (sql: String) in sql.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+            for statement in [PostgresSchema.createSchemaTable] + (PostgresSchema.migrations[1] ?? []) {
+                #expect(normalized(text).contains(normalized(statement) + ";"), "missing from the file: \(statement)")
+            }
+            let database = try await StorageTestDatabase.make()
+            try await database.server.psql(file: file, database: database.name)
+            try await database.server.psql(file: file, database: database.name)  // idempotent
+            try await database.sql(
+                """
+                CREATE ROLE limited LOGIN PASSWORD 'limited-password';
+                GRANT SELECT ON haapi_gateway_schema TO limited;
+                GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox TO limited;
+                """)
+            try await database.withDatabase(keys: [key], user: "limited", password: "limited-password") { handle in
+                let storage = PostgresSessionStorage(database: handle)
+                try await storage.insert(id: "s", document: [7], lifetimes: SessionLifetimes(absolute: .seconds(60), idle: .seconds(60)), address: nil)
+                #expect(try await storage.load(id: "s") == .found(StoredSession(document: [7], version: 1)))
+                try await PostgresOutbox(database: handle).enqueue([OutboxDelivery(id: "d", sink: "file:/x", outcome: "success", document: [1])], claimingFor: nil)
+            }
+            #expect(try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 1")
+        }
+    }
+}

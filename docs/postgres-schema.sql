@@ -1,0 +1,58 @@
+-- haapi-gateway: the PostgreSQL tables of sessions.store: postgres (schema version 1).
+--
+-- The gateway creates these tables itself on its first start when its user may create tables (inside a transaction,
+-- under an advisory lock, so replicas starting at once are safe). Where it may not, create them with this file as a
+-- user that may, once, before the gateway starts:
+--
+--     psql "postgres://admin@db.example.com/haapi" -v ON_ERROR_STOP=1 -1 -f docs/postgres-schema.sql
+--
+-- and give the gateway's user (here haapi_gateway) what it needs, and nothing more:
+--
+--     GRANT SELECT ON haapi_gateway_schema TO haapi_gateway;
+--     GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox TO haapi_gateway;
+--
+-- The gateway then finds version 1 in haapi_gateway_schema and changes nothing. A gateway that finds a newer version
+-- than it knows refuses to start. Every statement below is also in Sources/HAAPIGateway/Storage/PostgresSchema.swift
+-- (a test keeps the two equal).
+--
+-- What the columns hold: sessions are found by the SHA-256 of the session id (the cookie), never the id itself;
+-- every document is AES-256-GCM sealed by the gateway (sessions.encryptionKeysFile) and bound to its row. A copy of
+-- these tables without the key file reveals client addresses, sink names, outcomes and times, not what a sign-in holds.
+
+CREATE TABLE IF NOT EXISTS haapi_gateway_schema (
+    version integer NOT NULL,
+    installed_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE IF NOT EXISTS haapi_gateway_sessions (
+    id text PRIMARY KEY,
+    version bigint NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    idle_expires_at timestamptz NOT NULL,
+    idle_timeout_seconds integer NOT NULL,
+    address text,
+    document bytea NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS haapi_gateway_sessions_expiry
+    ON haapi_gateway_sessions (LEAST(expires_at, idle_expires_at));
+
+CREATE TABLE IF NOT EXISTS haapi_gateway_outbox (
+    delivery_id text NOT NULL,
+    sink text NOT NULL,
+    outcome text NOT NULL,
+    document bytea NOT NULL,
+    attempts integer NOT NULL DEFAULT 0,
+    created_at timestamptz NOT NULL,
+    next_attempt_at timestamptz NOT NULL,
+    give_up_at timestamptz,
+    claimed_by text,
+    claimed_until timestamptz,
+    PRIMARY KEY (delivery_id, sink)
+);
+
+CREATE INDEX IF NOT EXISTS haapi_gateway_outbox_due
+    ON haapi_gateway_outbox (next_attempt_at);
+
+INSERT INTO haapi_gateway_schema (version) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM haapi_gateway_schema);
