@@ -18,10 +18,12 @@ struct PostgresReadinessTests {
             let capture = LogCapture()
             var options = PostgresDatabase.Options()
             options.maximumConnections = 2
-            options.readinessTimeout = .seconds(1)
+            // Limits a loaded CI machine meets while the server runs (a fresh server's first connections can take seconds);
+            // once it is stopped every call fails at once (connection refused), well within them.
+            options.readinessTimeout = .seconds(10)
             options.readinessReuse = .zero  // every probe asks the database (by default an answer is reused for a second)
-            options.operationTimeout = .seconds(2)
-            options.connectTimeout = .seconds(1)
+            options.operationTimeout = .seconds(10)
+            options.connectTimeout = .seconds(5)
             let database = PostgresDatabase(
                 url: try PostgresURL.parse(server.url(database: name)).get(), cipher: try #require(SessionCipher(keys: [.random()])), options: options,
                 logger: capture.logger)
