@@ -61,6 +61,7 @@ struct PostgresReadinessTests {
         var options = PostgresDatabase.Options()
         options.readinessTimeout = .seconds(1)
         options.operationTimeout = .seconds(1)
+        options.preparationTimeout = .seconds(1)
         options.connectTimeout = .seconds(1)
         let database = PostgresDatabase(
             url: try PostgresURL.parse(url).get(), cipher: try #require(SessionCipher(keys: [.random()])), options: options,
