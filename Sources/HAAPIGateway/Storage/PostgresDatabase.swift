@@ -18,6 +18,8 @@ public final class PostgresDatabase: Service, Sendable {
     public struct Options: Sendable {
         /// The most one operation may take, waiting for a connection included (default 5 s).
         public var operationTimeout: Duration = .seconds(5)
+        /// The most preparing the tables may take, each of its steps (default 30 s): at start, not while a person waits.
+        public var preparationTimeout: Duration = .seconds(30)
         /// The most the readiness query may take (default 2 s).
         public var readinessTimeout: Duration = .seconds(2)
         /// The most opening a connection may take (default 5 s).
@@ -92,7 +94,7 @@ public final class PostgresDatabase: Service, Sendable {
             if stored > current { throw Self.newerSchemaError(stored) }
         }
         let logger = self.logger
-        let migrated: (from: Int?, to: Int) = try await perform("prepare the tables", limit: options.operationTimeout * 4) { client in
+        let migrated: (from: Int?, to: Int) = try await perform("prepare the tables", limit: options.preparationTimeout) { client in
             try await client.withTransaction(logger: logger) { connection in
                 var lock = PostgresBindings()
                 lock.append(PostgresSchema.preparationLockKey)
@@ -178,7 +180,7 @@ public final class PostgresDatabase: Service, Sendable {
     // MARK: - Preparing
 
     private func storedSchemaVersion() async throws(PostgresStorageError) -> Int? {
-        try await perform("read the schema version") { client in
+        try await perform("read the schema version", limit: options.preparationTimeout) { client in
             var exists = false
             for try await found in try await client.query("SELECT to_regclass('haapi_gateway_schema') IS NOT NULL").decode(Bool.self) {
                 exists = found

@@ -19,7 +19,8 @@ struct PostgresReadinessTests {
             var options = PostgresDatabase.Options()
             options.maximumConnections = 2
             // Limits a loaded CI machine meets while the server runs (a fresh server's first connections can take seconds);
-            // once it is stopped every call fails at once (connection refused), well within them.
+            // once it is stopped, readiness and operations fail within them (postgres-nio waits for a connection until
+            // the limit, so the checks below take up to these limits).
             options.readinessTimeout = .seconds(10)
             options.readinessReuse = .zero  // every probe asks the database (by default an answer is reused for a second)
             options.operationTimeout = .seconds(10)
@@ -63,6 +64,7 @@ struct PostgresReadinessTests {
         var options = PostgresDatabase.Options()
         options.readinessTimeout = .seconds(1)
         options.operationTimeout = .seconds(1)
+        options.preparationTimeout = .seconds(1)
         options.connectTimeout = .seconds(1)
         let database = PostgresDatabase(
             url: try PostgresURL.parse(url).get(), cipher: try #require(SessionCipher(keys: [.random()])), options: options,

@@ -48,7 +48,13 @@ extension PostgresStorageTests {
             let handle = PostgresDatabase(
                 url: try database.url(), cipher: try #require(SessionCipher(keys: [key])), options: options, logger: StorageTestDatabase.silent)
             do {
-                try await handle.run()
+                // run() stops by itself; were it to go on, it is stopped after 60 s (a bound so that the test fails, not hangs).
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await handle.run() }
+                    group.addTask { try await Task.sleep(for: .seconds(60)) }
+                    try await group.next()
+                    group.cancelAll()
+                }
                 Issue.record("run() went on with a newer schema")
             } catch let failure as StartupFailure {
                 #expect(failure.exitStatus == StartupFailure.configurationStatus)
