@@ -32,26 +32,16 @@ struct SealedRefreshToken: Sendable {
         guard let plain = try? JSONEncoder().encode(contents),
             let box = try? AES.GCM.seal(plain, using: key, authenticating: Data(clientID.utf8)), let combined = box.combined
         else { return nil }
-        return Self.prefix + Self.base64URL(combined)
+        return Self.prefix + Base64URL.encode(combined)
     }
 
     /// What `sealed` holds, when it was sealed by this key for `clientID`; nil otherwise (another client's, another key's,
     /// altered, or not one of ours).
     func open(_ sealed: String, for clientID: String) -> Contents? {
-        guard sealed.hasPrefix(Self.prefix), sealed.utf8.count <= 8192, let data = Self.data(base64URL: String(sealed.dropFirst(Self.prefix.count))),
+        guard sealed.hasPrefix(Self.prefix), sealed.utf8.count <= 8192, let data = Base64URL.decode(String(sealed.dropFirst(Self.prefix.count))),
             let box = try? AES.GCM.SealedBox(combined: data),
             let plain = try? AES.GCM.open(box, using: key, authenticating: Data(clientID.utf8))
         else { return nil }
         return try? JSONDecoder().decode(Contents.self, from: plain)
-    }
-
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    private static func data(base64URL text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
     }
 }

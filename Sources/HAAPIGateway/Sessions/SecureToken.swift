@@ -7,10 +7,7 @@ enum SecureToken {
     static func make(byteCount: Int = 32) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(Data(bytes))
     }
 
     /// Compares two strings in time independent of where they differ.

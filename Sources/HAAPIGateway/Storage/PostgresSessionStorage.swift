@@ -61,8 +61,7 @@ public final class PostgresSessionStorage: Service, Sendable {
 
     /// The row id of a session id: base64url of its SHA-256.
     static func rowID(for sessionID: String) -> String {
-        Data(SHA256.hash(data: Data(sessionID.utf8))).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(Data(SHA256.hash(data: Data(sessionID.utf8))))
     }
 
     /// Stores a new session.
