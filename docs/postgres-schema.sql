@@ -1,4 +1,4 @@
--- haapi-gateway: the PostgreSQL tables of sessions.store: postgres (schema version 1).
+-- haapi-gateway: the PostgreSQL tables of sessions.store: postgres (schema version 2).
 --
 -- The gateway creates these tables itself on its first start when its user may create tables (inside a transaction,
 -- under an advisory lock, so replicas starting at once are safe). Where it may not, create them with this file as a
@@ -11,8 +11,9 @@
 --     GRANT SELECT ON haapi_gateway_schema TO haapi_gateway;
 --     GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox TO haapi_gateway;
 --
--- The gateway then finds version 1 in haapi_gateway_schema and changes nothing. A gateway that finds a newer version
--- than it knows refuses to start. Every statement below is also in Sources/HAAPIGateway/Storage/PostgresSchema.swift
+-- The gateway then finds version 2 in haapi_gateway_schema and changes nothing. A gateway that finds a newer version
+-- than it knows refuses to start. Tables of version 1 (made by an earlier gateway or an earlier copy of this file) are
+-- brought to version 2 by running this file again: every statement is idempotent. Every statement below is also in Sources/HAAPIGateway/Storage/PostgresSchema.swift
 -- (a test keeps the two equal).
 --
 -- What the columns hold: sessions are found by the SHA-256 of the session id (the cookie), never the id itself;
@@ -55,4 +56,12 @@ CREATE TABLE IF NOT EXISTS haapi_gateway_outbox (
 CREATE INDEX IF NOT EXISTS haapi_gateway_outbox_due
     ON haapi_gateway_outbox (next_attempt_at);
 
-INSERT INTO haapi_gateway_schema (version) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM haapi_gateway_schema);
+-- Version 2: when a session was last used (kiosk idle resets), and which request holds it while it acts (claimed_by is
+-- a random value per request; a claim ends when released or at claimed_until).
+ALTER TABLE haapi_gateway_sessions
+    ADD COLUMN IF NOT EXISTS used_at timestamptz,
+    ADD COLUMN IF NOT EXISTS claimed_by text,
+    ADD COLUMN IF NOT EXISTS claimed_until timestamptz;
+
+INSERT INTO haapi_gateway_schema (version) SELECT 2 WHERE NOT EXISTS (SELECT 1 FROM haapi_gateway_schema);
+UPDATE haapi_gateway_schema SET version = 2, installed_at = now() WHERE version < 2;

@@ -48,14 +48,24 @@ public enum Gateway {
         // background while the gateway serves "sign-in is unavailable" pages.
         let upstreamConnection = UpstreamConnection(configuration: clientConfiguration, logger: logger)
         try await upstreamConnection.attempt()
-        let store = MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now)
-        let sessionStorage = try Self.sessionStorage(configuration.sessions.store, logger: logger)
+        let sessionStorage = try Self.sessionStorage(configuration, logger: logger)
         let limiter = FailedPostLimiter(settings: configuration.sessions, now: now)
         let newSessions = NewSessionLimiter(settings: configuration.sessions, now: now)
         let dispatcher = CallbackDispatcher(
             configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger, observer: onOutcome,
             spoolPath: configuration.callbackDelivery.spoolFile, metrics: metrics)
         await dispatcher.restoreSpool()
+        let devices = DeviceAuthorizationStore(settings: configuration.devices, now: now)
+        let store: any SessionStore<SignInSession> =
+            if let sessionStorage {
+                PostgresSessionStore(
+                    storage: sessionStorage, settings: configuration.sessions,
+                    restorer: SignInRestorer(
+                        upstream: upstreamConnection, dispatcher: dispatcher, live: live, devices: devices, metrics: metrics, logger: logger),
+                    logger: logger)
+            } else {
+                MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now)
+            }
         let controller = SignInController(
             upstream: upstreamConnection, store: store, limiter: limiter, newSessions: newSessions, dispatcher: dispatcher, live: live, drain: drain, metrics: metrics,
             originGuard: RequestOriginGuard(
@@ -68,7 +78,7 @@ public enum Gateway {
         router.middlewares.add(SecurityHeadersMiddleware(live: live))
         router.middlewares.add(ErrorPageMiddleware(live: live))
         router.middlewares.add(TrustedHostMiddleware(live: live))
-        let devices = DeviceAuthorizationStore(settings: configuration.devices, now: now)
+        router.middlewares.add(SessionCheckInMiddleware(store: store))
         let codeAttempts = UserCodeAttemptLimiter(settings: configuration.devices, now: now)
         let startLinks = StartLinkVerifier(settings: configuration.startLinks)
         reloader.attach(
@@ -134,14 +144,15 @@ public enum Gateway {
 
     /// The PostgreSQL session storage of `sessions.store: postgres` (run as a service: it prepares and sweeps the tables,
     /// and `/readyz` asks it), or nil for memory.
-    private static func sessionStorage(_ settings: SessionStoreSettings, logger: Logger) throws -> PostgresSessionStorage? {
-        guard case .postgres(let store) = settings else { return nil }
+    private static func sessionStorage(_ configuration: GatewayConfiguration, logger: Logger) throws -> PostgresSessionStorage? {
+        guard case .postgres(let store) = configuration.sessions.store else { return nil }
         guard let cipher = SessionCipher(keys: store.encryptionKeys) else {
             throw GatewayError(.configuration, "sessions.encryptionKeysFile holds no key")
         }
-        logger.warning(
-            "sessions.store is postgres: the database's tables are prepared, swept and checked by /readyz, but sign-ins are still held in memory until the session store uses it (issue #20)",
-            metadata: ["database": "\(store.url)"])
+        if configuration.devices.enabled {
+            logger.warning(
+                "devices.enabled with sessions.store postgres: sign-ins are shared by the replicas, device authorizations are not; send a device's requests and its person's /device pages to one replica")
+        }
         return PostgresSessionStorage(database: PostgresDatabase(url: store.url, cipher: cipher, logger: logger))
     }
 

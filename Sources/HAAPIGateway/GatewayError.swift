@@ -17,6 +17,8 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
         case upstreamUnavailable = "upstream_unavailable"
         /// The gateway has not reached its upstream yet (it keeps trying): no sign-in can start (HTTP 503).
         case upstreamNotReady = "upstream_not_ready"
+        /// The session store (a database) cannot read or save sessions now; the sign-in is kept (HTTP 503).
+        case storeUnavailable = "store_unavailable"
         /// The session cap is reached: a new sign-in waits (sessions under way go on).
         case overloaded = "overloaded"
         /// Too many failed posts from this session or client address within the window.
@@ -82,6 +84,7 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
         case .misdirected: .init(code: 421, reasonPhrase: "Misdirected Request")
         case .upstreamUnavailable: .badGateway
         case .upstreamNotReady: .serviceUnavailable
+        case .storeUnavailable: .serviceUnavailable
         case .overloaded: .serviceUnavailable
         case .tooManyAttempts: .tooManyRequests
         case .signInFailed: .ok

@@ -84,7 +84,7 @@ struct DeviceVerificationController: Sendable {
     /// start (the upstream is unreachable, the gateway is full), the code waits again for "Try again".
     private func startSignIn(for authorization: DeviceAuthorization, request: Request, context: GatewayRequestContext) async throws -> Response {
         do {
-            guard await signIn.store.hasRoom() else { throw SignInController.sessionsFull }
+            guard try await signIn.store.hasRoom() else { throw SignInController.sessionsFull }
             let device = DeviceSignIn(reference: authorization.reference, client: authorization.client, store: store)
             let session = SignInSession(
                 flow: try signIn.newFlow(scopes: authorization.scopes), dispatcher: signIn.dispatcher, polling: signIn.configuration.polling,
@@ -92,8 +92,8 @@ struct DeviceVerificationController: Sendable {
             context.flow.belongs(to: session.flowID)
             signIn.logger.info("device sign-in started", metadata: ["client": "\(authorization.client.id)", "device": "\(authorization.reference)"])
             try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
-            guard let id = await signIn.store.insert(session, address: context.clientAddress) else { throw SignInController.sessionsFull }
-            return signIn.redirectHome(cookie: signIn.cookie(id))
+            guard let checkout = try await signIn.add(session, context: context) else { throw SignInController.sessionsFull }
+            return signIn.redirectHome(cookie: signIn.cookie(checkout.id))
         } catch {
             await store.reopen(reference: authorization.reference)
             throw error

@@ -16,6 +16,9 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.info("gateway error page", metadata: ["code": "\(error.code.rawValue)"])
             let headers: HTTPFields = error.retryAfterSeconds.map { [.retryAfter: String($0)] } ?? [:]
             return PageRenderer.response(page(for: error, language: renderer.language(for: request)), status: error.status, headers: headers)
+        } catch is UnreadableSignIn {
+            // `/` starts that sign-in again with a notice.
+            return Response(status: .seeOther, headers: [.location: "/"])
         } catch let error as any HTTPResponseError {
             let message: MessageKey = error.status == .contentTooLarge ? .requestTooLarge : .requestNotHandled
             return PageRenderer.response(
@@ -41,6 +44,9 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
         case .upstreamNotReady:
             renderer.messagePage(
                 title: .gateway(.upstreamUnavailableTitle), message: .gateway(error.text ?? .signInUnavailable), tryAgain: true, language: language)
+        case .storeUnavailable:
+            renderer.messagePage(
+                title: .gateway(.upstreamUnavailableTitle), message: .gateway(error.text ?? .sessionStoreUnavailable), tryAgain: true, language: language)
         case .overloaded:
             renderer.messagePage(title: .gateway(.busyTitle), message: .gateway(error.text ?? .sessionsFull), tryAgain: true, language: language)
         case .tooManyAttempts:

@@ -15,9 +15,7 @@ struct ExternalBrowserController: Sendable {
 
     func register(on router: Router<GatewayRequestContext>) {
         router.get(RouterPath(stringLiteral: StepPageBuilder.externalBrowserReturnPath)) { request, context in
-            guard let id = request.cookies[signIn.cookieName]?.value, let session = await signIn.session(id: id, context: context) else {
-                throw GatewayError(.sessionExpired, .sessionExpired)
-            }
+            let session = try await signIn.session(request, context: context, for: .reading).session
             let language = signIn.renderer.language(for: request)
             let code = request.uri.queryParameters.get("_resume_nonce") ?? ""
             let snapshot = await session.snapshot()

@@ -19,4 +19,6 @@ struct GatewayRequestContext: RequestContext, RemoteAddressRequestContext {
     var clientAddress: String?
     /// The sign-in this request belongs to, for its log line.
     let flow = RequestFlow()
+    /// The sessions this request checked out, checked in when it ends (``SessionCheckInMiddleware``).
+    let checkouts = RequestCheckouts()
 }

@@ -28,17 +28,17 @@ struct PairingController: Sendable {
                 logger: signIn.logger,
                 pairing: (ticket.code, hostName), metrics: signIn.metrics)
             context.flow.belongs(to: session.flowID)
-            guard let id = await signIn.store.insert(session, address: context.clientAddress) else {
+            guard let checkout = try await signIn.add(session, context: context) else {
                 throw GatewayError(.overloaded, .sessionsFull).retrying(after: 5)
             }
             signIn.logger.info("pairing link redeemed")
             // Redirect so that the single-use URL leaves the address bar and the history entry.
-            return signIn.redirectHome(cookie: signIn.cookie(id))
+            return signIn.redirectHome(cookie: signIn.cookie(checkout.id))
         }
         router.post("/pair/confirm") { request, context in
-            let (session, _) = try await signIn.verifiedSession(request, context: context)
-            try await session.confirmPairing(acceptLanguage: request.headers[.acceptLanguage])
-            if let id = request.cookies[signIn.cookieName]?.value { await signIn.store.save(id: id, session) }
+            let (checkout, _) = try await signIn.verifiedSession(request, context: context)
+            try await checkout.session.confirmPairing(acceptLanguage: request.headers[.acceptLanguage])
+            try await signIn.store.checkIn(checkout)
             return signIn.redirectHome()
         }
     }

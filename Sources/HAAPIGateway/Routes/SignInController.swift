@@ -48,19 +48,17 @@ struct SignInController: Sendable {
         }
         // A problem that ended the sign-in keeps its links (a `restart`) usable (notes 3.9).
         router.post("/problem/link/:index") { request, context in
-            let (session, _) = try await verifiedSession(request, context: context)
-            guard let id = request.cookies[cookieName]?.value, let index = context.parameters.get("index", as: Int.self) else {
-                throw GatewayError(.badRequest, .unknownLink)
-            }
-            try await session.followProblemLink(index: index, acceptLanguage: request.headers[.acceptLanguage])
-            return try await afterAction(session: session, id: id, request: request)
+            let (checkout, _) = try await verifiedSession(request, context: context)
+            guard let index = context.parameters.get("index", as: Int.self) else { throw GatewayError(.badRequest, .unknownLink) }
+            try await checkout.session.followProblemLink(index: index, acceptLanguage: request.headers[.acceptLanguage])
+            return try await afterAction(checkout, request: request)
         }
         // An image link of the step that lives on the upstream, fetched with the flow's credentials and served from here.
         router.get("/step/:version/image/:index") { request, context in
             try originGuard.check(request)
-            guard let id = request.cookies[cookieName]?.value, let session = await session(id: id, context: context),
+            guard let checkout = try? await session(request, context: context, for: .reading),
                 let version = context.parameters.get("version", as: Int.self), let index = context.parameters.get("index", as: Int.self),
-                let image = await session.image(version: version, index: index)
+                let image = await checkout.session.image(version: version, index: index)
             else { return Response(status: .notFound) }
             return Response(
                 status: .ok, headers: [.contentType: image.contentType, .contentLength: String(image.bytes.count)],
@@ -68,38 +66,43 @@ struct SignInController: Sendable {
         }
         router.get("/step/:version/poll") { request, context in
             try originGuard.check(request)
-            guard let id = request.cookies[cookieName]?.value, let session = await session(id: id, context: context) else {
-                throw GatewayError(.sessionExpired, .sessionExpired)
-            }
+            // Another request holding the sign-in is polling it, or acting on it: the page is shown as it stands.
+            guard let checkout = try await session(request, context: context, for: .polling, whenBusy: nil) else { return redirectHome() }
             if let version = context.parameters.get("version", as: Int.self) {
-                try await session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
+                try await checkout.session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
             }
-            return try await afterAction(session: session, id: id, request: request)
+            return try await afterAction(checkout, request: request)
         }
         // A waiting page's script: polls upstream like the poll route, and answers whether the page should load the next step.
         router.get("/step/:version/status") { request, context in
             try originGuard.check(request)
             guard let version = context.parameters.get("version", as: Int.self) else { throw GatewayError(.badRequest, .unknownForm) }
-            guard let id = request.cookies[cookieName]?.value, let session = await session(id: id, context: context) else {
+            let checkout: SessionCheckout<SignInSession>?
+            do {
+                checkout = try await session(request, context: context, for: .polling, whenBusy: nil)
+            } catch is UnreadableSignIn {
+                // The page loads `/`, which starts the sign-in again.
+                return Self.json(#"{"changed":true}"#)
+            } catch let error as GatewayError where error.code == .sessionExpired {
                 return Self.json(#"{"changed":true}"#)
             }
-            try await session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
-            return Self.json(await session.hasMovedOn(from: version) ? #"{"changed":true}"# : #"{"changed":false}"#)
+            // Held by another request: nothing polled now, the script asks again.
+            guard let checkout else { return Self.json(#"{"changed":false}"#) }
+            try await checkout.session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
+            return Self.json(await checkout.session.hasMovedOn(from: version) ? #"{"changed":true}"# : #"{"changed":false}"#)
         }
         router.post("/cancel") { request, context in
-            let (session, _) = try await verifiedSession(request, context: context)
+            let (checkout, _) = try await verifiedSession(request, context: context)
             guard configuration.completion.confirmCancel else {
-                await session.cancel()
-                if let id = request.cookies[cookieName]?.value { await store.save(id: id, session) }
-                return try await afterCancel(request)
+                await checkout.session.cancel()
+                return try await afterCancel(checkout, request: request)
             }
-            return PageRenderer.response(renderer.cancelConfirmationPage(csrfToken: session.csrfToken, language: renderer.language(for: request)))
+            return PageRenderer.response(renderer.cancelConfirmationPage(csrfToken: checkout.session.csrfToken, language: renderer.language(for: request)))
         }
         router.post("/cancel/confirm") { request, context in
-            let (session, _) = try await verifiedSession(request, context: context)
-            await session.cancel()
-            if let id = request.cookies[cookieName]?.value { await store.save(id: id, session) }
-            return try await afterCancel(request)
+            let (checkout, _) = try await verifiedSession(request, context: context)
+            await checkout.session.cancel()
+            return try await afterCancel(checkout, request: request)
         }
         if configuration.kiosk.enabled { registerKiosk(on: router) }
         router.post("/start-again") { request, _ in
@@ -128,19 +131,28 @@ struct SignInController: Sendable {
             }
             return try await startSession(request, context: context)
         }
-        guard let session = await session(id: id, context: context) else {
-            throw GatewayError(.sessionExpired, .sessionExpired)
+        let checkout: SessionCheckout<SignInSession>
+        do {
+            checkout = try await session(request, context: context, for: .reading)
+        } catch is UnreadableSignIn {
+            // A stored sign-in that cannot be continued (a removed key, an older format): it starts again, saying so.
+            logger.notice("stored sign-in cannot be continued; a new one starts")
+            await store.remove(id: id)
+            await limiter.forget(session: id)
+            return try await startSession(request, context: context, notice: .gateway(.signInRestarted))
         }
-        let snapshot = await session.snapshot()
+        let snapshot = await checkout.session.snapshot()
         return PageRenderer.response(renderer.page(for: snapshot, language: renderer.language(for: request), origin: origin(of: request)))
     }
 
     /// Starts a sign-in for a browser without a session. Before any upstream call: past its address's bound on new
     /// sign-ins it gets 429, and at the cap, when no session can be pushed out, 503; the sign-ins under way go on.
-    /// - Parameter link: The signed start link this sign-in was started by, if any.
-    func startSession(_ request: Request, context: GatewayRequestContext, link: StartLink? = nil) async throws -> Response {
+    /// - Parameters:
+    ///   - link: The signed start link this sign-in was started by, if any.
+    ///   - notice: A message for its first page.
+    func startSession(_ request: Request, context: GatewayRequestContext, link: StartLink? = nil, notice: PageText? = nil) async throws -> Response {
         let address = context.clientAddress
-        guard await store.hasRoom() else {
+        guard try await store.hasRoom() else {
             metrics.signInRefused(reason: "sessions_full")
             throw Self.sessionsFull
         }
@@ -154,13 +166,14 @@ struct SignInController: Sendable {
             startLink: link, metrics: metrics)
         context.flow.belongs(to: session.flowID)
         try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
-        guard let id = await store.insert(session, address: address) else {
+        if let notice { await session.add(notice: notice) }
+        guard let checkout = try await add(session, context: context) else {
             metrics.signInRefused(reason: "sessions_full")
             throw Self.sessionsFull
         }
         let snapshot = await session.snapshot()
         return PageRenderer.response(
-            renderer.page(for: snapshot, language: renderer.language(for: request), origin: origin(of: request)), headers: [.setCookie: cookie(id)])
+            renderer.page(for: snapshot, language: renderer.language(for: request), origin: origin(of: request)), headers: [.setCookie: cookie(checkout.id)])
     }
 
     /// The gateway's origin as this browser (or device) reaches it: `server.publicURL` when configured, else `http://` (or
@@ -174,11 +187,40 @@ struct SignInController: Sendable {
         return (configuration.server.tls == nil ? "http://" : "https://") + authority
     }
 
-    /// The live session with this id, the request marked as one of its sign-in (its log line carries the flow id).
-    func session(id: String, context: GatewayRequestContext) async -> SignInSession? {
-        guard let session = await store.session(id: id) else { return nil }
-        context.flow.belongs(to: session.flowID)
-        return session
+    /// Stores a new sign-in, checked out to this request (checked in when it ends); nil when the store is full.
+    func add(_ session: SignInSession, context: GatewayRequestContext) async throws(GatewayError) -> SessionCheckout<SignInSession>? {
+        guard let checkout = try await store.add(session, address: context.clientAddress) else { return nil }
+        context.checkouts.add(checkout)
+        return checkout
+    }
+
+    /// The session of the request's cookie, checked out for `use` (and checked in when the request ends), the request
+    /// marked as one of its sign-in (its log line carries the flow id).
+    /// - Throws: "session expired" without a live session; ``UnreadableSignIn`` for one that cannot be continued;
+    ///   "busy, try again" (503) while another request holds it.
+    func session(_ request: Request, context: GatewayRequestContext, for use: SessionUse) async throws -> SessionCheckout<SignInSession> {
+        guard let checkout = try await session(request, context: context, for: use, whenBusy: GatewayError(.overloaded, .signInBusy).retrying(after: 2)) else {
+            throw GatewayError(.overloaded, .signInBusy).retrying(after: 2)
+        }
+        return checkout
+    }
+
+    /// As ``session(_:context:for:)``, but nil while another request holds the sign-in when `busy` is nil.
+    func session(_ request: Request, context: GatewayRequestContext, for use: SessionUse, whenBusy busy: GatewayError?) async throws
+        -> SessionCheckout<SignInSession>?
+    {
+        guard let id = request.cookies[cookieName]?.value else { throw GatewayError(.sessionExpired, .sessionExpired) }
+        switch try await store.checkOut(id: id, for: use) {
+        case .found(let checkout):
+            context.checkouts.add(checkout)
+            context.flow.belongs(to: checkout.session.flowID)
+            return checkout
+        case .absent: throw GatewayError(.sessionExpired, .sessionExpired)
+        case .unreadable: throw UnreadableSignIn()
+        case .busy:
+            if let busy { throw busy }
+            return nil
+        }
     }
 
     static let sessionsFull = GatewayError(.overloaded, .sessionsFull).retrying(after: 5)
@@ -203,7 +245,7 @@ struct SignInController: Sendable {
 
     /// The session of a state-changing request after the failed-post bounds, the origin and the CSRF checks; a refusal
     /// counts as a failed post of the session and the client address.
-    func verifiedSession(_ request: Request, context: GatewayRequestContext) async throws -> (SignInSession, FormBody) {
+    func verifiedSession(_ request: Request, context: GatewayRequestContext) async throws -> (SessionCheckout<SignInSession>, FormBody) {
         let id = request.cookies[cookieName]?.value
         if let wait = await limiter.retryAfter(session: id, address: context.clientAddress) {
             logger.notice("post refused: too many failed posts")
@@ -211,14 +253,13 @@ struct SignInController: Sendable {
         }
         do {
             try originGuard.check(request)
-            guard let id, let session = await session(id: id, context: context) else {
-                throw GatewayError(.sessionExpired, .sessionExpired)
-            }
+            guard id != nil else { throw GatewayError(.sessionExpired, .sessionExpired) }
             let form = try await FormBody.read(request, limit: configuration.server.maximumRequestBodyBytes)
-            guard session.acceptsCSRF(form.values["_csrf"]) else {
+            let checkout = try await session(request, context: context, for: .acting)
+            guard checkout.session.acceptsCSRF(form.values["_csrf"]) else {
                 throw GatewayError(.forbidden, .formNotVerified)
             }
-            return (session, form)
+            return (checkout, form)
         } catch let error as GatewayError where error.code == .forbidden {
             await limiter.recordFailure(session: id, address: context.clientAddress)
             throw error
@@ -229,8 +270,9 @@ struct SignInController: Sendable {
         _ request: Request, context: GatewayRequestContext,
         _ body: (SignInSession, Int, [String: String], String?) async throws(GatewayError) -> Void
     ) async throws -> Response {
-        let (session, form) = try await verifiedSession(request, context: context)
-        guard let id = request.cookies[cookieName]?.value else { throw GatewayError(.sessionExpired, .sessionExpired) }
+        let (checkout, form) = try await verifiedSession(request, context: context)
+        let session = checkout.session
+        let id = checkout.id
         let refusedBefore = await session.refusedSubmissions
         do {
             guard let version = context.parameters.get("version", as: Int.self) else {
@@ -244,13 +286,16 @@ struct SignInController: Sendable {
         if await session.refusedSubmissions > refusedBefore {
             await limiter.recordFailure(session: id, address: context.clientAddress)
         }
-        return try await afterAction(session: session, id: id, request: request)
+        return try await afterAction(checkout, request: request)
     }
 
     /// Redirects back to the page; once signed in with a fresh cookie (rotated id), and to `completion.redirectURL` when
     /// one is configured and every sink accepted the outcome (otherwise the page says the hand-over is being retried).
-    func afterAction(session: SignInSession, id: String, request: Request) async throws -> Response {
-        await store.save(id: id, session)
+    func afterAction(_ checkout: SessionCheckout<SignInSession>, request: Request) async throws -> Response {
+        let session = checkout.session
+        let id = checkout.id
+        // What the request did is kept before the browser is sent on (its next request may reach another replica).
+        try await store.checkIn(checkout)
         if configuration.pairing != nil, await session.phase != .step {
             // `login` mode: the command stops soon after the outcome, so the final page comes with this response
             // rather than after a redirect the browser might send too late.
@@ -261,7 +306,7 @@ struct SignInController: Sendable {
             await store.remove(id: id)
             return redirect(to: await session.deliveryDelayed ? "/kiosk/done/delayed" : "/kiosk/done/signed-in", cookie: cookie("", maxAge: 0))
         }
-        if await session.phase == .signedIn, let newID = await store.rotate(id: id) {
+        if await session.phase == .signedIn, let newID = try await store.rotate(checkout) {
             await limiter.forget(session: id)
             if let url = configuration.completion.redirectURL, await !session.deliveryDelayed, session.device == nil {
                 return redirect(to: Self.completionURL(url, reference: session.startLink?.reference), cookie: cookie(newID))
@@ -272,13 +317,14 @@ struct SignInController: Sendable {
     }
 
     /// After a cancel: the cancelled page, or in kiosk mode the session destroyed and a page that returns to the start.
-    private func afterCancel(_ request: Request) async throws -> Response {
+    private func afterCancel(_ checkout: SessionCheckout<SignInSession>, request: Request) async throws -> Response {
+        try await store.checkIn(checkout)
         if configuration.pairing != nil {
             return PageRenderer.response(
                 renderer.messagePage(title: .gateway(.cancelledTitle), message: .gateway(.cancelledText), language: renderer.language(for: request)))
         }
         guard configuration.kiosk.enabled else { return redirectHome() }
-        if let id = request.cookies[cookieName]?.value { await store.remove(id: id) }
+        await store.remove(id: checkout.id)
         return redirect(to: "/kiosk/done/cancelled", cookie: cookie("", maxAge: 0))
     }
 
@@ -288,10 +334,17 @@ struct SignInController: Sendable {
     private func registerKiosk(on router: Router<GatewayRequestContext>) {
         router.get("/kiosk/next") { request, context in
             guard let id = request.cookies[cookieName]?.value else { return redirectHome() }
-            let idle = await store.idleDuration(id: id)
-            guard let session = await session(id: id, context: context) else { return redirectHome(clearingCookie: true) }
+            let idle = try await store.idleDuration(id: id)
+            let checkout: SessionCheckout<SignInSession>
+            do {
+                checkout = try await session(request, context: context, for: .reading)
+            } catch is UnreadableSignIn {
+                return redirectHome()
+            } catch let error as GatewayError where error.code == .sessionExpired {
+                return redirectHome(clearingCookie: true)
+            }
             let ended: Bool
-            switch await session.phase {
+            switch await checkout.session.phase {
             case .signedIn, .failed, .cancelled: ended = true
             case .step, .confirming: ended = false
             }

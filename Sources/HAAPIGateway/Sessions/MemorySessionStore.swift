@@ -38,8 +38,25 @@ public actor MemorySessionStore<Session: Sendable>: SessionStore {
         self.lastSweep = now()
     }
 
+    /// Stores a new session (``insert(_:address:)``), checked out to the request that made it.
+    func add(_ session: Session, address: String?) -> SessionCheckout<Session>? {
+        insert(session, address: address).map { SessionCheckout(id: $0, session: session) }
+    }
+
+    /// The live session (``session(id:)``): every use is the same here, the session's own actor serialises its requests.
+    func checkOut(id: String, for use: SessionUse) -> SessionLookup<Session> {
+        session(id: id).map { .found(SessionCheckout(id: id, session: $0)) } ?? .absent
+    }
+
     /// Nothing to keep: the live session was changed in place.
-    func save(id: String, _ session: Session) {}
+    func checkIn(_ checkout: SessionCheckout<Session>) {}
+
+    /// Moves the checked-out session to a fresh id (``rotate(id:)``).
+    func rotate(_ checkout: SessionCheckout<Session>) -> String? {
+        guard let newID = rotate(id: checkout.id) else { return nil }
+        checkout.moved(to: newID)
+        return newID
+    }
 
     /// Applies new lifetimes and cap (a reload); they hold for every session from now on.
     func update(settings: SessionSettings) {

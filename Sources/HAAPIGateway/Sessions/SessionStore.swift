@@ -1,25 +1,29 @@
 /// Where sign-in sessions are kept between requests, by opaque id: in this process's memory (``MemorySessionStore``, the
-/// default), or, for sign-ins that survive a restart and are shared by replicas, a database (issue #20). The gateway asks
-/// only through this protocol.
+/// default), or in PostgreSQL (``PostgresSessionStore``), where sign-ins survive a restart and any replica serves any
+/// request. The gateway asks only through this protocol.
 ///
-/// A request loads its session (``session(id:)``), acts on it, and hands it back (``save(id:_:)``); a store that keeps
-/// live sessions in memory needs nothing on save, one that keeps documents writes the new state with a version check.
+/// A request checks its session out (``checkOut(id:for:)``), acts on it, and checks it in (``checkIn(_:)``): a store
+/// that keeps live sessions in memory needs nothing on check-in, one that keeps documents writes what changed with a
+/// version check. A request that will act checks out for ``SessionUse/acting``, which a shared store turns into a
+/// claim: two requests for one sign-in never both act.
 protocol SessionStore<Session>: Sendable {
     associatedtype Session: Sendable
 
-    /// Stores a new session started by `address` and returns its fresh id, or nil when the store is full.
-    func insert(_ session: Session, address: String?) async -> String?
+    /// Stores a new session started by `address` under a fresh id, checked out to the request that made it; nil when
+    /// the store is full.
+    func add(_ session: Session, address: String?) async throws(GatewayError) -> SessionCheckout<Session>?
     /// Whether a new session would be stored now.
-    func hasRoom() async -> Bool
-    /// The live session with this id (marking it used), or nil when unknown or expired.
-    func session(id: String) async -> Session?
-    /// Keeps what a request did to the session with this id.
-    func save(id: String, _ session: Session) async
+    func hasRoom() async throws(GatewayError) -> Bool
+    /// The live session with this id for a request that uses it as `use` says (it counts as use of the session).
+    func checkOut(id: String, for use: SessionUse) async throws(GatewayError) -> SessionLookup<Session>
+    /// Keeps what the request did to a checked-out session and releases its claim; checking in again later keeps what
+    /// changed since.
+    func checkIn(_ checkout: SessionCheckout<Session>) async throws(GatewayError)
     /// How long the session has been left alone, or nil when unknown.
-    func idleDuration(id: String) async -> Duration?
-    /// Moves the session to a fresh id (after sign-in) and returns it, or nil when unknown.
-    func rotate(id: String) async -> String?
-    /// Forgets the session.
+    func idleDuration(id: String) async throws(GatewayError) -> Duration?
+    /// Checks the session in and moves it to a fresh id (after sign-in); returns the new id, or nil when it is gone.
+    func rotate(_ checkout: SessionCheckout<Session>) async throws(GatewayError) -> String?
+    /// Forgets the session (a failure is logged: an unreachable database lets it expire instead).
     func remove(id: String) async
     /// Applies new lifetimes and cap (a reload).
     func update(settings: SessionSettings) async

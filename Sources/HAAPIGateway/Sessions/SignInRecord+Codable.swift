@@ -9,6 +9,10 @@ extension SignInRecord: Codable {
         case problemLinks, device, startLink
     }
 
+    /// The decoder's `userInfo` key telling whether steps keep their JSON tree (`true` when template overrides show it as
+    /// `haapi`, as the client's ``HAAPIClientConfiguration/keepsRawJSON``); absent means no.
+    static let keepsRawJSONKey = CodingUserInfoKey(rawValue: "haapi-gateway.keepsRawJSON")!
+
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
@@ -19,7 +23,7 @@ extension SignInRecord: Codable {
         refusedSubmissions = try container.decode(Int.self, forKey: .refusedSubmissions)
         if let json = try container.decodeIfPresent(JSONValue.self, forKey: .step) {
             do {
-                step = try Representation(json: json, keepingRawJSON: false)
+                step = try Representation(json: json, keepingRawJSON: decoder.userInfo[Self.keepsRawJSONKey] as? Bool ?? false)
             } catch {
                 throw DecodingError.dataCorruptedError(forKey: .step, in: container, debugDescription: "the step does not decode: \(error.message)")
             }

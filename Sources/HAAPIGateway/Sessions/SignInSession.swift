@@ -182,6 +182,11 @@ actor SignInSession {
         }
     }
 
+    /// Adds a message to the next page (once).
+    func add(notice: PageText) {
+        notices.append(notice)
+    }
+
     /// The page state; consumes the one-shot notices.
     func snapshot() -> SessionSnapshot {
         defer {

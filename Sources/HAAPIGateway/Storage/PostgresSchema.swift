@@ -1,11 +1,12 @@
 /// The tables the gateway keeps in PostgreSQL, by schema version, and how one version becomes the next.
 ///
 /// `haapi_gateway_schema` holds the version the tables are at. ``migrations`` maps each version to the statements that
-/// bring the one before it there (version 1: from nothing). Every statement is idempotent (`IF NOT EXISTS`), so a
+/// bring the one before it there (version 1: from nothing; version 2: when a session was last used, and who holds it
+/// while a request acts on it, ``PostgresSessionStorage/claim(id:claim:lease:)``). Every statement is idempotent (`IF NOT EXISTS`), so a
 /// database whose tables an operator created from `docs/postgres-schema.sql` needs nothing from the gateway.
 enum PostgresSchema {
     /// The version this gateway writes and reads.
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     /// A fixed key for `pg_advisory_xact_lock`: replicas starting at once prepare the tables one after the other
     /// (concurrent `CREATE TABLE IF NOT EXISTS` can fail on PostgreSQL's catalogue).
@@ -61,6 +62,14 @@ enum PostgresSchema {
             CREATE INDEX IF NOT EXISTS haapi_gateway_outbox_due
                 ON haapi_gateway_outbox (next_attempt_at)
             """,
-        ]
+        ],
+        2: [
+            """
+            ALTER TABLE haapi_gateway_sessions
+                ADD COLUMN IF NOT EXISTS used_at timestamptz,
+                ADD COLUMN IF NOT EXISTS claimed_by text,
+                ADD COLUMN IF NOT EXISTS claimed_until timestamptz
+            """
+        ],
     ]
 }

@@ -12,9 +12,10 @@ import ServiceLifecycle
 ///   cookie that would resume a sign-in.
 /// - Every document is sealed (``SessionCipher``) with that row id as associated data, so a document moved to another
 ///   row does not open.
-/// - Rows carry a version. ``save(id:document:expectedVersion:)`` writes only when the row is still at the version the
+/// - Rows carry a version. ``save(id:document:expectedVersion:claim:)`` writes only when the row is still at the version the
 ///   caller loaded (an `UPDATE … WHERE id = $1 AND version = $2`): of two writers holding the same version exactly one
-///   wins, and the other is told ``SessionSave/conflict``.
+///   wins, and the other is told ``SessionSave/conflict``. A request that will act on a session claims it first
+///   (``claim(id:claim:lease:)``), so that no other request acts on it meanwhile.
 /// - Rows expire after their absolute lifetime or when unused for their idle lifetime (a load or save uses them);
 ///   expired rows are never returned and ``sweep()`` deletes them (``run()`` sweeps every ``sweepInterval``).
 ///
@@ -86,8 +87,8 @@ public final class PostgresSessionStorage: Service, Sendable {
         let query = PostgresQuery(
             unsafeSQL: """
                 INSERT INTO haapi_gateway_sessions
-                    (id, version, created_at, expires_at, idle_expires_at, idle_timeout_seconds, address, document)
-                SELECT $1, 1, t.now, t.now + $2 * interval '1 second',
+                    (id, version, created_at, used_at, expires_at, idle_expires_at, idle_timeout_seconds, address, document)
+                SELECT $1, 1, t.now, t.now, t.now + $2 * interval '1 second',
                        LEAST(t.now + $2 * interval '1 second', t.now + $3 * interval '1 second'), $4, $5, $6
                 FROM (SELECT COALESCE($7::timestamptz, now()) AS now) t
                 ON CONFLICT (id) DO NOTHING
@@ -112,7 +113,7 @@ public final class PostgresSessionStorage: Service, Sendable {
         let query = PostgresQuery(
             unsafeSQL: """
                 UPDATE haapi_gateway_sessions s
-                SET idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second')
+                SET idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second'), used_at = t.now
                 FROM (SELECT COALESCE($2::timestamptz, now()) AS now) t
                 WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
                 RETURNING s.document, s.version
@@ -127,32 +128,37 @@ public final class PostgresSessionStorage: Service, Sendable {
         }
     }
 
-    /// Replaces a session's document, only if the row is still at `expectedVersion` (compare and swap); saving counts as
-    /// use. The document is sealed under the first key, so a save also moves an old document to the current key.
+    /// Replaces a session's document, only if the row is still at `expectedVersion` (compare and swap) and, with `claim`,
+    /// still held by that claim (which the save releases), without one, held by no one; saving counts as use. The
+    /// document is sealed under the first key, so a save also moves an old document to the current key.
     /// - Parameters:
     ///   - id: The session id.
     ///   - document: The new document.
     ///   - expectedVersion: The version the caller loaded.
+    ///   - claim: The claim the caller holds (``claim(id:claim:lease:)``), released by the save; nil when it holds none.
     /// - Returns: ``SessionSave/saved(version:)`` with the new version; ``SessionSave/conflict`` when another writer got
-    ///   there first; ``SessionSave/gone`` when the session expired or was removed.
-    public func save(id: String, document: [UInt8], expectedVersion: Int64) async throws(PostgresStorageError) -> SessionSave {
+    ///   there first or holds the session; ``SessionSave/gone`` when the session expired or was removed.
+    public func save(id: String, document: [UInt8], expectedVersion: Int64, claim: String? = nil) async throws(PostgresStorageError) -> SessionSave {
         let row = Self.rowID(for: id)
         var bindings = PostgresBindings()
         bindings.append(row)
         bindings.append(ByteBuffer(bytes: database.cipher.seal(document, table: Self.table, rowID: row)))
         bindings.append(expectedVersion)
         database.appendNow(to: &bindings)
+        bindings.append(claim)
         // The second select reads the row as it was when the statement began: there when the update found another
-        // version (a conflict), absent when the session is gone.
+        // version or holder (a conflict), absent when the session is gone.
         let query = PostgresQuery(
             unsafeSQL: """
                 WITH t AS (SELECT COALESCE($4::timestamptz, now()) AS now),
                 updated AS (
                     UPDATE haapi_gateway_sessions s
-                    SET document = $2, version = s.version + 1,
+                    SET document = $2, version = s.version + 1, used_at = t.now, claimed_by = NULL, claimed_until = NULL,
                         idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second')
                     FROM t
                     WHERE s.id = $1 AND s.version = $3 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
+                      AND CASE WHEN $5::text IS NULL THEN s.claimed_until IS NULL OR s.claimed_until <= t.now
+                               ELSE s.claimed_by = $5::text END
                     RETURNING s.version
                 )
                 SELECT (SELECT version FROM updated),
@@ -165,8 +171,107 @@ public final class PostgresSessionStorage: Service, Sendable {
         return current == nil ? .gone : .conflict
     }
 
-    /// Moves a live session to a fresh id (after sign-in), keeping its row, lifetimes and document (sealed again for the
-    /// new row id); the old id finds nothing afterwards.
+    /// Loads a live session for a request that will act on it, and holds it for that request (`claimed_by`,
+    /// `claimed_until`): until the claim is released (``save(id:document:expectedVersion:claim:)``,
+    /// ``release(id:claim:)``) or its lease ends, no other claim and no unclaimed save succeeds, so two requests for one
+    /// sign-in, on one replica or two, never both act. A replica that dies holds it only until the lease ends
+    /// (``renew(id:claim:lease:)`` extends it while the request runs). Claiming counts as use.
+    /// - Parameters:
+    ///   - id: The session id.
+    ///   - claim: A value naming this request's claim (random, never reused).
+    ///   - lease: How long the claim holds unless renewed or released.
+    /// - Returns: ``SessionClaim/claimed(_:)``, ``SessionClaim/busy`` when another claim holds it,
+    ///   ``SessionClaim/absent``, or ``SessionClaim/unreadable(_:)`` (the claim is then released).
+    public func claim(id: String, claim: String, lease: Duration) async throws(PostgresStorageError) -> SessionClaim {
+        let row = Self.rowID(for: id)
+        var bindings = PostgresBindings()
+        bindings.append(row)
+        bindings.append(claim)
+        bindings.append(lease.storageSeconds)
+        database.appendNow(to: &bindings)
+        // A claim racing this one waits for its row lock, then finds the row held and claims nothing (READ COMMITTED
+        // evaluates the condition again on the row as the other left it).
+        let query = PostgresQuery(
+            unsafeSQL: """
+                WITH t AS (SELECT COALESCE($4::timestamptz, now()) AS now),
+                claimed AS (
+                    UPDATE haapi_gateway_sessions s
+                    SET claimed_by = $2, claimed_until = t.now + $3 * interval '1 second', used_at = t.now,
+                        idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second')
+                    FROM t
+                    WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
+                      AND (s.claimed_until IS NULL OR s.claimed_until <= t.now)
+                    RETURNING s.document, s.version
+                )
+                SELECT (SELECT document FROM claimed), (SELECT version FROM claimed),
+                       EXISTS (SELECT 1 FROM haapi_gateway_sessions s, t WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now)
+                """, binds: bindings)
+        let (sealed, version, exists) = try await database.perform("claim a session") { client in
+            try await client.query(query).decode((ByteBuffer?, Int64?, Bool).self).first { _ in true } ?? (nil, nil, false)
+        }
+        guard let sealed, let version else { return exists ? .busy : .absent }
+        switch database.cipher.open(Array(buffer: sealed), table: Self.table, rowID: row) {
+        case .success(let document): return .claimed(StoredSession(document: document, version: version))
+        case .failure(let error):
+            try await release(id: id, claim: claim)
+            return .unreadable(error)
+        }
+    }
+
+    /// Extends a claim this request holds by `lease` from now.
+    /// - Returns: Whether the claim was still this request's.
+    @discardableResult
+    public func renew(id: String, claim: String, lease: Duration) async throws(PostgresStorageError) -> Bool {
+        var bindings = PostgresBindings()
+        bindings.append(Self.rowID(for: id))
+        bindings.append(claim)
+        bindings.append(lease.storageSeconds)
+        database.appendNow(to: &bindings)
+        let query = PostgresQuery(
+            unsafeSQL: """
+                UPDATE haapi_gateway_sessions s SET claimed_until = t.now + $3 * interval '1 second'
+                FROM (SELECT COALESCE($4::timestamptz, now()) AS now) t
+                WHERE s.id = $1 AND s.claimed_by = $2
+                RETURNING 1
+                """, binds: bindings)
+        return try await database.perform("renew a session claim") { client in
+            try await client.query(query).decode(Int32.self).first { _ in true }
+        } != nil
+    }
+
+    /// Releases a claim without changing the session (the request changed nothing); nothing when it is not held.
+    public func release(id: String, claim: String) async throws(PostgresStorageError) {
+        var bindings = PostgresBindings()
+        bindings.append(Self.rowID(for: id))
+        bindings.append(claim)
+        let query = PostgresQuery(
+            unsafeSQL: "UPDATE haapi_gateway_sessions SET claimed_by = NULL, claimed_until = NULL WHERE id = $1 AND claimed_by = $2",
+            binds: bindings)
+        try await database.perform("release a session claim") { client in
+            _ = try await client.query(query).collect()
+        }
+    }
+
+    /// How long a live session has been left alone (since it was stored, loaded, claimed or saved), without touching it;
+    /// nil when there is none.
+    public func idleDuration(id: String) async throws(PostgresStorageError) -> Duration? {
+        var bindings = PostgresBindings()
+        bindings.append(Self.rowID(for: id))
+        database.appendNow(to: &bindings)
+        let query = PostgresQuery(
+            unsafeSQL: """
+                SELECT EXTRACT(EPOCH FROM (t.now - COALESCE(s.used_at, s.created_at)))::float8
+                FROM haapi_gateway_sessions s, (SELECT COALESCE($2::timestamptz, now()) AS now) t
+                WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
+                """, binds: bindings)
+        let seconds = try await database.perform("read how long a session was left alone") { client in
+            try await client.query(query).decode(Double.self).first { _ in true }
+        }
+        return seconds.map { .milliseconds(Int64(max(0, $0) * 1000)) }
+    }
+
+    /// Moves a live session that no request holds to a fresh id (after sign-in), keeping its row, lifetimes and document
+    /// (sealed again for the new row id); the old id finds nothing afterwards.
     /// - Parameter id: The session id.
     /// - Returns: The new id and version; ``SessionRotation/gone``; or ``SessionRotation/unreadable(_:)``.
     public func rotate(id: String) async throws(PostgresStorageError) -> SessionRotation {
@@ -201,10 +306,11 @@ public final class PostgresSessionStorage: Service, Sendable {
             let move = PostgresQuery(
                 unsafeSQL: """
                     UPDATE haapi_gateway_sessions s
-                    SET id = $2, document = $3, version = s.version + 1,
+                    SET id = $2, document = $3, version = s.version + 1, used_at = t.now,
                         idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second')
                     FROM (SELECT COALESCE($5::timestamptz, now()) AS now) t
                     WHERE s.id = $1 AND s.version = $4 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
+                      AND (s.claimed_until IS NULL OR s.claimed_until <= t.now)
                     RETURNING s.version
                     """, binds: bindings)
             let moved = try await database.perform("rotate a session id") { client in

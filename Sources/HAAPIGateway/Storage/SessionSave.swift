@@ -1,4 +1,4 @@
-/// What ``PostgresSessionStorage/save(id:document:expectedVersion:)`` did.
+/// What ``PostgresSessionStorage/save(id:document:expectedVersion:claim:)`` did.
 public enum SessionSave: Sendable, Equatable {
     /// The document is stored, with this new version.
     case saved(version: Int64)

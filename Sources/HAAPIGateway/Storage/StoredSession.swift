@@ -1,5 +1,5 @@
 /// A session document as loaded: the bytes the caller stored, and the version a save must name
-/// (``PostgresSessionStorage/save(id:document:expectedVersion:)``).
+/// (``PostgresSessionStorage/save(id:document:expectedVersion:claim:)``).
 public struct StoredSession: Sendable, Equatable {
     /// The document, opened.
     public let document: [UInt8]

@@ -20,7 +20,7 @@ extension PostgresStorageTests {
                 }
                 try await group.waitForAll()
             }
-            #expect(try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 1")
+            #expect(try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 \(PostgresSchema.currentVersion)")
             #expect(
                 try await database.sql("SELECT string_agg(tablename, ' ' ORDER BY tablename) FROM pg_tables WHERE tablename LIKE 'haapi_gateway_%'")
                     == "haapi_gateway_outbox haapi_gateway_schema haapi_gateway_sessions")
@@ -64,12 +64,33 @@ extension PostgresStorageTests {
             }
         }
 
+        @Test("tables of schema version 1 holding a session are migrated in place: the session still loads, and can be claimed")
+        func migratesVersionOne() async throws {
+            let database = try await StorageTestDatabase.make()
+            let lifetimes = SessionLifetimes(absolute: .seconds(600), idle: .seconds(600))
+            try await database.withStorage(keys: [key]) { storage in
+                _ = try await storage.insert(id: "before", document: [1, 2, 3], lifetimes: lifetimes, address: nil)
+            }
+            // Back to version 1 as an earlier gateway left it: without the columns version 2 added.
+            try await database.sql(
+                """
+                ALTER TABLE haapi_gateway_sessions DROP COLUMN used_at, DROP COLUMN claimed_by, DROP COLUMN claimed_until;
+                UPDATE haapi_gateway_schema SET version = 1;
+                """)
+            try await database.withStorage(keys: [key]) { (storage: PostgresSessionStorage) async throws in
+                #expect(try await storage.load(id: "before") == .found(StoredSession(document: [1, 2, 3], version: 1)))
+                #expect(try await storage.claim(id: "before", claim: "c", lease: .seconds(10)) == .claimed(StoredSession(document: [1, 2, 3], version: 1)))
+                #expect(try await storage.claim(id: "before", claim: "d", lease: .seconds(10)) == .busy)
+            }
+            #expect(try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 \(PostgresSchema.currentVersion)")
+        }
+
         @Test("docs/postgres-schema.sql holds every statement of PostgresSchema, and a gateway whose user may not create tables uses what it made")
         func operatorsSchemaFile() async throws {
             let file = Repository.root.appendingPathComponent("docs/postgres-schema.sql")
             let text = try String(contentsOf: file, encoding: .utf8)
             let normalized = { (sql: String) in sql.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-            for statement in [PostgresSchema.createSchemaTable] + (PostgresSchema.migrations[1] ?? []) {
+            for statement in [PostgresSchema.createSchemaTable] + (1...PostgresSchema.currentVersion).flatMap({ PostgresSchema.migrations[$0] ?? [] }) {
                 #expect(normalized(text).contains(normalized(statement) + ";"), "missing from the file: \(statement)")
             }
             let database = try await StorageTestDatabase.make()
@@ -87,7 +108,7 @@ extension PostgresStorageTests {
                 #expect(try await storage.load(id: "s") == .found(StoredSession(document: [7], version: 1)))
                 try await PostgresOutbox(database: handle).enqueue([OutboxDelivery(id: "d", sink: "file:/x", outcome: "success", document: [1])], claimingFor: nil)
             }
-            #expect(try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 1")
+            #expect(try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 \(PostgresSchema.currentVersion)")
         }
     }
 }

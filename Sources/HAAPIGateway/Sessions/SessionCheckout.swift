@@ -1,0 +1,31 @@
+import Synchronization
+
+/// One request's hold on a session: the live session it acts on, its id (which a rotation changes), and for a store
+/// that keeps documents, what it loaded (``SessionTicket``). A request checks in every checkout it made when it ends
+/// (``SessionCheckInMiddleware``), so that a shared store keeps what changed and releases the sign-in even when the
+/// request failed.
+final class SessionCheckout<Session: Sendable>: Sendable {
+    /// The live session.
+    let session: Session
+    /// What a store that keeps documents loaded (nil for the memory store).
+    let ticket: SessionTicket?
+    private let currentID: Mutex<String>
+
+    /// - Parameters:
+    ///   - id: The session id.
+    ///   - session: The live session.
+    ///   - ticket: What a store that keeps documents loaded.
+    init(id: String, session: Session, ticket: SessionTicket? = nil) {
+        self.currentID = Mutex(id)
+        self.session = session
+        self.ticket = ticket
+    }
+
+    /// The session id (the cookie's value).
+    var id: String { currentID.withLock { $0 } }
+
+    /// The session now has `id` (a rotation).
+    func moved(to id: String) {
+        currentID.withLock { $0 = id }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import HAAPI
+
+/// A sign-in as a store that keeps documents holds it: its record and its flow's state (a secret: the DPoP key, the
+/// HAAPI token; the store seals it), with the format it was written in. A document of another format, or one that does
+/// not decode, is not continued: that sign-in starts again with a notice.
+struct SignInDocument: Codable, Sendable {
+    /// The format this gateway writes and reads.
+    static let currentFormat = 1
+
+    /// The format the document was written in.
+    var format = Self.currentFormat
+    /// What the sign-in is.
+    var record: SignInRecord
+    /// Its HAAPI flow's state.
+    var flow: HAAPIFlowState
+
+    init(record: SignInRecord, flow: HAAPIFlowState) {
+        self.record = record
+        self.flow = flow
+    }
+
+    /// The document's bytes: JSON with sorted keys, so that an unchanged sign-in encodes to the same bytes (a check-in
+    /// writes only when they differ).
+    func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array(try encoder.encode(self))
+    }
+
+    /// The document in `bytes`.
+    /// - Parameter keepingRawJSON: Whether steps keep their JSON tree (``SignInRecord/keepsRawJSONKey``).
+    /// - Throws: A decoding error, also for a format other than ``currentFormat``.
+    static func decode(_ bytes: [UInt8], keepingRawJSON: Bool) throws -> SignInDocument {
+        let decoder = JSONDecoder()
+        decoder.userInfo[SignInRecord.keepsRawJSONKey] = keepingRawJSON
+        let document = try decoder.decode(SignInDocument.self, from: Data(bytes))
+        guard document.format == currentFormat else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "document format \(document.format), not \(currentFormat)"))
+        }
+        return document
+    }
+}

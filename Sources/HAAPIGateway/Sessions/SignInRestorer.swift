@@ -1,0 +1,35 @@
+import HAAPI
+import Logging
+
+/// Makes the live ``SignInSession`` of a stored ``SignInDocument``: its flow restored by the upstream's client (the
+/// DPoP key, HAAPI token and upstream session of the replica that stored it), with this replica's dispatcher, settings
+/// in effect and metrics.
+struct SignInRestorer: Sendable {
+    let upstream: UpstreamConnection
+    let dispatcher: CallbackDispatcher
+    let live: LiveSettings
+    let devices: DeviceAuthorizationStore?
+    let metrics: GatewayMetrics
+    let logger: Logger
+
+    /// Whether restored steps keep their JSON tree (template overrides show it).
+    var keepsRawJSON: Bool { upstream.client?.configuration.keepsRawJSON ?? false }
+
+    /// The live session of `document`, or nil when its flow's state does not load here (another client id or upstream,
+    /// a DPoP key or step that does not load).
+    /// - Throws: ``GatewayError`` "sign-in is unavailable" (503) while the gateway has not reached its upstream.
+    func session(from document: SignInDocument) throws(GatewayError) -> SignInSession? {
+        guard let client = upstream.client else { throw GatewayError(.upstreamNotReady, .signInUnavailable).retrying(after: 5) }
+        let flow: HAAPIFlow
+        do {
+            flow = try client.restoreFlow(document.flow)
+        } catch {
+            logger.warning("a stored sign-in's flow does not load here", metadata: ["error": "\(error.message)"])
+            return nil
+        }
+        let configuration = live.configuration
+        return SignInSession(
+            record: document.record, flow: flow, dispatcher: dispatcher, polling: configuration.polling, outcome: configuration.outcome, logger: logger,
+            devices: devices, metrics: metrics)
+    }
+}
