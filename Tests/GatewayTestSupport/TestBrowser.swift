@@ -27,7 +27,13 @@ final class TestBrowser: @unchecked Sendable {
         init(_ description: String) { self.description = description }
     }
 
-    let baseURL: String
+    /// Where requests go: one gateway, or several taken in turn request by request, as a round-robin load balancer sends
+    /// them (redirects included).
+    let baseURLs: [String]
+    /// The first gateway (the only one, unless several take turns).
+    var baseURL: String { baseURLs[0] }
+    /// The gateway each request went to, in order.
+    private(set) var served: [String] = []
     private(set) var cookies: [String: String] = [:]
     private(set) var setCookieHeaders: [String] = []
     /// Every response this browser received, redirects included, as status line, headers and body (what a canary
@@ -40,10 +46,19 @@ final class TestBrowser: @unchecked Sendable {
     private let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
 
     init(baseURL: String) {
-        self.baseURL = baseURL
+        self.baseURLs = [baseURL]
+    }
+
+    /// A browser whose requests go to `baseURLs` in turn.
+    init(roundRobin baseURLs: [String]) {
+        precondition(!baseURLs.isEmpty)
+        self.baseURLs = baseURLs
     }
 
     func shutdown() async throws { try await client.shutdown() }
+
+    /// Puts a cookie in the jar (another tab of the same browser, or a cookie copied to a second one).
+    func setCookie(_ name: String, _ value: String) { cookies[name] = value }
 
     /// Sets the `Accept-Language` sent from now on.
     func prefer(languages: String) { acceptLanguage = languages }
@@ -86,7 +101,9 @@ final class TestBrowser: @unchecked Sendable {
     }
 
     private func exchange(_ path: String, method: HTTPMethod, body: ByteBuffer?, headers: [(String, String)]) async throws -> Page {
-        var request = HTTPClientRequest(url: baseURL + path)
+        let base = baseURLs[served.count % baseURLs.count]
+        served.append(base)
+        var request = HTTPClientRequest(url: base + path)
         request.method = method
         if !cookies.isEmpty, !headers.contains(where: { $0.0 == "Cookie" }) { request.headers.add(name: "Cookie", value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }

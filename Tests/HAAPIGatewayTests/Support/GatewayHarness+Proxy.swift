@@ -14,6 +14,7 @@ extension GatewayHarness {
         logger: Logger = Logger(label: "gateway-test"),
         proxyTLS: TLSConfiguration? = nil,
         demoConfiguration: DemoServerConfiguration = .strict,
+        metrics: GatewayMetrics = GatewayMetrics(),
         configure: @escaping @Sendable (inout GatewayConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestBrowser, RunningDemoServer, String, UpstreamProxy) async throws -> Void
     ) async throws {
@@ -28,7 +29,7 @@ extension GatewayHarness {
                     var proxied = demoConfiguration
                     proxied.port = demoPort
                     proxied.publicBaseURL = "\(proxyTLS == nil ? "http" : "https")://127.0.0.1:\(proxyClient.port!)"
-                    try await withGateway(logger: logger, demoConfiguration: proxied, configure: configure) { browser, demo, sinkPath in
+                    try await withGateway(logger: logger, demoConfiguration: proxied, metrics: metrics, configure: configure) { browser, demo, sinkPath in
                         started.fire()
                         try await body(browser, demo, sinkPath, proxy)
                     }
