@@ -3,13 +3,18 @@ import Foundation
 extension TestBrowser {
     /// Runs `body` with a browser for `baseURL` and shuts it down afterwards, also when `body` throws.
     static func using<Result>(_ baseURL: String, _ body: (TestBrowser) async throws -> Result) async throws -> Result {
-        let browser = TestBrowser(baseURL: baseURL)
+        try await TestBrowser(baseURL: baseURL).closing(body)
+    }
+
+    /// Runs `body` with this browser and shuts it down afterwards, also when `body` throws (a browser left open traps
+    /// when it is released).
+    func closing<Result>(_ body: (TestBrowser) async throws -> Result) async throws -> Result {
         do {
-            let result = try await body(browser)
-            try await browser.shutdown()
+            let result = try await body(self)
+            try await shutdown()
             return result
         } catch {
-            try? await browser.shutdown()
+            try? await shutdown()
             throw error
         }
     }
