@@ -4,9 +4,10 @@ public struct SessionSettings: Sendable {
     public var idleTimeoutSeconds: Int
     /// A session ends this long after it began, used or not (default 3600 s).
     public var absoluteTimeoutSeconds: Int
-    /// At most this many sessions (default 10 000). At the cap a new sign-in first pushes out a session nobody has come
-    /// back to since its first page (of the client address holding most of them); when every session is in use it gets
-    /// a 503 page while the sessions under way go on.
+    /// At most this many sessions (default 10 000). In memory, at the cap a new sign-in first pushes out a session nobody
+    /// has come back to since its first page (of the client address holding most of them); when every session is in use
+    /// it gets a 503 page while the sessions under way go on. In PostgreSQL the cap counts every replica's sessions, and
+    /// at the cap a new sign-in gets the 503 page.
     public var maximumSessions: Int
     /// At most this many new sign-ins per client address within ``newSessionWindowSeconds``; beyond it `GET /` gets a
     /// 429 page with `Retry-After` and no flow is started upstream (default 60; 0: no bound).
