@@ -9,47 +9,18 @@ import Testing
     "Sign-ins shared by gateway processes through PostgreSQL", .serialized,
     .enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)"))
 struct SharedSessionsAcrossProcessesTests {
-    private static func login(_ browser: TestBrowser, option: String, user: String) async throws -> TestBrowser.Page {
-        let selector = try await browser.get("/")
-        let login = try await browser.submit(try selector.form(button: option))
-        guard let form = login.forms.first(where: { $0.inputs.contains { $0.type == "password" } }) else {
-            throw TestBrowser.BrowserError("no password form in:\n\(login.html)")
-        }
-        return try await browser.submit(form, ["userName": user, "password": user])
-    }
-
     @Test(
         "two gateway processes, one database: demo, otp, poll (waiting page) and consent alternate between them page by page and complete; each outcome is delivered once"
-    ) func alternatingProcesses() async throws {
+    )
+    func alternatingProcesses() async throws {
         try await SharedStoreGateways.run { shared in
             let (_, first) = try await shared.start()
             let (_, second) = try await shared.start()
-            for user in ["demo", "otp", "poll", "consent"] {
+            for user in TestBrowser.secondStepUsers {
                 try await TestBrowser(roundRobin: [first, second]).closing { browser in
-                    var page: TestBrowser.Page
-                    switch user {
-                    case "demo":
-                        let notice = try await Self.login(browser, option: "Username and password", user: "demo")
-                        page = try await browser.submit(try notice.form(button: "Continue"))
-                    case "otp":
-                        let codePage = try await Self.login(browser, option: "Email one-time code", user: "otp")
-                        let form = try #require(codePage.forms.first { $0.inputs.contains { $0.name == "otp" } }, "\(codePage.html)")
-                        let code = try #require(try await shared.outbox().first { $0["code"] is String }?["code"] as? String)
-                        page = try await browser.submit(form, ["otp": code])
-                    case "poll":
-                        let pending = try await Self.login(browser, option: "Approve on another device", user: "poll")
-                        let poll = try #require(
-                            ScrapedForm.matches(#"<meta http-equiv="refresh" content="\d+; ?url=([^"]+)">"#, in: pending.html).first,
-                            "\(pending.html)")
-                        let still = try await browser.get(poll)
-                        #expect(still.html.contains("http-equiv=\"refresh\""), "still waiting, on the other process: \(still.html)")
-                        try await shared.approve()
-                        page = try await browser.get(poll)
-                    default:
-                        let consent = try await Self.login(browser, option: "Username and password", user: "consent")
-                        let form = try #require(consent.forms.first { $0.inputs.contains { $0.type == "checkbox" } }, "\(consent.html)")
-                        page = try await browser.submit(form)
-                    }
+                    let page = try await browser.signIn(
+                        asDemoUser: user, code: { try #require(try await shared.outbox().first { $0["code"] is String }?["code"] as? String) },
+                        approve: { try await shared.approve() })
                     #expect(page.html.contains("You are signed in"), "\(user): \(page.html)")
                     let served = browser.served
                     #expect(Set(served) == [first, second], "\(user): both processes served it")
@@ -68,7 +39,8 @@ struct SharedSessionsAcrossProcessesTests {
 
     @Test(
         "a gateway killed with SIGKILL in the middle of a sign-in: restarted, the person goes on from the page they had; with a second process they never notice"
-    ) func killedMidSignIn() async throws {
+    )
+    func killedMidSignIn() async throws {
         try await SharedStoreGateways.run { shared in
             let (gateway, url) = try await shared.start()
             let port = try #require(URL(string: url)?.port)

@@ -9,49 +9,21 @@ import Testing
 extension PostgresStorageTests {
     /// Two gateways of this process sharing a database, as two replicas behind a round-robin load balancer: every
     /// request, redirects included, goes to the other replica than the one before.
-    @Suite("Sign-ins shared by replicas through PostgreSQL") struct SharedSignIns {
+    @Suite("Sign-ins shared by replicas through PostgreSQL")
+    struct SharedSignIns {
         let key = SessionEncryptionKey.random()
-
-        private static func login(_ browser: TestBrowser, option: String, user: String) async throws -> TestBrowser.Page {
-            let selector = try await browser.get("/")
-            let login = try await browser.submit(try selector.form(button: option))
-            let form = try #require(login.forms.first { $0.inputs.contains { $0.type == "password" } }, "\(login.html)")
-            return try await browser.submit(form, ["userName": user, "password": user])
-        }
 
         @Test(
             "demo, otp, poll (its waiting page and the script's status) and consent: each page from the other replica, each sign-in completes and is delivered once"
-        ) func alternatingReplicas() async throws {
+        )
+        func alternatingReplicas() async throws {
             try await SharedReplicas.run(keys: [key]) { replicas in
-                for user in ["demo", "otp", "poll", "consent"] {
+                for user in TestBrowser.secondStepUsers {
                     try await replicas.browser().closing { browser in
-                        var page: TestBrowser.Page
-                        switch user {
-                        case "demo":
-                            let notice = try await Self.login(browser, option: "Username and password", user: "demo")
-                            page = try await browser.submit(try notice.form(button: "Continue"))
-                        case "otp":
-                            let codePage = try await Self.login(browser, option: "Email one-time code", user: "otp")
-                            let form = try #require(codePage.forms.first { $0.inputs.contains { $0.name == "otp" } }, "\(codePage.html)")
-                            let code = try #require(
-                                try await DemoSideChannel.outbox(replicas.demo).first { $0["code"] is String }?["code"] as? String)
-                            page = try await browser.submit(form, ["otp": code])
-                        case "poll":
-                            let pending = try await Self.login(browser, option: "Approve on another device", user: "poll")
-                            let status = try #require(ScrapedForm.matches(#"data-status-url="([^"]+)""#, in: pending.html).first, "\(pending.html)")
-                            let poll = try #require(
-                                ScrapedForm.matches(#"<meta http-equiv="refresh" content="\d+; ?url=([^"]+)">"#, in: pending.html).first)
-                            #expect(try await browser.get(status).html == #"{"changed":false}"#)
-                            let still = try await browser.get(poll)
-                            #expect(still.html.contains("data-status-url"), "still waiting: \(still.html)")
-                            try await DemoSideChannel.decideApproval(replicas.demo, approve: true)
-                            #expect(try await browser.get(status).html == #"{"changed":true}"#)
-                            page = try await browser.get("/")
-                        default:
-                            let consent = try await Self.login(browser, option: "Username and password", user: "consent")
-                            let form = try #require(consent.forms.first { $0.inputs.contains { $0.type == "checkbox" } }, "\(consent.html)")
-                            page = try await browser.submit(form)
-                        }
+                        let page = try await browser.signIn(
+                            asDemoUser: user,
+                            code: { try #require(try await DemoSideChannel.outbox(replicas.demo).first { $0["code"] is String }?["code"] as? String) },
+                            approve: { try await DemoSideChannel.decideApproval(replicas.demo, approve: true) })
                         #expect(page.html.contains("You are signed in"), "\(user): \(page.html)")
                         let served = browser.served
                         #expect(Set(served) == Set(replicas.urls), "\(user): both replicas served it")
@@ -141,7 +113,8 @@ extension PostgresStorageTests {
 
         @Test(
             "the database refusing connections: a 'nothing is lost, try again' page (503) and /readyz 503; back again, the sign-in goes on where it was"
-        ) func databaseDown() async throws {
+        )
+        func databaseDown() async throws {
             try await SharedReplicas.run(keys: [key]) { replicas in
                 try await TestBrowser.using(replicas.urls[0]) { browser in
                     let form = try await browser.openPasswordForm()
