@@ -100,7 +100,14 @@ final class TestBrowser: @unchecked Sendable {
         try await exchange(path, method: method, body: body.map { ByteBuffer(string: $0) }, headers: headers)
     }
 
-    private func exchange(_ path: String, method: HTTPMethod, body: ByteBuffer?, headers: [(String, String)]) async throws -> Page {
+    /// Submits a form without following its redirect: the 303 itself (the moment between a post and the page after it).
+    func submitStopping(_ form: ScrapedForm, _ values: [String: String] = [:]) async throws -> Page {
+        var form = form
+        for (name, value) in values { form.fields[name] = value }
+        return try await exchange(form.action, method: .POST, body: ByteBuffer(string: form.urlEncoded), headers: [], following: false)
+    }
+
+    private func exchange(_ path: String, method: HTTPMethod, body: ByteBuffer?, headers: [(String, String)], following: Bool = true) async throws -> Page {
         let base = baseURLs[served.count % baseURLs.count]
         served.append(base)
         var request = HTTPClientRequest(url: base + path)
@@ -124,7 +131,7 @@ final class TestBrowser: @unchecked Sendable {
         transcript.append(
             "\(response.status.code)\n" + response.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n") + "\n\n" + String(buffer: bytes))
         locations += response.headers["Location"]
-        if response.status.code == 303, let location = response.headers.first(name: "Location"), location.hasPrefix("/") {
+        if following, response.status.code == 303, let location = response.headers.first(name: "Location"), location.hasPrefix("/") {
             return try await get(location)
         }
         return Page(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, html: String(buffer: bytes))

@@ -153,7 +153,7 @@ extension PostgresStorageTests {
             }
         }
 
-        @Test("a pg_dump after sign-ins holds none of their secrets: DPoP key, HAAPI token, PKCE verifier, CSRF token, cookie, tokens")
+        @Test("a pg_dump after sign-ins holds none of their secrets: DPoP key, HAAPI token, PKCE verifier, CSRF token, cookie, tokens, a typed password")
         func dumpHoldsNoSecret() async throws {
             try await SharedReplicas.run(keys: [key]) { replicas in
                 try await replicas.browser().closing { browser in
@@ -161,17 +161,28 @@ extension PostgresStorageTests {
                     let cookie = try #require(browser.cookies["haapi-gateway"])
                     // What the row holds, opened with the key as only the gateway can.
                     let row = PostgresSessionStorage.rowID(for: cookie)
-                    let hex = try await replicas.database.sql("SELECT encode(document, 'hex') FROM haapi_gateway_sessions WHERE id = '\(row)'")
-                    let sealed = stride(from: 0, to: hex.count, by: 2).compactMap { offset -> UInt8? in
-                        let start = hex.index(hex.startIndex, offsetBy: offset)
-                        return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)
+                    let opened = { () async throws -> [UInt8] in
+                        let hex = try await replicas.database.sql("SELECT encode(document, 'hex') FROM haapi_gateway_sessions WHERE id = '\(row)'")
+                        let sealed = stride(from: 0, to: hex.count, by: 2).compactMap { offset -> UInt8? in
+                            let start = hex.index(hex.startIndex, offsetBy: offset)
+                            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)
+                        }
+                        return try SessionCipher(keys: [key])!.open(sealed, table: PostgresSchema.sessionsTable, rowID: row).get()
                     }
-                    let opened = try SessionCipher(keys: [key])!.open(sealed, table: PostgresSchema.sessionsTable, rowID: row).get()
-                    let document = try SignInDocument.decode(opened, keepingRawJSON: false)
+                    // A password typed wrong is re-shown to nobody and kept nowhere: not in the document, not in a dump.
+                    let password = "password-canary-\(UUID().uuidString)"
+                    #expect(try await browser.submitStopping(form, ["userName": "demo", "password": password]).status == 303)
+                    #expect(!String(decoding: try await opened(), as: UTF8.self).contains(password), "the stored sign-in holds the typed password")
+                    let wrong = try await browser.get("/")
+                    #expect(wrong.html.contains("Incorrect username or password."))
+                    let early = try await replicas.database.server.dump(database: replicas.database.name)
+                    #expect(!early.contains(password) && !early.lowercased().contains(password.utf8.map { String(format: "%02x", $0) }.joined()))
+                    let document = try SignInDocument.decode(try await opened(), keepingRawJSON: false)
                     let pemBody = document.flow.dpopPrivateKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
                     var secrets = [pemBody, document.flow.codeVerifier, document.record.csrfToken, cookie]
                     secrets += [document.flow.haapiToken?.value].compactMap { $0 }
-                    let notice = try await browser.submit(form, ["userName": "demo", "password": "demo"])
+                    let retry = try #require(wrong.forms.first { $0.inputs.contains { $0.type == "password" } })
+                    let notice = try await browser.submit(retry, ["userName": "demo", "password": "demo"])
                     let done = try await browser.submit(try notice.form(button: "Continue"))
                     #expect(done.html.contains("You are signed in"))
                     // Written by the replica that completed the sign-in.
