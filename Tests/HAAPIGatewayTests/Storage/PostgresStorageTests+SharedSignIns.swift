@@ -87,6 +87,28 @@ extension PostgresStorageTests {
             }
         }
 
+        @Test("kiosk mode on two replicas: a finished sign-in's row is deleted at once; a page left alone resets by the database's idle time")
+        func kioskOnReplicas() async throws {
+            try await SharedReplicas.run(keys: [key], configure: { $0.kiosk = KioskSettings(enabled: true, resetAfterSeconds: 7, idleResetSeconds: 3) }) {
+                replicas in
+                try await replicas.browser().closing { browser in
+                    let done = try await browser.signInAsDemo()
+                    #expect(done.html.contains("You are signed in"), "\(done.html)")
+                    #expect(browser.cookies.isEmpty, "the session cookie is cleared")
+                    #expect(try await replicas.database.sql("SELECT count(*) FROM haapi_gateway_sessions") == "0", "a shared screen keeps nothing")
+                    _ = try await browser.openPasswordForm()
+                    let cookie = browser.cookies
+                    let active = try await browser.get("/kiosk/next")
+                    #expect(active.forms.contains { $0.inputs.contains { $0.type == "password" } }, "still the same step")
+                    #expect(browser.cookies == cookie)
+                    try await Task.sleep(for: .milliseconds(2_500))
+                    let reset = try await browser.get("/kiosk/next")
+                    #expect(reset.html.contains("Username and password"), "a new sign-in from the start: \(reset.html)")
+                    #expect(browser.cookies != cookie)
+                }
+            }
+        }
+
         @Test("a sign-in stored under a key the replica lacks starts again there with a notice; the row it could not read is removed")
         func unreadableRestarts() async throws {
             try await SharedReplicas.run(keys: [key], secondKeys: [.random()]) { replicas in
