@@ -71,4 +71,33 @@ struct SharedSessionsAcrossProcessesTests {
             #expect(try shared.deliveries().count == 2)
         }
     }
+    @Test("a webhook delivery under way when the gateway that made it is killed is delivered once, with its id, by the other")
+    func deliveryOutlivesItsGateway() async throws {
+        let receiver = WebhookReceiver()
+        try await receiver.serving { hook in
+            try await SharedStoreGateways.run { shared in
+                let environment = ["HAAPI_GATEWAY_CALLBACKS_HAND_OVER_SECONDS": "1"]
+                let (doomed, doomedURL) = try await shared.start(callback: hook.absoluteString, extraEnvironment: environment)
+                _ = try await shared.start(callback: hook.absoluteString, extraEnvironment: environment)
+                let outbox = { try await shared.postgres.psql("SELECT count(*) FROM haapi_gateway_outbox", database: shared.database).trimmingCharacters(in: .whitespacesAndNewlines) }
+                // The receiver holds the first attempt: it is under way, claimed by the gateway that made it, when that one dies.
+                receiver.hold(true)
+                try await TestBrowser.using(doomedURL) { browser in
+                    let done = try await browser.signInAsDemo()
+                    #expect(done.html.contains("You are signed in") && done.html.contains("taking longer than usual"), "\(done.html)")
+                }
+                for _ in 0..<100 where receiver.arrivals.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+                let first = try #require(receiver.arrivals.first, "the attempt reached the receiver")
+                #expect(try await outbox() == "1", "in the outbox while its attempt is under way")
+                kill(doomed.processIdentifier, SIGKILL)
+                _ = try await doomed.waitForExit(timeout: .seconds(10))
+                receiver.hold(false)
+                for _ in 0..<180 where receiver.accepted.isEmpty { try await Task.sleep(for: .milliseconds(500)) }
+                #expect(receiver.accepted == [first], "delivered by the other gateway, with the same delivery id")
+                try await Task.sleep(for: .seconds(3))
+                #expect(receiver.accepted.count == 1, "and once")
+                #expect(try await outbox() == "0", "nothing left to deliver")
+            }
+        }
+    }
 }

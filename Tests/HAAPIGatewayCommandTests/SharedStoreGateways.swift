@@ -32,6 +32,7 @@ final class SharedStoreGateways: @unchecked Sendable {
             try (Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString() + "\n")
                 .write(to: directory.appendingPathComponent("session-keys"), atomically: true, encoding: .utf8)
             try "demo-secret\n".write(to: directory.appendingPathComponent("client-secret"), atomically: true, encoding: .utf8)
+            try "webhook-secret-of-the-replicas\n".write(to: directory.appendingPathComponent("webhook-secret"), atomically: true, encoding: .utf8)
             try postgres.url(database: database).write(to: directory.appendingPathComponent("postgres-url"), atomically: true, encoding: .utf8)
             let sink = directory.appendingPathComponent("sink.sh")
             try """
@@ -63,18 +64,26 @@ final class SharedStoreGateways: @unchecked Sendable {
 
     /// Starts a gateway process on `port` (0: a free one) with the shared store, waits until it is ready (its tables
     /// prepared), and returns it with its base URL.
-    func start(port: Int = 0) async throws -> (RunningGateway, String) {
-        let environment = [
+    /// - Parameters:
+    ///   - callback: Its sink (by default the exec sink that keeps every delivery in ``directory``); a webhook gets the
+    ///     replicas' shared secret.
+    ///   - extraEnvironment: More settings, as environment variables.
+    func start(port: Int = 0, callback: String? = nil, extraEnvironment: [String: String] = [:]) async throws -> (RunningGateway, String) {
+        var environment = [
             "HAAPI_GATEWAY_SESSIONS_STORE": "postgres",
             "HAAPI_GATEWAY_SESSIONS_POSTGRES_URL_FILE": directory.appendingPathComponent("postgres-url").path,
             "HAAPI_GATEWAY_SESSIONS_ENCRYPTION_KEYS_FILE": directory.appendingPathComponent("session-keys").path,
             "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0",
         ]
+        if callback?.hasPrefix("http") == true {
+            environment["HAAPI_GATEWAY_CALLBACKS_WEBHOOK_SECRET_FILE"] = directory.appendingPathComponent("webhook-secret").path
+        }
+        environment.merge(extraEnvironment) { _, given in given }
         let gateway = try RunningGateway(
             [
                 "serve", "--port", "\(port)", "--upstream", demoURL, "--client-id", "demo-gateway", "--client-secret-file",
                 directory.appendingPathComponent("client-secret").path, "--redirect-uri", "haapi:start", "--callback",
-                "exec:\(directory.appendingPathComponent("sink.sh").path)",
+                callback ?? "exec:\(directory.appendingPathComponent("sink.sh").path)",
             ], environment: environment)
         gateways.append(gateway)
         let url = try await gateway.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
