@@ -38,7 +38,8 @@ struct BrowserSignIn {
         return timings
     }
 
-    /// `GET /healthz` of the first gateway: one HTTP exchange on the same connections, with next to no work on the gateway's side.
+    /// `GET /healthz` of the first gateway: one HTTP exchange on the same connections, with next to no work on the
+    /// gateway's side.
     func healthCheck() async throws {
         let response = try await client.execute(HTTPClientRequest(url: gateways.bases[0] + "/healthz"), timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 1 << 16)
