@@ -5,9 +5,10 @@ import NIOCore
 /// One demo/demo sign-in through the gateway as a browser does it: `GET /`, then each button a form post whose 303 is
 /// followed with `GET /`, the session cookie sent back. Each step is timed from the request to the page that needs
 /// the person (or the signed-in page); finding the form on the page is the driver's work and stays outside the timing.
+/// Each request goes to the next gateway of `gateways` (replicas sharing their sessions behind a round-robin balancer).
 struct BrowserSignIn {
     let client: HTTPClient
-    let baseURL: String
+    let gateways: GatewayRotation
 
     func run() async throws -> [Duration] {
         let clock = ContinuousClock()
@@ -37,9 +38,10 @@ struct BrowserSignIn {
         return timings
     }
 
-    /// `GET /healthz`: one HTTP exchange on the same connections, with next to no work on the gateway's side.
+    /// `GET /healthz` of the first gateway: one HTTP exchange on the same connections, with next to no work on the
+    /// gateway's side.
     func healthCheck() async throws {
-        let response = try await client.execute(HTTPClientRequest(url: baseURL + "/healthz"), timeout: .seconds(30))
+        let response = try await client.execute(HTTPClientRequest(url: gateways.bases[0] + "/healthz"), timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 1 << 16)
         guard response.status == .ok else { throw DriverError("the gateway answered GET /healthz with \(response.status.code)") }
     }
@@ -47,7 +49,7 @@ struct BrowserSignIn {
     /// Posts a form with its hidden values and `values`, then follows the 303 as a browser does (taking the new session
     /// cookie the gateway sets after sign-in).
     private func press(_ form: PageForm, _ values: [String: String], cookie: inout String?) async throws -> String {
-        var request = HTTPClientRequest(url: baseURL + form.action)
+        var request = HTTPClientRequest(url: gateways.next() + form.action)
         request.method = .POST
         if let cookie { request.headers.add(name: "Cookie", value: cookie) }
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -65,7 +67,7 @@ struct BrowserSignIn {
     }
 
     private func get(_ path: String, cookie: String?) async throws -> (body: String, cookie: String?) {
-        var request = HTTPClientRequest(url: baseURL + path)
+        var request = HTTPClientRequest(url: gateways.next() + path)
         if let cookie { request.headers.add(name: "Cookie", value: cookie) }
         request.headers.add(name: "Accept-Language", value: "en")
         let response = try await client.execute(request, timeout: .seconds(30))

@@ -33,6 +33,7 @@ struct SignInsCommand: AsyncParsableCommand {
                 baseURL: upstream.url, clientID: "demo-gateway", clientAuthentication: .secretBasic("demo-secret"), redirectURI: "haapi:start",
                 scopes: ["openid", "profile", "email"]))
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        let browser = BrowserSignIn(client: http, gateways: GatewayRotation([gateway]))
         let deadline = ContinuousClock.now + .seconds(timeLimitSeconds)
         var results = SignInTimings()
         do {
@@ -44,10 +45,10 @@ struct SignInsCommand: AsyncParsableCommand {
                     if variant {
                         direct = try await DirectSignIn(flow: client.makeFlow()).run()
                     } else {
-                        gateway = try await BrowserSignIn(client: http, baseURL: self.gateway.base).run()
+                        gateway = try await browser.run()
                     }
                 }
-                let exchange = try await ContinuousClock().measure { try await BrowserSignIn(client: http, baseURL: self.gateway.base).healthCheck() }
+                let exchange = try await ContinuousClock().measure { try await browser.healthCheck() }
                 if round >= warmupRounds { results.append(direct: direct, gateway: gateway, exchange: exchange) }
             }
         } catch {

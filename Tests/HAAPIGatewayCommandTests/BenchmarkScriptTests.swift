@@ -4,7 +4,8 @@ import Testing
 
 /// `scripts/benchmark --tiny` runs the whole macro benchmark on a few rounds and sessions with the binaries of this
 /// build, and writes its JSON and Markdown. Only that it runs and reports is checked: performance is never asserted in
-/// tests. Needs Debian's nginx and wrk, which `.ci/run` installs.
+/// tests. Needs Debian's nginx and wrk, which `.ci/run` installs, and for its PostgreSQL section (skipped with a line
+/// in the results without it) Debian's postgresql, which `.ci/run` installs too.
 struct BenchmarkScriptTests {
     private struct Results: Decodable {
         struct SignIn: Decodable {
@@ -20,11 +21,35 @@ struct BenchmarkScriptTests {
             let levels: [Level]
         }
         struct Startup: Decodable { let first_page_ms: Double }
-        struct Target: Decodable { let name: String }
+        struct Postgres: Decodable {
+            struct SignIn: Decodable {
+                struct Step: Decodable { let overhead_median_ms: Double }
+                let rounds: Int
+                let steps: [Step]
+                let overhead_median_ms: Double
+            }
+            struct Rate: Decodable {
+                struct Variant: Decodable {
+                    let gateways: Int
+                    let sign_ins_per_second: Double
+                    let failures: Int
+                }
+                let memory: Variant
+                let postgres: Variant
+            }
+            let skipped: String?
+            let sign_in: SignIn?
+            let rate: Rate?
+        }
+        struct Target: Decodable {
+            let name: String
+            let met: Bool?
+        }
         let sign_in: SignIn
         let throughput: Throughput
         let memory: Memory
         let startup: Startup
+        let postgres: Postgres
         let targets: [Target]
     }
 
@@ -45,8 +70,25 @@ struct BenchmarkScriptTests {
         #expect(results.throughput.gateway_requests_per_second > 0 && results.throughput.nginx_requests_per_second > 0)
         #expect(results.memory.levels.map(\.sessions) == [10, 20, 40])
         #expect(results.startup.first_page_ms > 0)
-        #expect(results.targets.count == 6)
+        #expect(results.targets.count == 7)
         let table = try String(contentsOf: output.appendingPathComponent("results.md"), encoding: .utf8)
         #expect(table.contains("| target | measured | target | met |"))
+        // The PostgreSQL section: measured where PostgreSQL is installed (always under .ci/run), else skipped visibly.
+        let postgresTarget = results.targets.last
+        #expect(postgresTarget?.name.hasPrefix("PostgreSQL session store") == true)
+        if let skipped = results.postgres.skipped {
+            #expect(!TestTools.postgresAvailable, "PostgreSQL is installed, yet the benchmark skipped it: \(skipped)")
+            #expect(postgresTarget?.met == nil)
+            #expect(table.contains("PostgreSQL session store: skipped"))
+        } else {
+            let signIn = try #require(results.postgres.sign_in)
+            let rate = try #require(results.postgres.rate)
+            #expect(signIn.rounds == 3 && signIn.steps.count == 4)
+            #expect(postgresTarget?.met != nil)
+            #expect(rate.memory.gateways == 1 && rate.postgres.gateways == 2)
+            #expect(rate.memory.sign_ins_per_second > 0 && rate.postgres.sign_ins_per_second > 0)
+            #expect(rate.memory.failures == 0 && rate.postgres.failures == 0)
+            #expect(table.contains("| step | memory median (ms) | PostgreSQL median (ms) | added median (ms) | added p99 (ms) |"))
+        }
     }
 }
