@@ -16,9 +16,13 @@ extension HAAPIFlow {
         let token = tokenMachine.cached.map { cached in
             let remaining = instant.duration(to: cached.expiresAt).components
             let seconds = Double(remaining.seconds) + Double(remaining.attoseconds) / 1e18
+            // Whole seconds, so that exporting an unchanged flow twice gives equal states (a store writes only what
+            // changed): rounded down (the token counts as expiring up to a second early), with a millisecond's slack so
+            // that an expiry restored from a saved state, read back through this process's clocks, exports as itself.
+            let expiry = (now.timeIntervalSince1970 + seconds + 0.001).rounded(.down)
             return HAAPIFlowState.Token(
                 value: cached.token.value, tokenType: cached.token.tokenType, expiresIn: cached.token.expiresIn,
-                expiresAt: now.addingTimeInterval(seconds))
+                expiresAt: Date(timeIntervalSince1970: expiry))
         }
         return HAAPIFlowState(
             formatVersion: HAAPIFlowState.currentFormatVersion,

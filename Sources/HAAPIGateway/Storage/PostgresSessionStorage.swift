@@ -101,7 +101,8 @@ public final class PostgresSessionStorage: Service, Sendable {
         return version
     }
 
-    /// The live session with this id, if any; loading counts as use (its idle lifetime starts again).
+    /// The live session with this id, if any; loading counts as use (its idle lifetime starts again; written when the
+    /// last use is a second old or more).
     /// - Parameter id: The session id.
     /// - Returns: The document and version, ``SessionLoad/absent``, or ``SessionLoad/unreadable(_:)`` when the row's
     ///   document cannot be opened.
@@ -110,13 +111,21 @@ public final class PostgresSessionStorage: Service, Sendable {
         var bindings = PostgresBindings()
         bindings.append(row)
         database.appendNow(to: &bindings)
+        // The use is written only when the last one is a second old or more: a page shown right after the post that
+        // saved the session writes nothing (and its transaction commits without waiting for the disk).
         let query = PostgresQuery(
             unsafeSQL: """
-                UPDATE haapi_gateway_sessions s
-                SET idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second'), used_at = t.now
-                FROM (SELECT COALESCE($2::timestamptz, now()) AS now) t
+                WITH t AS (SELECT COALESCE($2::timestamptz, now()) AS now),
+                touched AS (
+                    UPDATE haapi_gateway_sessions s
+                    SET idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second'), used_at = t.now
+                    FROM t
+                    WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
+                      AND (s.used_at IS NULL OR s.used_at <= t.now - interval '1 second')
+                    RETURNING 1
+                )
+                SELECT s.document, s.version FROM haapi_gateway_sessions s, t
                 WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
-                RETURNING s.document, s.version
                 """, binds: bindings)
         let found = try await database.perform("load a session") { client in
             try await client.query(query).decode((ByteBuffer, Int64).self).first { _ in true }

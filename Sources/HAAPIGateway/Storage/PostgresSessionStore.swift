@@ -24,7 +24,8 @@ final class PostgresSessionStore: SessionStore, Sendable {
     let restorer: SignInRestorer
     let timing: SessionClaimTiming
     private let settings: Mutex<SessionSettings>
-    private let lastCount = Mutex(0)
+    /// The last count of live sessions, and when it was read.
+    private let lastCount = Mutex<(at: ContinuousClock.Instant?, count: Int)>((nil, 0))
     private let outage = DatabaseOutage()
     private let logger: Logger
 
@@ -46,9 +47,17 @@ final class PostgresSessionStore: SessionStore, Sendable {
         return SessionCheckout(id: id, session: session, ticket: SessionTicket(version: 1, document: document))
     }
 
+    /// Whether the sessions of every replica are below the cap, by a count at most a second old (each new sign-in
+    /// counting every row would grow with the table; the cap is approximate across replicas anyway).
     func hasRoom() async throws(GatewayError) -> Bool {
-        let count = try await database("count sessions") { () throws(PostgresStorageError) in try await storage.count() }
-        lastCount.withLock { $0 = count }
+        let now = ContinuousClock.now
+        let count: Int
+        if let recent = lastCount.withLock({ $0.at.map { now - $0 < .seconds(1) } ?? false ? $0.count : nil }) {
+            count = recent
+        } else {
+            count = try await database("count sessions") { () throws(PostgresStorageError) in try await storage.count() }
+            lastCount.withLock { $0 = (now, count) }
+        }
         return count < max(1, settings.withLock { $0.maximumSessions })
     }
 
@@ -177,9 +186,9 @@ final class PostgresSessionStore: SessionStore, Sendable {
     var count: Int {
         get async {
             if let count = try? await database("count sessions", { () throws(PostgresStorageError) in try await storage.count() }) {
-                lastCount.withLock { $0 = count }
+                lastCount.withLock { $0 = (ContinuousClock.now, count) }
             }
-            return lastCount.withLock { $0 }
+            return lastCount.withLock { $0.count }
         }
     }
 
