@@ -258,7 +258,29 @@ extension PostgresStorageTests {
             }
             #expect(!FileManager.default.fileExists(atPath: spool), "the spool file is not used")
             #expect(logs.text.contains("callbacks.spoolFile is not used with sessions.store: postgres"))
-            #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_outbox WHERE claimed_by IS NULL") == "1", "left for the other replicas, released")
+            #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_outbox WHERE claimed_by IS NULL") == "1", "rescheduled unclaimed, for any replica")
+        }
+
+        @Test("the configuration's summary says pending deliveries are kept in the outbox, and that callbacks.spoolFile is not used")
+        func summaryNamesTheOutbox() throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-summary-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try "\(key.base64)\n".write(to: directory.appendingPathComponent("keys"), atomically: true, encoding: .utf8)
+            try "postgres://gateway:pw@db.example.com/haapi\n".write(to: directory.appendingPathComponent("url"), atomically: true, encoding: .utf8)
+            let file = directory.appendingPathComponent("gateway.yaml")
+            try """
+                sessions:
+                  store: postgres
+                  postgresURLFile: url
+                  encryptionKeysFile: keys
+                callbacks:
+                  sinks: ["file:\(directory.path)/tokens.json"]
+                  spoolFile: \(directory.path)/callbacks.spool
+                """.write(to: file, atomically: true, encoding: .utf8)
+            let summary = try GatewayConfiguration.load(file: file.path, environment: [:]).summary.joined(separator: "\n")
+            #expect(summary.contains("kept meanwhile in the PostgreSQL outbox, where any replica delivers them (callbacks.spoolFile not used)"), "\(summary)")
+            #expect(!summary.contains("across restarts"))
         }
     }
 }
