@@ -35,9 +35,14 @@ actor CallbackDispatcher {
         /// Whether the outbox holds it (claimed by this replica while an attempt is under way), so that its result is
         /// reported there; false while the database could not be reached to record it.
         var inOutbox = false
+        /// The sink's name in the outbox (``CallbackDispatcher/outboxNames(_:)``), when the journal is the outbox.
+        var outboxName: String? = nil
+
+        /// The sink's name in the outbox's rows.
+        var outboxSink: String { outboxName ?? sink.name }
 
         var outboxDelivery: OutboxDelivery {
-            OutboxDelivery(id: delivery.id, sink: sink.name, outcome: delivery.outcome, document: delivery.document)
+            OutboxDelivery(id: delivery.id, sink: outboxSink, outcome: delivery.outcome, document: delivery.document)
         }
     }
 
@@ -123,10 +128,11 @@ actor CallbackDispatcher {
         }
         let delivery = CallbackDelivery(id: SecureToken.make(byteCount: 16), document: document, outcome: outcome.outcome)
         let now = ContinuousClock.now
+        let outboxNames = Self.outboxNames(sinks)
         let entries = sinks.enumerated().map { index, sink in
             Entry(
                 key: "\(delivery.id)|\(index)", sink: sink, delivery: delivery, giveUpAt: now + .seconds(settings.retryForSeconds), attempts: 0, nextAttempt: now,
-                backoff: initialBackoff)
+                backoff: initialBackoff, outboxName: outboxNames[index])
         }
         for entry in entries { inFlight[entry.key] = entry }
         switch journal {
@@ -273,9 +279,16 @@ actor CallbackDispatcher {
     private func attempt(_ key: String, atShutdown: Bool = false) async -> Bool {
         guard var entry = inFlight[key] else { return false }
         entry.attempts += 1
+        let outcome: Result<Void, any Error>
         do {
             try await entry.sink.deliver(entry.delivery)
+            outcome = .success(())
         } catch {
+            outcome = .failure(error)
+        }
+        // Recorded in the outbox meanwhile (at shutdown, while the database had been unreachable): reported there.
+        if let current = inFlight[key] { entry.inOutbox = current.inOutbox }
+        if case .failure(let error) = outcome {
             await attemptFailed(entry, error: error)
             return false
         }
@@ -424,7 +437,7 @@ actor CallbackDispatcher {
     /// stays there, and another replica delivers it again once the claim's lease ends (same delivery id).
     private func reportDelivered(_ entry: Entry, to outbox: CallbackOutbox) async {
         do throws(PostgresStorageError) {
-            try await outbox.table.markDelivered(id: entry.delivery.id, sink: entry.sink.name)
+            try await outbox.table.markDelivered(id: entry.delivery.id, sink: entry.outboxSink)
         } catch {
             logger.warning(
                 "a delivered callback could not be removed from the outbox; it may be delivered again, with the same delivery id",
@@ -439,7 +452,7 @@ actor CallbackDispatcher {
         let result: OutboxReschedule
         do throws(PostgresStorageError) {
             result = try await outbox.table.reschedule(
-                id: entry.delivery.id, sink: entry.sink.name, retryAfter: entry.backoff, retryFor: max(.zero, entry.giveUpAt - .now))
+                id: entry.delivery.id, sink: entry.outboxSink, retryAfter: entry.backoff, retryFor: max(.zero, entry.giveUpAt - .now))
         } catch let failure {
             logger.error(
                 "the callback outbox cannot be written; the delivery is retried from this replica's memory",
@@ -453,9 +466,10 @@ actor CallbackDispatcher {
         case .givenUp:
             abandon(entry, error: error)
         case .notClaimed:
-            // This replica's lease ran out during the attempt and another replica took it over (or delivered it).
+            // This replica's claim ended during the attempt (its lease ran out, or it was released at shutdown): another
+            // replica has the delivery, or has delivered it.
             logger.notice(
-                "a callback delivery's claim ran out during its attempt; another replica has it",
+                "a callback delivery's claim ended during its attempt; another replica has it",
                 metadata: ["sink": "\(entry.sink.name)", "delivery": "\(entry.delivery.id)"])
         }
         return true
@@ -470,6 +484,7 @@ actor CallbackDispatcher {
         if !unrecorded.isEmpty {
             do throws(PostgresStorageError) {
                 try await outbox.table.enqueue(unrecorded.map(\.outboxDelivery), claimingFor: nil)
+                for entry in unrecorded { inFlight[entry.key]?.inOutbox = true }
             } catch {
                 for entry in unrecorded {
                     abandon(
@@ -533,11 +548,9 @@ actor CallbackDispatcher {
     /// Claims up to `limit` due deliveries and starts their attempts.
     /// - Returns: How many were claimed.
     private func claimDue(_ outbox: CallbackOutbox, limit: Int) async -> Int {
-        var names: [String] = []
-        for sink in sinks where !names.contains(sink.name) { names.append(sink.name) }
         let claims: [OutboxClaim]
         do throws(PostgresStorageError) {
-            claims = try await outbox.table.claimDue(sinks: names, limit: limit, lease: outbox.attemptLease)
+            claims = try await outbox.table.claimDue(sinks: Self.outboxNames(sinks), limit: limit, lease: outbox.attemptLease)
         } catch {
             if !claimsFailing {
                 claimsFailing = true
@@ -559,8 +572,8 @@ actor CallbackDispatcher {
     /// Attempts a delivery this replica claimed, or gives it up when its document cannot be opened (its key was
     /// removed from `sessions.encryptionKeysFile`).
     private func take(_ claim: OutboxClaim, from outbox: CallbackOutbox) async {
-        // Sinks sharing a name are the same destination (the name is the file, program or URL): one row serves them.
-        guard let index = sinks.firstIndex(where: { $0.name == claim.sink }) else { return }
+        // A sink removed by a reload meanwhile: the claim ends with its lease, for a replica that has the sink.
+        guard let index = Self.outboxNames(sinks).firstIndex(of: claim.sink) else { return }
         let key = "\(claim.id)|\(index)"
         // Still attempted here (an attempt that outlasted its lease): that attempt reports its result.
         guard inFlight[key] == nil, waiting[key] == nil else { return }
@@ -590,7 +603,7 @@ actor CallbackDispatcher {
         inFlight[key] = Entry(
             key: key, sink: sinks[index], delivery: CallbackDelivery(id: claim.id, document: document, outcome: claim.outcome),
             giveUpAt: now + .seconds(settings.retryForSeconds), attempts: claim.attempts - 1, nextAttempt: now,
-            backoff: backoff(afterFailures: claim.attempts - 1), inOutbox: true)
+            backoff: backoff(afterFailures: claim.attempts - 1), inOutbox: true, outboxName: claim.sink)
         claimedAttempts += 1
         Task {
             _ = await self.attempt(key)
@@ -600,6 +613,18 @@ actor CallbackDispatcher {
 
     private func claimedAttemptEnded() {
         claimedAttempts -= 1
+    }
+
+    /// The name each sink's deliveries have in the outbox: its own, or for the second and later of sinks sharing one
+    /// `name #2`, `#3`, … (two webhooks whose URLs differ only in their query, which names leave out, are two
+    /// receivers), so that each sink has rows of its own. Replicas with the same sinks name them alike.
+    private static func outboxNames(_ sinks: [any CallbackSink]) -> [String] {
+        var seen: [String: Int] = [:]
+        return sinks.map { sink in
+            let count = (seen[sink.name] ?? 0) + 1
+            seen[sink.name] = count
+            return count == 1 ? sink.name : "\(sink.name) #\(count)"
+        }
     }
 
     /// The wait after `failures` failed attempts (the first `callbacks.initialBackoffSeconds`, then doubling, at most a

@@ -115,6 +115,25 @@ extension PostgresStorageTests {
             await replica.kill()
         }
 
+        @Test("two sinks sharing a name (webhooks whose URLs differ only in their query) have rows of their own: one refused is retried though the other accepted")
+        func sinksSharingAName() async throws {
+            let database = try await StorageTestDatabase.make()
+            let replica = try await ReplicaPool(database, keys: [key])
+            let tenantA = ScriptedSink(name: "webhook:https://hooks.example.com/t", steps: [.refuse])
+            let tenantB = ScriptedSink(name: "webhook:https://hooks.example.com/t", steps: [])
+            let dispatcher = Self.dispatcher(
+                replica, owner: "replica-a", sinks: [tenantA, tenantB], settings: CallbackDeliverySettings(initialBackoffSeconds: 0.3))
+            await dispatcher.start()
+            #expect(await dispatcher.deliver(.cancelled(signIn: nil)) == false)
+            #expect(tenantB.accepted.count == 1)
+            #expect(try await database.sql("SELECT sink FROM haapi_gateway_outbox") == "webhook:https://hooks.example.com/t")
+            #expect(try await eventually { tenantA.accepted.count == 1 }, "the refused one is retried from the outbox")
+            #expect(try await eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
+            #expect(tenantB.accepted.count == 1 && tenantA.accepted.first?.id == tenantB.accepted.first?.id)
+            await dispatcher.flushAtShutdown()
+            await replica.kill()
+        }
+
         @Test(
             "at shutdown an attempt under way gets callbacks.handOverSeconds, then the claims are released: another replica delivers at once, long before the lease would end"
         )
