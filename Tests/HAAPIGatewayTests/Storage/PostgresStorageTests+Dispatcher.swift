@@ -42,7 +42,8 @@ extension PostgresStorageTests {
             let flaky = ScriptedSink(name: Self.hook, steps: [.hold(first, then: .refuse), .hold(stuck, then: .refuse)])
             let a = try await ReplicaPool(database, keys: [key])
             let dispatcherA = Self.dispatcher(
-                a, owner: "replica-a", sinks: [flaky], settings: CallbackDeliverySettings(retryForSeconds: 3600, initialBackoffSeconds: 0.3, handOverSeconds: 5))
+                a, owner: "replica-a", sinks: [flaky], settings: CallbackDeliverySettings(retryForSeconds: 3600, initialBackoffSeconds: 0.3, handOverSeconds: 5),
+                lease: .seconds(3))
             await dispatcherA.start()
             let handedOver = Task { await dispatcherA.deliver(outcome) }
             #expect(try await eventually { flaky.attemptsStarted == 1 })
@@ -62,7 +63,9 @@ extension PostgresStorageTests {
             let claim = try await database.sql(
                 "SELECT claimed_by, attempts, give_up_at IS NOT NULL, extract(epoch FROM claimed_until) FROM haapi_gateway_outbox"
             ).split(separator: "|")
-            #expect(claim.prefix(3) == ["replica-a", "2", "t"], "\(claim)")
+            // At least 2 attempts: on a loaded machine A's claimer may already have claimed its own stuck attempt again
+            // (its lease ran out), which is still A's and counts once more.
+            #expect(claim.count == 4 && claim[0] == "replica-a" && (Int(claim[1]) ?? 0) >= 2 && claim[2] == "t", "\(claim)")
             let leaseEnds = try #require(Double(claim.last ?? ""))
             // A is killed: its pool goes, and the attempt under way never reports.
             await a.kill()
@@ -104,7 +107,7 @@ extension PostgresStorageTests {
             #expect(
                 try await database.sql("SELECT sink FROM haapi_gateway_outbox") == "exec:/bin/false", "the accepted delivery is no longer in the outbox")
             #expect(try await eventually(.seconds(20)) { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
-            #expect(never.attemptsStarted >= 3, "retried from the outbox before it was given up (\(never.attemptsStarted) attempts)")
+            #expect(never.attemptsStarted >= 2, "retried from the outbox before it was given up (\(never.attemptsStarted) attempts)")
             #expect(logs.text.contains("error callback delivery given up; this outcome is lost for the sink"))
             #expect(logs.text.contains("exec:/bin/false"))
             let lines = Set(metrics.exposition().split(separator: "\n").map(String.init))
