@@ -627,7 +627,7 @@ actor CallbackDispatcher {
         }
     }
 
-    /// The wait after `failures` failed attempts (the first `callbacks.initialBackoffSeconds`, then doubling, at most a
+    /// The wait after `failures` failed attempts (the first `initialBackoffSeconds`, 1 s, then doubling, at most a
     /// minute): what an entry that failed that often in memory would wait.
     private func backoff(afterFailures failures: Int) -> Duration {
         var backoff = initialBackoff

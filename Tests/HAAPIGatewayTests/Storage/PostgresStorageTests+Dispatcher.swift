@@ -46,7 +46,7 @@ extension PostgresStorageTests {
                 lease: .seconds(3))
             await dispatcherA.start()
             let handedOver = Task { await dispatcherA.deliver(outcome) }
-            #expect(try await eventually { flaky.attemptsStarted == 1 })
+            #expect(try await Self.eventually { flaky.attemptsStarted == 1 })
             #expect(
                 try await database.sql("SELECT claimed_by, attempts FROM haapi_gateway_outbox") == "replica-a|1",
                 "recorded, claimed by this replica, before its first attempt: a kill now loses nothing")
@@ -59,7 +59,7 @@ extension PostgresStorageTests {
             first.open()
             #expect(await handedOver.value == false)
             // Rescheduled unclaimed (any replica may make the next attempt), then claimed again by A's claimer when due.
-            #expect(try await eventually { flaky.attemptsStarted == 2 }, "A's claimer makes the next attempt")
+            #expect(try await Self.eventually { flaky.attemptsStarted == 2 }, "A's claimer makes the next attempt")
             let claim = try await database.sql(
                 "SELECT claimed_by, attempts, give_up_at IS NOT NULL, extract(epoch FROM claimed_until) FROM haapi_gateway_outbox"
             ).split(separator: "|")
@@ -74,12 +74,12 @@ extension PostgresStorageTests {
             let receiver = ScriptedSink(name: Self.hook, steps: [])
             let dispatcherB = Self.dispatcher(b, owner: "replica-b", sinks: [receiver], settings: CallbackDeliverySettings(initialBackoffSeconds: 0.3))
             await dispatcherB.start()
-            #expect(try await eventually(.seconds(30)) { receiver.accepted.count == 1 }, "B takes it over once A's lease has ended")
+            #expect(try await Self.eventually(.seconds(30)) { receiver.accepted.count == 1 }, "B takes it over once A's lease has ended")
             let acceptedAt = try #require(receiver.acceptedAt.first)
             #expect(acceptedAt.timeIntervalSince1970 >= leaseEnds - 0.05, "not before A's lease ended (\(acceptedAt.timeIntervalSince1970) < \(leaseEnds))")
             #expect(receiver.accepted.first?.id == flaky.started.first, "the same delivery id")
             #expect(receiver.accepted.first?.document == (try outcome.encoded()))
-            #expect(try await eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
+            #expect(try await Self.eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
             try await Task.sleep(for: .seconds(1))
             #expect(receiver.accepted.count == 1, "exactly once")
             await dispatcherB.flushAtShutdown()
@@ -106,7 +106,7 @@ extension PostgresStorageTests {
             #expect(healthy.accepted.count == 1)
             #expect(
                 try await database.sql("SELECT sink FROM haapi_gateway_outbox") == "exec:/bin/false", "the accepted delivery is no longer in the outbox")
-            #expect(try await eventually(.seconds(20)) { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
+            #expect(try await Self.eventually(.seconds(20)) { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
             #expect(never.attemptsStarted >= 2, "retried from the outbox before it was given up (\(never.attemptsStarted) attempts)")
             #expect(logs.text.contains("error callback delivery given up; this outcome is lost for the sink"))
             #expect(logs.text.contains("exec:/bin/false"))
@@ -130,8 +130,8 @@ extension PostgresStorageTests {
             #expect(await dispatcher.deliver(.cancelled(signIn: nil)) == false)
             #expect(tenantB.accepted.count == 1)
             #expect(try await database.sql("SELECT sink FROM haapi_gateway_outbox") == "webhook:https://hooks.example.com/t")
-            #expect(try await eventually { tenantA.accepted.count == 1 }, "the refused one is retried from the outbox")
-            #expect(try await eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
+            #expect(try await Self.eventually { tenantA.accepted.count == 1 }, "the refused one is retried from the outbox")
+            #expect(try await Self.eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
             #expect(tenantB.accepted.count == 1 && tenantA.accepted.first?.id == tenantB.accepted.first?.id)
             await dispatcher.flushAtShutdown()
             await replica.kill()
@@ -166,7 +166,7 @@ extension PostgresStorageTests {
             let fileReceiver = ScriptedSink(name: "file:/var/lib/haapi/out.json", steps: [])
             let dispatcherB = Self.dispatcher(b, owner: "replica-b", sinks: [hookReceiver, fileReceiver], settings: CallbackDeliverySettings())
             await dispatcherB.start()
-            #expect(try await eventually(.seconds(20)) { hookReceiver.accepted.count == 1 }, "taken over at once, not after the 120 s lease")
+            #expect(try await Self.eventually(.seconds(20)) { hookReceiver.accepted.count == 1 }, "taken over at once, not after the 120 s lease")
             #expect(ContinuousClock.now - stopped < .seconds(60))
             #expect(hookReceiver.accepted.first?.id == stuck.started.first)
             try await Task.sleep(for: .milliseconds(500))
@@ -192,7 +192,7 @@ extension PostgresStorageTests {
             let metrics = GatewayMetrics()
             let dispatcher = Self.dispatcher(replica, owner: "replica-a", sinks: [receiver], settings: CallbackDeliverySettings(), logs: logs, metrics: metrics)
             await dispatcher.start()
-            #expect(try await eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" }, "given up: it leaves the outbox")
+            #expect(try await Self.eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" }, "given up: it leaves the outbox")
             #expect(receiver.attemptsStarted == 0)
             #expect(logs.text.contains("error callback delivery given up: its document in the outbox cannot be opened"))
             #expect(logs.text.contains("sealed-under-a-removed-key"))
@@ -237,12 +237,12 @@ extension PostgresStorageTests {
             #expect(logs.text.contains("the callback outbox cannot be written"))
             try await database.sql("ALTER TABLE haapi_gateway_outbox_away RENAME TO haapi_gateway_outbox")
             #expect(
-                try await eventually(.seconds(20)) { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "1" },
+                try await Self.eventually(.seconds(20)) { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "1" },
                 "recorded before its next attempt")
             #expect(logs.text.contains("callback deliveries kept in memory are now in the outbox"))
             gate.open()
-            #expect(try await eventually(.seconds(20)) { receiver.accepted.count == 1 })
-            #expect(try await eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
+            #expect(try await Self.eventually(.seconds(20)) { receiver.accepted.count == 1 })
+            #expect(try await Self.eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
             await dispatcher.flushAtShutdown()
             #expect(receiver.accepted.count == 1)
             await replica.kill()
@@ -307,96 +307,98 @@ extension PostgresStorageTests {
     }
 }
 
-/// One replica's own connection pool to a test database, on the database's clock; ``kill()`` closes it as a killed
-/// process's connections close: nothing more is reported.
-final class ReplicaPool: Sendable {
-    let database: PostgresDatabase
-    private let running: Task<Void, Never>
+extension PostgresStorageTests.OutboxDispatcher {
+    /// One replica's own connection pool to a test database, on the database's clock; ``kill()`` closes it as a killed
+    /// process's connections close: nothing more is reported.
+    final class ReplicaPool: Sendable {
+        let database: PostgresDatabase
+        private let running: Task<Void, Never>
 
-    convenience init(_ test: StorageTestDatabase, keys: [SessionEncryptionKey]) async throws {
-        try await self.init(url: try test.url(), keys: keys, prepare: true)
-    }
-
-    init(url: PostgresURL, keys: [SessionEncryptionKey], prepare: Bool, operationTimeout: Duration = .seconds(10)) async throws {
-        var options = PostgresDatabase.Options()
-        options.maximumConnections = 4
-        options.operationTimeout = operationTimeout
-        options.connectTimeout = .seconds(2)
-        let database = PostgresDatabase(url: url, cipher: try #require(SessionCipher(keys: keys)), options: options, logger: StorageTestDatabase.silent)
-        self.database = database
-        running = Task { await database.client.run() }
-        if prepare { try await database.prepareSchema() }
-    }
-
-    func kill() async {
-        running.cancel()
-        await running.value
-    }
-}
-
-/// Opened once by the test; attempts held at it go on.
-final class Gate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isOpen = false
-
-    var opened: Bool { lock.withLock { isOpen } }
-
-    func open() { lock.withLock { isOpen = true } }
-
-    func wait() async {
-        while !opened { try? await Task.sleep(for: .milliseconds(20)) }
-    }
-}
-
-/// A sink whose attempts follow a script, a step each (beyond it: accepted, or refused until `refusesUntil` opens).
-final class ScriptedSink: CallbackSink, @unchecked Sendable {
-    indirect enum Step {
-        case refuse
-        case accept
-        /// Held until the gate opens, then the step given.
-        case hold(Gate, then: Step)
-    }
-
-    let name: String
-    private let steps: [Step]
-    private let refusesUntil: Gate?
-    private let lock = NSLock()
-    private var startedIDs: [String] = []
-    private var acceptedDeliveries: [(CallbackDelivery, Date)] = []
-
-    init(name: String, steps: [Step], refusesUntil: Gate? = nil) {
-        self.name = name
-        self.steps = steps
-        self.refusesUntil = refusesUntil
-    }
-
-    /// The delivery ids of the attempts begun, in order.
-    var started: [String] { lock.withLock { startedIDs } }
-    var attemptsStarted: Int { started.count }
-    var accepted: [CallbackDelivery] { lock.withLock { acceptedDeliveries.map(\.0) } }
-    var acceptedAt: [Date] { lock.withLock { acceptedDeliveries.map(\.1) } }
-
-    func deliver(_ delivery: CallbackDelivery) async throws {
-        let index = lock.withLock {
-            startedIDs.append(delivery.id)
-            return startedIDs.count - 1
+        convenience init(_ test: StorageTestDatabase, keys: [SessionEncryptionKey]) async throws {
+            try await self.init(url: try test.url(), keys: keys, prepare: true)
         }
-        var step = index < steps.count ? steps[index] : (refusesUntil.map { $0.opened ? .accept : .refuse } ?? .accept)
-        while case .hold(let gate, let then) = step {
-            await gate.wait()
-            step = then
-        }
-        guard case .accept = step else { throw GatewayError(.internalError, "receiver down") }
-        lock.withLock { acceptedDeliveries.append((delivery, Date())) }
-    }
-}
 
-/// Whether `condition` holds within `timeout` (asked every 50 ms).
-func eventually(_ timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(50))
+        init(url: PostgresURL, keys: [SessionEncryptionKey], prepare: Bool, operationTimeout: Duration = .seconds(10)) async throws {
+            var options = PostgresDatabase.Options()
+            options.maximumConnections = 4
+            options.operationTimeout = operationTimeout
+            options.connectTimeout = .seconds(2)
+            let database = PostgresDatabase(url: url, cipher: try #require(SessionCipher(keys: keys)), options: options, logger: StorageTestDatabase.silent)
+            self.database = database
+            running = Task { await database.client.run() }
+            if prepare { try await database.prepareSchema() }
+        }
+
+        func kill() async {
+            running.cancel()
+            await running.value
+        }
     }
-    return try await condition()
+
+    /// Opened once by the test; attempts held at it go on.
+    final class Gate: @unchecked Sendable {
+        private let lock = NSLock()
+        private var isOpen = false
+
+        var opened: Bool { lock.withLock { isOpen } }
+
+        func open() { lock.withLock { isOpen = true } }
+
+        func wait() async {
+            while !opened { try? await Task.sleep(for: .milliseconds(20)) }
+        }
+    }
+
+    /// A sink whose attempts follow a script, a step each (beyond it: accepted, or refused until `refusesUntil` opens).
+    final class ScriptedSink: CallbackSink, @unchecked Sendable {
+        indirect enum Step {
+            case refuse
+            case accept
+            /// Held until the gate opens, then the step given.
+            case hold(Gate, then: Step)
+        }
+
+        let name: String
+        private let steps: [Step]
+        private let refusesUntil: Gate?
+        private let lock = NSLock()
+        private var startedIDs: [String] = []
+        private var acceptedDeliveries: [(CallbackDelivery, Date)] = []
+
+        init(name: String, steps: [Step], refusesUntil: Gate? = nil) {
+            self.name = name
+            self.steps = steps
+            self.refusesUntil = refusesUntil
+        }
+
+        /// The delivery ids of the attempts begun, in order.
+        var started: [String] { lock.withLock { startedIDs } }
+        var attemptsStarted: Int { started.count }
+        var accepted: [CallbackDelivery] { lock.withLock { acceptedDeliveries.map(\.0) } }
+        var acceptedAt: [Date] { lock.withLock { acceptedDeliveries.map(\.1) } }
+
+        func deliver(_ delivery: CallbackDelivery) async throws {
+            let index = lock.withLock {
+                startedIDs.append(delivery.id)
+                return startedIDs.count - 1
+            }
+            var step = index < steps.count ? steps[index] : (refusesUntil.map { $0.opened ? .accept : .refuse } ?? .accept)
+            while case .hold(let gate, let then) = step {
+                await gate.wait()
+                step = then
+            }
+            guard case .accept = step else { throw GatewayError(.internalError, "receiver down") }
+            lock.withLock { acceptedDeliveries.append((delivery, Date())) }
+        }
+    }
+
+    /// Whether `condition` holds within `timeout` (asked every 50 ms).
+    static func eventually(_ timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return try await condition()
+    }
 }
