@@ -100,7 +100,7 @@ extension PostgresStorageTests {
             let metrics = GatewayMetrics()
             let dispatcher = Self.dispatcher(
                 replica, owner: "replica-a", sinks: [healthy, never],
-                settings: CallbackDeliverySettings(retryForSeconds: 1, initialBackoffSeconds: 0.2, handOverSeconds: 5), logs: logs, metrics: metrics)
+                settings: CallbackDeliverySettings(retryForSeconds: 3, initialBackoffSeconds: 0.2, handOverSeconds: 5), logs: logs, metrics: metrics)
             await dispatcher.start()
             await dispatcher.deliver(.cancelled(signIn: nil))
             #expect(healthy.accepted.count == 1)
@@ -122,7 +122,9 @@ extension PostgresStorageTests {
         func sinksSharingAName() async throws {
             let database = try await StorageTestDatabase.make()
             let replica = try await ReplicaPool(database, keys: [key])
-            let tenantA = ScriptedSink(name: "webhook:https://hooks.example.com/t", steps: [.refuse])
+            // Its retry waits for the gate, so that the row is still there when the test looks on a loaded machine.
+            let retry = Gate()
+            let tenantA = ScriptedSink(name: "webhook:https://hooks.example.com/t", steps: [.refuse, .hold(retry, then: .accept)])
             let tenantB = ScriptedSink(name: "webhook:https://hooks.example.com/t", steps: [])
             let dispatcher = Self.dispatcher(
                 replica, owner: "replica-a", sinks: [tenantA, tenantB], settings: CallbackDeliverySettings(initialBackoffSeconds: 0.3))
@@ -130,6 +132,7 @@ extension PostgresStorageTests {
             #expect(await dispatcher.deliver(.cancelled(signIn: nil)) == false)
             #expect(tenantB.accepted.count == 1)
             #expect(try await database.sql("SELECT sink FROM haapi_gateway_outbox") == "webhook:https://hooks.example.com/t")
+            retry.open()
             #expect(try await Self.eventually { tenantA.accepted.count == 1 }, "the refused one is retried from the outbox")
             #expect(try await Self.eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
             #expect(tenantB.accepted.count == 1 && tenantA.accepted.first?.id == tenantB.accepted.first?.id)
