@@ -51,10 +51,17 @@ public enum Gateway {
         let sessionStorage = try Self.sessionStorage(configuration, logger: logger)
         let limiter = FailedPostLimiter(settings: configuration.sessions, now: now)
         let newSessions = NewSessionLimiter(settings: configuration.sessions, now: now)
+        // With the database, pending callback deliveries are kept in its outbox (any replica delivers them), not the spool file.
+        let outbox = sessionStorage.map { CallbackOutbox(table: PostgresOutbox(database: $0.database)) }
+        if outbox != nil, let spoolFile = configuration.callbackDelivery.spoolFile {
+            logger.warning(
+                "callbacks.spoolFile is not used with sessions.store: postgres: pending callback deliveries are kept in the database's outbox",
+                metadata: ["spoolFile": "\(spoolFile)"])
+        }
         let dispatcher = CallbackDispatcher(
             configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger, observer: onOutcome,
-            spoolPath: configuration.callbackDelivery.spoolFile, metrics: metrics)
-        await dispatcher.restoreSpool()
+            spoolPath: configuration.callbackDelivery.spoolFile, outbox: outbox, metrics: metrics)
+        await dispatcher.start()
         let devices = DeviceAuthorizationStore(settings: configuration.devices, now: now)
         let store: any SessionStore<SignInSession> =
             if let sessionStorage {

@@ -2,7 +2,8 @@ import HAAPI
 import ServiceLifecycle
 
 /// Runs for the application's lifetime; on graceful shutdown it gives every callback delivery still waiting for a retry
-/// one last attempt (anything still refused is logged as lost, naming the sink), then shuts the upstream client down.
+/// one last attempt and awaits those under way (what is still refused stays in the spool file or the outbox, whose
+/// claims it releases for the other replicas, or is logged as lost, naming the sink).
 struct GatewayShutdownService: Service {
     let dispatcher: CallbackDispatcher
 

@@ -7,7 +7,8 @@ public struct CallbackDeliverySettings: Sendable {
     public var initialBackoffSeconds: Double
     /// Where every delivery not yet done is kept (mode 0600: it may hold tokens), written before the first attempt and
     /// after every change, so that a shutdown or a crash does not lose it: the next start delivers it. `nil`: a delivery
-    /// still not done when the gateway stops is logged as lost.
+    /// still not done when the gateway stops is logged as lost. Not used with `sessions.store: postgres`, whose outbox
+    /// keeps them instead (``CallbackOutbox``).
     public var spoolFile: String? = nil
     /// The most the person's last page waits for the sinks' first attempts (all at once), and the most a shutdown waits
     /// for attempts under way (default 10 s). A slower sink goes on in the background.

@@ -154,6 +154,11 @@ public final class PostgresDatabase: Service, Sendable {
         return readiness
     }
 
+    /// Whether the tables are prepared (by ``run()`` or ``prepareSchema()``): until then there is nothing to ask them.
+    var tablesPrepared: Bool {
+        if case .prepared = schemaState.withLock({ $0 }) { true } else { false }
+    }
+
     /// Runs `body` with the pool within `limit` (default ``Options/operationTimeout``), every failure a
     /// ``PostgresStorageError`` naming `operation`.
     func perform<Value: Sendable>(

@@ -9,9 +9,10 @@ import Darwin
 #endif
 
 /// Pending callback deliveries in PostgreSQL (`haapi_gateway_outbox`), so that any replica delivers them and none is
-/// lost to a restart or a crash: the storage side of ``CallbackDispatcher``'s spool, for several replicas.
+/// lost to a restart or a crash: the storage side of ``CallbackDispatcher``'s journal with `sessions.store: postgres`
+/// (``CallbackOutbox``), for several replicas.
 ///
-/// The life of a delivery, as the dispatcher uses the spool file today:
+/// The life of a delivery, as the dispatcher uses it:
 /// 1. ``enqueue(_:claimingFor:)`` before the first attempt (claimed by this replica, which attempts it at once);
 /// 2. an attempt: ``markDelivered(id:sink:)`` when the sink accepted it, else
 ///    ``reschedule(id:sink:retryAfter:retryFor:)`` (the dispatcher's backoff: 1 s, doubling, at most a minute), which

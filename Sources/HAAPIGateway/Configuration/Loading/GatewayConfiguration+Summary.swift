@@ -44,7 +44,10 @@ extension GatewayConfiguration {
             lines.append(
                 "callbacks: \(callbacks.map(\.description).joined(separator: ", "))\(hasWebhook ? " (webhook secret <redacted>)" : ""); "
                     + "failed deliveries retried for \(callbackDelivery.retryForSeconds) s"
-                    + (callbackDelivery.spoolFile.map { ", then kept in \($0) across restarts" } ?? ""))
+                    + (sessions.store != .memory
+                        ? ", kept meanwhile in the PostgreSQL outbox, where any replica delivers them"
+                            + (callbackDelivery.spoolFile == nil ? "" : " (callbacks.spoolFile not used)")
+                        : callbackDelivery.spoolFile.map { ", then kept in \($0) across restarts" } ?? ""))
         }
         lines.append(
             "outcome: signInId, subject (the validated ID token's sub)"
