@@ -65,7 +65,7 @@ struct SignInSessionRestoreTests {
             let selector = try #require(await original.snapshot().step)
             let option = try #require(address(in: selector) { $0.title == "Username and password" })
             try await original.submit(version: 1, address: option, form: [:], acceptLanguage: nil)
-            let (record, flow) = await original.exportState()
+            let (record, flow, _) = await original.exportState()
             return (try JSONEncoder().encode(record), try JSONEncoder().encode(flow), original.flowID)
         }
         try await withClient(upstream) { second in

@@ -1,14 +1,17 @@
 import Synchronization
 
-/// What a store that keeps session documents remembers of one checkout: the version and document it loaded (or last
-/// saved), so that a check-in writes only what changed and only over that version, and the claim the request holds
-/// with the task that renews it.
+/// What a store that keeps session documents remembers of one checkout: the version, document and session revision it
+/// loaded (or last saved), so that a check-in writes only what changed and only over that version, and the claim the
+/// request holds with the task that renews it.
 final class SessionTicket: Sendable {
     struct State: Sendable {
         /// The row's version as loaded or last saved.
         var version: Int64
         /// The document as loaded or last saved (in clear: it never leaves this process).
         var document: [UInt8]
+        /// The session's revision (``SignInSession/revision``) when it was loaded or last saved: while it is the same,
+        /// the session is unchanged and a check-in writes nothing.
+        var revision: Int
         /// The claim this request holds, until checked in.
         var claim: String?
         /// Renews the claim's lease while the request runs.
@@ -17,7 +20,7 @@ final class SessionTicket: Sendable {
 
     let state: Mutex<State>
 
-    init(version: Int64, document: [UInt8], claim: String? = nil, renewal: Task<Void, Never>? = nil) {
-        state = Mutex(State(version: version, document: document, claim: claim, renewal: renewal))
+    init(version: Int64, document: [UInt8], revision: Int, claim: String? = nil, renewal: Task<Void, Never>? = nil) {
+        state = Mutex(State(version: version, document: document, revision: revision, claim: claim, renewal: renewal))
     }
 }

@@ -11,7 +11,13 @@ actor SignInSession {
     private let dispatcher: CallbackDispatcher
     private let logger: Logger
     /// What the sign-in is (``SignInRecord``); the properties below read and write it.
-    private(set) var record: SignInRecord
+    private(set) var record: SignInRecord {
+        didSet { revision &+= 1 }
+    }
+    /// Counts the changes to what a store keeps of this sign-in: every write to its record, and every call of its flow
+    /// (which may change the flow's token, nonce, session id, cookies or step). Equal revisions mean an unchanged sign-in,
+    /// so that a store need not encode it to tell.
+    private(set) var revision = 0
     /// The record's id and CSRF token never change, so they are read without waiting for the actor.
     nonisolated let csrfToken: String
     nonisolated let flowID: String
@@ -125,8 +131,9 @@ actor SignInSession {
 
     /// What a store keeps of this sign-in between requests: its record and its flow's state (a secret: it holds the DPoP
     /// key and the HAAPI token; a shared store encrypts it).
-    func exportState() async -> (record: SignInRecord, flow: HAAPIFlowState) {
-        (record, await flow.exportState())
+    func exportState() async -> (record: SignInRecord, flow: HAAPIFlowState, revision: Int) {
+        let revision = revision
+        return (record, await flow.exportState(), revision)
     }
 
     /// Whether two steps are the same pending polling page: the same messages, links and actions as a person sees them.
@@ -190,9 +197,10 @@ actor SignInSession {
     /// The page state; consumes the one-shot notices.
     func snapshot() -> SessionSnapshot {
         defer {
-            notices = []
-            fieldErrors = [:]
-            values = [:]
+            // Only what there is, so that showing a page without messages changes nothing.
+            if !notices.isEmpty { notices = [] }
+            if !fieldErrors.isEmpty { fieldErrors = [:] }
+            if !values.isEmpty { values = [:] }
         }
         return SessionSnapshot(
             phase: phase, step: step, version: version, csrfToken: csrfToken, notices: notices, fieldErrors: fieldErrors, values: values,
@@ -289,6 +297,7 @@ actor SignInSession {
         let link = step.links[index]
         guard link.isImage, !link.href.lowercased().hasPrefix("data:") else { return nil }
         if let known = images[index] { return known }
+        revision &+= 1
         let image: (contentType: String, bytes: Data)?
         do {
             image = try await flow.fetchImage(link, maximumBytes: Self.maximumImageBytes)
@@ -337,6 +346,7 @@ actor SignInSession {
         endpoint: String = "haapi", preserving typed: [String: String] = [:], _ call: (HAAPIFlow) async throws(HAAPIError) -> HAAPIResponse
     ) async throws(GatewayError) {
         busy = true
+        revision &+= 1
         defer { busy = false }
         // The person's request is bounded as a whole by the upstream timeout, the chain of automatic steps behind it
         // included (redirections, continue, a finished polling step), not each call separately. The code exchange that

@@ -38,13 +38,13 @@ final class PostgresSessionStore: SessionStore, Sendable {
     }
 
     func add(_ session: SignInSession, address: String?) async throws(GatewayError) -> SessionCheckout<SignInSession>? {
-        let document = try await Self.document(of: session)
+        let (document, revision) = try await Self.document(of: session)
         let id = SecureToken.make()
         let lifetimes = SessionLifetimes(settings.withLock { $0 })
         try await database("store a new sign-in") { () throws(PostgresStorageError) in
             try await storage.insert(id: id, document: document, lifetimes: lifetimes, address: address)
         }
-        return SessionCheckout(id: id, session: session, ticket: SessionTicket(version: 1, document: document))
+        return SessionCheckout(id: id, session: session, ticket: SessionTicket(version: 1, document: document, revision: revision))
     }
 
     /// Whether the sessions of every replica are below the cap, by a count at most a second old (each new sign-in
@@ -106,12 +106,16 @@ final class PostgresSessionStore: SessionStore, Sendable {
             return .unreadable
         }
         let renewal = claim.map { renew(id: id, claim: $0) }
-        return .found(SessionCheckout(id: id, session: session, ticket: SessionTicket(version: stored.version, document: stored.document, claim: claim, renewal: renewal)))
+        let ticket = SessionTicket(version: stored.version, document: stored.document, revision: await session.revision, claim: claim, renewal: renewal)
+        return .found(SessionCheckout(id: id, session: session, ticket: ticket))
     }
 
     func checkIn(_ checkout: SessionCheckout<SignInSession>) async throws(GatewayError) {
         guard let ticket = checkout.ticket else { return }
-        let document = try await Self.document(of: checkout.session)
+        // Unchanged since loaded or last saved (a page shown, a check-in again at the end of the request): nothing to
+        // encode or write, only a claim to release.
+        let unchanged = await checkout.session.revision == ticket.state.withLock { $0.revision }
+        let current: (document: [UInt8], revision: Int)? = unchanged ? nil : try await Self.document(of: checkout.session)
         let (version, loaded, claim) = ticket.state.withLock { state in
             defer {
                 state.renewal?.cancel()
@@ -122,18 +126,20 @@ final class PostgresSessionStore: SessionStore, Sendable {
         }
         let id = checkout.id
         do throws(GatewayError) {
-            if document == loaded {
+            guard let current, current.document != loaded else {
                 if let claim { try await database("release a sign-in") { () throws(PostgresStorageError) in try await storage.release(id: id, claim: claim) } }
+                if let current { ticket.state.withLock { $0.revision = current.revision } }
                 return
             }
             let saved = try await database("save a sign-in") { () throws(PostgresStorageError) in
-                try await storage.save(id: id, document: document, expectedVersion: version, claim: claim)
+                try await storage.save(id: id, document: current.document, expectedVersion: version, claim: claim)
             }
             switch saved {
             case .saved(let newVersion):
                 ticket.state.withLock { state in
                     state.version = newVersion
-                    state.document = document
+                    state.document = current.document
+                    state.revision = current.revision
                 }
             case .conflict:
                 // Only a request that held no claim gets here (a page shown while another request acted): what it changed
@@ -197,11 +203,11 @@ final class PostgresSessionStore: SessionStore, Sendable {
 
     // MARK: - Private
 
-    /// The document of a live session.
-    private static func document(of session: SignInSession) async throws(GatewayError) -> [UInt8] {
-        let (record, flow) = await session.exportState()
+    /// The document of a live session, and the session's revision it shows.
+    private static func document(of session: SignInSession) async throws(GatewayError) -> (document: [UInt8], revision: Int) {
+        let (record, flow, revision) = await session.exportState()
         do {
-            return try SignInDocument(record: record, flow: flow).encoded()
+            return (try SignInDocument(record: record, flow: flow).encoded(), revision)
         } catch {
             throw GatewayError(.internalError, "a sign-in could not be encoded for the session store")
         }
