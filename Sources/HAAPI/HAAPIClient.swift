@@ -102,6 +102,14 @@ public final class HAAPIClient: Sendable {
         try HAAPIFlow.restore(state, context: context)
     }
 
+    /// A step from its JSON text (``Representation/jsonText``, or a saved flow's ``HAAPIFlowState/currentStep``), decoded
+    /// through this client's shared step cache (``HAAPIClientConfiguration/sharedStepCacheSize``), so that what is saved
+    /// at the same step is decoded once, with the client's ``HAAPIClientConfiguration/keepsRawJSON``.
+    /// - Throws: ``HAAPIError`` when the text is not a step's JSON.
+    public func decodeStep(jsonText: String) throws(HAAPIError) -> Representation {
+        try context.decodeStep(jsonText: jsonText)
+    }
+
     /// Puts a new secret or key of the client authentication in use into effect for every later token, HAAPI-token and
     /// revocation request, flows under way included (a secret rotated on disk). ``configuration`` keeps the one the
     /// client was made with.

@@ -21,6 +21,16 @@ final class HAAPIClientContext: Sendable {
     /// endpoints name no issuer or no `jwks_uri`.
     let idTokenValidator: IDTokenValidator?
 
+    /// A step from the JSON text a saved state holds (``Representation/jsonText``), through the shared step cache: the
+    /// flows and sign-ins saved at the same step decode it once.
+    /// - Throws: ``HAAPIError`` when it is not a step's JSON.
+    func decodeStep(jsonText: String) throws(HAAPIError) -> Representation {
+        let decoded = try stepCache.decode(
+            status: 200, contentType: "application/vnd.auth+json", body: Data(jsonText.utf8), keepingRawJSON: configuration.keepsRawJSON)
+        guard case .representation(let representation) = decoded else { throw HAAPIError(.invalidFlowState, "not a step") }
+        return representation
+    }
+
     init(
         configuration: HAAPIClientConfiguration, endpoints: HAAPIEndpoints, transport: any HAAPITransport, nonceStore: DPoPNonceStore,
         originGuard: OriginGuard, logger: Logger, credentials: ClientCredentials

@@ -70,17 +70,11 @@ extension HAAPIFlow {
         }
         var step: Representation?
         if let text = saved.currentStep {
-            let decoded: HAAPIResponse
             do throws(HAAPIError) {
-                decoded = try context.stepCache.decode(
-                    status: 200, contentType: "application/vnd.auth+json", body: Data(text.utf8), keepingRawJSON: configuration.keepsRawJSON)
+                step = try context.decodeStep(jsonText: text)
             } catch {
                 throw HAAPIError(.invalidFlowState, "the saved flow state's current step does not decode: \(error.message)")
             }
-            guard case .representation(let representation) = decoded else {
-                throw HAAPIError(.invalidFlowState, "the saved flow state's current step is not a step")
-            }
-            step = representation
         }
         var action: Action?
         if let text = saved.lastSubmittedAction {

@@ -29,11 +29,12 @@ struct SignInDocument: Codable, Sendable {
     }
 
     /// The document in `bytes`.
-    /// - Parameter keepingRawJSON: Whether steps keep their JSON tree (``SignInRecord/keepsRawJSONKey``).
+    /// - Parameter decodeStep: How the record's step text becomes a step (``SignInRecord/stepDecoderKey``); by default
+    ///   parsed without a cache or the JSON tree.
     /// - Throws: A decoding error, also for a format other than ``currentFormat``.
-    static func decode(_ bytes: [UInt8], keepingRawJSON: Bool) throws -> SignInDocument {
+    static func decode(_ bytes: [UInt8], decodingSteps decodeStep: SignInRecord.StepDecoder? = nil) throws -> SignInDocument {
         let decoder = JSONDecoder()
-        decoder.userInfo[SignInRecord.keepsRawJSONKey] = keepingRawJSON
+        if let decodeStep { decoder.userInfo[SignInRecord.stepDecoderKey] = decodeStep }
         let document = try decoder.decode(SignInDocument.self, from: Data(bytes))
         guard document.format == currentFormat else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "document format \(document.format), not \(currentFormat)"))

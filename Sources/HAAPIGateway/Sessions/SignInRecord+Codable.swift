@@ -1,17 +1,23 @@
 import Foundation
 import HAAPI
 
-/// A record as a document a store keeps (issue #20): the step and the problem's links as their JSON, everything else
-/// as it is. Decoding a step that no longer decodes is an error (the store then restarts that sign-in with a notice).
+/// A record as a document a store keeps (issue #20): the step as its JSON text (``Representation/jsonText``, which a
+/// decoder may turn back into a step through an HAAPI client's shared step cache), the problem's links as their JSON,
+/// everything else as it is. Decoding a step that no longer decodes is an error (the store then restarts that sign-in
+/// with a notice).
 extension SignInRecord: Codable {
     private enum CodingKeys: String, CodingKey {
         case csrfToken, flowID, phase, deliveryDelayed, refusedSubmissions, step, version, notices, fieldErrors, values, pollingSince
         case problemLinks, device, startLink
     }
 
-    /// The decoder's `userInfo` key telling whether steps keep their JSON tree (`true` when template overrides show it as
-    /// `haapi`, as the client's ``HAAPIClientConfiguration/keepsRawJSON``); absent means no.
-    static let keepsRawJSONKey = CodingUserInfoKey(rawValue: "haapi-gateway.keepsRawJSON")!
+    /// The decoder's `userInfo` key of a ``StepDecoder``: how the step's text becomes a step again (an HAAPI client's
+    /// ``HAAPIClient/decodeStep(jsonText:)``, with its cache and its `keepsRawJSON`). Absent: parsed here, without the
+    /// JSON tree.
+    static let stepDecoderKey = CodingUserInfoKey(rawValue: "haapi-gateway.stepDecoder")!
+
+    /// Turns a step's JSON text back into the step.
+    typealias StepDecoder = @Sendable (String) throws(HAAPIError) -> Representation
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -21,9 +27,13 @@ extension SignInRecord: Codable {
         phase = try container.decode(SessionPhase.self, forKey: .phase)
         deliveryDelayed = try container.decode(Bool.self, forKey: .deliveryDelayed)
         refusedSubmissions = try container.decode(Int.self, forKey: .refusedSubmissions)
-        if let json = try container.decodeIfPresent(JSONValue.self, forKey: .step) {
-            do {
-                step = try Representation(json: json, keepingRawJSON: decoder.userInfo[Self.keepsRawJSONKey] as? Bool ?? false)
+        if let text = try container.decodeIfPresent(String.self, forKey: .step) {
+            do throws(HAAPIError) {
+                if let decode = decoder.userInfo[Self.stepDecoderKey] as? StepDecoder {
+                    step = try decode(text)
+                } else {
+                    step = try Representation(json: try JSONValue.parse(Data(text.utf8)), keepingRawJSON: false)
+                }
             } catch {
                 throw DecodingError.dataCorruptedError(forKey: .step, in: container, debugDescription: "the step does not decode: \(error.message)")
             }
@@ -45,7 +55,7 @@ extension SignInRecord: Codable {
         try container.encode(phase, forKey: .phase)
         try container.encode(deliveryDelayed, forKey: .deliveryDelayed)
         try container.encode(refusedSubmissions, forKey: .refusedSubmissions)
-        try container.encodeIfPresent(step?.json, forKey: .step)
+        try container.encodeIfPresent(step?.jsonText, forKey: .step)
         try container.encode(version, forKey: .version)
         try container.encode(notices, forKey: .notices)
         try container.encode(fieldErrors, forKey: .fieldErrors)

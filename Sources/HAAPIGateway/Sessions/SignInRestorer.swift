@@ -12,14 +12,19 @@ struct SignInRestorer: Sendable {
     let metrics: GatewayMetrics
     let logger: Logger
 
-    /// Whether restored steps keep their JSON tree (template overrides show it).
-    var keepsRawJSON: Bool { upstream.client?.configuration.keepsRawJSON ?? false }
-
-    /// The live session of `document`, or nil when its flow's state does not load here (another client id or upstream,
-    /// a DPoP key or step that does not load).
+    /// The live session of a stored document, or nil when it does not decode (another format) or its flow's state does
+    /// not load here (another client id or upstream, a DPoP key or step that does not load). Its steps are decoded
+    /// through the client's shared step cache: the record's step is most often the flow's, decoded once for both.
     /// - Throws: ``GatewayError`` "sign-in is unavailable" (503) while the gateway has not reached its upstream.
-    func session(from document: SignInDocument) throws(GatewayError) -> SignInSession? {
+    func session(from bytes: [UInt8]) throws(GatewayError) -> SignInSession? {
         guard let client = upstream.client else { throw GatewayError(.upstreamNotReady, .signInUnavailable).retrying(after: 5) }
+        let document: SignInDocument
+        do {
+            document = try SignInDocument.decode(bytes, decodingSteps: { (text: String) throws(HAAPIError) -> Representation in try client.decodeStep(jsonText: text) })
+        } catch {
+            logger.warning("a stored sign-in does not decode; it starts again", metadata: ["error": "\(type(of: error))"])
+            return nil
+        }
         let flow: HAAPIFlow
         do {
             flow = try client.restoreFlow(document.flow)

@@ -96,7 +96,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
         }
         let session: SignInSession?
         do throws(GatewayError) {
-            session = try restore(stored.document)
+            session = try restorer.session(from: stored.document)
         } catch {
             if let claim { try? await storage.release(id: id, claim: claim) }
             throw error
@@ -211,18 +211,6 @@ final class PostgresSessionStore: SessionStore, Sendable {
         } catch {
             throw GatewayError(.internalError, "a sign-in could not be encoded for the session store")
         }
-    }
-
-    /// The live session of a stored document; nil when it does not decode or its flow does not load here.
-    private func restore(_ bytes: [UInt8]) throws(GatewayError) -> SignInSession? {
-        let document: SignInDocument
-        do {
-            document = try SignInDocument.decode(bytes, keepingRawJSON: restorer.keepsRawJSON)
-        } catch {
-            logger.warning("a stored sign-in does not decode; it starts again", metadata: ["error": "\(type(of: error))"])
-            return nil
-        }
-        return try restorer.session(from: document)
     }
 
     private func unreadable(_ reason: String) -> SessionLookup<SignInSession> {

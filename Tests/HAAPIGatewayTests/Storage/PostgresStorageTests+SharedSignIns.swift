@@ -199,7 +199,7 @@ extension PostgresStorageTests {
                     #expect(wrong.html.contains("Incorrect username or password."))
                     let early = try await replicas.database.server.dump(database: replicas.database.name)
                     #expect(!early.contains(password) && !early.lowercased().contains(password.utf8.map { String(format: "%02x", $0) }.joined()))
-                    let document = try SignInDocument.decode(try await opened(), keepingRawJSON: false)
+                    let document = try SignInDocument.decode(try await opened())
                     let pemBody = document.flow.dpopPrivateKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
                     var secrets = [pemBody, document.flow.codeVerifier, document.record.csrfToken, cookie]
                     secrets += [document.flow.haapiToken?.value].compactMap { $0 }
