@@ -21,9 +21,7 @@ extension SignInRecord: Codable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init()
-        csrfToken = try container.decode(String.self, forKey: .csrfToken)
-        flowID = try container.decode(String.self, forKey: .flowID)
+        self.init(csrfToken: try container.decode(String.self, forKey: .csrfToken), flowID: try container.decode(String.self, forKey: .flowID))
         phase = try container.decode(SessionPhase.self, forKey: .phase)
         deliveryDelayed = try container.decode(Bool.self, forKey: .deliveryDelayed)
         refusedSubmissions = try container.decode(Int.self, forKey: .refusedSubmissions)

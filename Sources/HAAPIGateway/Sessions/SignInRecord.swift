@@ -7,11 +7,11 @@ import HAAPI
 /// flow's own state (`HAAPIFlowState`).
 struct SignInRecord: Sendable {
     /// The token every form of this sign-in carries (compared in constant time).
-    var csrfToken = SecureToken.make()
+    var csrfToken: String
     /// Ties the log lines of one sign-in together, and is the `signInId` of its outcome, so that an application's record
     /// of a sign-in and the gateway's log lines join. 128 random bits: an application may key on it, and at 48 bits two of
     /// a few million sign-ins would share one by chance. It names nothing and grants nothing.
-    var flowID = SecureToken.make(byteCount: 16)
+    var flowID: String
     var phase: SessionPhase = .step
     /// Whether a sink did not accept the outcome at once (it is being retried in the background).
     var deliveryDelayed = false
@@ -33,6 +33,12 @@ struct SignInRecord: Sendable {
     var device: SignInDevice?
     /// The signed start link this sign-in was started by, if any.
     var startLink: StartLink?
+
+    /// A new sign-in's record, with fresh random ids unless given (a stored record's).
+    init(csrfToken: String = SecureToken.make(), flowID: String = SecureToken.make(byteCount: 16)) {
+        self.csrfToken = csrfToken
+        self.flowID = flowID
+    }
 
     /// The reference every outcome of this sign-in carries.
     var signIn: SignInReference {
