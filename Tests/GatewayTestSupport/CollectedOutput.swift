@@ -14,12 +14,18 @@ final class CollectedOutput: @unchecked Sendable {
 
     /// Gathers `process`'s standard output and error from now on (call before it runs).
     func attach(to process: Process) {
-        let out = Pipe()
-        let err = Pipe()
+        let (out, err) = pipes()
         process.standardOutput = out
         process.standardError = err
+    }
+
+    /// Two pipes whose output is gathered from now on: give them to a process as its standard output and error.
+    func pipes() -> (output: Pipe, error: Pipe) {
+        let out = Pipe()
+        let err = Pipe()
         out.fileHandleForReading.readabilityHandler = { [self] in append($0.availableData, toError: false) }
         err.fileHandleForReading.readabilityHandler = { [self] in append($0.availableData, toError: true) }
+        return (out, err)
     }
 
     /// Waits until standard output (or standard error) matches `pattern` (a regular expression with one group) and

@@ -37,7 +37,7 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// The directory holding the data directory and the socket.
     public let directory: URL
     let binaries: Binaries
-    private let process: Process
+    private let process: SpawnedProcess
     private let control: Pipe
     private let output: CollectedOutput
     private let exits: AsyncStream<Int32>
@@ -72,7 +72,7 @@ public final class PostgresTestServer: @unchecked Sendable {
     }
 
     private init(
-        password: String, port: Int, directory: URL, binaries: Binaries, process: Process, control: Pipe, output: CollectedOutput,
+        password: String, port: Int, directory: URL, binaries: Binaries, process: SpawnedProcess, control: Pipe, output: CollectedOutput,
         exits: AsyncStream<Int32>
     ) {
         self.password = password
@@ -182,10 +182,9 @@ public final class PostgresTestServer: @unchecked Sendable {
     // MARK: - Starting
 
     private static func launch(binaries: Binaries, directory: URL, password: String, port: Int) throws -> PostgresTestServer {
-        // Fast shutdown (SIGINT) when standard input closes, then the directory goes. No `wait`: the shell inherits the
-        // test process's blocked signals, SIGCHLD among them, and dash's `wait` never wakes with it blocked; the server
-        // removes postmaster.pid when it has stopped. (A background list's standard input is /dev/null, so `cat` runs in
-        // the foreground.) Logs go to standard error.
+        // Fast shutdown (SIGINT) when standard input closes, then the directory goes. The shell waits for the server's
+        // postmaster.pid to go (the server removes it when it has stopped) rather than with `wait`, bounded to 30 s. (A
+        // background list's standard input is /dev/null, so `cat` runs in the foreground.) Logs go to standard error.
         let script = """
             "$0" -D "$1/data" -k "$1" -h 127.0.0.1 -p "$2" -c fsync=off -c synchronous_commit=off -c full_page_writes=off \
                 -c max_connections=300 -c log_min_messages=warning </dev/null &
@@ -197,26 +196,19 @@ public final class PostgresTestServer: @unchecked Sendable {
             [ -e "$1/data/postmaster.pid" ] && kill -KILL "$pid" 2>/dev/null
             rm -rf "$1"
             """
-        let process = Process()
         let arguments = ["-c", script, binaries.postgres.path, directory.path, "\(port)"]
-        if let user = unprivileged {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", user.name, "--", "/bin/sh"] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = arguments
-        }
-        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C"]
         let control = Pipe()
-        process.standardInput = control
         let output = CollectedOutput()
-        output.attach(to: process)
+        let (standardOutput, standardError) = output.pipes()
+        let process = try SpawnedProcess(
+            executable: URL(fileURLWithPath: unprivileged == nil ? "/bin/sh" : "/usr/sbin/runuser"),
+            arguments: unprivileged.map { ["-u", $0.name, "--", "/bin/sh"] + arguments } ?? arguments, environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C"],
+            standardInput: control, standardOutput: standardOutput, standardError: standardError)
         let (exits, continuation) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { finished in
-            continuation.yield(finished.terminationStatus)
+        Task {
+            continuation.yield(await process.waitForExit())
             continuation.finish()
         }
-        try process.run()
         return PostgresTestServer(
             password: password, port: port, directory: directory, binaries: binaries, process: process, control: control, output: output, exits: exits)
     }

@@ -6,31 +6,21 @@ func runProgram(
     _ executable: URL, _ arguments: [String], environment: [String: String] = [:], directory: URL = FileManager.default.temporaryDirectory,
     seconds: Double = 60
 ) async throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
     let inherited = ProcessInfo.processInfo.environment
-    process.environment = environment.merging(["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": inherited["HOME"] ?? "/tmp"]) { mine, _ in mine }
-    process.currentDirectoryURL = directory
     let output = Pipe()
     let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
     let collected = CollectedOutput()
     output.fileHandleForReading.readabilityHandler = { collected.append($0.availableData, toError: false) }
     error.fileHandleForReading.readabilityHandler = { collected.append($0.availableData, toError: true) }
-    let (exits, continuation) = AsyncStream.makeStream(of: Int32.self)
-    process.terminationHandler = { finished in
-        continuation.yield(finished.terminationStatus)
-        continuation.finish()
-    }
-    try process.run()
+    let process = try SpawnedProcess(
+        executable: executable, arguments: arguments,
+        environment: environment.merging(["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": inherited["HOME"] ?? "/tmp"]) { mine, _ in mine },
+        directory: directory, standardOutput: output, standardError: error)
     let watchdog = Task {
         try await Task.sleep(for: .seconds(seconds))
-        if process.isRunning { process.terminate() }
+        process.terminate()
     }
-    var status: Int32 = -1
-    for await code in exits { status = code }
+    let status = await process.waitForExit()
     watchdog.cancel()
     // Let the pipes drain what the process wrote last.
     try await Task.sleep(for: .milliseconds(100))

@@ -4,25 +4,27 @@ import Foundation
 
 /// The built `haapi-gateway` running in the background, its output collected as it comes.
 final class RunningGateway: @unchecked Sendable {
-    private let process = Process()
+    private let process: SpawnedProcess
     private let collected = CollectedOutput()
 
     /// Starts `haapi-gateway` with `arguments`; with `openFileLimit`, through `sh` with that open-file limit set first (as
     /// a supervisor that leaves a low limit in place: `ulimit -n`).
     init(_ arguments: [String], environment: [String: String] = [:], openFileLimit: (soft: Int, hard: Int)? = nil) throws {
+        let executable: URL
+        let commandLine: [String]
         if let openFileLimit {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = [
+            executable = URL(fileURLWithPath: "/bin/sh")
+            commandLine = [
                 "-c", "ulimit -Sn \(openFileLimit.soft) && ulimit -Hn \(openFileLimit.hard) && exec \"$0\" \"$@\"", Repository.executable.path,
             ] + arguments
         } else {
-            process.executableURL = Repository.executable
-            process.arguments = arguments
+            executable = Repository.executable
+            commandLine = arguments
         }
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
-        process.currentDirectoryURL = Repository.root
-        collected.attach(to: process)
-        try process.run()
+        let (output, error) = collected.pipes()
+        process = try SpawnedProcess(
+            executable: executable, arguments: commandLine, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine },
+            directory: Repository.root, standardOutput: output, standardError: error)
     }
 
     var standardOutput: String { collected.text(error: false) }
@@ -38,19 +40,22 @@ final class RunningGateway: @unchecked Sendable {
     func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.terminate()
+        let status = await process.waitForExit()
         try await Task.sleep(for: .milliseconds(100))
-        return process.terminationStatus
+        return status
     }
 
     /// The process's id (the gateway's own, also when it was started through `sh`, which `exec`s it).
     var processIdentifier: Int32 { process.processIdentifier }
 
     /// Sends a signal (SIGTERM, SIGINT) to the process.
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { process.signal(number) }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
     }
 }

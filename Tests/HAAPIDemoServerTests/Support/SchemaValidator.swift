@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTestSupport
 
 /// Validates recorded HAAPI bodies against the shared JSON Schema with Python's `jsonschema`
 /// (Draft 2020-12), run through `Foundation.Process`. Missing python3 or jsonschema is a failure.
@@ -64,17 +65,14 @@ enum SchemaValidator {
         }
         let scriptURL = directory.appendingPathComponent("validate.py")
         try Data(script.utf8).write(to: scriptURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", scriptURL.path, try schemaURL.path] + paths
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let process = try SpawnedProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", scriptURL.path, try schemaURL.path] + paths,
+            environment: ProcessInfo.processInfo.environment, standardOutput: output, standardError: output)
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "schema validation failed (exit \(process.terminationStatus)): \(String(decoding: data, as: UTF8.self))")
+        let status = process.waitUntilExit()
+        guard status == 0 else {
+            throw Failure(description: "schema validation failed (exit \(status)): \(String(decoding: data, as: UTF8.self))")
         }
         return distinct.count
     }
