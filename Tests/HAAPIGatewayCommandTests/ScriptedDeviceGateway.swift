@@ -67,28 +67,9 @@ final class ScriptedDeviceGateway: Sendable {
             try await self.record(request)
             return Response(status: .ok)
         }
-        var logger = Logger(label: "scripted-device-gateway")
-        logger.logLevel = .critical
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        let server = Task { try await app.runService() }
-        var iterator = ports.makeAsyncIterator()
-        guard let bound = await iterator.next(), bound > 0 else {
-            server.cancel()
-            throw CancellationError()
-        }
-        port.withLock { $0 = bound }
-        do {
-            let result = try await body(URL(string: base)!)
-            server.cancel()
-            _ = await server.result
-            return result
-        } catch {
-            server.cancel()
-            _ = await server.result
-            throw error
+        return try await LoopbackServer.serving(router, label: "scripted-device-gateway") { bound in
+            port.withLock { $0 = bound }
+            return try await body(URL(string: base)!)
         }
     }
 

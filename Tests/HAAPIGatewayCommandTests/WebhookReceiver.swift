@@ -1,8 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
-import NIOCore
 import Synchronization
 
 /// A webhook receiver on a loopback port. While held, a delivery that arrives waits until the receiver is released and
@@ -37,29 +35,10 @@ final class WebhookReceiver: Sendable {
             while self.held.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(50)) }
             return Response(status: .serviceUnavailable)
         }
-        var logger = Logger(label: "webhook-receiver")
-        logger.logLevel = .critical
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        let server = Task { try await app.runService() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            server.cancel()
-            throw CancellationError()
-        }
-        do {
-            let result = try await body(URL(string: "http://127.0.0.1:\(port)/hook")!)
-            hold(false)
-            server.cancel()
-            _ = await server.result
-            return result
-        } catch {
-            hold(false)
-            server.cancel()
-            _ = await server.result
-            throw error
+        return try await LoopbackServer.serving(router, label: "webhook-receiver") { port in
+            // Released before the server stops, so that no held request keeps it waiting.
+            defer { hold(false) }
+            return try await body(URL(string: "http://127.0.0.1:\(port)/hook")!)
         }
     }
 }
