@@ -199,9 +199,7 @@ struct SignInController: Sendable {
     /// - Throws: "session expired" without a live session; ``UnreadableSignIn`` for one that cannot be continued;
     ///   "busy, try again" (503) while another request holds it.
     func session(_ request: Request, context: GatewayRequestContext, for use: SessionUse) async throws -> SessionCheckout<SignInSession> {
-        guard let checkout = try await session(request, context: context, for: use, whenBusy: GatewayError(.overloaded, .signInBusy).retrying(after: 2)) else {
-            throw GatewayError(.overloaded, .signInBusy).retrying(after: 2)
-        }
+        guard let checkout = try await session(request, context: context, for: use, whenBusy: Self.signInBusy) else { throw Self.signInBusy }
         return checkout
     }
 
@@ -224,6 +222,8 @@ struct SignInController: Sendable {
     }
 
     static let sessionsFull = GatewayError(.overloaded, .sessionsFull).retrying(after: 5)
+    /// Another request holds the sign-in (a shared store's claim) for longer than an acting request waits.
+    static let signInBusy = GatewayError(.overloaded, .signInBusy).retrying(after: 2)
 
     /// `completion.redirectURL`, with a start link's reference added as `reference` to its query.
     static func completionURL(_ url: URL, reference: String?) -> String {
