@@ -296,8 +296,8 @@ import Testing
             let started = ContinuousClock.now
             let error = await #expect(throws: HAAPIError.self) { try await client.makeFlow().start() }
             #expect(error?.code == .timeout)
-            // Well before the 8 s reply; the slack absorbs a loaded CI machine.
-            #expect(ContinuousClock.now - started < .seconds(6))
+            // Before the 8 s reply; the slack absorbs a loaded machine (the whole suite on two cores once took 6.4 s here).
+            #expect(ContinuousClock.now - started < .seconds(7.5))
         }
     }
 

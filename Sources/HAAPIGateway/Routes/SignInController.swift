@@ -294,6 +294,16 @@ struct SignInController: Sendable {
     func afterAction(_ checkout: SessionCheckout<SignInSession>, request: Request) async throws -> Response {
         let session = checkout.session
         let id = checkout.id
+        let signedIn = await session.phase == .signedIn
+        if signedIn, configuration.pairing == nil, !configuration.kiosk.enabled {
+            // Kept under a fresh cookie (one write saves and moves it), before the browser is sent on.
+            guard let newID = try await store.rotate(checkout) else { return redirectHome() }
+            await limiter.forget(session: id)
+            if let url = configuration.completion.redirectURL, await !session.deliveryDelayed, session.device == nil {
+                return redirect(to: Self.completionURL(url, reference: session.startLink?.reference), cookie: cookie(newID))
+            }
+            return redirectHome(cookie: cookie(newID))
+        }
         // What the request did is kept before the browser is sent on (its next request may reach another replica).
         try await store.checkIn(checkout)
         if configuration.pairing != nil, await session.phase != .step {
@@ -301,17 +311,10 @@ struct SignInController: Sendable {
             // rather than after a redirect the browser might send too late.
             return PageRenderer.response(renderer.page(for: await session.snapshot(), language: renderer.language(for: request)))
         }
-        if configuration.kiosk.enabled, await session.phase == .signedIn {
+        if configuration.kiosk.enabled, signedIn {
             // A shared screen keeps nothing of a finished sign-in.
             await store.remove(id: id)
             return redirect(to: await session.deliveryDelayed ? "/kiosk/done/delayed" : "/kiosk/done/signed-in", cookie: cookie("", maxAge: 0))
-        }
-        if await session.phase == .signedIn, let newID = try await store.rotate(checkout) {
-            await limiter.forget(session: id)
-            if let url = configuration.completion.redirectURL, await !session.deliveryDelayed, session.device == nil {
-                return redirect(to: Self.completionURL(url, reference: session.startLink?.reference), cookie: cookie(newID))
-            }
-            return redirectHome(cookie: cookie(newID))
         }
         return redirectHome()
     }

@@ -16,6 +16,9 @@ final class SessionTicket: Sendable {
         var claim: String?
         /// Renews the claim's lease while the request runs.
         var renewal: Task<Void, Never>?
+        /// Whether the session went to the store's cache at a check-in (once per checkout: another request may have
+        /// taken it from there since).
+        var cached = false
     }
 
     let state: Mutex<State>

@@ -2,7 +2,7 @@
 ///
 /// `haapi_gateway_schema` holds the version the tables are at. ``migrations`` maps each version to the statements that
 /// bring the one before it there (version 1: from nothing; version 2: when a session was last used, and who holds it
-/// while a request acts on it, ``PostgresSessionStorage/claim(id:claim:lease:)``). Every statement is idempotent (`IF NOT EXISTS`), so a
+/// while a request acts on it, ``PostgresSessionStorage/claim(id:claim:lease:knownVersion:)``). Every statement is idempotent (`IF NOT EXISTS`), so a
 /// database whose tables an operator created from `docs/postgres-schema.sql` needs nothing from the gateway.
 enum PostgresSchema {
     /// The version this gateway writes and reads.

@@ -15,7 +15,7 @@ import ServiceLifecycle
 /// - Rows carry a version. ``save(id:document:expectedVersion:claim:)`` writes only when the row is still at the version the
 ///   caller loaded (an `UPDATE … WHERE id = $1 AND version = $2`): of two writers holding the same version exactly one
 ///   wins, and the other is told ``SessionSave/conflict``. A request that will act on a session claims it first
-///   (``claim(id:claim:lease:)``), so that no other request acts on it meanwhile.
+///   (``claim(id:claim:lease:knownVersion:)``), so that no other request acts on it meanwhile.
 /// - Rows expire after their absolute lifetime or when unused for their idle lifetime (a load or save uses them);
 ///   expired rows are never returned and ``sweep()`` deletes them (``run()`` sweeps every ``sweepInterval``).
 ///
@@ -76,26 +76,10 @@ public final class PostgresSessionStorage: Service, Sendable {
     @discardableResult
     public func insert(id: String, document: [UInt8], lifetimes: SessionLifetimes, address: String?) async throws(PostgresStorageError) -> Int64 {
         let row = Self.rowID(for: id)
-        var bindings = PostgresBindings()
-        bindings.append(row)
-        bindings.append(lifetimes.absolute.storageSeconds)
-        bindings.append(lifetimes.idle.storageSeconds)
-        bindings.append(Int32(clamping: Int64(lifetimes.idle.storageSeconds.rounded(.up))))
-        bindings.append(address)
-        bindings.append(ByteBuffer(bytes: database.cipher.seal(document, table: Self.table, rowID: row)))
-        database.appendNow(to: &bindings)
-        let query = PostgresQuery(
-            unsafeSQL: """
-                INSERT INTO haapi_gateway_sessions
-                    (id, version, created_at, used_at, expires_at, idle_expires_at, idle_timeout_seconds, address, document)
-                SELECT $1, 1, t.now, t.now, t.now + $2 * interval '1 second',
-                       LEAST(t.now + $2 * interval '1 second', t.now + $3 * interval '1 second'), $4, $5, $6
-                FROM (SELECT COALESCE($7::timestamptz, now()) AS now) t
-                ON CONFLICT (id) DO NOTHING
-                RETURNING version
-                """, binds: bindings)
+        let statement = SessionInsertStatement(
+            rowID: row, lifetimes: lifetimes, address: address, sealed: database.cipher.seal(document, table: Self.table, rowID: row), now: database.clock.now())
         let inserted = try await database.perform("insert a session") { client in
-            try await client.query(query).decode(Int64.self).first { _ in true }
+            try await client.execute(statement).first { _ in true }
         }
         guard let version = inserted else { throw PostgresStorageError(.serverError, "insert a session: a session with this id exists") }
         return version
@@ -103,36 +87,22 @@ public final class PostgresSessionStorage: Service, Sendable {
 
     /// The live session with this id, if any; loading counts as use (its idle lifetime starts again; written when the
     /// last use is a second old or more).
-    /// - Parameter id: The session id.
-    /// - Returns: The document and version, ``SessionLoad/absent``, or ``SessionLoad/unreadable(_:)`` when the row's
-    ///   document cannot be opened.
-    public func load(id: String) async throws(PostgresStorageError) -> SessionLoad {
+    /// - Parameters:
+    ///   - id: The session id.
+    ///   - knownVersion: The version whose document the caller already holds, if any: when the row is still at it, its
+    ///     document is not read again (``SessionLoad/current(version:)``).
+    /// - Returns: The document and version, ``SessionLoad/current(version:)``, ``SessionLoad/absent``, or
+    ///   ``SessionLoad/unreadable(_:)`` when the row's document cannot be opened.
+    public func load(id: String, knownVersion: Int64? = nil) async throws(PostgresStorageError) -> SessionLoad {
         let row = Self.rowID(for: id)
-        var bindings = PostgresBindings()
-        bindings.append(row)
-        database.appendNow(to: &bindings)
-        // The use is written only when the last one is a second old or more: a page shown right after the post that
-        // saved the session writes nothing (and its transaction commits without waiting for the disk).
-        let query = PostgresQuery(
-            unsafeSQL: """
-                WITH t AS (SELECT COALESCE($2::timestamptz, now()) AS now),
-                touched AS (
-                    UPDATE haapi_gateway_sessions s
-                    SET idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second'), used_at = t.now
-                    FROM t
-                    WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
-                      AND (s.used_at IS NULL OR s.used_at <= t.now - interval '1 second')
-                    RETURNING 1
-                )
-                SELECT s.document, s.version FROM haapi_gateway_sessions s, t
-                WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
-                """, binds: bindings)
+        let statement = SessionLoadStatement(rowID: row, now: database.clock.now(), knownVersion: knownVersion)
         let found = try await database.perform("load a session") { client in
-            try await client.query(query).decode((ByteBuffer, Int64).self).first { _ in true }
+            try await client.execute(statement).first { _ in true }
         }
-        guard let (sealed, version) = found else { return .absent }
+        guard let found else { return .absent }
+        guard let sealed = found.sealed else { return .current(version: found.version) }
         switch database.cipher.open(Array(buffer: sealed), table: Self.table, rowID: row) {
-        case .success(let document): return .found(StoredSession(document: document, version: version))
+        case .success(let document): return .found(StoredSession(document: document, version: found.version))
         case .failure(let error): return .unreadable(error)
         }
     }
@@ -144,37 +114,16 @@ public final class PostgresSessionStorage: Service, Sendable {
     ///   - id: The session id.
     ///   - document: The new document.
     ///   - expectedVersion: The version the caller loaded.
-    ///   - claim: The claim the caller holds (``claim(id:claim:lease:)``), released by the save; nil when it holds none.
+    ///   - claim: The claim the caller holds (``claim(id:claim:lease:knownVersion:)``), released by the save; nil when it holds none.
     /// - Returns: ``SessionSave/saved(version:)`` with the new version; ``SessionSave/conflict`` when another writer got
     ///   there first or holds the session; ``SessionSave/gone`` when the session expired or was removed.
     public func save(id: String, document: [UInt8], expectedVersion: Int64, claim: String? = nil) async throws(PostgresStorageError) -> SessionSave {
         let row = Self.rowID(for: id)
-        var bindings = PostgresBindings()
-        bindings.append(row)
-        bindings.append(ByteBuffer(bytes: database.cipher.seal(document, table: Self.table, rowID: row)))
-        bindings.append(expectedVersion)
-        database.appendNow(to: &bindings)
-        bindings.append(claim)
-        // The second select reads the row as it was when the statement began: there when the update found another
-        // version or holder (a conflict), absent when the session is gone.
-        let query = PostgresQuery(
-            unsafeSQL: """
-                WITH t AS (SELECT COALESCE($4::timestamptz, now()) AS now),
-                updated AS (
-                    UPDATE haapi_gateway_sessions s
-                    SET document = $2, version = s.version + 1, used_at = t.now, claimed_by = NULL, claimed_until = NULL,
-                        idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second')
-                    FROM t
-                    WHERE s.id = $1 AND s.version = $3 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
-                      AND CASE WHEN $5::text IS NULL THEN s.claimed_until IS NULL OR s.claimed_until <= t.now
-                               ELSE s.claimed_by = $5::text END
-                    RETURNING s.version
-                )
-                SELECT (SELECT version FROM updated),
-                       (SELECT s.version FROM haapi_gateway_sessions s, t WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now)
-                """, binds: bindings)
+        let statement = SessionSaveStatement(
+            rowID: row, sealed: database.cipher.seal(document, table: Self.table, rowID: row), expectedVersion: expectedVersion, now: database.clock.now(),
+            claim: claim, newRowID: row)
         let (saved, current) = try await database.perform("save a session") { client in
-            try await client.query(query).decode((Int64?, Int64?).self).first { _ in true } ?? (nil, nil)
+            try await client.execute(statement).first { _ in true } ?? (nil, nil)
         }
         if let saved { return .saved(version: saved) }
         return current == nil ? .gone : .conflict
@@ -189,36 +138,18 @@ public final class PostgresSessionStorage: Service, Sendable {
     ///   - id: The session id.
     ///   - claim: A value naming this request's claim (random, never reused).
     ///   - lease: How long the claim holds unless renewed or released.
-    /// - Returns: ``SessionClaim/claimed(_:)``, ``SessionClaim/busy`` when another claim holds it,
-    ///   ``SessionClaim/absent``, or ``SessionClaim/unreadable(_:)`` (the claim is then released).
-    public func claim(id: String, claim: String, lease: Duration) async throws(PostgresStorageError) -> SessionClaim {
+    ///   - knownVersion: The version whose document the caller already holds, if any: when the row is still at it, its
+    ///     document is not read again (``SessionClaim/claimedCurrent(version:)``).
+    /// - Returns: ``SessionClaim/claimed(_:)``, ``SessionClaim/claimedCurrent(version:)``, ``SessionClaim/busy`` when
+    ///   another claim holds it, ``SessionClaim/absent``, or ``SessionClaim/unreadable(_:)`` (the claim is then released).
+    public func claim(id: String, claim: String, lease: Duration, knownVersion: Int64? = nil) async throws(PostgresStorageError) -> SessionClaim {
         let row = Self.rowID(for: id)
-        var bindings = PostgresBindings()
-        bindings.append(row)
-        bindings.append(claim)
-        bindings.append(lease.storageSeconds)
-        database.appendNow(to: &bindings)
-        // A claim racing this one waits for its row lock, then finds the row held and claims nothing (READ COMMITTED
-        // evaluates the condition again on the row as the other left it).
-        let query = PostgresQuery(
-            unsafeSQL: """
-                WITH t AS (SELECT COALESCE($4::timestamptz, now()) AS now),
-                claimed AS (
-                    UPDATE haapi_gateway_sessions s
-                    SET claimed_by = $2, claimed_until = t.now + $3 * interval '1 second', used_at = t.now,
-                        idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second')
-                    FROM t
-                    WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
-                      AND (s.claimed_until IS NULL OR s.claimed_until <= t.now)
-                    RETURNING s.document, s.version
-                )
-                SELECT (SELECT document FROM claimed), (SELECT version FROM claimed),
-                       EXISTS (SELECT 1 FROM haapi_gateway_sessions s, t WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now)
-                """, binds: bindings)
+        let statement = SessionClaimStatement(rowID: row, claim: claim, lease: lease, now: database.clock.now(), knownVersion: knownVersion)
         let (sealed, version, exists) = try await database.perform("claim a session") { client in
-            try await client.query(query).decode((ByteBuffer?, Int64?, Bool).self).first { _ in true } ?? (nil, nil, false)
+            try await client.execute(statement).first { _ in true } ?? (nil, nil, false)
         }
-        guard let sealed, let version else { return exists ? .busy : .absent }
+        guard let version else { return exists ? .busy : .absent }
+        guard let sealed else { return .claimedCurrent(version: version) }
         switch database.cipher.open(Array(buffer: sealed), table: Self.table, rowID: row) {
         case .success(let document): return .claimed(StoredSession(document: document, version: version))
         case .failure(let error):
@@ -250,14 +181,9 @@ public final class PostgresSessionStorage: Service, Sendable {
 
     /// Releases a claim without changing the session (the request changed nothing); nothing when it is not held.
     public func release(id: String, claim: String) async throws(PostgresStorageError) {
-        var bindings = PostgresBindings()
-        bindings.append(Self.rowID(for: id))
-        bindings.append(claim)
-        let query = PostgresQuery(
-            unsafeSQL: "UPDATE haapi_gateway_sessions SET claimed_by = NULL, claimed_until = NULL WHERE id = $1 AND claimed_by = $2",
-            binds: bindings)
+        let statement = SessionReleaseStatement(rowID: Self.rowID(for: id), claim: claim)
         try await database.perform("release a session claim") { client in
-            _ = try await client.query(query).collect()
+            _ = try await client.execute(statement).first { _ in true }
         }
     }
 
@@ -279,55 +205,23 @@ public final class PostgresSessionStorage: Service, Sendable {
         return seconds.map { .milliseconds(Int64(max(0, $0) * 1000)) }
     }
 
-    /// Moves a live session that no request holds to a fresh id (after sign-in), keeping its row, lifetimes and document
-    /// (sealed again for the new row id); the old id finds nothing afterwards.
-    /// - Parameter id: The session id.
-    /// - Returns: The new id and version; ``SessionRotation/gone``; or ``SessionRotation/unreadable(_:)``.
-    public func rotate(id: String) async throws(PostgresStorageError) -> SessionRotation {
-        let oldRow = Self.rowID(for: id)
-        // A concurrent save between reading and moving is a conflict; read again a few times, then report it as gone.
-        for _ in 0..<3 {
-            var readBindings = PostgresBindings()
-            readBindings.append(oldRow)
-            database.appendNow(to: &readBindings)
-            let read = PostgresQuery(
-                unsafeSQL: """
-                    SELECT s.document, s.version FROM haapi_gateway_sessions s, (SELECT COALESCE($2::timestamptz, now()) AS now) t
-                    WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
-                    """, binds: readBindings)
-            let found = try await database.perform("read a session to rotate") { client in
-                try await client.query(read).decode((ByteBuffer, Int64).self).first { _ in true }
-            }
-            guard let (sealed, version) = found else { return .gone }
-            let document: [UInt8]
-            switch database.cipher.open(Array(buffer: sealed), table: Self.table, rowID: oldRow) {
-            case .success(let opened): document = opened
-            case .failure(let error): return .unreadable(error)
-            }
-            let newID = SecureToken.make()
-            let newRow = Self.rowID(for: newID)
-            var bindings = PostgresBindings()
-            bindings.append(oldRow)
-            bindings.append(newRow)
-            bindings.append(ByteBuffer(bytes: database.cipher.seal(document, table: Self.table, rowID: newRow)))
-            bindings.append(version)
-            database.appendNow(to: &bindings)
-            let move = PostgresQuery(
-                unsafeSQL: """
-                    UPDATE haapi_gateway_sessions s
-                    SET id = $2, document = $3, version = s.version + 1, used_at = t.now,
-                        idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second')
-                    FROM (SELECT COALESCE($5::timestamptz, now()) AS now) t
-                    WHERE s.id = $1 AND s.version = $4 AND LEAST(s.expires_at, s.idle_expires_at) > t.now
-                      AND (s.claimed_until IS NULL OR s.claimed_until <= t.now)
-                    RETURNING s.version
-                    """, binds: bindings)
-            let moved = try await database.perform("rotate a session id") { client in
-                try await client.query(move).decode(Int64.self).first { _ in true }
-            }
-            if let moved { return .rotated(id: newID, version: moved) }
+    /// Saves a session's document under a fresh id in one statement (after sign-in: the new cookie's id), on the terms
+    /// of ``save(id:document:expectedVersion:claim:)``: the row still at `expectedVersion`, held by `claim` (released)
+    /// or by no one without one. The old id finds nothing afterwards.
+    /// - Returns: The new id and version; ``SessionRotation/conflict`` when another writer got there first or holds the
+    ///   session; ``SessionRotation/gone`` when it expired or was removed.
+    public func rotate(id: String, document: [UInt8], expectedVersion: Int64, claim: String?) async throws(PostgresStorageError) -> SessionRotation {
+        let row = Self.rowID(for: id)
+        let newID = SecureToken.make()
+        let newRow = Self.rowID(for: newID)
+        let statement = SessionSaveStatement(
+            rowID: row, sealed: database.cipher.seal(document, table: Self.table, rowID: newRow), expectedVersion: expectedVersion,
+            now: database.clock.now(), claim: claim, newRowID: newRow)
+        let (saved, current) = try await database.perform("rotate a session id") { client in
+            try await client.execute(statement).first { _ in true } ?? (nil, nil)
         }
-        return .gone
+        if let saved { return .rotated(id: newID, version: saved) }
+        return current == nil ? .gone : .conflict
     }
 
     /// Deletes a session (nothing when there is none).

@@ -7,10 +7,12 @@ import Synchronization
 ///
 /// - A session is a ``SignInDocument`` (record and flow state) sealed in ``PostgresSessionStorage``; a check-in writes
 ///   it only when it changed, over the version it loaded (compare and swap).
-/// - A request that will act (a post, a poll) claims the row first (``PostgresSessionStorage/claim(id:claim:lease:)``):
+/// - A request that will act (a post, a poll) claims the row first (``PostgresSessionStorage/claim(id:claim:lease:knownVersion:)``):
 ///   another acting request waits until the claim is released (and then finds its page stale, as two posts in one
 ///   process do), a poll does not poll again; a claim's lease is renewed while the request runs, so a replica that
 ///   dies holds the sign-in for at most a lease (``SessionClaimTiming``).
+/// - The sessions this replica served last stay decoded (``SessionCache``): a request for one asks the database only
+///   whether its row is still at the cached version, and reads, opens and decodes the document only when it is not.
 /// - A row that does not open (a removed key) or decode (another format, a flow that does not load here) is
 ///   ``SessionLookup/unreadable``: that sign-in starts again with a notice.
 /// - A database that fails to answer gives "your sign-in is kept, try again" pages (503), and for a short pause after
@@ -23,14 +25,22 @@ final class PostgresSessionStore: SessionStore, Sendable {
     let storage: PostgresSessionStorage
     let restorer: SignInRestorer
     let timing: SessionClaimTiming
+    let cache: SessionCache<SignInSession>
     private let settings: Mutex<SessionSettings>
     /// The last count of live sessions, and when it was read.
     private let lastCount = Mutex<(at: ContinuousClock.Instant?, count: Int)>((nil, 0))
     private let outage = DatabaseOutage()
     private let logger: Logger
 
-    init(storage: PostgresSessionStorage, settings: SessionSettings, restorer: SignInRestorer, timing: SessionClaimTiming = .init(), logger: Logger) {
+    /// How many decoded sign-ins a replica keeps at most (``SessionCache``).
+    static let cacheCapacity = 4096
+
+    init(
+        storage: PostgresSessionStorage, settings: SessionSettings, restorer: SignInRestorer, timing: SessionClaimTiming = .init(),
+        cacheCapacity: Int = PostgresSessionStore.cacheCapacity, logger: Logger
+    ) {
         self.storage = storage
+        self.cache = SessionCache(capacity: cacheCapacity)
         self.settings = Mutex(settings)
         self.restorer = restorer
         self.timing = timing
@@ -62,12 +72,19 @@ final class PostgresSessionStore: SessionStore, Sendable {
     }
 
     func checkOut(id: String, for use: SessionUse) async throws(GatewayError) -> SessionLookup<SignInSession> {
-        let stored: StoredSession
+        var cached = cache.take(id: id)
+        if let entry = cached, await entry.session.revision != entry.revision { cached = nil }
+        let stored: StoredSession?
+        let version: Int64
         var claim: String?
         switch use {
         case .reading:
-            switch try await database("load a sign-in", { () throws(PostgresStorageError) in try await storage.load(id: id) }) {
-            case .found(let found): stored = found
+            let loaded = try await database("load a sign-in") { () throws(PostgresStorageError) in
+                try await storage.load(id: id, knownVersion: cached?.version)
+            }
+            switch loaded {
+            case .found(let found): (stored, version) = (found, found.version)
+            case .current(let current): (stored, version) = (nil, current)
             case .absent: return .absent
             case .unreadable(let error): return unreadable(error.description)
             }
@@ -75,38 +92,53 @@ final class PostgresSessionStore: SessionStore, Sendable {
             let name = SecureToken.make()
             let deadline = ContinuousClock.now + (use == .acting ? timing.actingWait : .zero)
             var pause: Duration = .milliseconds(20)
-            while true {
+            claiming: while true {
                 let answer = try await database("claim a sign-in") { () throws(PostgresStorageError) in
-                    try await storage.claim(id: id, claim: name, lease: timing.lease)
+                    try await storage.claim(id: id, claim: name, lease: timing.lease, knownVersion: cached?.version)
                 }
                 switch answer {
-                case .claimed(let found):
-                    stored = found
-                    claim = name
+                case .claimed(let found): (stored, version) = (found, found.version)
+                case .claimedCurrent(let current): (stored, version) = (nil, current)
                 case .absent: return .absent
                 case .unreadable(let error): return unreadable(error.description)
                 case .busy:
-                    guard ContinuousClock.now + pause < deadline else { return .busy }
+                    guard ContinuousClock.now + pause < deadline else {
+                        // Still what the row held when cached: the request holding it may change nothing.
+                        if let cached { cache.keep(cached, id: id) }
+                        return .busy
+                    }
                     try? await Task.sleep(for: pause)
                     pause = min(pause * 2, .milliseconds(250))
-                    continue
+                    continue claiming
                 }
-                break
+                claim = name
+                break claiming
             }
         }
-        let session: SignInSession?
-        do throws(GatewayError) {
-            session = try restorer.session(from: stored.document)
-        } catch {
+        let session: SignInSession
+        let document: [UInt8]
+        if let stored {
+            let restored: SignInSession?
+            do throws(GatewayError) {
+                restored = try restorer.session(from: stored.document)
+            } catch {
+                if let claim { try? await storage.release(id: id, claim: claim) }
+                throw error
+            }
+            guard let restored else {
+                if let claim { try? await storage.release(id: id, claim: claim) }
+                return .unreadable
+            }
+            (session, document) = (restored, stored.document)
+        } else if let cached {
+            (session, document) = (cached.session, cached.document)
+        } else {
+            // Only a caller that named a version is told the row is still at it.
             if let claim { try? await storage.release(id: id, claim: claim) }
-            throw error
-        }
-        guard let session else {
-            if let claim { try? await storage.release(id: id, claim: claim) }
-            return .unreadable
+            throw GatewayError(.internalError, "the session database answered without a document")
         }
         let renewal = claim.map { renew(id: id, claim: $0) }
-        let ticket = SessionTicket(version: stored.version, document: stored.document, revision: await session.revision, claim: claim, renewal: renewal)
+        let ticket = SessionTicket(version: version, document: document, revision: await session.revision, claim: claim, renewal: renewal)
         return .found(SessionCheckout(id: id, session: session, ticket: ticket))
     }
 
@@ -129,6 +161,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
             guard let current, current.document != loaded else {
                 if let claim { try await database("release a sign-in") { () throws(PostgresStorageError) in try await storage.release(id: id, claim: claim) } }
                 if let current { ticket.state.withLock { $0.revision = current.revision } }
+                await keep(checkout)
                 return
             }
             let saved = try await database("save a sign-in") { () throws(PostgresStorageError) in
@@ -141,6 +174,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
                     state.document = current.document
                     state.revision = current.revision
                 }
+                await keep(checkout)
             case .conflict:
                 // Only a request that held no claim gets here (a page shown while another request acted): what it changed
                 // was the page's one-time notices, which the other request's state replaces.
@@ -159,24 +193,52 @@ final class PostgresSessionStore: SessionStore, Sendable {
         try await database("read a sign-in's idle time") { () throws(PostgresStorageError) in try await storage.idleDuration(id: id) }
     }
 
+    /// Saves the sign-in under a fresh id in one statement (releasing the request's claim).
     func rotate(_ checkout: SessionCheckout<SignInSession>) async throws(GatewayError) -> String? {
-        try await checkIn(checkout)
-        let id = checkout.id
-        let rotation = try await database("rotate a sign-in's id") { () throws(PostgresStorageError) in try await storage.rotate(id: id) }
+        guard let ticket = checkout.ticket else { return nil }
+        let unchanged = await checkout.session.revision == ticket.state.withLock { $0.revision }
+        let current = unchanged ? nil : try await Self.document(of: checkout.session)
+        let (version, loaded, claim) = ticket.state.withLock { state in
+            defer {
+                state.renewal?.cancel()
+                state.renewal = nil
+                state.claim = nil
+                state.cached = false
+            }
+            return (state.version, state.document, state.claim)
+        }
+        let oldID = checkout.id
+        cache.remove(id: oldID)
+        let document = current?.document ?? loaded
+        let rotation: SessionRotation
+        do throws(GatewayError) {
+            rotation = try await database("rotate a sign-in's id") { () throws(PostgresStorageError) in
+                try await storage.rotate(id: oldID, document: document, expectedVersion: version, claim: claim)
+            }
+        } catch {
+            ticket.state.withLock { $0.claim = claim }
+            throw error
+        }
         switch rotation {
-        case .rotated(let newID, let version):
+        case .rotated(let newID, let newVersion):
+            ticket.state.withLock { state in
+                state.version = newVersion
+                state.document = document
+                if let current { state.revision = current.revision }
+            }
             checkout.moved(to: newID)
-            checkout.ticket?.state.withLock { $0.version = version }
+            await keep(checkout)
             return newID
-        case .gone:
+        case .conflict:
+            logger.warning("a sign-in changed by another request meanwhile; its id is not rotated")
             return nil
-        case .unreadable(let error):
-            logger.warning("a stored sign-in does not open; its id is not rotated", metadata: ["error": "\(error.description)"])
+        case .gone:
             return nil
         }
     }
 
     func remove(id: String) async {
+        cache.remove(id: id)
         do throws(GatewayError) {
             try await database("remove a sign-in") { () throws(PostgresStorageError) in try await storage.remove(id: id) }
         } catch {
@@ -211,6 +273,18 @@ final class PostgresSessionStore: SessionStore, Sendable {
         } catch {
             throw GatewayError(.internalError, "a sign-in could not be encoded for the session store")
         }
+    }
+
+    /// Keeps a checked-in session decoded for this replica's next request for it, when it is still what was stored
+    /// (nothing changed it since the check-in).
+    private func keep(_ checkout: SessionCheckout<SignInSession>) async {
+        guard let ticket = checkout.ticket else { return }
+        let (version, document, revision, cachedBefore) = ticket.state.withLock { state in
+            defer { state.cached = true }
+            return (state.version, state.document, state.revision, state.cached)
+        }
+        guard !cachedBefore, await checkout.session.revision == revision else { return }
+        cache.keep(SessionCache.Entry(session: checkout.session, version: version, document: document, revision: revision), id: checkout.id)
     }
 
     private func unreadable(_ reason: String) -> SessionLookup<SignInSession> {

@@ -29,7 +29,10 @@ extension PostgresStorageTests {
                 try await storage.release(id: "s", claim: "second")
                 #expect(try await storage.save(id: "s", document: bytes("three"), expectedVersion: 2) == .saved(version: 3), "released: an unclaimed save goes")
                 #expect(try await storage.claim(id: "absent", claim: "x", lease: .seconds(10)) == .absent)
-                #expect(try await storage.rotate(id: "s") != .gone, "an unclaimed session rotates")
+                guard case .rotated = try await storage.rotate(id: "s", document: bytes("four"), expectedVersion: 3, claim: nil) else {
+                    Issue.record("an unclaimed session is not rotated")
+                    return
+                }
             }
         }
 
@@ -44,7 +47,7 @@ extension PostgresStorageTests {
                 #expect(try await !storage.renew(id: "s", claim: "other", lease: .seconds(10)))
                 database.clock.advance(.seconds(8))
                 #expect(try await storage.claim(id: "s", claim: "next", lease: .seconds(10)) == .busy, "renewed 8 s ago for 10 s")
-                #expect(try await storage.rotate(id: "s") == .gone, "a held session is not rotated")
+                #expect(try await storage.rotate(id: "s", document: bytes("moved"), expectedVersion: 1, claim: nil) == .conflict, "a held session is not rotated")
                 database.clock.advance(.seconds(3))
                 #expect(try await storage.claim(id: "s", claim: "next", lease: .seconds(10)) == .claimed(StoredSession(document: bytes("one"), version: 1)))
                 #expect(try await storage.save(id: "s", document: bytes("late"), expectedVersion: 1, claim: "dead") == .conflict, "a lapsed claim saves nothing")

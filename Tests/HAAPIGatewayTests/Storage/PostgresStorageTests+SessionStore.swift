@@ -15,6 +15,100 @@ extension PostgresStorageTests {
         @Test("a request's hold on its sign-in is renewed while it runs (past its lease), released at check-in; a poll meanwhile finds it busy")
         func holdIsRenewed() async throws {
             let database = try await StorageTestDatabase.make()
+            let timing = SessionClaimTiming(lease: .seconds(1), renewal: .milliseconds(200), actingWait: .milliseconds(100))
+            try await withSignIn(in: database, timing: timing) { store, _, id in
+                guard case .found(let acting) = try await store.checkOut(id: id, for: .acting) else {
+                    Issue.record("the sign-in was not checked out to act")
+                    return
+                }
+                // The database's clock (the test's) passes the lease twice over while the request runs; the renewals
+                // (every 200 ms of real time) keep moving its end.
+                for _ in 0..<4 {
+                    database.clock.advance(.milliseconds(500))
+                    try await Task.sleep(for: .milliseconds(450))
+                }
+                guard case .busy = try await store.checkOut(id: id, for: .polling) else {
+                    Issue.record("the hold ended while its request ran")
+                    return
+                }
+                try await store.checkIn(acting)
+                guard case .found(let next) = try await store.checkOut(id: id, for: .polling) else {
+                    Issue.record("checked in, the sign-in was still held")
+                    return
+                }
+                try await store.checkIn(next)
+            }
+        }
+
+        @Test("a replica reuses the sign-in it decoded while the row is at that version, without reading the document; once another wrote the row it reads it again")
+        func decodedSignInsAreReused() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await withSignIn(in: database) { store, replica, id in
+                let row = PostgresSessionStorage.rowID(for: id)
+                guard case .found(let first) = try await store.checkOut(id: id, for: .reading) else {
+                    Issue.record("not found")
+                    return
+                }
+                try await store.checkIn(first)
+                // The document is no longer readable, the version unchanged: only a replica that does not read it goes on.
+                try await database.sql("UPDATE haapi_gateway_sessions SET document = '\\x00' WHERE id = '\(row)'")
+                for use in [SessionUse.reading, .acting, .polling] {
+                    guard case .found(let again) = try await store.checkOut(id: id, for: use) else {
+                        Issue.record("the decoded sign-in was not reused (\(use))")
+                        return
+                    }
+                    #expect(again.session === first.session, "the same session, not decoded again (\(use))")
+                    try await store.checkIn(again)
+                }
+                #expect(outcome(try await replica.checkOut(id: id, for: .reading)) == "unreadable", "a replica without it reads the row")
+                // Written by someone else: the version moved, so the kept session is stale and the row is read.
+                try await database.sql("UPDATE haapi_gateway_sessions SET version = version + 1 WHERE id = '\(row)'")
+                #expect(outcome(try await store.checkOut(id: id, for: .reading)) == "unreadable")
+            }
+        }
+
+        @Test("two requests of one replica never share a decoded sign-in: the second reads its own; a busy claim keeps the decoded one")
+        func decodedSignInIsTakenByOneRequest() async throws {
+            let database = try await StorageTestDatabase.make()
+            let timing = SessionClaimTiming(lease: .seconds(10), renewal: .seconds(3), actingWait: .milliseconds(50))
+            try await withSignIn(in: database, timing: timing) { store, _, id in
+                guard case .found(let acting) = try await store.checkOut(id: id, for: .acting) else {
+                    Issue.record("not claimed")
+                    return
+                }
+                guard case .found(let reading) = try await store.checkOut(id: id, for: .reading) else {
+                    Issue.record("not loaded")
+                    return
+                }
+                #expect(reading.session !== acting.session, "the reading request decoded its own")
+                #expect(outcome(try await store.checkOut(id: id, for: .polling)) == "busy")
+                try await store.checkIn(reading)
+                try await store.checkIn(acting)
+                #expect(store.cache.count == 1)
+                guard case .found(let next) = try await store.checkOut(id: id, for: .acting) else {
+                    Issue.record("not claimed after check-in")
+                    return
+                }
+                #expect(store.cache.count == 0, "taken out while in use")
+                try await store.checkIn(next)
+            }
+        }
+
+        private func outcome(_ lookup: SessionLookup<SignInSession>) -> String {
+            switch lookup {
+            case .found: "found"
+            case .absent: "absent"
+            case .busy: "busy"
+            case .unreadable: "unreadable"
+            }
+        }
+
+        /// Runs `body` with two PostgreSQL session stores (two replicas) over `database`, the strict demo's client, and a
+        /// started sign-in added through the first and checked in.
+        private func withSignIn(
+            in database: StorageTestDatabase, timing: SessionClaimTiming = .init(),
+            _ body: (PostgresSessionStore, PostgresSessionStore, String) async throws -> Void
+        ) async throws {
             let demo = try await DemoServer.start(configuration: .strict)
             let logger = StorageTestDatabase.silent
             let configuration = GatewayHarness.configuration(demo: demo, sinkPath: "/dev/null")
@@ -27,33 +121,14 @@ extension PostgresStorageTests {
                 let live = LiveSettings(configuration: configuration, templates: try TemplateLibrary(settings: configuration.templates))
                 let restorer = SignInRestorer(upstream: upstream, dispatcher: dispatcher, live: live, devices: nil, metrics: GatewayMetrics(), logger: logger)
                 try await database.withStorage(keys: [key]) { storage in
-                    let store = PostgresSessionStore(
-                        storage: storage, settings: SessionSettings(), restorer: restorer,
-                        timing: SessionClaimTiming(lease: .seconds(1), renewal: .milliseconds(200), actingWait: .milliseconds(100)), logger: logger)
+                    let stores = (0..<2).map { _ in
+                        PostgresSessionStore(storage: storage, settings: SessionSettings(), restorer: restorer, timing: timing, logger: logger)
+                    }
                     let session = SignInSession(flow: client.makeFlow(), dispatcher: dispatcher, logger: logger)
                     try await session.begin(acceptLanguage: nil)
-                    let added = try #require(try await store.add(session, address: nil))
-                    try await store.checkIn(added)
-                    guard case .found(let acting) = try await store.checkOut(id: added.id, for: .acting) else {
-                        Issue.record("the sign-in was not checked out to act")
-                        return
-                    }
-                    // The database's clock (the test's) passes the lease twice over while the request runs; the renewals
-                    // (every 200 ms of real time) keep moving its end.
-                    for _ in 0..<4 {
-                        database.clock.advance(.milliseconds(500))
-                        try await Task.sleep(for: .milliseconds(450))
-                    }
-                    guard case .busy = try await store.checkOut(id: added.id, for: .polling) else {
-                        Issue.record("the hold ended while its request ran")
-                        return
-                    }
-                    try await store.checkIn(acting)
-                    guard case .found(let next) = try await store.checkOut(id: added.id, for: .polling) else {
-                        Issue.record("checked in, the sign-in was still held")
-                        return
-                    }
-                    try await store.checkIn(next)
+                    let added = try #require(try await stores[0].add(session, address: nil))
+                    try await stores[0].checkIn(added)
+                    try await body(stores[0], stores[1], added.id)
                 }
             } catch {
                 try? await upstream.client?.shutdown()

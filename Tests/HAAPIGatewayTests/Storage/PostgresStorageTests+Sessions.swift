@@ -53,26 +53,53 @@ extension PostgresStorageTests {
             }
         }
 
-        @Test("rotation moves a session to a fresh id: the old id finds nothing, the new one the same document; the table holds neither id")
+        @Test("rotation saves a session under a fresh id in one write: the old id finds nothing, the new one the document; the table holds neither id")
         func rotation() async throws {
             let database = try await StorageTestDatabase.make()
             try await database.withStorage(keys: [key]) { storage in
                 let oldID = SecureToken.make()
                 try await storage.insert(id: oldID, document: bytes("signed in"), lifetimes: lifetimes, address: nil)
-                _ = try await storage.save(id: oldID, document: bytes("signed in, step 2"), expectedVersion: 1)
-                guard case .rotated(let newID, let version) = try await storage.rotate(id: oldID) else {
+                guard case .claimed = try await storage.claim(id: oldID, claim: "request", lease: .seconds(10)) else {
+                    Issue.record("not claimed")
+                    return
+                }
+                #expect(
+                    try await storage.rotate(id: oldID, document: bytes("stale"), expectedVersion: 1, claim: "another request") == .conflict,
+                    "held by another claim")
+                #expect(try await storage.rotate(id: oldID, document: bytes("stale"), expectedVersion: 7, claim: "request") == .conflict, "another version")
+                guard case .rotated(let newID, let version) = try await storage.rotate(id: oldID, document: bytes("signed in, step 2"), expectedVersion: 1, claim: "request")
+                else {
                     Issue.record("not rotated")
                     return
                 }
                 #expect(newID != oldID && newID.count >= 43, "a fresh 256-bit id")
-                #expect(version == 3)
+                #expect(version == 2)
                 #expect(try await storage.load(id: oldID) == .absent)
-                #expect(try await storage.load(id: newID) == .found(StoredSession(document: bytes("signed in, step 2"), version: 3)))
-                #expect(try await storage.rotate(id: oldID) == .gone)
+                #expect(try await storage.load(id: newID) == .found(StoredSession(document: bytes("signed in, step 2"), version: 2)))
+                #expect(try await storage.claim(id: newID, claim: "next request", lease: .seconds(10)) != .busy, "the rotation released the claim")
+                #expect(try await storage.rotate(id: oldID, document: bytes("gone"), expectedVersion: 2, claim: nil) == .gone)
                 #expect(try await storage.count() == 1, "the row is kept, not copied")
                 let stored = try await database.sql("SELECT id FROM haapi_gateway_sessions")
                 #expect(stored == PostgresSessionStorage.rowID(for: newID))
                 #expect(!stored.contains(newID) && !stored.contains(oldID), "rows are found by the id's SHA-256, never the id")
+            }
+        }
+
+        @Test("a caller that holds the row's version is told so instead of being sent the document again; any other version gets the document")
+        func knownVersion() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await database.withStorage(keys: [key]) { storage in
+                let id = SecureToken.make()
+                try await storage.insert(id: id, document: bytes("step 1"), lifetimes: lifetimes, address: nil)
+                #expect(try await storage.load(id: id, knownVersion: 1) == .current(version: 1))
+                #expect(try await storage.load(id: id, knownVersion: 2) == .found(StoredSession(document: bytes("step 1"), version: 1)))
+                #expect(try await storage.claim(id: id, claim: "a", lease: .seconds(10), knownVersion: 1) == .claimedCurrent(version: 1))
+                #expect(try await storage.save(id: id, document: bytes("step 2"), expectedVersion: 1, claim: "a") == .saved(version: 2))
+                #expect(
+                    try await storage.claim(id: id, claim: "b", lease: .seconds(10), knownVersion: 1)
+                        == .claimed(StoredSession(document: bytes("step 2"), version: 2)))
+                #expect(try await storage.claim(id: id, claim: "c", lease: .seconds(10), knownVersion: 2) == .busy)
+                #expect(try await storage.load(id: SecureToken.make(), knownVersion: 1) == .absent)
             }
         }
 
@@ -122,7 +149,8 @@ extension PostgresStorageTests {
             }
             try await database.withStorage(keys: [key]) { storage in
                 #expect(try await storage.load(id: "old-key") == .unreadable(.noMatchingKey))
-                #expect(try await storage.rotate(id: "old-key") == .unreadable(.noMatchingKey))
+                #expect(try await storage.claim(id: "old-key", claim: "x", lease: .seconds(10)) == .unreadable(.noMatchingKey))
+                #expect(try await storage.claim(id: "old-key", claim: "y", lease: .seconds(10)) != .busy, "refused, the claim was released")
                 try await storage.insert(id: "victim", document: bytes("victim's sign-in"), lifetimes: lifetimes, address: nil)
                 try await storage.insert(id: "attacker", document: bytes("attacker's sign-in"), lifetimes: lifetimes, address: nil)
                 let victim = PostgresSessionStorage.rowID(for: "victim")
