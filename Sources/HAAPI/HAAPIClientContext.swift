@@ -20,6 +20,8 @@ final class HAAPIClientContext: Sendable {
     /// Validates the flows' ID tokens with the upstream's JWK Set (shared, so the set is fetched once); nil when the
     /// endpoints name no issuer or no `jwks_uri`.
     let idTokenValidator: IDTokenValidator?
+    /// The configuration's authorize parameters, one copy that every flow asking for them refers to.
+    let authorizationParameters: Boxed<AuthorizationParameters>
 
     /// A step from the JSON text a saved state holds (``Representation/jsonText``), through the shared step cache: the
     /// flows and sign-ins saved at the same step decode it once.
@@ -36,6 +38,7 @@ final class HAAPIClientContext: Sendable {
         originGuard: OriginGuard, logger: Logger, credentials: ClientCredentials
     ) {
         self.configuration = configuration
+        self.authorizationParameters = Boxed(configuration.authorizationParameters)
         self.endpoints = endpoints
         self.transport = transport
         self.nonceStore = nonceStore

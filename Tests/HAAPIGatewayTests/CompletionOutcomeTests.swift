@@ -43,7 +43,7 @@ struct CompletionOutcomeTests {
         for _ in 0..<200 {
             let session = SignInSession(flow: client.makeFlow(), dispatcher: CallbackDispatcher(configurations: [], logger: .init(label: "t")), logger: .init(label: "t"))
             let flowID = await session.flowID
-            #expect(session.signIn.id == flowID)
+            #expect(await session.signIn.id == flowID)
             ids.insert(flowID)
         }
         #expect(ids.count == 200)

@@ -12,15 +12,24 @@ public actor HAAPIFlow {
     /// The scopes this flow asks for: the configuration's, or fewer for one sign-in (``HAAPIClient/makeFlow(scopes:parameters:)``).
     let scopes: [String]
     /// The extra authorize parameters of this flow: the configuration's, or others for one sign-in.
-    let authorizationParameters: AuthorizationParameters
+    var authorizationParameters: AuthorizationParameters { parameters.value }
+    /// ``authorizationParameters``, by reference: the configuration's are shared by its flows (inline they took 88
+    /// bytes in each).
+    private let parameters: Boxed<AuthorizationParameters>
     /// The flow's session id, from the latest `Set-Session-Id` (sent back as `Session-Id`).
     var sessionID: String?
     /// The latest `DPoP-Nonce` the server gave this flow (its key): one per flow, never shared (notes 1.4).
     var dpopNonce: String?
     /// Cookies the upstream set for this flow (a load balancer's stickiness cookie), never given to a browser.
     var cookies = UpstreamCookieJar()
-    /// The form action submitted last, whose `continueActions` a `continue-same-step` answer continues with.
-    var lastSubmittedAction: Action?
+    /// The form action submitted last, whose `continueActions` a `continue-same-step` answer continues with; kept only
+    /// when it has some (without, the answer is handled alike: ``followAutomaticSteps(from:acceptLanguage:)``).
+    var lastSubmittedAction: Action? {
+        get { lastSubmitted?.value }
+        set { lastSubmitted = newValue.map(Boxed.init) }
+    }
+    /// ``lastSubmittedAction``, by reference (inline, an action took 193 bytes in every flow).
+    private var lastSubmitted: Boxed<Action>?
     var tokenMachine: HAAPITokenStateMachine
     var started = false
     var codeExchanged = false
@@ -36,7 +45,7 @@ public actor HAAPIFlow {
         self.pkce = PKCE()
         self.state = RandomToken.make(byteCount: 24)
         self.scopes = scopes ?? context.configuration.scopes
-        self.authorizationParameters = parameters ?? context.configuration.authorizationParameters
+        self.parameters = parameters.map(Boxed.init) ?? context.authorizationParameters
         self.oidcNonce = self.scopes.contains("openid") ? RandomToken.make(byteCount: 24) : nil
         self.tokenMachine = HAAPITokenStateMachine(refreshMargin: context.configuration.haapiTokenRefreshMargin)
         var logger = context.logger
@@ -52,12 +61,13 @@ public actor HAAPIFlow {
         self.pkce = PKCE(verifier: saved.codeVerifier)
         self.state = saved.oauthState
         self.scopes = saved.scopes
-        self.authorizationParameters = saved.authorizationParameters
+        self.parameters =
+            saved.authorizationParameters == context.authorizationParameters.value ? context.authorizationParameters : Boxed(saved.authorizationParameters)
         self.oidcNonce = saved.oidcNonce
         self.sessionID = saved.sessionID
         self.dpopNonce = saved.dpopNonce
         self.cookies = UpstreamCookieJar(restoring: saved.cookies.map(\.upstreamCookie))
-        self.lastSubmittedAction = lastSubmittedAction
+        self.lastSubmitted = lastSubmittedAction.map(Boxed.init)
         self.currentStep = currentStep
         self.started = saved.started
         self.codeExchanged = saved.codeExchanged
@@ -131,7 +141,7 @@ public actor HAAPIFlow {
         }
         try ensureActive()
         let submission = try FormSubmission(form: form, values: values, originGuard: context.originGuard)
-        lastSubmittedAction = action
+        lastSubmittedAction = form.continueActions.isEmpty ? nil : action
         if !submission.ignoredNames.isEmpty {
             logger.debug("ignored caller values for fixed fields", metadata: ["fields": "\(submission.ignoredNames.joined(separator: ","))"])
         }

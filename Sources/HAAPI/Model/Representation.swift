@@ -1,27 +1,31 @@
 /// A HAAPI step (`application/vnd.auth+json`), typed, with its raw JSON kept.
 public struct Representation: Sendable, Hashable {
     /// The `type` member.
-    public let type: RepresentationType
-    /// The kind of step, derived from `type` and the actions.
+    public var type: RepresentationType { storage.type }
     /// A top-level `title`, when the step has one (steps of types this library does not know may carry one).
-    public let title: String?
-    public let stepKind: StepKind
+    public var title: String? { storage.title }
+    /// The kind of step, derived from `type` and the actions.
+    public var stepKind: StepKind { storage.stepKind }
     /// The actions.
-    public let actions: [Action]
+    public var actions: [Action] { storage.actions }
     /// The links.
-    public let links: [Link]
+    public var links: [Link] { storage.links }
     /// The messages.
-    public let messages: [Message]
+    public var messages: [Message] { storage.messages }
     /// The metadata, if sent.
-    public let metadata: Metadata?
+    public var metadata: Metadata? { storage.metadata }
     /// The `properties` object as received.
-    public let properties: JSONValue?
+    public var properties: JSONValue? { storage.properties }
     /// Polling properties, for polling steps.
-    public let polling: PollingProperties?
+    public var polling: PollingProperties? { storage.polling }
     /// The authorization response, for `oauth-authorization-response` steps.
-    public let authorizationResponse: AuthorizationResponse?
+    public var authorizationResponse: AuthorizationResponse? { storage.authorizationResponse }
     /// The whole representation as received, for template overrides (`null` when decoded without keeping it).
-    public let raw: JSONValue
+    public var raw: JSONValue { storage.raw }
+
+    /// Every member, in one allocation that copies share (a step is kept by a flow, a sign-in and the client's step
+    /// cache; held inline it took 313 bytes in each).
+    private let storage: RepresentationStorage
 
     /// Decodes a representation; unknown members never fail.
     /// - Parameters:
@@ -31,18 +35,21 @@ public struct Representation: Sendable, Hashable {
     /// - Throws: ``HAAPIError/Code/malformedResponse`` when `type` is missing or a member has the wrong shape.
     public init(json: JSONValue, keepingRawJSON: Bool = true) throws(HAAPIError) {
         guard case .object = json else { throw .malformed("the representation is not a JSON object") }
-        guard let type = json["type"]?.stringValue else { throw .malformed("the representation has no type") }
-        self.type = RepresentationType(rawValue: type)
-        self.title = json["title"]?.stringValue
-        self.actions = try Action.list(json["actions"], keepingRawJSON: keepingRawJSON)
-        self.links = try Representation.links(json["links"], keepingRawJSON: keepingRawJSON)
-        self.messages = try Representation.messages(json["messages"])
-        self.metadata = Representation.metadata(json["metadata"])
-        self.properties = json["properties"]
-        self.polling = self.type == .pollingStep ? PollingProperties(json: json["properties"]) : nil
-        self.authorizationResponse = self.type == .oauthAuthorizationResponse ? AuthorizationResponse(json: json["properties"]) : nil
-        self.raw = keepingRawJSON ? json : .null
-        self.stepKind = Representation.classify(type: self.type, actions: self.actions)
+        guard let typeName = json["type"]?.stringValue else { throw .malformed("the representation has no type") }
+        let type = RepresentationType(rawValue: typeName)
+        let actions = try Action.list(json["actions"], keepingRawJSON: keepingRawJSON)
+        storage = RepresentationStorage(
+            type: type,
+            title: json["title"]?.stringValue,
+            stepKind: Representation.classify(type: type, actions: actions),
+            actions: actions,
+            links: try Representation.links(json["links"], keepingRawJSON: keepingRawJSON),
+            messages: try Representation.messages(json["messages"]),
+            metadata: Representation.metadata(json["metadata"]),
+            properties: json["properties"],
+            polling: type == .pollingStep ? PollingProperties(json: json["properties"]) : nil,
+            authorizationResponse: type == .oauthAuthorizationResponse ? AuthorizationResponse(json: json["properties"]) : nil,
+            raw: keepingRawJSON ? json : .null)
     }
 
     /// The step a `continue-same-step` leads to: this step with `actions` (the submitted form's `continueActions`) and
@@ -60,24 +67,25 @@ public struct Representation: Sendable, Hashable {
     }
 
     private init(copying other: Representation, messages: [Message], actions: [Action]? = nil, links: [Link]? = nil) {
-        self.type = other.type
-        self.title = other.title
-        self.stepKind = actions.map { Representation.classify(type: other.type, actions: $0) } ?? other.stepKind
-        self.actions = actions ?? other.actions
-        self.links = links ?? other.links
-        self.messages = messages
-        self.metadata = other.metadata
-        self.properties = other.properties
-        self.polling = other.polling
-        self.authorizationResponse = other.authorizationResponse
+        var raw = other.raw
         if case .object(var members) = other.raw {
             members["messages"] = .array(messages.map(\.json))
             if let actions { members["actions"] = .array(actions.map(\.raw)) }
             if let links { members["links"] = .array(links.map(\.raw)) }
-            self.raw = .object(members)
-        } else {
-            self.raw = other.raw
+            raw = .object(members)
         }
+        storage = RepresentationStorage(
+            type: other.type,
+            title: other.title,
+            stepKind: actions.map { Representation.classify(type: other.type, actions: $0) } ?? other.stepKind,
+            actions: actions ?? other.actions,
+            links: links ?? other.links,
+            messages: messages,
+            metadata: other.metadata,
+            properties: other.properties,
+            polling: other.polling,
+            authorizationResponse: other.authorizationResponse,
+            raw: raw)
     }
 
     /// Classifies a step as Curity's SDK step factories do.

@@ -22,7 +22,7 @@ actor SignInSession {
     nonisolated let csrfToken: String
     nonisolated let flowID: String
     /// The reference every outcome of this sign-in carries.
-    nonisolated let signIn: SignInReference
+    var signIn: SignInReference { record.signIn }
 
     private(set) var phase: SessionPhase {
         get { record.phase }
@@ -112,7 +112,6 @@ actor SignInSession {
         self.record = record
         self.csrfToken = record.csrfToken
         self.flowID = record.flowID
-        self.signIn = record.signIn
         self.startLink = record.startLink
         self.flow = flow
         if let device = record.device, let devices {
