@@ -5,9 +5,9 @@ import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 
-/// The PostgreSQL database behind ``PostgresSessionStorage`` and ``PostgresOutbox``: one PostgresNIO connection pool,
-/// the cipher that seals every stored document, whose clock expiry and leases compare against, and the tables
-/// (``PostgresSchema``), created or migrated when it starts.
+/// The PostgreSQL database behind ``PostgresSessionStorage`` and ``PostgresOutbox``: two PostgresNIO connection pools
+/// (``Commit``), the cipher that seals every stored document, whose clock expiry and leases compare against, and the
+/// tables (``PostgresSchema``), created or migrated when it starts.
 ///
 /// Run it (``run()``) for as long as it is used: it runs the pool and prepares the tables, retrying while the database
 /// cannot be reached (1, 2, 4, 8, then every 15 s). A database whose tables are newer than this gateway knows, that
@@ -24,7 +24,7 @@ public final class PostgresDatabase: Service, Sendable {
         public var readinessTimeout: Duration = .seconds(2)
         /// The most opening a connection may take (default 5 s).
         public var connectTimeout: Duration = .seconds(5)
-        /// The most connections open at once (default 20).
+        /// The most connections open at once (default 20), half for each of the two pools (``Commit``).
         public var maximumConnections = 20
         /// How long a readiness answer is reused (default 1 s): `/readyz` may be asked by anyone, and must not turn a
         /// flood of probes into a flood of queries.
@@ -34,6 +34,18 @@ public final class PostgresDatabase: Service, Sendable {
         public init() {}
     }
 
+    /// How a statement's transaction commits, which picks its pool.
+    enum Commit: Sendable {
+        /// Waiting until its change is on the database's disk (PostgreSQL's default): what a sign-in is, new and
+        /// saved; every delivery of the outbox; the tables.
+        case durable
+        /// Without waiting for the disk (`synchronous_commit = off` on the connections of this pool): who holds a
+        /// sign-in and when it was last used. A database that crashes may forget the last of these changes (never
+        /// half of one): a hold ends early, which the save's check on the holder turns into "changed meanwhile", and a
+        /// sign-in's idle time counts from an earlier use. Its other sessions see the change at once, as any commit.
+        case lease
+    }
+
     private enum SchemaState: Sendable {
         case unprepared(lastFailure: String?)
         case prepared
@@ -41,6 +53,8 @@ public final class PostgresDatabase: Service, Sendable {
     }
 
     let client: PostgresClient
+    /// The pool of ``Commit/lease`` statements.
+    let leaseClient: PostgresClient
     let cipher: SessionCipher
     let clock: StorageClock
     let options: Options
@@ -58,8 +72,13 @@ public final class PostgresDatabase: Service, Sendable {
     ///   - options: Time limits and the pool's size.
     ///   - logger: Where failures are logged (never a password, key, document or session id).
     public init(url: PostgresURL, cipher: SessionCipher, clock: StorageClock = .database, options: Options = .init(), logger: Logger) {
+        let perPool = max(1, options.maximumConnections / 2)
         self.client = PostgresClient(
-            configuration: url.clientConfiguration(connectTimeout: options.connectTimeout, maximumConnections: options.maximumConnections),
+            configuration: url.clientConfiguration(connectTimeout: options.connectTimeout, maximumConnections: perPool),
+            backgroundLogger: Logger(label: "haapi-gateway.postgres", factory: { _ in SwiftLogNoOpLogHandler() }))
+        self.leaseClient = PostgresClient(
+            configuration: url.clientConfiguration(
+                connectTimeout: options.connectTimeout, maximumConnections: perPool, startupParameters: [("synchronous_commit", "off")]),
             backgroundLogger: Logger(label: "haapi-gateway.postgres", factory: { _ in SwiftLogNoOpLogHandler() }))
         self.cipher = cipher
         self.clock = clock
@@ -75,6 +94,7 @@ public final class PostgresDatabase: Service, Sendable {
     public func run() async throws {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await self.client.run() }
+            group.addTask { await self.leaseClient.run() }
             try await self.prepareUntilDone()
             try? await gracefulShutdown()
             group.cancelAll()
@@ -159,13 +179,13 @@ public final class PostgresDatabase: Service, Sendable {
         if case .prepared = schemaState.withLock({ $0 }) { true } else { false }
     }
 
-    /// Runs `body` with the pool within `limit` (default ``Options/operationTimeout``), every failure a
+    /// Runs `body` with the pool of `commit` within `limit` (default ``Options/operationTimeout``), every failure a
     /// ``PostgresStorageError`` naming `operation`.
     func perform<Value: Sendable>(
-        _ operation: String, limit: Duration? = nil, _ body: @escaping @Sendable (PostgresClient) async throws -> Value
+        _ operation: String, limit: Duration? = nil, commit: Commit = .durable, _ body: @escaping @Sendable (PostgresClient) async throws -> Value
     ) async throws(PostgresStorageError) -> Value {
         let limit = limit ?? options.operationTimeout
-        let client = self.client
+        let client = commit == .durable ? self.client : leaseClient
         return try await OperationDeadline.run(
             limit: limit, timedOut: .timedOut(operation, after: limit), cancelled: PostgresStorageError(.cancelled, "\(operation): cancelled")
         ) { () async throws(PostgresStorageError) -> Value in

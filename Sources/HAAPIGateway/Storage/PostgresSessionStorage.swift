@@ -96,7 +96,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     public func load(id: String, knownVersion: Int64? = nil) async throws(PostgresStorageError) -> SessionLoad {
         let row = Self.rowID(for: id)
         let statement = SessionLoadStatement(rowID: row, now: database.clock.now(), knownVersion: knownVersion)
-        let found = try await database.perform("load a session") { client in
+        let found = try await database.perform("load a session", commit: .lease) { client in
             try await client.execute(statement).first { _ in true }
         }
         guard let found else { return .absent }
@@ -145,7 +145,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     public func claim(id: String, claim: String, lease: Duration, knownVersion: Int64? = nil) async throws(PostgresStorageError) -> SessionClaim {
         let row = Self.rowID(for: id)
         let statement = SessionClaimStatement(rowID: row, claim: claim, lease: lease, now: database.clock.now(), knownVersion: knownVersion)
-        let (sealed, version, exists) = try await database.perform("claim a session") { client in
+        let (sealed, version, exists) = try await database.perform("claim a session", commit: .lease) { client in
             try await client.execute(statement).first { _ in true } ?? (nil, nil, false)
         }
         guard let version else { return exists ? .busy : .absent }
@@ -174,7 +174,7 @@ public final class PostgresSessionStorage: Service, Sendable {
                 WHERE s.id = $1 AND s.claimed_by = $2
                 RETURNING 1
                 """, binds: bindings)
-        return try await database.perform("renew a session claim") { client in
+        return try await database.perform("renew a session claim", commit: .lease) { client in
             try await client.query(query).decode(Int32.self).first { _ in true }
         } != nil
     }
@@ -182,7 +182,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     /// Releases a claim without changing the session (the request changed nothing); nothing when it is not held.
     public func release(id: String, claim: String) async throws(PostgresStorageError) {
         let statement = SessionReleaseStatement(rowID: Self.rowID(for: id), claim: claim)
-        try await database.perform("release a session claim") { client in
+        try await database.perform("release a session claim", commit: .lease) { client in
             _ = try await client.execute(statement).first { _ in true }
         }
     }

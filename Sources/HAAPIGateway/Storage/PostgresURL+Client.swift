@@ -3,8 +3,9 @@ import PostgresNIO
 
 extension PostgresURL {
     /// PostgresNIO's client configuration for this URL: the TLS of its `sslmode`, the `application_name`
-    /// `haapi-gateway` (so operators see it in `pg_stat_activity`), and the connect timeout and pool size given.
-    func clientConfiguration(connectTimeout: Duration, maximumConnections: Int) -> PostgresClient.Configuration {
+    /// `haapi-gateway` (so operators see it in `pg_stat_activity`), `startupParameters` (settings of its connections),
+    /// and the connect timeout and pool size given.
+    func clientConfiguration(connectTimeout: Duration, maximumConnections: Int, startupParameters: [(String, String)] = []) -> PostgresClient.Configuration {
         var configuration: PostgresClient.Configuration
         if let socketDirectory {
             configuration = PostgresClient.Configuration(
@@ -15,7 +16,7 @@ extension PostgresURL {
         }
         configuration.options.connectTimeout = connectTimeout
         configuration.options.maximumConnections = max(1, maximumConnections)
-        configuration.options.additionalStartupParameters = [("application_name", "haapi-gateway")]
+        configuration.options.additionalStartupParameters = [("application_name", "haapi-gateway")] + startupParameters
         return configuration
     }
 

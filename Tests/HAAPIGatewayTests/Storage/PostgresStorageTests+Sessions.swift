@@ -85,6 +85,23 @@ extension PostgresStorageTests {
             }
         }
 
+        @Test("a sign-in's document and the outbox commit waiting for the disk; only holds and uses are committed without waiting")
+        func commitDurability() async throws {
+            let database = try await StorageTestDatabase.make()
+            // The test server skips the disk everywhere (speed); this database waits for it, as a production one does.
+            try await database.sql("ALTER DATABASE \"\(database.name)\" SET synchronous_commit = on")
+            try await database.withStorage(keys: [key]) { storage in
+                let durable = try await storage.database.perform("durable", commit: .durable) { client in
+                    try await client.query("SHOW synchronous_commit").decode(String.self).first { _ in true }
+                }
+                let lease = try await storage.database.perform("lease", commit: .lease) { client in
+                    try await client.query("SHOW synchronous_commit").decode(String.self).first { _ in true }
+                }
+                #expect(durable == "on")
+                #expect(lease == "off")
+            }
+        }
+
         @Test("a caller that holds the row's version is told so instead of being sent the document again; any other version gets the document")
         func knownVersion() async throws {
             let database = try await StorageTestDatabase.make()
