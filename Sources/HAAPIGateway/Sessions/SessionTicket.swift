@@ -26,4 +26,26 @@ final class SessionTicket: Sendable {
     init(version: Int64, document: [UInt8], revision: Int, claim: String? = nil, renewal: Task<Void, Never>? = nil) {
         state = Mutex(State(version: version, document: document, revision: revision, claim: claim, renewal: renewal))
     }
+
+    /// Ends the request's hold for a check-in: stops renewing it and takes the claim (the check-in's write releases it).
+    /// - Returns: The version and document a write is over, and the claim it releases.
+    func takeHold() -> (version: Int64, document: [UInt8], claim: String?) {
+        state.withLock { state in
+            defer {
+                state.renewal?.cancel()
+                state.renewal = nil
+                state.claim = nil
+            }
+            return (state.version, state.document, state.claim)
+        }
+    }
+
+    /// Records a write of `document` as `version` (the session's `revision` when it was encoded, if it changed).
+    func saved(version: Int64, document: [UInt8], revision: Int?) {
+        state.withLock { state in
+            state.version = version
+            state.document = document
+            if let revision { state.revision = revision }
+        }
+    }
 }

@@ -146,16 +146,8 @@ final class PostgresSessionStore: SessionStore, Sendable {
         guard let ticket = checkout.ticket else { return }
         // Unchanged since loaded or last saved (a page shown, a check-in again at the end of the request): nothing to
         // encode or write, only a claim to release.
-        let unchanged = await checkout.session.revision == ticket.state.withLock { $0.revision }
-        let current: (document: [UInt8], revision: Int)? = unchanged ? nil : try await Self.document(of: checkout.session)
-        let (version, loaded, claim) = ticket.state.withLock { state in
-            defer {
-                state.renewal?.cancel()
-                state.renewal = nil
-                state.claim = nil
-            }
-            return (state.version, state.document, state.claim)
-        }
+        let current = try await Self.changedDocument(of: checkout.session, since: ticket)
+        let (version, loaded, claim) = ticket.takeHold()
         let id = checkout.id
         do throws(GatewayError) {
             guard let current, current.document != loaded else {
@@ -169,11 +161,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
             }
             switch saved {
             case .saved(let newVersion):
-                ticket.state.withLock { state in
-                    state.version = newVersion
-                    state.document = current.document
-                    state.revision = current.revision
-                }
+                ticket.saved(version: newVersion, document: current.document, revision: current.revision)
                 await keep(checkout)
             case .conflict:
                 // Only a request that held no claim gets here (a page shown while another request acted): what it changed
@@ -196,19 +184,12 @@ final class PostgresSessionStore: SessionStore, Sendable {
     /// Saves the sign-in under a fresh id in one statement (releasing the request's claim).
     func rotate(_ checkout: SessionCheckout<SignInSession>) async throws(GatewayError) -> String? {
         guard let ticket = checkout.ticket else { return nil }
-        let unchanged = await checkout.session.revision == ticket.state.withLock { $0.revision }
-        let current = unchanged ? nil : try await Self.document(of: checkout.session)
-        let (version, loaded, claim) = ticket.state.withLock { state in
-            defer {
-                state.renewal?.cancel()
-                state.renewal = nil
-                state.claim = nil
-                state.cached = false
-            }
-            return (state.version, state.document, state.claim)
-        }
+        let current = try await Self.changedDocument(of: checkout.session, since: ticket)
+        let (version, loaded, claim) = ticket.takeHold()
         let oldID = checkout.id
+        // Kept again under the new id once moved.
         cache.remove(id: oldID)
+        ticket.state.withLock { $0.cached = false }
         let document = current?.document ?? loaded
         let rotation: SessionRotation
         do throws(GatewayError) {
@@ -221,11 +202,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
         }
         switch rotation {
         case .rotated(let newID, let newVersion):
-            ticket.state.withLock { state in
-                state.version = newVersion
-                state.document = document
-                if let current { state.revision = current.revision }
-            }
+            ticket.saved(version: newVersion, document: document, revision: current?.revision)
             checkout.moved(to: newID)
             await keep(checkout)
             return newID
@@ -264,6 +241,15 @@ final class PostgresSessionStore: SessionStore, Sendable {
     var evictions: Int { 0 }
 
     // MARK: - Private
+
+    /// The session's document and revision when it changed since `ticket` was written (nil when unchanged: nothing to
+    /// encode).
+    private static func changedDocument(of session: SignInSession, since ticket: SessionTicket) async throws(GatewayError)
+        -> (document: [UInt8], revision: Int)?
+    {
+        guard await session.revision != ticket.state.withLock({ $0.revision }) else { return nil }
+        return try await document(of: session)
+    }
 
     /// The document of a live session, and the session's revision it shows.
     private static func document(of session: SignInSession) async throws(GatewayError) -> (document: [UInt8], revision: Int) {
