@@ -69,4 +69,7 @@ final class SessionCache<Session: Sendable>: Sendable {
 
     /// How many sessions are kept.
     var count: Int { state.withLock { $0.entries.count } }
+
+    /// How many ids the eviction queue holds, stale and passed ones included (bounded by about twice the capacity).
+    var queueLength: Int { state.withLock { $0.order.count } }
 }
