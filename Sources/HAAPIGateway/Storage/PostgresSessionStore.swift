@@ -60,15 +60,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
     /// Whether the sessions of every replica are below the cap, by a count at most a second old (each new sign-in
     /// counting every row would grow with the table; the cap is approximate across replicas anyway).
     func hasRoom() async throws(GatewayError) -> Bool {
-        let now = ContinuousClock.now
-        let count: Int
-        if let recent = lastCount.withLock({ $0.at.map { now - $0 < .seconds(1) } ?? false ? $0.count : nil }) {
-            count = recent
-        } else {
-            count = try await database("count sessions") { () throws(PostgresStorageError) in try await storage.count() }
-            lastCount.withLock { $0 = (now, count) }
-        }
-        return count < max(1, settings.withLock { $0.maximumSessions })
+        try await recentCount() < max(1, settings.withLock { $0.maximumSessions })
     }
 
     func checkOut(id: String, for use: SessionUse) async throws(GatewayError) -> SessionLookup<SignInSession> {
@@ -227,13 +219,11 @@ final class PostgresSessionStore: SessionStore, Sendable {
         self.settings.withLock { $0 = settings }
     }
 
-    /// The live sessions of every replica (the last count read when the database does not answer).
+    /// The live sessions of every replica, by a count at most a second old (the last count read when the database does
+    /// not answer): `/metrics` asks on every scrape, and a flood of scrapes must not become a flood of counts.
     var count: Int {
         get async {
-            if let count = try? await database("count sessions", { () throws(PostgresStorageError) in try await storage.count() }) {
-                lastCount.withLock { $0 = (ContinuousClock.now, count) }
-            }
-            return lastCount.withLock { $0.count }
+            (try? await recentCount()) ?? lastCount.withLock { $0.count }
         }
     }
 
@@ -241,6 +231,15 @@ final class PostgresSessionStore: SessionStore, Sendable {
     var evictions: Int { 0 }
 
     // MARK: - Private
+
+    /// The live sessions of every replica, counted again when the last count is a second old or more.
+    private func recentCount() async throws(GatewayError) -> Int {
+        let now = ContinuousClock.now
+        if let recent = lastCount.withLock({ $0.at.map { now - $0 < .seconds(1) } ?? false ? $0.count : nil }) { return recent }
+        let count = try await database("count sessions") { () throws(PostgresStorageError) in try await storage.count() }
+        lastCount.withLock { $0 = (now, count) }
+        return count
+    }
 
     /// The session's document and revision when it changed since `ticket` was written (nil when unchanged: nothing to
     /// encode).

@@ -94,6 +94,20 @@ extension PostgresStorageTests {
             }
         }
 
+        @Test("the count of sessions (for the cap and /metrics) is read from the database at most once a second")
+        func countIsReused() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await withSignIn(in: database) { store, _, _ in
+                #expect(await store.count == 1)
+                try await store.storage.insert(
+                    id: SecureToken.make(), document: Array("another".utf8), lifetimes: SessionLifetimes(absolute: .seconds(60), idle: .seconds(60)),
+                    address: nil)
+                #expect(await store.count == 1, "a count under a second old is reused")
+                try await Task.sleep(for: .milliseconds(1100))
+                #expect(await store.count == 2)
+            }
+        }
+
         private func outcome(_ lookup: SessionLookup<SignInSession>) -> String {
             switch lookup {
             case .found: "found"
