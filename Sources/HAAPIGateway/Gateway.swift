@@ -131,7 +131,7 @@ public enum Gateway {
             services.append(
                 NamedListener(
                     listener: Self.metricsApplication(
-                        configuration.metrics, metrics: metrics, store: store, limits: limits, health: health, logger: logger),
+                        configuration.metrics, server: http1, metrics: metrics, store: store, limits: limits, health: health, logger: logger),
                     host: configuration.metrics.host, port: configuration.metrics.port))
         }
         return Application(
@@ -163,10 +163,12 @@ public enum Gateway {
         return PostgresSessionStorage(database: PostgresDatabase(url: store.url, cipher: cipher, logger: logger))
     }
 
-    /// The metrics listener: `GET /metrics` in the Prometheus text format, and `/healthz` and `/readyz`.
+    /// The metrics listener: `GET /metrics` in the Prometheus text format, and `/healthz` and `/readyz`. Its connections
+    /// count against the same bounds as the pages' (`server`: `server.maximumConnections` and per address, each
+    /// request within `server.requestTimeoutSeconds`), so that it can never hold more descriptors than they allow.
     private static func metricsApplication(
-        _ settings: MetricsSettings, metrics: GatewayMetrics, store: any SessionStore<SignInSession>, limits: ConnectionLimits,
-        health: HealthController, logger: Logger
+        _ settings: MetricsSettings, server: HTTPServerBuilder, metrics: GatewayMetrics, store: any SessionStore<SignInSession>,
+        limits: ConnectionLimits, health: HealthController, logger: Logger
     ) -> some Service {
         let router = Router(context: BasicRequestContext.self)
         health.register(on: router)
@@ -179,7 +181,8 @@ public enum Gateway {
                 body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
         return Application(
-            router: router, configuration: ApplicationConfiguration(address: .hostname(settings.host, port: settings.port), serverName: nil),
+            router: router, server: server,
+            configuration: ApplicationConfiguration(address: .hostname(settings.host, port: settings.port), serverName: nil),
             onServerRunning: { channel in
                 logger.info("metrics listening", metadata: ["url": "http://\(settings.host):\(channel.localAddress?.port ?? settings.port)/metrics"])
             },

@@ -26,8 +26,8 @@ public struct ServerSettings: Sendable {
     /// previous response (default 10 s); a slower one is closed. While the gateway works on a response there is no bound
     /// here (the upstream timeout bounds that).
     public var requestTimeoutSeconds: Int = 10
-    /// The most connections open at once (default 4096); one more is closed at once. Lowered at startup when the open-file
-    /// limit leaves no room for it (``OpenFileLimit``).
+    /// The most connections open at once (default 4096), the metrics listener's included; one more is closed at once.
+    /// Lowered at startup when the open-file limit leaves no room for it (``OpenFileLimit``).
     public var maximumConnections: Int = 4096
     /// The most connections open at once from one peer address (default 64; a browser opens at most 6 per host); one more
     /// from that address is closed at once. 0: no cap per address.
