@@ -29,6 +29,8 @@ actor CallbackDispatcher {
         let delivery: CallbackDelivery
         /// When retrying stops: `callbacks.retryForSeconds` after the first failure.
         var giveUpAt: ContinuousClock.Instant
+        /// The attempts made, the one under way included. In the outbox it is also the number of the attempt this
+        /// replica's claim is for (``PostgresOutbox``'s fence).
         var attempts: Int
         var nextAttempt: ContinuousClock.Instant
         var backoff: Duration
@@ -42,7 +44,7 @@ actor CallbackDispatcher {
         var outboxSink: String { outboxName ?? sink.name }
 
         var outboxDelivery: OutboxDelivery {
-            OutboxDelivery(id: delivery.id, sink: outboxSink, outcome: delivery.outcome, document: delivery.document)
+            OutboxDelivery(id: delivery.id, sink: outboxSink, outcome: delivery.outcome, document: delivery.document, attemptsMade: attempts)
         }
     }
 
@@ -452,7 +454,8 @@ actor CallbackDispatcher {
         let result: OutboxReschedule
         do throws(PostgresStorageError) {
             result = try await outbox.table.reschedule(
-                id: entry.delivery.id, sink: entry.outboxSink, retryAfter: entry.backoff, retryFor: max(.zero, entry.giveUpAt - .now))
+                id: entry.delivery.id, sink: entry.outboxSink, attempt: entry.attempts, retryAfter: entry.backoff,
+                retryFor: max(.zero, entry.giveUpAt - .now))
         } catch let failure {
             logger.error(
                 "the callback outbox cannot be written; the delivery is retried from this replica's memory",
@@ -583,7 +586,7 @@ actor CallbackDispatcher {
             document = opened
         case .failure(let reason):
             do throws(PostgresStorageError) {
-                guard try await outbox.table.giveUp(id: claim.id, sink: claim.sink) else { return }
+                guard try await outbox.table.giveUp(id: claim.id, sink: claim.sink, attempt: claim.attempts) else { return }
             } catch {
                 logger.warning(
                     "a callback delivery that cannot be opened could not be given up; it is given up when next claimed",

@@ -9,6 +9,9 @@ public struct OutboxDelivery: Sendable, Equatable {
     public let outcome: String
     /// The outcome document (JSON; it may hold tokens, so it is stored sealed).
     public let document: [UInt8]
+    /// The attempts already made (by this replica, from its memory, while the outbox could not be written): the row's
+    /// count of attempts starts from them.
+    public let attemptsMade: Int
 
     /// Creates a delivery.
     /// - Parameters:
@@ -16,11 +19,13 @@ public struct OutboxDelivery: Sendable, Equatable {
     ///   - sink: The sink's name.
     ///   - outcome: `success`, `error` or `cancelled`.
     ///   - document: The outcome document.
-    public init(id: String, sink: String, outcome: String, document: [UInt8]) {
+    ///   - attemptsMade: The attempts already made.
+    public init(id: String, sink: String, outcome: String, document: [UInt8], attemptsMade: Int = 0) {
         self.id = id
         self.sink = sink
         self.outcome = outcome
         self.document = document
+        self.attemptsMade = attemptsMade
     }
 
     /// The delivery of a spooled one.

@@ -15,12 +15,16 @@ import Darwin
 /// The life of a delivery, as the dispatcher uses it:
 /// 1. ``enqueue(_:claimingFor:)`` before the first attempt (claimed by this replica, which attempts it at once);
 /// 2. an attempt: ``markDelivered(id:sink:)`` when the sink accepted it, else
-///    ``reschedule(id:sink:retryAfter:retryFor:)`` (the dispatcher's backoff: 1 s, doubling, at most a minute), which
-///    gives it up once the next attempt would come `retryFor` after the first failure;
+///    ``reschedule(id:sink:attempt:retryAfter:retryFor:)`` (the dispatcher's backoff: 1 s, doubling, at most a minute),
+///    which gives it up once the next attempt would come `retryFor` after the first failure;
 /// 3. every replica's worker calls ``claimDue(sinks:limit:lease:)`` now and then: deliveries whose next attempt is due
 ///    and that nobody holds are claimed with `FOR UPDATE SKIP LOCKED` and a lease, so two replicas never claim the same
 ///    one, and a replica killed in the middle of an attempt holds it only until its lease ends;
 /// 4. at shutdown ``releaseClaims()`` hands what this replica holds to the others at once.
+///
+/// Every claim counts an attempt (`attempts`), and that count is the claim's fence: a result is reported for the
+/// attempt it belongs to, so an attempt that outlived its lease cannot end a later claim of the same delivery, even
+/// when the same replica made it (its report finds the row at a later attempt and changes nothing).
 ///
 /// Documents are sealed like sessions (they hold tokens), bound to their delivery id and sink. Times compare against
 /// the database's clock (``StorageClock``).
@@ -53,11 +57,12 @@ public final class PostgresOutbox: Sendable {
         "\(id.utf8.count):\(id)\(sink)"
     }
 
-    /// Adds deliveries not attempted yet (a delivery already there, same id and sink, is left as it is).
+    /// Adds deliveries (a delivery already there, same id and sink, is left as it is), with the attempts they have had
+    /// (``OutboxDelivery/attemptsMade``).
     /// - Parameters:
     ///   - deliveries: The deliveries.
-    ///   - lease: When set, they are claimed by this replica for that long (it attempts them at once); else any replica
-    ///     may claim them now.
+    ///   - lease: When set, they are claimed by this replica for that long (it attempts them at once: that attempt is
+    ///     counted, and its number is `attemptsMade + 1`); else any replica may claim them now.
     public func enqueue(_ deliveries: [OutboxDelivery], claimingFor lease: Duration?) async throws(PostgresStorageError) {
         guard !deliveries.isEmpty else { return }
         var bindings = PostgresBindings()
@@ -69,13 +74,14 @@ public final class PostgresOutbox: Sendable {
         bindings.append(lease == nil ? nil : owner)
         bindings.append(lease?.storageSeconds)
         database.appendNow(to: &bindings)
+        bindings.append(deliveries.map { Int32(clamping: $0.attemptsMade) })
         let query = PostgresQuery(
             unsafeSQL: """
                 INSERT INTO haapi_gateway_outbox
                     (delivery_id, sink, outcome, document, attempts, created_at, next_attempt_at, claimed_by, claimed_until)
-                SELECT d.id, d.sink, d.outcome, d.document, CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END, t.now, t.now,
+                SELECT d.id, d.sink, d.outcome, d.document, d.made + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END, t.now, t.now,
                        $5::text, t.now + $6::float8 * interval '1 second'
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[]) AS d(id, sink, outcome, document),
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[], $8::int4[]) AS d(id, sink, outcome, document, made),
                      (SELECT COALESCE($7::timestamptz, now()) AS now) t
                 ON CONFLICT (delivery_id, sink) DO NOTHING
                 """, binds: bindings)
@@ -147,14 +153,15 @@ public final class PostgresOutbox: Sendable {
 
     /// An attempt failed: the delivery waits `retryAfter` for its next one, unclaimed, unless that would come after its
     /// give-up time (`retryFor` after its first failure), when it is given up and deleted. Only the replica holding the
-    /// claim may do this.
+    /// claim for that attempt may do this.
     /// - Parameters:
     ///   - id: The delivery id.
     ///   - sink: The sink's name.
+    ///   - attempt: The failed attempt's number (the delivery's count of attempts when this replica claimed it).
     ///   - retryAfter: The wait before the next attempt (the dispatcher's backoff).
     ///   - retryFor: How long after the first failure it is given up (`callbacks.retryForSeconds`).
     /// - Returns: ``OutboxReschedule/willRetry``, ``OutboxReschedule/givenUp`` or ``OutboxReschedule/notClaimed``.
-    public func reschedule(id: String, sink: String, retryAfter: Duration, retryFor: Duration) async throws(PostgresStorageError) -> OutboxReschedule {
+    public func reschedule(id: String, sink: String, attempt: Int, retryAfter: Duration, retryFor: Duration) async throws(PostgresStorageError) -> OutboxReschedule {
         var bindings = PostgresBindings()
         bindings.append(id)
         bindings.append(sink)
@@ -162,6 +169,7 @@ public final class PostgresOutbox: Sendable {
         bindings.append(retryAfter.storageSeconds)
         bindings.append(retryFor.storageSeconds)
         database.appendNow(to: &bindings)
+        bindings.append(Int32(clamping: attempt))
         let query = PostgresQuery(
             unsafeSQL: """
                 WITH t AS (SELECT COALESCE($6::timestamptz, now()) AS now),
@@ -170,7 +178,7 @@ public final class PostgresOutbox: Sendable {
                            COALESCE(o.give_up_at, t.now + $5 * interval '1 second') AS give_up,
                            t.now + $4 * interval '1 second' AS next
                     FROM haapi_gateway_outbox o, t
-                    WHERE o.delivery_id = $1 AND o.sink = $2 AND o.claimed_by = $3
+                    WHERE o.delivery_id = $1 AND o.sink = $2 AND o.claimed_by = $3 AND o.attempts = $7
                     FOR UPDATE OF o
                 ),
                 dropped AS (
@@ -196,18 +204,23 @@ public final class PostgresOutbox: Sendable {
     }
 
     /// Gives a delivery up (its document cannot be opened, or the dispatcher decided so): it leaves the outbox. Only the
-    /// replica holding the claim may do this.
+    /// replica holding the claim for that attempt may do this.
+    /// - Parameters:
+    ///   - id: The delivery id.
+    ///   - sink: The sink's name.
+    ///   - attempt: The attempt's number (the delivery's count of attempts when this replica claimed it).
     /// - Returns: Whether this replica held it.
     @discardableResult
-    public func giveUp(id: String, sink: String) async throws(PostgresStorageError) -> Bool {
+    public func giveUp(id: String, sink: String, attempt: Int) async throws(PostgresStorageError) -> Bool {
         var bindings = PostgresBindings()
         bindings.append(id)
         bindings.append(sink)
         bindings.append(owner)
+        bindings.append(Int32(clamping: attempt))
         let query = PostgresQuery(
             unsafeSQL: """
                 WITH deleted AS (
-                    DELETE FROM haapi_gateway_outbox WHERE delivery_id = $1 AND sink = $2 AND claimed_by = $3 RETURNING 1
+                    DELETE FROM haapi_gateway_outbox WHERE delivery_id = $1 AND sink = $2 AND claimed_by = $3 AND attempts = $4 RETURNING 1
                 )
                 SELECT count(*) FROM deleted
                 """, binds: bindings)

@@ -80,10 +80,36 @@ extension PostgresStorageTests {
                 #expect(claims.map(\.id) == ["delivery-1"])
                 #expect(claims.first?.attempts == 2, "the attempt cut short counts")
                 #expect(
-                    try await crashed.reschedule(id: "delivery-1", sink: sink, retryAfter: .seconds(1), retryFor: .seconds(3600)) == .notClaimed)
-                #expect(try await !crashed.giveUp(id: "delivery-1", sink: sink))
+                    try await crashed.reschedule(id: "delivery-1", sink: sink, attempt: 1, retryAfter: .seconds(1), retryFor: .seconds(3600)) == .notClaimed)
+                #expect(try await !crashed.giveUp(id: "delivery-1", sink: sink, attempt: 1))
                 #expect(try await survivor.markDelivered(id: "delivery-1", sink: sink))
                 #expect(try await survivor.pendingCount() == 0)
+            }
+        }
+
+        @Test(
+            "an attempt that outlived its lease cannot end the claim of a later attempt, even one of its own replica; deliveries recorded after attempts made in memory count them"
+        )
+        func staleAttemptIsFenced() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await database.withDatabase(keys: [key]) { handle in
+                let replica = PostgresOutbox(database: handle, owner: "replica-a")
+                try await replica.enqueue([delivery(1)], claimingFor: .seconds(30))
+                // Attempt 1 hangs past its lease; the same replica's claimer claims the delivery again for attempt 2.
+                database.clock.advance(.seconds(30))
+                #expect(try await replica.claimDue(sinks: [sink], limit: 10, lease: .seconds(30)).map(\.attempts) == [2])
+                // Attempt 1 ends at last: its result changes nothing.
+                #expect(try await replica.reschedule(id: "delivery-1", sink: sink, attempt: 1, retryAfter: .seconds(1), retryFor: .seconds(3600)) == .notClaimed)
+                #expect(try await !replica.giveUp(id: "delivery-1", sink: sink, attempt: 1))
+                #expect(
+                    try await database.sql("SELECT claimed_by, attempts FROM haapi_gateway_outbox") == "replica-a|2",
+                    "attempt 2 still holds its claim: no other replica may start a third meanwhile")
+                #expect(try await replica.reschedule(id: "delivery-1", sink: sink, attempt: 2, retryAfter: .seconds(1), retryFor: .seconds(3600)) == .willRetry)
+                // Three attempts made from memory while the database was unreachable: the next is the fourth.
+                let recorded = OutboxDelivery(id: "delivery-2", sink: sink, outcome: "error", document: Array("{}".utf8), attemptsMade: 3)
+                try await replica.enqueue([recorded], claimingFor: .seconds(30))
+                #expect(try await database.sql("SELECT attempts FROM haapi_gateway_outbox WHERE delivery_id = 'delivery-2'") == "4")
+                #expect(try await replica.reschedule(id: "delivery-2", sink: sink, attempt: 4, retryAfter: .seconds(1), retryFor: .seconds(3600)) == .willRetry)
             }
         }
 
@@ -94,18 +120,18 @@ extension PostgresStorageTests {
                 let replica = PostgresOutbox(database: handle, owner: "replica-a")
                 let other = PostgresOutbox(database: handle, owner: "replica-b")
                 try await replica.enqueue([delivery(1)], claimingFor: .seconds(30))
-                #expect(try await replica.reschedule(id: "delivery-1", sink: sink, retryAfter: .seconds(10), retryFor: .seconds(25)) == .willRetry)
+                #expect(try await replica.reschedule(id: "delivery-1", sink: sink, attempt: 1, retryAfter: .seconds(10), retryFor: .seconds(25)) == .willRetry)
                 database.clock.advance(.seconds(9))
                 #expect(try await other.claimDue(sinks: [sink], limit: 10, lease: .seconds(30)).isEmpty, "not due yet")
                 database.clock.advance(.seconds(1))
                 let claims = try await other.claimDue(sinks: [sink], limit: 10, lease: .seconds(30))
                 #expect(claims.map(\.attempts) == [2], "any replica makes the next attempt")
                 // 10 s after the first failure; the next attempt 20 s later would be 30 s after it, past 25 s.
-                #expect(try await other.reschedule(id: "delivery-1", sink: sink, retryAfter: .seconds(20), retryFor: .seconds(25)) == .givenUp)
+                #expect(try await other.reschedule(id: "delivery-1", sink: sink, attempt: 2, retryAfter: .seconds(20), retryFor: .seconds(25)) == .givenUp)
                 #expect(try await other.pendingCount() == 0)
                 // With no retry period at all, the first failure gives up.
                 try await replica.enqueue([delivery(2)], claimingFor: .seconds(30))
-                #expect(try await replica.reschedule(id: "delivery-2", sink: sink, retryAfter: .seconds(1), retryFor: .zero) == .givenUp)
+                #expect(try await replica.reschedule(id: "delivery-2", sink: sink, attempt: 1, retryAfter: .seconds(1), retryFor: .zero) == .givenUp)
             }
         }
 
@@ -133,7 +159,7 @@ extension PostgresStorageTests {
                 let outbox = PostgresOutbox(database: handle, owner: "replica-a")
                 let claims = try await outbox.claimDue(sinks: [sink], limit: 10, lease: .seconds(60))
                 #expect(claims.map(\.document) == [.failure(.noMatchingKey)])
-                #expect(try await outbox.giveUp(id: "delivery-1", sink: sink))
+                #expect(try await outbox.giveUp(id: "delivery-1", sink: sink, attempt: 1))
                 #expect(try await outbox.pendingCount() == 0)
             }
         }
