@@ -112,8 +112,10 @@ let package = Package(
             name: "haapi-benchmark-driver",
             dependencies: [
                 "HAAPI",
+                "HAAPIGateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings

@@ -28,6 +28,12 @@ struct BenchmarkScriptTests {
                 let steps: [Step]
                 let overhead_median_ms: Double
             }
+            struct RoundTrips: Decodable {
+                struct Statement: Decodable { let median_ms: Double }
+                let rounds: Int
+                let statements: [String: Statement]
+                let step_median_ms: Double
+            }
             struct Rate: Decodable {
                 struct Variant: Decodable {
                     let gateways: Int
@@ -39,6 +45,7 @@ struct BenchmarkScriptTests {
             }
             let skipped: String?
             let sign_in: SignIn?
+            let round_trips: RoundTrips?
             let rate: Rate?
         }
         struct Target: Decodable {
@@ -89,6 +96,12 @@ struct BenchmarkScriptTests {
             #expect(rate.memory.sign_ins_per_second > 0 && rate.postgres.sign_ins_per_second > 0)
             #expect(rate.memory.failures == 0 && rate.postgres.failures == 0)
             #expect(table.contains("| step | memory median (ms) | PostgreSQL median (ms) | added median (ms) | added p99 (ms) |"))
+            // The storage layer alone: three statements a round, each timed, their sum the step.
+            let roundTrips = try #require(results.postgres.round_trips)
+            #expect(roundTrips.rounds == 12)
+            #expect(Set(roundTrips.statements.keys) == ["claim", "save", "load"] && roundTrips.statements.values.allSatisfy { $0.median_ms > 0 })
+            #expect(roundTrips.step_median_ms > 0)
+            #expect(table.contains("The storage layer alone"))
         }
     }
 }
