@@ -1,12 +1,13 @@
 import Foundation
 
-/// Base64url without padding (RFC 7515 §2).
-enum Base64URL {
+/// Base64url without padding (RFC 4648 §5, as JOSE uses it: RFC 7515 §2): DPoP proofs and JWTs here, and the gateway's
+/// tokens, row ids and sealed values.
+public enum Base64URL {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Encodes bytes.
     /// - Parameter data: The bytes.
-    static func encode<Bytes: Sequence>(_ data: Bytes) -> String where Bytes.Element == UInt8 {
+    public static func encode<Bytes: Sequence>(_ data: Bytes) -> String where Bytes.Element == UInt8 {
         var output: [UInt8] = []
         output.reserveCapacity((data.underestimatedCount * 4 + 2) / 3)
         var iterator = data.makeIterator()
@@ -24,7 +25,7 @@ enum Base64URL {
 
     /// Decodes a base64url string (padding optional); `nil` when invalid.
     /// - Parameter text: The encoded text.
-    static func decode(_ text: String) -> Data? {
+    public static func decode(_ text: String) -> Data? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         return Data(base64Encoded: base64)

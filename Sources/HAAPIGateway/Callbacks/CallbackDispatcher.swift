@@ -610,7 +610,7 @@ actor CallbackDispatcher {
         claimedAttempts += 1
         Task {
             _ = await self.attempt(key)
-            await self.claimedAttemptEnded()
+            self.claimedAttemptEnded()
         }
     }
 

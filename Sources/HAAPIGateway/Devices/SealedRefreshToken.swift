@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HAAPI
 
 /// The refresh token a device holds: the upstream's refresh token sealed (AES-256-GCM) by the gateway, with the device
 /// client's id as associated data. Only the gateway can open it, and only for the client it was handed to — a refresh

@@ -133,7 +133,8 @@ struct SignInController: Sendable {
         }
         let checkout: SessionCheckout<SignInSession>
         do {
-            checkout = try await session(request, context: context, for: .reading)
+            let saved = request.uri.queryParameters.get(Self.savedVersionParameter, as: Int64.self)
+            checkout = try await session(request, context: context, for: saved.map { .readingAfterPost(savedVersion: $0) } ?? .reading)
         } catch is UnreadableSignIn {
             // A stored sign-in that cannot be continued (a removed key, an older format): it starts again, saying so.
             logger.notice("stored sign-in cannot be continued; a new one starts")
@@ -302,7 +303,7 @@ struct SignInController: Sendable {
             if let url = configuration.completion.redirectURL, await !session.deliveryDelayed, session.device == nil {
                 return redirect(to: Self.completionURL(url, reference: session.startLink?.reference), cookie: cookie(newID))
             }
-            return redirectHome(cookie: cookie(newID))
+            return redirectHome(after: checkout, cookie: cookie(newID))
         }
         // What the request did is kept before the browser is sent on (its next request may reach another replica).
         try await store.checkIn(checkout)
@@ -316,7 +317,7 @@ struct SignInController: Sendable {
             await store.remove(id: id)
             return redirect(to: await session.deliveryDelayed ? "/kiosk/done/delayed" : "/kiosk/done/signed-in", cookie: cookie("", maxAge: 0))
         }
-        return redirectHome()
+        return redirectHome(after: checkout)
     }
 
     /// After a cancel: the cancelled page, or in kiosk mode the session destroyed and a page that returns to the start.
@@ -378,6 +379,16 @@ struct SignInController: Sendable {
     func redirectHome(cookie: String? = nil, clearingCookie: Bool = false) -> Response {
         redirect(to: "/", cookie: clearingCookie ? self.cookie("", maxAge: 0) : cookie)
     }
+
+    /// Back to the page after a post that checked `checkout` in: with a store that keeps documents, naming the version
+    /// it saved (`/?saved=7`), so that this replica shows the page from what it kept (``SessionUse/readingAfterPost(savedVersion:)``).
+    private func redirectHome(after checkout: SessionCheckout<SignInSession>, cookie: String? = nil) -> Response {
+        guard let version = checkout.storedVersion else { return redirectHome(cookie: cookie) }
+        return redirect(to: "/?\(Self.savedVersionParameter)=\(version)", cookie: cookie)
+    }
+
+    /// The query parameter of ``redirectHome(after:cookie:)``.
+    static let savedVersionParameter = "saved"
 
     private func redirect(to location: String, cookie: String?) -> Response {
         var headers: HTTPFields = [.location: location]

@@ -24,6 +24,11 @@ final class SessionCheckout<Session: Sendable>: Sendable {
     /// The session id (the cookie's value).
     var id: String { currentID.withLock { $0 } }
 
+    /// The version of the stored document this checkout loaded or last saved (nil for the memory store): a redirect
+    /// after a post names it, so that the page it leads to may be shown from what this replica kept
+    /// (``SessionUse/readingAfterPost(savedVersion:)``).
+    var storedVersion: Int64? { ticket?.state.withLock { $0.version } }
+
     /// The session now has `id` (a rotation).
     func moved(to id: String) {
         currentID.withLock { $0 = id }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HAAPI
 import Logging
 import NIOCore
 import PostgresNIO
@@ -78,7 +79,7 @@ public final class PostgresSessionStorage: Service, Sendable {
         let row = Self.rowID(for: id)
         let statement = SessionInsertStatement(
             rowID: row, lifetimes: lifetimes, address: address, sealed: database.cipher.seal(document, table: Self.table, rowID: row), now: database.clock.now())
-        let inserted = try await database.perform("insert a session") { client in
+        let inserted = try await database.perform("insert a session", commit: .asynchronous) { client in
             try await client.execute(statement).first { _ in true }
         }
         guard let version = inserted else { throw PostgresStorageError(.serverError, "insert a session: a session with this id exists") }
@@ -96,7 +97,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     public func load(id: String, knownVersion: Int64? = nil) async throws(PostgresStorageError) -> SessionLoad {
         let row = Self.rowID(for: id)
         let statement = SessionLoadStatement(rowID: row, now: database.clock.now(), knownVersion: knownVersion)
-        let found = try await database.perform("load a session", commit: .lease) { client in
+        let found = try await database.perform("load a session", commit: .asynchronous) { client in
             try await client.execute(statement).first { _ in true }
         }
         guard let found else { return .absent }
@@ -122,7 +123,7 @@ public final class PostgresSessionStorage: Service, Sendable {
         let statement = SessionSaveStatement(
             rowID: row, sealed: database.cipher.seal(document, table: Self.table, rowID: row), expectedVersion: expectedVersion, now: database.clock.now(),
             claim: claim, newRowID: row)
-        let (saved, current) = try await database.perform("save a session") { client in
+        let (saved, current) = try await database.perform("save a session", commit: .asynchronous) { client in
             try await client.execute(statement).first { _ in true } ?? (nil, nil)
         }
         if let saved { return .saved(version: saved) }
@@ -145,7 +146,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     public func claim(id: String, claim: String, lease: Duration, knownVersion: Int64? = nil) async throws(PostgresStorageError) -> SessionClaim {
         let row = Self.rowID(for: id)
         let statement = SessionClaimStatement(rowID: row, claim: claim, lease: lease, now: database.clock.now(), knownVersion: knownVersion)
-        let (sealed, version, exists) = try await database.perform("claim a session", commit: .lease) { client in
+        let (sealed, version, exists) = try await database.perform("claim a session", commit: .asynchronous) { client in
             try await client.execute(statement).first { _ in true } ?? (nil, nil, false)
         }
         guard let version else { return exists ? .busy : .absent }
@@ -174,7 +175,7 @@ public final class PostgresSessionStorage: Service, Sendable {
                 WHERE s.id = $1 AND s.claimed_by = $2
                 RETURNING 1
                 """, binds: bindings)
-        return try await database.perform("renew a session claim", commit: .lease) { client in
+        return try await database.perform("renew a session claim", commit: .asynchronous) { client in
             try await client.query(query).decode(Int32.self).first { _ in true }
         } != nil
     }
@@ -182,7 +183,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     /// Releases a claim without changing the session (the request changed nothing); nothing when it is not held.
     public func release(id: String, claim: String) async throws(PostgresStorageError) {
         let statement = SessionReleaseStatement(rowID: Self.rowID(for: id), claim: claim)
-        try await database.perform("release a session claim", commit: .lease) { client in
+        try await database.perform("release a session claim", commit: .asynchronous) { client in
             _ = try await client.execute(statement).first { _ in true }
         }
     }
@@ -217,7 +218,7 @@ public final class PostgresSessionStorage: Service, Sendable {
         let statement = SessionSaveStatement(
             rowID: row, sealed: database.cipher.seal(document, table: Self.table, rowID: newRow), expectedVersion: expectedVersion,
             now: database.clock.now(), claim: claim, newRowID: newRow)
-        let (saved, current) = try await database.perform("rotate a session id") { client in
+        let (saved, current) = try await database.perform("rotate a session id", commit: .asynchronous) { client in
             try await client.execute(statement).first { _ in true } ?? (nil, nil)
         }
         if let saved { return .rotated(id: newID, version: saved) }

@@ -1,18 +1,20 @@
 import Logging
 import Synchronization
 
-/// Sign-in sessions in PostgreSQL (`sessions.store: postgres`): every request loads its sign-in from the database,
-/// acts, and saves it, so that a sign-in survives a restart or a crash of the replica that served its last page and
+/// Sign-in sessions in PostgreSQL (`sessions.store: postgres`): every request loads its sign-in from the database (the
+/// page right after a post: from what this replica saved), acts, and saves it, so that a sign-in survives a restart or a crash of the replica that served its last page and
 /// any replica serves its next one.
 ///
 /// - A session is a ``SignInDocument`` (record and flow state) sealed in ``PostgresSessionStorage``; a check-in writes
 ///   it only when it changed, over the version it loaded (compare and swap).
 /// - A request that will act (a post, a poll) claims the row first (``PostgresSessionStorage/claim(id:claim:lease:knownVersion:)``):
 ///   another acting request waits until the claim is released (and then finds its page stale, as two posts in one
-///   process do), a poll does not poll again; a claim's lease is renewed while the request runs, so a replica that
-///   dies holds the sign-in for at most a lease (``SessionClaimTiming``).
+///   process do), a poll does not poll again; a claim's lease is renewed while the request runs (``ClaimRenewals``), so
+///   a replica that dies holds the sign-in for at most a lease (``SessionClaimTiming``).
 /// - The sessions this replica served last stay decoded (``SessionCache``): a request for one asks the database only
-///   whether its row is still at the cached version, and reads, opens and decodes the document only when it is not.
+///   whether its row is still at the cached version, and reads, opens and decodes the document only when it is not. The
+///   page a post redirects to asks nothing when the redirect names the version this replica saved and kept
+///   (``SessionUse/readingAfterPost(savedVersion:)``).
 /// - A row that does not open (a removed key) or decode (another format, a flow that does not load here) is
 ///   ``SessionLookup/unreadable``: that sign-in starts again with a notice.
 /// - A database that fails to answer gives "your sign-in is kept, try again" pages (503), and for a short pause after
@@ -25,6 +27,8 @@ final class PostgresSessionStore: SessionStore, Sendable {
     let storage: PostgresSessionStorage
     let restorer: SignInRestorer
     let timing: SessionClaimTiming
+    /// Renews the claims of this replica's requests while they run.
+    let renewals: ClaimRenewals
     let cache: SessionCache<SignInSession>
     private let settings: Mutex<SessionSettings>
     /// The last count of live sessions, and when it was read.
@@ -44,6 +48,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
         self.settings = Mutex(settings)
         self.restorer = restorer
         self.timing = timing
+        self.renewals = ClaimRenewals(storage: storage, timing: timing, logger: logger)
         self.logger = logger
     }
 
@@ -51,7 +56,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
         let (document, revision) = try await Self.document(of: session)
         let id = SecureToken.make()
         let lifetimes = SessionLifetimes(settings.withLock { $0 })
-        try await database("store a new sign-in") { () throws(PostgresStorageError) in
+        _ = try await database("store a new sign-in") { () throws(PostgresStorageError) in
             try await storage.insert(id: id, document: document, lifetimes: lifetimes, address: address)
         }
         return SessionCheckout(id: id, session: session, ticket: SessionTicket(version: 1, document: document, revision: revision))
@@ -70,7 +75,10 @@ final class PostgresSessionStore: SessionStore, Sendable {
         let version: Int64
         var claim: String?
         switch use {
-        case .reading:
+        case .readingAfterPost(let saved) where cached?.version == saved:
+            // The version a post of this replica saved and kept, named by the redirect that brought the browser here.
+            (stored, version) = (nil, saved)
+        case .reading, .readingAfterPost:
             let loaded = try await database("load a sign-in") { () throws(PostgresStorageError) in
                 try await storage.load(id: id, knownVersion: cached?.version)
             }
@@ -129,8 +137,12 @@ final class PostgresSessionStore: SessionStore, Sendable {
             if let claim { try? await storage.release(id: id, claim: claim) }
             throw GatewayError(.internalError, "the session database answered without a document")
         }
-        let renewal = claim.map { renew(id: id, claim: $0) }
-        let ticket = SessionTicket(version: version, document: document, revision: await session.revision, claim: claim, renewal: renewal)
+        var stopRenewing: (@Sendable () -> Void)?
+        if let claim {
+            renewals.hold(id: id, claim: claim)
+            stopRenewing = { [renewals] in renewals.release(claim: claim) }
+        }
+        let ticket = SessionTicket(version: version, document: document, revision: await session.revision, claim: claim, stopRenewing: stopRenewing)
         return .found(SessionCheckout(id: id, session: session, ticket: ticket))
     }
 
@@ -275,24 +287,6 @@ final class PostgresSessionStore: SessionStore, Sendable {
     private func unreadable(_ reason: String) -> SessionLookup<SignInSession> {
         logger.warning("a stored sign-in does not open; it starts again", metadata: ["error": "\(reason)"])
         return .unreadable
-    }
-
-    /// Renews a claim every ``SessionClaimTiming/renewal`` until cancelled (at check-in).
-    private func renew(id: String, claim: String) -> Task<Void, Never> {
-        Task { [storage, timing, logger] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: timing.renewal)
-                guard !Task.isCancelled else { return }
-                do throws(PostgresStorageError) {
-                    if try await !storage.renew(id: id, claim: claim, lease: timing.lease) {
-                        logger.warning("a request's hold on its sign-in ended before the request did")
-                        return
-                    }
-                } catch {
-                    logger.warning("a request's hold on its sign-in could not be renewed", metadata: ["error": "\(error.message)"])
-                }
-            }
-        }
     }
 
     /// Runs a database operation: at once "try again" (503) while the database is down (``DatabaseOutage``), and every

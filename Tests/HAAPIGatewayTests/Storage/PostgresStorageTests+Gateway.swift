@@ -23,6 +23,9 @@ extension PostgresStorageTests {
                 #expect(try await database.sql("SELECT max(version) FROM haapi_gateway_schema") == "\(PostgresSchema.currentVersion)")
                 let signedIn = try await browser.signInAsDemo()
                 #expect(signedIn.status == 200 && signedIn.html.contains("You are signed in"), "\(signedIn.html)")
+                // Each post's redirect names the version it saved, which this replica then shows from what it kept.
+                #expect(!browser.locations.isEmpty)
+                #expect(browser.locations.allSatisfy { $0.wholeMatch(of: /\/\?saved=[0-9]+/) != nil }, "\(browser.locations)")
             }
         }
     }

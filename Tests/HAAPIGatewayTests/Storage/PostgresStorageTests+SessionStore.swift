@@ -31,12 +31,49 @@ extension PostgresStorageTests {
                     Issue.record("the hold ended while its request ran")
                     return
                 }
+                #expect(store.renewals.heldCount == 1)
                 try await store.checkIn(acting)
+                #expect(store.renewals.heldCount == 0, "a claim checked in is renewed no more")
                 guard case .found(let next) = try await store.checkOut(id: id, for: .polling) else {
                     Issue.record("checked in, the sign-in was still held")
                     return
                 }
                 try await store.checkIn(next)
+                var stopped = !store.renewals.isRunning
+                for _ in 0..<100 where !stopped {
+                    try await Task.sleep(for: .milliseconds(20))
+                    stopped = !store.renewals.isRunning
+                }
+                #expect(stopped, "the renewing task ends once no claim is held")
+            }
+        }
+
+        @Test(
+            "the page a post redirects to, naming the version the post saved, is shown from what that replica kept without asking the database; another version reads the row"
+        )
+        func pageAfterPost() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await withSignIn(in: database) { store, _, id in
+                guard case .found(let acting) = try await store.checkOut(id: id, for: .acting) else {
+                    Issue.record("not found")
+                    return
+                }
+                await acting.session.add(notice: .gateway(.signInRestarted))
+                try await store.checkIn(acting)
+                let saved = try #require(acting.storedVersion)
+                #expect(try await database.sql("SELECT version FROM haapi_gateway_sessions") == "\(saved)", "the post saved a new version")
+                // Another replica writes the row since (as far as this one can tell: its version moves, its document
+                // does not open): the page after the post does not ask.
+                let row = PostgresSessionStorage.rowID(for: id)
+                try await database.sql("UPDATE haapi_gateway_sessions SET version = version + 1, document = '\\x00' WHERE id = '\(row)'")
+                guard case .found(let page) = try await store.checkOut(id: id, for: .readingAfterPost(savedVersion: saved)) else {
+                    Issue.record("the page after the post asked the database")
+                    return
+                }
+                #expect(page.session === acting.session, "what the post kept, not decoded again")
+                try await store.checkIn(page)
+                #expect(outcome(try await store.checkOut(id: id, for: .readingAfterPost(savedVersion: saved + 1))) == "unreadable", "a version not kept reads the row")
+                #expect(outcome(try await store.checkOut(id: id, for: .reading)) == "unreadable", "any other page reads the row")
             }
         }
 

@@ -85,7 +85,7 @@ extension PostgresStorageTests {
             }
         }
 
-        @Test("a sign-in's document and the outbox commit waiting for the disk; only holds and uses are committed without waiting")
+        @Test("the outbox's pool commits waiting for the disk; a sign-in's (documents, holds, uses) commits without waiting")
         func commitDurability() async throws {
             let database = try await StorageTestDatabase.make()
             // The test server skips the disk everywhere (speed); this database waits for it, as a production one does.
@@ -94,11 +94,11 @@ extension PostgresStorageTests {
                 let durable = try await storage.database.perform("durable", commit: .durable) { client in
                     try await client.query("SHOW synchronous_commit").decode(String.self).first { _ in true }
                 }
-                let lease = try await storage.database.perform("lease", commit: .lease) { client in
+                let asynchronous = try await storage.database.perform("asynchronous", commit: .asynchronous) { client in
                     try await client.query("SHOW synchronous_commit").decode(String.self).first { _ in true }
                 }
                 #expect(durable == "on")
-                #expect(lease == "off")
+                #expect(asynchronous == "off")
             }
         }
 
