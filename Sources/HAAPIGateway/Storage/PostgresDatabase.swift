@@ -45,7 +45,8 @@ public final class PostgresDatabase: Service, Sendable {
         /// forget the last of these changes (about 0.6 s of them at PostgreSQL's default `wal_writer_delay`; never half of
         /// one, never a later one without those before it). A sign-in then goes back to an earlier page with its
         /// earlier version (every replica reads that page again, the version check makes a post of the later page
-        /// stale), which the upstream may no longer accept (the person starts again); a hold ends early, which the save's
+        /// stale; a replica that kept the forgotten version decoded may take a later write of the same version number
+        /// for it), which the upstream may no longer accept (the person starts again); a hold ends early, which the save's
         /// check on the holder turns into "changed meanwhile"; a sign-in that had just started is gone. Waiting for the
         /// disk made each save 0.15 ms slower on the benchmark machine (0.39 against 0.24 ms at the median).
         case asynchronous

@@ -2,8 +2,8 @@ import Logging
 import Synchronization
 
 /// Sign-in sessions in PostgreSQL (`sessions.store: postgres`): every request loads its sign-in from the database (the
-/// page right after a post: from what this replica saved), acts, and saves it, so that a sign-in survives a restart or a crash of the replica that served its last page and
-/// any replica serves its next one.
+/// page right after a post: from what this replica saved), acts, and saves it, so that a sign-in survives a restart or
+/// a crash of the replica that served its last page and any replica serves its next one.
 ///
 /// - A session is a ``SignInDocument`` (record and flow state) sealed in ``PostgresSessionStorage``; a check-in writes
 ///   it only when it changed, over the version it loaded (compare and swap).
