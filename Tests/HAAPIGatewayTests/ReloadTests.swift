@@ -61,7 +61,7 @@ struct ReloadTests {
         }
     }
 
-    @Test("broken templates are refused and the running configuration stays; a new port or connection bound waits for a restart")
+    @Test("broken templates are refused and the running configuration stays; a new port, connection bound, drain length or health routes wait for a restart, saying so")
     func refusesAndReports() async throws {
         let reloader = GatewayReloader()
         let started = Mutex<GatewayConfiguration?>(nil)
@@ -80,8 +80,13 @@ struct ReloadTests {
             #expect(outcome.needsRestart == ["server"])
             #expect(try await browser.get("/").status == 200, "still serving where it was")
 
-            // The connection bounds are the listener's: each change waits for a restart too.
-            for change in [{ $0.requestTimeoutSeconds = 3 }, { $0.maximumConnections = 100 }, { $0.maximumConnectionsPerAddress = 0 }] as [(inout ServerSettings) -> Void] {
+            // The connection bounds are the listener's, the drain's length and the health routes are read at start: each
+            // change waits for a restart too (and says so).
+            let changes: [(inout ServerSettings) -> Void] = [
+                { $0.requestTimeoutSeconds = 3 }, { $0.maximumConnections = 100 }, { $0.maximumConnectionsPerAddress = 0 }, { $0.drainSeconds = 30 },
+                { $0.healthEndpoints = false },
+            ]
+            for change in changes {
                 var bounded = try #require(started.withLock { $0 })
                 change(&bounded.server)
                 #expect(await reloader.reload(bounded).needsRestart == ["server"])

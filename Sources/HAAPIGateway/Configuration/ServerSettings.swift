@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where the gateway listens and how browsers reach it.
-public struct ServerSettings: Sendable {
+public struct ServerSettings: Sendable, Equatable {
     /// The address to bind (default `127.0.0.1`).
     public var host: String
     /// The port to bind (default 8080; 0 picks a free port).

@@ -24,14 +24,8 @@ struct ReloadTarget: Sendable {
         }
         let old = live.configuration
         var needsRestart: [String] = []
-        if old.server.host != new.server.host || old.server.port != new.server.port || old.server.publicBaseURL != new.server.publicBaseURL
-            || old.server.maximumRequestBodyBytes != new.server.maximumRequestBodyBytes || old.server.tls != new.server.tls
-            || old.server.trustedProxies != new.server.trustedProxies
-            || old.server.requestTimeoutSeconds != new.server.requestTimeoutSeconds || old.server.maximumConnections != new.server.maximumConnections
-            || old.server.maximumConnectionsPerAddress != new.server.maximumConnectionsPerAddress
-        {
-            needsRestart.append("server")
-        }
+        // Every server setting is the listener's or read once at start (the drain's length, the health routes).
+        if old.server != new.server { needsRestart.append("server") }
         if old.upstream.summaryLine != new.upstream.summaryLine { needsRestart.append("upstream") }
         if old.metrics.enabled != new.metrics.enabled || old.metrics.host != new.metrics.host || old.metrics.port != new.metrics.port {
             needsRestart.append("metrics")
