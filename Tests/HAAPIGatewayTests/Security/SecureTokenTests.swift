@@ -23,8 +23,8 @@ struct SecureTokenTests {
             #expect(seen.insert(token).inserted, "a token repeated")
             for (position, byte) in try #require(Base64URL.decode(token)).enumerated() { byPosition[position].insert(byte) }
         }
-        // 2 000 random bytes at one position miss one of the 256 values with a probability below 10⁻³: at least 200 of
-        // them at every position, or a generator that fills only some bytes, or repeats its words, does not pass.
+        // 2 000 random bytes at one position take nearly all 256 values (fewer than 200 is vanishingly unlikely): a
+        // generator that fills only some bytes, or repeats its words, does not pass.
         #expect(byPosition.allSatisfy { $0.count >= 200 }, "\(byPosition.map(\.count))")
     }
 
