@@ -2,7 +2,7 @@ import Synchronization
 
 /// What a store that keeps session documents remembers of one checkout: the version, document and session revision it
 /// loaded (or last saved), so that a check-in writes only what changed and only over that version, and the claim the
-/// request holds with what stops its renewal.
+/// request holds.
 final class SessionTicket: Sendable {
     struct State: Sendable {
         /// The row's version as loaded or last saved.
@@ -14,8 +14,6 @@ final class SessionTicket: Sendable {
         var revision: Int
         /// The claim this request holds, until checked in.
         var claim: String?
-        /// Stops renewing the claim's lease (``ClaimRenewals``).
-        var stopRenewing: (@Sendable () -> Void)?
         /// Whether the session went to the store's cache at a check-in (once per checkout: another request may have
         /// taken it from there since).
         var cached = false
@@ -23,19 +21,15 @@ final class SessionTicket: Sendable {
 
     let state: Mutex<State>
 
-    init(version: Int64, document: [UInt8], revision: Int, claim: String? = nil, stopRenewing: (@Sendable () -> Void)? = nil) {
-        state = Mutex(State(version: version, document: document, revision: revision, claim: claim, stopRenewing: stopRenewing))
+    init(version: Int64, document: [UInt8], revision: Int, claim: String? = nil) {
+        state = Mutex(State(version: version, document: document, revision: revision, claim: claim))
     }
 
-    /// Ends the request's hold for a check-in: stops renewing it and takes the claim (the check-in's write releases it).
+    /// Ends the request's hold for a check-in: takes the claim (the check-in's write releases it).
     /// - Returns: The version and document a write is over, and the claim it releases.
     func takeHold() -> (version: Int64, document: [UInt8], claim: String?) {
         state.withLock { state in
-            defer {
-                state.stopRenewing?()
-                state.stopRenewing = nil
-                state.claim = nil
-            }
+            defer { state.claim = nil }
             return (state.version, state.document, state.claim)
         }
     }

@@ -137,12 +137,8 @@ final class PostgresSessionStore: SessionStore, Sendable {
             if let claim { try? await storage.release(id: id, claim: claim) }
             throw GatewayError(.internalError, "the session database answered without a document")
         }
-        var stopRenewing: (@Sendable () -> Void)?
-        if let claim {
-            renewals.hold(id: id, claim: claim)
-            stopRenewing = { [renewals] in renewals.release(claim: claim) }
-        }
-        let ticket = SessionTicket(version: version, document: document, revision: await session.revision, claim: claim, stopRenewing: stopRenewing)
+        if let claim { renewals.hold(id: id, claim: claim) }
+        let ticket = SessionTicket(version: version, document: document, revision: await session.revision, claim: claim)
         return .found(SessionCheckout(id: id, session: session, ticket: ticket))
     }
 
@@ -151,7 +147,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
         // Unchanged since loaded or last saved (a page shown, a check-in again at the end of the request): nothing to
         // encode or write, only a claim to release.
         let current = try await Self.changedDocument(of: checkout.session, since: ticket)
-        let (version, loaded, claim) = ticket.takeHold()
+        let (version, loaded, claim) = endHold(of: ticket)
         let id = checkout.id
         do throws(GatewayError) {
             guard let current, current.document != loaded else {
@@ -189,7 +185,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
     func rotate(_ checkout: SessionCheckout<SignInSession>) async throws(GatewayError) -> String? {
         guard let ticket = checkout.ticket else { return nil }
         let current = try await Self.changedDocument(of: checkout.session, since: ticket)
-        let (version, loaded, claim) = ticket.takeHold()
+        let (version, loaded, claim) = endHold(of: ticket)
         let oldID = checkout.id
         // Kept again under the new id once moved.
         cache.remove(id: oldID)
@@ -287,6 +283,13 @@ final class PostgresSessionStore: SessionStore, Sendable {
     private func unreadable(_ reason: String) -> SessionLookup<SignInSession> {
         logger.warning("a stored sign-in does not open; it starts again", metadata: ["error": "\(reason)"])
         return .unreadable
+    }
+
+    /// Takes the request's claim from its ticket for a check-in (whose write releases it) and stops renewing it.
+    private func endHold(of ticket: SessionTicket) -> (version: Int64, document: [UInt8], claim: String?) {
+        let hold = ticket.takeHold()
+        if let claim = hold.claim { renewals.release(claim: claim) }
+        return hold
     }
 
     /// Runs a database operation: at once "try again" (503) while the database is down (``DatabaseOutage``), and every
