@@ -7,7 +7,7 @@ extension HAAPIClient {
     /// - Returns: `true` when the upstream answered.
     public func isUpstreamReachable(timeout: Duration = .seconds(2)) async -> Bool {
         let url = configuration.endpoints == nil
-            ? (URL(string: configuration.discoveryPath, relativeTo: Self.directoryURL(configuration.baseURL))?.absoluteURL ?? configuration.baseURL)
+            ? OpenIDDiscovery.documentURL(issuer: configuration.baseURL, discoveryPath: configuration.discoveryPath)
             : configuration.baseURL
         let request = HTTPRequestData(method: "GET", url: url, headers: [(name: "Accept", value: "application/json")])
         guard let response = try? await context.transport.send(request, timeout: timeout, maxBodyBytes: 1 << 20) else { return false }

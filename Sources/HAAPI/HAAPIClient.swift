@@ -29,11 +29,14 @@ public final class HAAPIClient: Sendable {
     public init(configuration: HAAPIClientConfiguration, transport: (any HAAPITransport)? = nil, logger: Logger = Logger(label: "haapi")) async throws(HAAPIError) {
         try configuration.validate()
         let credentials = try ClientCredentials(configuration.clientAuthentication)
-        let resolvedTransport: any HAAPITransport
+        var resolvedTransport: any HAAPITransport
         if let transport {
             resolvedTransport = transport
         } else {
             resolvedTransport = try AsyncHTTPClientTransport(configuration: configuration, logger: logger)
+        }
+        if let internalURL = configuration.internalURL {
+            resolvedTransport = InternalRouteTransport(base: resolvedTransport, externalURL: configuration.baseURL, internalURL: internalURL)
         }
         let nonceStore = DPoPNonceStore()
         let originGuard = OriginGuard(baseURL: configuration.baseURL)
@@ -41,18 +44,25 @@ public final class HAAPIClient: Sendable {
         if let configured = configuration.endpoints {
             endpoints = configured
         } else {
-            let discoveryURL = URL(string: configuration.discoveryPath, relativeTo: Self.directoryURL(configuration.baseURL))?.absoluteURL ?? configuration.baseURL
+            let discoveryURL = OpenIDDiscovery.documentURL(issuer: configuration.baseURL, discoveryPath: configuration.discoveryPath)
             let bootstrap = HAAPIClientContext(
                 configuration: configuration, endpoints: HAAPIEndpoints(authorization: discoveryURL, token: discoveryURL),
                 transport: resolvedTransport, nonceStore: nonceStore, originGuard: originGuard, logger: logger, credentials: credentials
             )
             do throws(HAAPIError) {
-                endpoints = try await OpenIDDiscovery.discover(at: discoveryURL) { (request: HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData in
+                endpoints = try await OpenIDDiscovery.discover(issuer: configuration.baseURL, discoveryPath: configuration.discoveryPath) {
+                    (request: HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData in
                     try await bootstrap.send(request)
                 }
             } catch {
                 try? await resolvedTransport.shutdown()
                 throw error
+            }
+            if configuration.internalURL != nil, let outside = endpoints.named.first(where: { OriginGuard.origin(of: $0.url) != originGuard.origin }) {
+                try? await resolvedTransport.shutdown()
+                throw HAAPIError(
+                    .invalidConfiguration,
+                    "the discovery document names a \(outside.name) endpoint on \(OriginGuard.origin(of: outside.url)), but with an internal URL only the base URL's origin \(originGuard.origin) is reached")
             }
             logger.debug("HAAPI endpoints discovered")
         }

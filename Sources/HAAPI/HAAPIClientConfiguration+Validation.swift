@@ -10,11 +10,24 @@ extension HAAPIClientConfiguration {
         if scheme != "http" && scheme != "https" { problems.append("baseURL must use http or https") }
         if (baseURL.host ?? "").isEmpty { problems.append("baseURL must have a host") }
         if baseURL.query != nil || baseURL.fragment != nil { problems.append("baseURL must not have a query or fragment") }
+        if let internalURL {
+            let internalScheme = internalURL.scheme?.lowercased()
+            if internalScheme != "http" && internalScheme != "https" { problems.append("internalURL must use http or https") }
+            if (internalURL.host ?? "").isEmpty { problems.append("internalURL must have a host") }
+            if !(internalURL.path.isEmpty || internalURL.path == "/") || internalURL.query != nil || internalURL.fragment != nil {
+                problems.append("internalURL must be an origin only (scheme, host and port): requests keep the external URL's path")
+            }
+            if case .mutualTLS = clientAuthentication, internalScheme == "http" {
+                problems.append("mutual TLS client authentication needs an https internalURL")
+            }
+        }
         if let endpoints {
-            for (name, url) in [("authorization", endpoints.authorization), ("token", endpoints.token)] + (endpoints.revocation.map { [("revocation", $0)] } ?? []) {
+            for (name, url) in endpoints.named {
                 let endpointScheme = url.scheme?.lowercased()
                 if endpointScheme != "http" && endpointScheme != "https" || (url.host ?? "").isEmpty {
                     problems.append("the \(name) endpoint must be an absolute http(s) URL")
+                } else if internalURL != nil, OriginGuard.origin(of: url) != OriginGuard.origin(of: baseURL) {
+                    problems.append("the \(name) endpoint must be on the base URL's origin: with internalURL only that origin is reached")
                 }
             }
         }

@@ -4,10 +4,20 @@ import Foundation
 ///
 /// ``description`` redacts secrets and keys.
 public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible {
-    /// The HAAPI server's base URL. Its origin is the only one hrefs may point to.
+    /// The HAAPI server's issuer, as it publishes it: for Curity its anonymous endpoint
+    /// (`https://<base-url>/oauth/v2/oauth-anonymous`, [OIDCMETA]), whose metadata is at
+    /// `<issuer>/.well-known/openid-configuration`. Discovery must name exactly this issuer (OpenID Connect Discovery 1.0
+    /// §4.3). Its origin is the server's **external** origin: the only one hrefs may point to, and the one every DPoP
+    /// `htu` names (Curity checks `htu` against its external URL, [SRVCLIENT]).
     public var baseURL: URL
     /// Explicit endpoints; `nil` runs OpenID discovery at `baseURL/.well-known/openid-configuration`.
     public var endpoints: HAAPIEndpoints?
+    /// Where the client connects for every request to ``baseURL``'s origin, when that is not the way to reach the server
+    /// from here (a cluster-internal service, a sidecar): `scheme://host[:port]` with no path. Requests keep the external
+    /// URL in everything the server checks (DPoP `htu`, `iss`, the hrefs accepted) and in their `Host` header; only the
+    /// connection goes to this URL (TLS then checks this host's certificate). Requests for any other origin are refused.
+    /// Nil: the client connects to ``baseURL`` itself.
+    public var internalURL: URL?
     /// The path of the discovery document relative to ``baseURL``.
     public var discoveryPath: String
     /// The OAuth client id of the HAAPI client.
@@ -100,7 +110,7 @@ public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible {
     /// The configuration with secrets and keys redacted.
     public var description: String {
         "HAAPIClientConfiguration(baseURL: \(baseURL.absoluteString), clientID: \(clientID), clientAuthentication: \(clientAuthentication), "
-            + "redirectURI: \(redirectURI), scopes: \(scopes.joined(separator: " ")), endpoints: \(endpoints.map { _ in "explicit" } ?? "discovery"), "
-            + "bindTokensToDPoP: \(bindTokensToDPoP))"
+            + "redirectURI: \(redirectURI), scopes: \(scopes.joined(separator: " ")), endpoints: \(endpoints.map { "explicit (issuer \($0.issuer ?? "none"), " + $0.named.map { "\($0.name) \($0.url.absoluteString)" }.joined(separator: ", ") + ")" } ?? "discovery"), "
+            + "bindTokensToDPoP: \(bindTokensToDPoP)\(internalURL.map { ", internalURL: \($0.absoluteString)" } ?? ""))"
     }
 }

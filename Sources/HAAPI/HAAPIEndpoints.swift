@@ -14,6 +14,9 @@ public struct HAAPIEndpoints: Sendable, Hashable {
     public var keySet: URL?
     /// The OpenID Connect userinfo endpoint (`userinfo_endpoint`), if any.
     public var userinfo: URL?
+    /// The algorithms the server says it signs ID tokens with (discovery's `id_token_signing_alg_values_supported`);
+    /// empty when not known (explicit endpoints, or a document without the member).
+    public var idTokenSigningAlgorithms: [String]
 
     /// Creates endpoints.
     /// - Parameters:
@@ -23,12 +26,23 @@ public struct HAAPIEndpoints: Sendable, Hashable {
     ///   - issuer: The issuer identifier.
     ///   - keySet: The JWK Set URL (`jwks_uri`).
     ///   - userinfo: The userinfo endpoint.
-    public init(authorization: URL, token: URL, revocation: URL? = nil, issuer: String? = nil, keySet: URL? = nil, userinfo: URL? = nil) {
+    ///   - idTokenSigningAlgorithms: The ID-token signing algorithms the server names.
+    public init(
+        authorization: URL, token: URL, revocation: URL? = nil, issuer: String? = nil, keySet: URL? = nil, userinfo: URL? = nil,
+        idTokenSigningAlgorithms: [String] = []
+    ) {
         self.authorization = authorization
         self.token = token
         self.revocation = revocation
         self.issuer = issuer
         self.keySet = keySet
         self.userinfo = userinfo
+        self.idTokenSigningAlgorithms = idTokenSigningAlgorithms
+    }
+
+    /// The endpoints given, by name, in a stable order (authorization, token, revocation, jwks, userinfo).
+    public var named: [(name: String, url: URL)] {
+        [("authorization", authorization), ("token", token)] + [("revocation", revocation), ("jwks", keySet), ("userinfo", userinfo)]
+            .compactMap { name, url in url.map { (name, $0) } }
     }
 }

@@ -51,6 +51,13 @@ public struct HAAPIError: Error, Sendable, Hashable, CustomStringConvertible {
         /// An answer names another person than the validated ID token (a userinfo `sub` that differs from the token's,
         /// OpenID Connect Core 1.0 §5.3.2): its claims are not used.
         public static let subjectMismatch = Code("subjectMismatch")
+        /// There is no OpenID Connect discovery document where the configuration points: its issuer's
+        /// `/.well-known/openid-configuration` answered 404 (or 410), or with something that is not a JSON object. The
+        /// message says where Curity publishes it ([OIDCMETA]), and where one was found when it was.
+        public static let noDiscoveryDocument = Code("noDiscoveryDocument")
+        /// The discovery document names another issuer than the configured one (OpenID Connect Discovery 1.0 §4.3: the
+        /// issuer must be identical to the URL the document was found under); the message names both.
+        public static let issuerMismatch = Code("issuerMismatch")
         /// A saved ``HAAPIFlowState`` cannot be restored: its format version is unknown, it was saved by a client of
         /// another upstream or client id, or a part of it (the DPoP key, the step) does not load.
         public static let invalidFlowState = Code("invalidFlowState")
@@ -66,6 +73,10 @@ public struct HAAPIError: Error, Sendable, Hashable, CustomStringConvertible {
     public let contentType: String?
     /// Every problem found, for ``Code/invalidConfiguration`` and ``Code/invalidParameters``.
     public let problems: [String]
+    /// The token endpoint's OAuth error, when it refused a request the client could not do without (the HAAPI token):
+    /// its `error` and `error_description` as sent (upstream text: show it escaped, never as markup). Not in
+    /// ``description``.
+    public internal(set) var oauthError: OAuthErrorResponse? = nil
 
     /// Creates an error.
     /// - Parameters:

@@ -25,10 +25,19 @@ public struct DemoServerConfiguration: Sendable {
     /// `demo-node` (`Path=/`, per flow) and every later HAAPI request of the flow must send it back; it also sets
     /// `demo-unused` with `Path=/demo-unused`, which a client must not send to HAAPI paths. Default false.
     public var requiresStickinessCookie: Bool = false
+    /// Whether the OpenID Connect metadata is published (at `<issuer>/.well-known/openid-configuration`), as Curity's
+    /// token service does only when its metadata is exposed ([OIDCMETA]). Default true; false makes clients name the
+    /// endpoints.
+    public var publishesMetadata: Bool = true
+    /// Whether hrefs in steps are absolute URLs on ``publicBaseURL`` (as in Curity's example, [EXUSER]:
+    /// `"href": "https://localhost:8443/dev/authn/…"`) rather than paths. Default false; on in strict mode.
+    public var writesAbsoluteHrefs: Bool = false
     /// Where to write the demo client's private key (PEM, PKCS#8) for `private_key_jwt`; nil writes nothing.
     public var clientKeyPath: String?
-    /// The base URL clients use to reach the server (issuer, `htu`, hrefs). Nil means `http://host:port`
-    /// with the bound port (`127.0.0.1` when binding a wildcard address).
+    /// The base URL clients use to reach the server (`htu`, hrefs; the issuer is its anonymous endpoint
+    /// `<base>/oauth/v2/oauth-anonymous`), as Curity's `base-url`: it may differ from where the server listens (an
+    /// external https URL in front of a loopback listener). Nil means `http://host:port` with the bound port
+    /// (`127.0.0.1` when binding a wildcard address).
     public var publicBaseURL: String?
     /// How long a login flow (HAAPI session) lives.
     public var flowLifetimeSeconds: Double
@@ -46,6 +55,9 @@ public struct DemoServerConfiguration: Sendable {
     public var dpopProofWindowSeconds: Double
     /// How often the DPoP nonce rotates (nonce mode only).
     public var dpopNonceLifetimeSeconds: Double
+    /// How long an approval (the poll user's, BankID's) may wait: the polling step's `maxWaitTime` (in seconds, as
+    /// Curity's, [UIKIT]); after it the wait fails. Default 120.
+    public var approvalMaxWaitSeconds: Int = 120
     /// The polling interval the server suggests on polling steps, in seconds (sent as `properties.interval` in milliseconds).
     public var pollingIntervalSeconds: Int
     /// The largest request body accepted; larger bodies get HTTP 413.
@@ -103,25 +115,26 @@ public struct DemoServerConfiguration: Sendable {
     }
 
     /// A configuration with every strict check on: ``requireDPoPNonce``, ``noncesPerKey``,
-    /// ``issueTokenBoundAuthorizationCodes`` and ``requiresStickinessCookie``; everything else as ``init(host:port:requireDPoPNonce:clientKeyPath:publicBaseURL:flowLifetimeSeconds:maximumFlows:)``.
+    /// ``issueTokenBoundAuthorizationCodes``, ``requiresStickinessCookie`` and ``writesAbsoluteHrefs``; everything else as ``init(host:port:requireDPoPNonce:clientKeyPath:publicBaseURL:flowLifetimeSeconds:maximumFlows:)``.
     public static var strict: DemoServerConfiguration {
         var configuration = DemoServerConfiguration()
         configuration.makeStrict()
         return configuration
     }
 
-    /// Turns on every strict check: ``requireDPoPNonce``, ``noncesPerKey``, ``issueTokenBoundAuthorizationCodes``
-    /// and ``requiresStickinessCookie``. Other values are kept.
+    /// Turns on every strict check: ``requireDPoPNonce``, ``noncesPerKey``, ``issueTokenBoundAuthorizationCodes``,
+    /// ``requiresStickinessCookie`` and ``writesAbsoluteHrefs``. Other values are kept.
     public mutating func makeStrict() {
         requireDPoPNonce = true
         noncesPerKey = true
         issueTokenBoundAuthorizationCodes = true
         requiresStickinessCookie = true
+        writesAbsoluteHrefs = true
     }
 
     /// Whether every strict check is on.
     public var isStrict: Bool {
-        requireDPoPNonce && noncesPerKey && issueTokenBoundAuthorizationCodes && requiresStickinessCookie
+        requireDPoPNonce && noncesPerKey && issueTokenBoundAuthorizationCodes && requiresStickinessCookie && writesAbsoluteHrefs
     }
 
     /// Whether `host` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).

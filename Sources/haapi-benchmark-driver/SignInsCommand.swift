@@ -9,7 +9,7 @@ struct SignInsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sign-ins", abstract: "Interleaved sign-ins, direct and through the gateway; per-step durations as JSON.")
 
-    @Option(help: "The demo upstream's base URL (loopback).")
+    @Option(help: "The demo upstream's issuer (loopback: http://127.0.0.1:PORT/oauth/v2/oauth-anonymous).")
     var upstream: LoopbackURL
 
     @Option(help: "The gateway's base URL (loopback); it must use the same upstream.")

@@ -27,14 +27,16 @@ struct DemoServerCommand: AsyncParsableCommand {
             Answer like a strict Curity deployment: DPoP nonces required and issued per DPoP key; authorization codes bound \
             to the flow's DPoP key (the code exchange needs a proof from it, else invalid_dpop_proof); a stickiness cookie \
             (demo-node, Path=/) that every HAAPI request after authorize must send back, and a demo-unused cookie \
-            (Path=/demo-unused) that must never reach HAAPI paths. Implies --nonce.
+            (Path=/demo-unused) that must never reach HAAPI paths; absolute hrefs on the base URL. Implies --nonce.
             """)
     var strict = false
 
     @Option(name: .customLong("client-key-path"), help: "Write the demo client's private_key_jwt key (PEM) to this path.")
     var clientKeyPath: String?
 
-    @Option(name: .customLong("public-base-url"), help: "Base URL clients use, when it is not http://host:port.")
+    @Option(
+        name: .customLong("public-base-url"),
+        help: "Base URL clients use, when it is not http://host:port (as Curity's base-url: DPoP htu, hrefs and the issuer name it).")
     var publicBaseURL: String?
 
     @Option(name: .customLong("flow-lifetime-seconds"), help: "Lifetime of a login flow.")
@@ -85,9 +87,10 @@ struct DemoServerCommand: AsyncParsableCommand {
         var logger = Logger(label: "haapi-demo-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let strictNote = strict ? "Strict mode: per-key DPoP nonces, token-bound authorization codes, stickiness cookie demo-node\n" : ""
-        let application = try DemoServer.makeApplication(configuration: serverConfiguration, logger: logger) { url in
+        let application = try DemoServer.makeApplication(configuration: serverConfiguration, logger: logger) { url, _ in
             let banner = """
-                Demo HAAPI server: \(url.absoluteString)/.well-known/openid-configuration
+                Demo HAAPI server: issuer \(url.absoluteString)/oauth/v2/oauth-anonymous (the gateway's upstream.baseURL, --upstream), \
+                its metadata at \(url.absoluteString)/oauth/v2/oauth-anonymous/.well-known/openid-configuration
                 Client \(DemoServer.clientID) / \(DemoServer.clientSecret), redirect URI \(DemoServer.redirectURI)
                 Users demo/demo, otp/otp, poll/poll, consent/consent, sms/sms, locked/locked (each can also create a passkey); outbox at \(url.absoluteString)/demo/outbox
                 \(strictNote)

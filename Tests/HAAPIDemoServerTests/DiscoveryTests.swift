@@ -5,10 +5,11 @@ import Testing
 @Suite struct DiscoveryTests {
     @Test func discoveryListsEndpointsAndDPoPAlgorithms() async throws {
         let harness = try await DemoServerHarness.start()
-        let response = try await harness.http.send(.GET, harness.base + "/.well-known/openid-configuration")
+        let response = try await harness.http.send(.GET, harness.issuer + "/.well-known/openid-configuration")
         #expect(response.status == 200)
         let metadata = response.json
-        #expect(metadata["issuer"] as? String == harness.base)
+        #expect(harness.issuer == harness.base + "/oauth/v2/oauth-anonymous")
+        #expect(metadata["issuer"] as? String == harness.issuer)
         #expect(metadata["authorization_endpoint"] as? String == harness.base + "/oauth/v2/oauth-authorize")
         #expect(metadata["token_endpoint"] as? String == harness.tokenURL)
         #expect(metadata["revocation_endpoint"] as? String == harness.base + "/oauth/v2/oauth-revoke")
@@ -22,6 +23,31 @@ import Testing
         #expect(key?["crv"] as? String == "P-256")
         #expect(key?["alg"] as? String == "ES256")
         #expect(key?["d"] == nil)
+        try await harness.finish()
+    }
+
+    @Test("the metadata is published under the issuer only, as Curity's, and not at all when switched off")
+    func metadataOnlyUnderTheIssuer() async throws {
+        let harness = try await DemoServerHarness.start()
+        #expect(try await harness.http.send(.GET, harness.base + "/.well-known/openid-configuration").status == 404)
+        #expect(try await harness.http.send(.GET, harness.base + "/.well-known/oauth-authorization-server").status == 404)
+        #expect(try await harness.http.send(.GET, harness.issuer + "/.well-known/openid-configuration").status == 200)
+        try await harness.finish()
+        let hidden = try await DemoServerHarness.start { $0.publishesMetadata = false }
+        #expect(try await hidden.http.send(.GET, hidden.issuer + "/.well-known/openid-configuration").status == 404)
+        #expect(try await hidden.http.send(.GET, hidden.issuer + "/jwks").status == 200, "the keys stay published")
+        try await hidden.finish()
+    }
+
+    @Test("with a public base URL, the issuer, the endpoints and every href name it, not where the server listens")
+    func publicBaseURLIsTheExternalURL() async throws {
+        let harness = try await DemoServerHarness.start(strict: true) { $0.publicBaseURL = "https://idsvr.example.test" }
+        #expect(harness.issuer == "https://idsvr.example.test/oauth/v2/oauth-anonymous")
+        #expect(harness.server.listeningURL.absoluteString.hasPrefix("http://127.0.0.1:"))
+        let listening = harness.server.listeningURL.absoluteString
+        let metadata = try await harness.http.send(.GET, listening + "/oauth/v2/oauth-anonymous/.well-known/openid-configuration").json
+        #expect(metadata["issuer"] as? String == "https://idsvr.example.test/oauth/v2/oauth-anonymous")
+        #expect(metadata["token_endpoint"] as? String == "https://idsvr.example.test/oauth/v2/oauth-token")
         try await harness.finish()
     }
 

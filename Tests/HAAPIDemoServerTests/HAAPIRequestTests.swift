@@ -73,7 +73,7 @@ import Testing
         #expect(cancelled.json["type"] as? String == "https://curity.se/problems/error-authorization-response")
         #expect(cancelled.json["error"] as? String == "access_denied")
         #expect(cancelled.json["error_description"] is String)
-        #expect(cancelled.json["iss"] as? String == harness.base, "the issuer, as Curity's error-authorization-response carries it")
+        #expect(cancelled.json["iss"] as? String == harness.issuer, "the issuer, as Curity's error-authorization-response carries it")
         try await harness.finish()
     }
 
@@ -149,7 +149,7 @@ import Testing
         #expect(response.status == 400)
         #expect(response.json["type"] as? String == "https://curity.se/problems/error-authorization-response")
         #expect(response.json["error"] as? String == error)
-        #expect(response.json["iss"] as? String == harness.base)
+        #expect(response.json["iss"] as? String == harness.issuer)
         #expect(response.header("Session-Id") == nil && response.header("Set-Session-Id") == nil)
         try await harness.finish()
     }

@@ -55,7 +55,7 @@ import Testing
         let response = Step(done)
         #expect(response.type == "oauth-authorization-response")
         #expect(response.properties["state"] as? String == flow.state)
-        #expect(response.properties["iss"] as? String == harness.base)
+        #expect(response.properties["iss"] as? String == harness.issuer)
         let link = try #require(response.links.first)
         #expect(link["rel"] as? String == "authorization-response")
         #expect((link["href"] as? String)?.hasPrefix("haapi:start?code=") == true)
@@ -68,7 +68,7 @@ import Testing
         let jwks = try await harness.http.send(.GET, harness.base + "/oauth/v2/oauth-anonymous/jwks").json
         let idToken = try #require(tokens.json["id_token"] as? String)
         let claims = try #require(IDTokenVerifier.verify(idToken, jwks: jwks))
-        #expect(claims["iss"] as? String == harness.base)
+        #expect(claims["iss"] as? String == harness.issuer)
         #expect(claims["sub"] as? String == "demo")
         #expect(claims["aud"] as? String == "demo-gateway")
         #expect(claims["nonce"] as? String == flow.oidcNonce)

@@ -70,7 +70,7 @@ import Testing
         let demo = try await DemoServer.start(configuration: .strict)
         let serve = try RunningGateway(
             [
-                "serve", "--port", "0", "--upstream", demo.baseURL.absoluteString, "--client-id", DemoServer.clientID, "--client-secret",
+                "serve", "--port", "0", "--upstream", demo.issuer, "--client-id", DemoServer.clientID, "--client-secret",
                 DemoServer.clientSecret,
             ],
             environment: [

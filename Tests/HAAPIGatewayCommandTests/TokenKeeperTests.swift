@@ -37,7 +37,7 @@ import Testing
     }
 
     private func walk(_ demo: RunningDemoServer, boundToDPoP: Bool) async throws {
-        let upstream = ["--upstream", demo.baseURL.absoluteString, "--client-id", DemoServer.clientID, "--client-secret", DemoServer.clientSecret]
+        let upstream = ["--upstream", demo.issuer, "--client-id", DemoServer.clientID, "--client-secret", DemoServer.clientSecret]
         let environment = Self.patient
         let directory = try Repository.temporaryDirectory().appendingPathComponent("private")
         let tokenFile = directory.appendingPathComponent("tokens.json")

@@ -20,7 +20,7 @@ struct UpstreamAtStartTests {
     }
 
     static func upstreamArguments(port: Int, secret: String = DemoServer.clientSecret) -> [String] {
-        ["--upstream", "http://127.0.0.1:\(port)", "--client-id", DemoServer.clientID, "--client-secret", secret]
+        ["--upstream", "http://127.0.0.1:\(port)/oauth/v2/oauth-anonymous", "--client-id", DemoServer.clientID, "--client-secret", secret]
     }
 
     @Test("upstream down at start: 503 pages with Retry-After and /readyz naming the upstream; ready once it comes, and a sign-in works")
@@ -33,7 +33,7 @@ struct UpstreamAtStartTests {
         try await TestBrowser.using(gateway) { browser in
             let notReady = try await browser.get("/readyz")
             #expect(notReady.status == 503)
-            #expect(notReady.html.contains(#""upstreamURL":"http://127.0.0.1:\#(upstreamPort)""#))
+            #expect(notReady.html.contains(#""upstreamURL":"http://127.0.0.1:\#(upstreamPort)/oauth/v2/oauth-anonymous""#))
             #expect(notReady.html.contains("connectionRefused"), "\(notReady.html)")
             let page = try await browser.get("/")
             #expect(page.status == 503)
@@ -70,7 +70,7 @@ struct UpstreamAtStartTests {
         let port = try #require(URL(string: discovery)?.port)
         let result = try await runGateway(["serve", "--port", "0"] + Self.upstreamArguments(port: port, secret: "not-the-secret"), directory: Repository.root)
         #expect(result.status == StartupFailure.configurationStatus)
-        #expect(result.standardError.split(separator: "\n").last == "haapi-gateway: invalid configuration: upstream: the upstream http://127.0.0.1:\(port) answered, but not as a HAAPI server for this client: the token endpoint refused the HAAPI token request (invalid_client)")
+        #expect(result.standardError.split(separator: "\n").last == "haapi-gateway: invalid configuration: upstream: the upstream http://127.0.0.1:\(port)/oauth/v2/oauth-anonymous answered, but not as a HAAPI server for this client: the token endpoint refused the HAAPI token request (invalid_client)")
         demo.signal(SIGTERM)
         _ = try await demo.waitForExit(timeout: .seconds(30))
     }

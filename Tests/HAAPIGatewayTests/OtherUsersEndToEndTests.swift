@@ -1,4 +1,5 @@
 import Foundation
+import HAAPIDemoServer
 import HAAPIGateway
 import Testing
 @testable import GatewayTestSupport
@@ -200,6 +201,19 @@ struct OtherUsersEndToEndTests {
             let ended = try await browser.get(refresh.url)
             #expect(ended.html.contains("took too long"))
             #expect(ended.forms.contains { $0.button == "Start again" })
+        }
+    }
+
+    @Test("a polling step's maxWaitTime shorter than polling.maximumWaitSeconds ends the wait at its own time")
+    func pollingStepsOwnMaximumWait() async throws {
+        var demo = DemoServerConfiguration.strict
+        demo.approvalMaxWaitSeconds = 1
+        try await GatewayHarness.withGateway(demoConfiguration: demo) { browser, _, _ in
+            let pending = try await login(browser, option: "Approve on another device", user: "poll")
+            let refresh = try #require(refreshTarget(pending))
+            try await Task.sleep(for: .milliseconds(1200))
+            let ended = try await browser.get(refresh.url)
+            #expect(ended.html.contains("took too long"), "the gateway's own bound (300 s) was not waited for")
         }
     }
 }

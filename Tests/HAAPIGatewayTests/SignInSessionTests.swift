@@ -28,7 +28,7 @@ struct SignInSessionTests {
     private func withSession(_ body: (SignInSession) async throws -> Void) async throws {
         let demo = try await DemoServer.start()
         let configuration = HAAPIClientConfiguration(
-            baseURL: demo.baseURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
+            baseURL: demo.issuerURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
             redirectURI: DemoServer.redirectURI, scopes: ["openid"])
         let client = try await HAAPIClient(configuration: configuration)
         let logger = Logger(label: "session-test")

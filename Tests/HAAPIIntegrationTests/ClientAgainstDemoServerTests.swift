@@ -45,7 +45,7 @@ struct ClientAgainstDemoServerTests {
         quiet.logLevel = .critical
         let server = try await DemoServer.start(configuration: .strict, logger: quiet)
         let configuration = HAAPIClientConfiguration(
-            baseURL: server.baseURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
+            baseURL: server.issuerURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
             redirectURI: DemoServer.redirectURI, scopes: ["openid"])
         let inner = try AsyncHTTPClientTransport(configuration: configuration)
         let challenges = NonceChallengeCounter()

@@ -26,7 +26,7 @@ struct DemoUpstream {
         do {
             let authentication = try clientAuthentication?(server) ?? .secretBasic(DemoServer.clientSecret)
             let configuration = HAAPIClientConfiguration(
-                baseURL: server.baseURL, clientID: DemoServer.clientID, clientAuthentication: authentication,
+                baseURL: server.issuerURL, clientID: DemoServer.clientID, clientAuthentication: authentication,
                 redirectURI: DemoServer.redirectURI, scopes: scopes, bindTokensToDPoP: bindTokensToDPoP)
             let client = try await HAAPIClient(configuration: configuration)
             return DemoUpstream(server: server, client: client)

@@ -50,7 +50,7 @@ struct FlowRestoreAgainstDemoServerTests {
         quiet.logLevel = .critical
         let server = try await DemoServer.start(configuration: demo, logger: quiet)
         var configuration = HAAPIClientConfiguration(
-            baseURL: server.baseURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
+            baseURL: server.issuerURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
             redirectURI: DemoServer.redirectURI, scopes: ["openid", "profile", "email"], bindTokensToDPoP: bindTokensToDPoP)
         if gatewayLike {
             configuration.keepsRawJSON = false

@@ -9,9 +9,10 @@ import Testing
 
 /// The client's TLS settings against a real TLS server on loopback: extra trust roots and mutual TLS.
 @Suite struct TLSHandshakeTests {
-    private static let discovery = """
-        {"issuer":"https://127.0.0.1","authorization_endpoint":"https://127.0.0.1/oauth/authorize","token_endpoint":"https://127.0.0.1/oauth/token"}
-        """
+    /// The discovery document of the server reached as `authority`, which it names as its issuer.
+    private static func discovery(authority: String) -> String {
+        #"{"issuer":"https://\#(authority)","authorization_endpoint":"https://\#(authority)/oauth/authorize","token_endpoint":"https://\#(authority)/oauth/token"}"#
+    }
 
     /// Runs a TLS server that answers discovery; `requireClientCertificate` makes it demand a certificate from the test CA.
     private func withTLSServer(requireClientCertificate: Bool, _ body: (URL) async throws -> Void) async throws {
@@ -23,8 +24,10 @@ import Testing
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(TLSTestMaterial.caCertificatePEM.utf8)))
         }
         let router = Router()
-        router.get(".well-known/openid-configuration") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: Self.discovery)))
+        router.get(".well-known/openid-configuration") { request, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: Self.discovery(authority: request.head.authority ?? ""))))
         }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(

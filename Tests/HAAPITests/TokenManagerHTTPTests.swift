@@ -240,7 +240,7 @@ import Testing
     }
 
     @Test func brokenDiscoveryDocumentIsAMalformedResponse() async throws {
-        let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { _, _ in .json(200, #"{"issuer":"x"}"#) }
+        let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { _, _ in .json(200, #"{"jwks_uri":"x"}"#) }
         try await ScriptedUpstream.run(handler) { base, _ in
             let error = await #expect(throws: HAAPIError.self) { try await HAAPIClient(configuration: Up.configuration(base, explicitEndpoints: false)) }
             #expect(error?.code == .malformedResponse)

@@ -106,7 +106,12 @@ extension HAAPIFlow {
         let (status, json, response) = try await postToTokenEndpoint(form, prove: true)
         guard (200..<300).contains(status) else {
             let code = json?["error"]?.stringValue.map(Self.safeToken) ?? "no OAuth error"
-            throw HAAPIError(.upstreamStatus, "the token endpoint refused the HAAPI token request (\(code))", status: status, contentType: response.header("Content-Type") ?? "none")
+            var error = HAAPIError(.upstreamStatus, "the token endpoint refused the HAAPI token request (\(code))", status: status, contentType: response.header("Content-Type") ?? "none")
+            if let sent = json?["error"]?.stringValue {
+                error.oauthError = OAuthErrorResponse(
+                    error: sent, errorDescription: json?["error_description"]?.stringValue, errorURI: json?["error_uri"]?.stringValue, httpStatus: status)
+            }
+            throw error
         }
         guard let json, let value = json["access_token"]?.stringValue, !value.isEmpty else {
             throw HAAPIError.malformed("the HAAPI token answer has no access_token", status: status, contentType: response.header("Content-Type") ?? "none")

@@ -10,8 +10,12 @@ public struct Field: Sendable, Hashable {
     public let placeholder: String?
     /// The value (hidden value, default text, checkbox value).
     public let value: String?
-    /// Whether input is required.
+    /// Whether input is required, as sent (nil when the field says nothing: see ``isRequired``).
     public let required: Bool?
+    /// Whether input is required: unless the field says `required: false`. Curity's React SDK types say "Defaults to
+    /// true" and draw every checkbox, password, select and text field with `required ?? true` ([UIKIT]
+    /// `haapi-form.types.ts`, `HaapiStepper…FormFieldUI.tsx`; notes 3.5).
+    public var isRequired: Bool { required != false }
     /// Minimum length of the input.
     public let minLength: Int?
     /// Maximum length of the input.

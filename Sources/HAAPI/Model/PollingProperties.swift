@@ -11,6 +11,12 @@ public struct PollingProperties: Sendable, Hashable {
     /// The server's recommended polling interval in milliseconds (`interval`, sent as a string), if any.
     public let intervalMilliseconds: Int?
 
+    /// ``maxWaitTime`` as a number of seconds ("Polling session maximum time in seconds before the session expires",
+    /// [UIKIT] `haapi-step.types.ts`); nil when absent or not a non-negative number.
+    public var maximumWaitSeconds: Int? {
+        maxWaitTime.flatMap { Double($0.trimmingWhitespace) }.flatMap { $0.isFinite && $0 >= 0 ? Int(min($0, 86_400)) : nil }
+    }
+
     /// Decodes polling properties.
     /// - Parameter json: The `properties` object.
     public init(json: JSONValue?) {

@@ -5,6 +5,8 @@ public struct OriginGuard: Sendable {
     /// The allowed origin's base URL.
     public let baseURL: URL
     private let allowedOrigin: String
+    /// The allowed origin, `scheme://host:port`.
+    public var origin: String { allowedOrigin }
 
     /// Creates a guard for `baseURL`'s origin.
     /// - Parameter baseURL: The upstream base URL.

@@ -13,7 +13,7 @@ extension FlowSteps {
                         DemoPaths.passkey, actionTitle: "Continue",
                         fields: [
                             Field(name: "userName", type: "username", label: "Username"),
-                            Field(name: "password", type: "password", label: "Password (only to create your first passkey)"),
+                            Field(name: "password", type: "password", label: "Password (only to create your first passkey)", required: false),
                         ]))
             ],
             messages: [.info("The first time, your password creates a passkey on this device; afterwards the passkey alone signs you in. " + demoUsersHint)])

@@ -116,7 +116,7 @@ enum FlowSteps {
         let scopeFields = scopes.map { scope in
             Field(
                 name: "consent.scope.\(scope)", type: "checkbox", label: scope, checked: true,
-                readonly: scope == "openid" ? true : nil)
+                readonly: scope == "openid" ? true : nil, required: scope == "openid" ? nil : false)
         }
         return Representation(
             type: "user-consent-step", metadata: .init(viewName: "views/oauth/consent"),

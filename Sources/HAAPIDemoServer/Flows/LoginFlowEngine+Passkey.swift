@@ -102,7 +102,7 @@ extension LoginFlowEngine {
         guard flow.failedPasskeyAttempts < Self.maximumPasskeyAttempts else {
             flow.stage = .finished
             return .problem(
-                .errorAuthorizationResponse(error: "access_denied", description: "Too many refused passkey responses", issuer: context.baseURL))
+                .errorAuthorizationResponse(error: "access_denied", description: "Too many refused passkey responses", issuer: context.issuer))
         }
         return .problem(rejection.problem)
     }

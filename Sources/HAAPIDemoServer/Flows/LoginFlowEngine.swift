@@ -6,7 +6,6 @@ import Foundation
 struct LoginFlowEngine: Sendable {
     let context: DemoServerContext
     static let maximumPasswordAttempts = 5
-    static let approvalMaxWaitSeconds = 120
 
     // MARK: Selector and password
 
@@ -97,7 +96,7 @@ struct LoginFlowEngine: Sendable {
     func cancel(_ flow: inout LoginFlow) -> FlowOutcome {
         guard flow.stage != .finished else { return .unexpectedStep }
         flow.stage = .finished
-        return .problem(.errorAuthorizationResponse(error: "access_denied", description: "The user cancelled the login", issuer: context.baseURL))
+        return .problem(.errorAuthorizationResponse(error: "access_denied", description: "The user cancelled the login", issuer: context.issuer))
     }
 
     // MARK: Notice (demo user)
@@ -176,8 +175,8 @@ struct LoginFlowEngine: Sendable {
             ?? FlowSteps.approvalView(approvalURL: context.url(DemoPaths.approvePrefix + (flow.approvalID ?? "")), recipient: flow.user?.maskedEmail ?? "")
         return .step(
             FlowSteps.polling(
-                status: flow.approvalStatus, view: view, maxWaitSeconds: Self.approvalMaxWaitSeconds,
-                remainingSeconds: max(0, Self.approvalMaxWaitSeconds - elapsed),
+                status: flow.approvalStatus, view: view, maxWaitSeconds: context.configuration.approvalMaxWaitSeconds,
+                remainingSeconds: max(0, context.configuration.approvalMaxWaitSeconds - elapsed),
                 intervalSeconds: context.configuration.pollingIntervalSeconds, timedOut: approvalTimedOut(flow)))
     }
 
@@ -206,7 +205,7 @@ struct LoginFlowEngine: Sendable {
     }
 
     private func approvalTimedOut(_ flow: LoginFlow) -> Bool {
-        Date().timeIntervalSince(flow.approvalStartedAt ?? Date()) > Double(Self.approvalMaxWaitSeconds)
+        Date().timeIntervalSince(flow.approvalStartedAt ?? Date()) > Double(context.configuration.approvalMaxWaitSeconds)
     }
 
     // MARK: External browser
@@ -253,7 +252,7 @@ struct LoginFlowEngine: Sendable {
         if let problem = checkHidden("state", expected: flow.formState, in: form) { return .problem(problem) }
         if form["cancel_consent"] != nil {
             flow.stage = .finished
-            return .problem(.errorAuthorizationResponse(error: "access_denied", description: "The user did not consent", issuer: context.baseURL))
+            return .problem(.errorAuthorizationResponse(error: "access_denied", description: "The user did not consent", issuer: context.issuer))
         }
         if let problem = checkHidden("submit_consent", expected: "submit_consent", in: form) { return .problem(problem) }
         let granted = flow.request.scopes.filter { $0 == "openid" || form.nonEmpty("consent.scope.\($0)") != nil }
@@ -285,7 +284,7 @@ struct LoginFlowEngine: Sendable {
                 expiresAt: now.addingTimeInterval(context.configuration.authorizationCodeLifetimeSeconds), keyThumbprint: flow.keyThumbprint))
         return .step(
             FlowSteps.authorizationResponse(
-                redirectURI: flow.request.redirectURI, code: code, state: flow.request.state, issuer: context.baseURL))
+                redirectURI: flow.request.redirectURI, code: code, state: flow.request.state, issuer: context.issuer))
     }
 
     // MARK: Helpers

@@ -77,7 +77,7 @@ struct HAAPIController: Sendable {
 
     private func validateAuthorizeRequest(_ query: FormParameters, tokenClientID: String) -> Result<AuthorizationRequest, Problem> {
         func fail(_ error: String, _ description: String) -> Result<AuthorizationRequest, Problem> {
-            .failure(.errorAuthorizationResponse(error: error, description: description, issuer: context.baseURL))
+            .failure(.errorAuthorizationResponse(error: error, description: description, issuer: context.issuer))
         }
         guard query.isWellFormed else { return fail("invalid_request", "The query is not well-formed") }
         if let repeated = query.repeatedNames.sorted().first { return fail("invalid_request", "Repeated parameter: \(repeated)") }
@@ -133,7 +133,8 @@ struct HAAPIController: Sendable {
         }
         switch (lookup, result) {
         case (.found, .step(let representation)?):
-            return DemoResponse.representation(representation, headers: commonHeaders(sessionID: sessionID, caller: caller))
+            let step = context.configuration.writesAbsoluteHrefs ? representation.withAbsoluteHrefs(on: context.baseURL) : representation
+            return DemoResponse.representation(step, headers: commonHeaders(sessionID: sessionID, caller: caller))
         case (.found, .problem(let problem)?):
             return flowProblem(problem, sessionID: sessionID, caller: caller)
         default:

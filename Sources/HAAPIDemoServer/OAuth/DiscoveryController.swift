@@ -1,12 +1,14 @@
 import Hummingbird
 
-/// OpenID Connect discovery, RFC 8414 metadata and the JWKS with the id_token signing key.
+/// OpenID Connect discovery under the issuer and the JWKS with the id_token signing key.
 struct DiscoveryController: Sendable {
     let context: DemoServerContext
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get(RouterPath(DemoPaths.openIDConfiguration)) { _, _ in DemoResponse.json(metadata) }
-        router.get(RouterPath(DemoPaths.authorizationServerMetadata)) { _, _ in DemoResponse.json(metadata) }
+        // Only under the issuer, and only when exposed, as Curity's token service publishes it ([OIDCMETA]).
+        if context.configuration.publishesMetadata {
+            router.get(RouterPath(DemoPaths.openIDConfiguration)) { _, _ in DemoResponse.json(metadata) }
+        }
         router.get(RouterPath(DemoPaths.jwks)) { _, _ in
             DemoResponse.json(["keys": [context.idTokenSigner.publicJWK]], contentType: "application/jwk-set+json")
         }
@@ -15,7 +17,7 @@ struct DiscoveryController: Sendable {
     private var metadata: [String: JSONValue] {
         func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
         return [
-            "issuer": .string(context.baseURL),
+            "issuer": .string(context.issuer),
             "authorization_endpoint": .string(context.url(DemoPaths.authorize)),
             "token_endpoint": .string(context.url(DemoPaths.token)),
             "revocation_endpoint": .string(context.url(DemoPaths.revoke)),

@@ -180,7 +180,7 @@ struct TokenController: Sendable {
     private func idToken(subject: String, client: RegisteredClient, authTime: Date, nonce: String?, scopes: [String]) throws -> String {
         let now = Int(Date().timeIntervalSince1970)
         var claims: [String: JSONValue] = [
-            "iss": .string(context.baseURL), "sub": .string(subject), "aud": .string(client.clientID),
+            "iss": .string(context.issuer), "sub": .string(subject), "aud": .string(client.clientID),
             "exp": .number(Double(now + 300)), "iat": .number(Double(now)), "auth_time": .number(authTime.timeIntervalSince1970.rounded(.down)),
             "azp": .string(client.clientID),
         ]
@@ -229,7 +229,7 @@ struct TokenController: Sendable {
             "active": .bool(true), "client_id": .string(record.clientID), "scope": .string(record.scopes.joined(separator: " ")),
             "token_type": .string(record.kind == .access ? record.tokenType : "refresh_token"),
             "exp": .number(record.expiresAt.timeIntervalSince1970.rounded(.down)),
-            "iat": .number(record.issuedAt.timeIntervalSince1970.rounded(.down)), "iss": .string(context.baseURL),
+            "iat": .number(record.issuedAt.timeIntervalSince1970.rounded(.down)), "iss": .string(context.issuer),
         ]
         if let subject = record.subject { body["sub"] = .string(subject) }
         if let jkt = record.keyThumbprint { body["cnf"] = .object(["jkt": .string(jkt)]) }

@@ -1,13 +1,15 @@
 /// The demo server's URL paths (Curity-like).
 enum DemoPaths {
-    static let openIDConfiguration = "/.well-known/openid-configuration"
-    static let authorizationServerMetadata = "/.well-known/oauth-authorization-server"
+    /// Curity's anonymous endpoint: the issuer, with the metadata and the JWKS under it ([OIDCMETA]).
+    static let anonymous = "/oauth/v2/oauth-anonymous"
+    /// OpenID Connect discovery under the issuer (OpenID Connect Discovery 1.0 §4), where Curity publishes it.
+    static let openIDConfiguration = anonymous + "/.well-known/openid-configuration"
     static let authorize = "/oauth/v2/oauth-authorize"
     static let token = "/oauth/v2/oauth-token"
     static let revoke = "/oauth/v2/oauth-revoke"
     static let introspect = "/oauth/v2/oauth-introspect"
     static let userinfo = "/oauth/v2/oauth-userinfo"
-    static let jwks = "/oauth/v2/oauth-anonymous/jwks"
+    static let jwks = anonymous + "/jwks"
 
     static let authenticate = "/authn/authenticate"
     static let htmlForm = "/authn/authenticate/html-form"

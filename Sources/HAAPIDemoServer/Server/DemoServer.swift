@@ -31,11 +31,11 @@ public enum DemoServer {
     /// - Parameters:
     ///   - configuration: Where to bind and the demo's lifetimes.
     ///   - logger: The logger; request lines are logged at `debug`, never secrets.
-    ///   - onRunning: Called with the base URL (for example `http://127.0.0.1:54321`) once the server listens.
+    ///   - onRunning: Called with the base URL (for example `http://127.0.0.1:54321`) and the bound port once the server listens.
     /// - Returns: The application; run it with `runService()` or add it to a `ServiceGroup`.
     public static func makeApplication(
         configuration: DemoServerConfiguration = .init(), logger: Logger = Logger(label: "haapi-demo-server"),
-        onRunning: @escaping @Sendable (URL) async -> Void = { _ in }
+        onRunning: @escaping @Sendable (URL, Int) async -> Void = { _, _ in }
     ) throws -> some ApplicationProtocol {
         let context = DemoServerContext(configuration: configuration, logger: logger)
         if let path = configuration.clientKeyPath {
@@ -62,9 +62,10 @@ public enum DemoServer {
             server: .http1(configuration: .init(idleTimeout: .seconds(30))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
-                context.serverDidBind(port: channel.localAddress?.port ?? configuration.port)
-                logger.info("Demo HAAPI server listening", metadata: ["baseURL": "\(context.baseURL)"])
-                if let url = URL(string: context.baseURL) { await onRunning(url) }
+                let port = channel.localAddress?.port ?? configuration.port
+                context.serverDidBind(port: port)
+                logger.info("Demo HAAPI server listening", metadata: ["baseURL": "\(context.baseURL)", "issuer": "\(context.issuer)"])
+                if let url = URL(string: context.baseURL) { await onRunning(url, port) }
             },
             logger: logger)
     }
@@ -79,9 +80,9 @@ public enum DemoServer {
     public static func start(
         configuration: DemoServerConfiguration = .init(), logger: Logger = Logger(label: "haapi-demo-server")
     ) async throws -> RunningDemoServer {
-        let (urls, continuation) = AsyncStream.makeStream(of: URL.self)
-        let application = try makeApplication(configuration: configuration, logger: logger) { url in
-            continuation.yield(url)
+        let (urls, continuation) = AsyncStream.makeStream(of: (url: URL, port: Int).self)
+        let application = try makeApplication(configuration: configuration, logger: logger) { url, port in
+            continuation.yield((url, port))
             continuation.finish()
         }
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
@@ -89,8 +90,13 @@ public enum DemoServer {
             defer { continuation.finish() }
             try await group.run()
         }
-        for await url in urls {
-            return RunningDemoServer(baseURL: url, group: group, task: task, clientKeyPath: configuration.clientKeyPath)
+        for await (url, port) in urls {
+            var host = configuration.host
+            if host == "0.0.0.0" || host == "::" || host.isEmpty { host = "127.0.0.1" }
+            if host.contains(":") && !host.hasPrefix("[") { host = "[\(host)]" }
+            return RunningDemoServer(
+                baseURL: url, listeningURL: URL(string: "http://\(host):\(port)") ?? url, group: group, task: task,
+                clientKeyPath: configuration.clientKeyPath)
         }
         // The stream finished without a URL: the server failed to start.
         task.cancel()

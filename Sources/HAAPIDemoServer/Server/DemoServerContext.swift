@@ -47,8 +47,12 @@ final class DemoServerContext: Sendable {
             Self.baseURL(configuration: configuration, boundPort: configuration.port))
     }
 
-    /// The URL the server is reachable at, without a trailing slash; also the issuer.
+    /// The URL the server is reachable at (its external URL, as Curity's `base-url`), without a trailing slash.
     var baseURL: String { baseURLStorage.withLock { $0 } }
+
+    /// The issuer: the anonymous endpoint under the base URL, as Curity's (`https://<base-url>/oauth/v2/oauth-anonymous`,
+    /// [OIDCMETA]); its metadata is at `<issuer>/.well-known/openid-configuration`.
+    var issuer: String { url(DemoPaths.anonymous) }
 
     /// The `DPoP-Nonce` header for a response to a request whose proof was made with `keyThumbprint` (nil when no
     /// proof could be verified): empty unless nonces are required, and per key only when the key is known.
@@ -75,7 +79,7 @@ final class DemoServerContext: Sendable {
     var clientAuthenticator: ClientAuthenticator {
         ClientAuthenticator(
             client: client, assertionKey: ImmutableKey(clientAssertionKey.value.publicKey), assertionReplayCache: assertionReplayCache,
-            audiences: [baseURL, url(DemoPaths.token)])
+            audiences: [issuer, url(DemoPaths.token)])
     }
 
     private static func baseURL(configuration: DemoServerConfiguration, boundPort: Int) -> String {

@@ -3,16 +3,22 @@ import ServiceLifecycle
 
 /// A demo server started with ``DemoServer/start(configuration:logger:)``.
 public struct RunningDemoServer: Sendable {
-    /// The base URL, e.g. `http://127.0.0.1:54321`; also the issuer. Discovery is at
-    /// `baseURL/.well-known/openid-configuration`.
+    /// The base URL, e.g. `http://127.0.0.1:54321` (or the configured public base URL).
     public let baseURL: URL
+    /// Where the server listens (`http://127.0.0.1:54321`): the base URL unless a public base URL was configured, and
+    /// then what a client connects to (a gateway's `upstream.internalURL`).
+    public let listeningURL: URL
     let group: ServiceGroup
     let task: Task<Void, any Error>
     /// Where the demo client's `private_key_jwt` key was written, if configured.
     public let clientKeyPath: String?
 
-    /// The issuer string (the base URL without a trailing slash).
-    public var issuer: String { baseURL.absoluteString }
+    /// The issuer: the anonymous endpoint under the base URL, as Curity's (`…/oauth/v2/oauth-anonymous`); discovery is
+    /// at `issuer/.well-known/openid-configuration`. A gateway's `upstream.baseURL`.
+    public var issuer: String { baseURL.absoluteString + DemoPaths.anonymous }
+
+    /// The issuer as a URL.
+    public var issuerURL: URL { baseURL.appendingPathComponent(String(DemoPaths.anonymous.dropFirst())) }
 
     /// Stops the server gracefully and waits until it has stopped; cancels it if that takes over two seconds.
     public func shutdown() async {

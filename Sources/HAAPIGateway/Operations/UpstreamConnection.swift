@@ -78,7 +78,10 @@ public final class UpstreamConnection: Service, Sendable {
             state.withLock { $0.status = .connecting(lastFailure: "\(error.code): \(error.message)") }
             logger.warning("upstream not reachable; retrying", metadata: ["upstream": "\(upstreamName)", "error": "\(error.code)", "reason": "\(error.message)"])
         case .failure(let error):
-            let message = "the upstream \(upstreamName) answered, but not as a HAAPI server for this client: \(error.message)"
+            let message =
+                [.noDiscoveryDocument, .issuerMismatch].contains(error.code)
+                ? "upstream.baseURL must be the issuer, under which the server publishes its metadata (OpenID Connect Discovery 1.0 §4): \(error.message)"
+                : "the upstream \(upstreamName) answered, but not as a HAAPI server for this client: \(error.message)"
             state.withLock { $0.status = .misconfigured(message) }
             logger.error("upstream misconfigured", metadata: ["upstream": "\(upstreamName)", "error": "\(error.code)", "reason": "\(error.message)"])
             throw ConfigurationError(problems: ["upstream: \(message)"])

@@ -314,7 +314,7 @@ struct StepPageBuilder {
             "name": .string(field.name),
             "label": .string(field.label ?? field.placeholder ?? field.name),
             "placeholder": .string(field.placeholder ?? ""),
-            "required": .bool(field.required == true),
+            "required": .bool(field.isRequired && field.readonly != true),
             "readonly": .bool(field.readonly == true),
             "hasError": .bool(error != nil),
             "error": .string(error.map { messages.text($0, language: language) } ?? ""),

@@ -152,10 +152,12 @@ actor SignInSession {
 
     /// Polls upstream for a pending polling step of version `submittedVersion` (the page's refresh).
     ///
-    /// Past `polling.maximumWaitSeconds` the sign-in ends with a clear message instead.
+    /// Past `polling.maximumWaitSeconds`, or the step's own `maxWaitTime` when that is shorter, the sign-in ends with a
+    /// clear message instead.
     func poll(version submittedVersion: Int, acceptLanguage: String?) async throws(GatewayError) {
         guard phase == .step, let step, step.stepKind == .polling, submittedVersion == version, !busy else { return }
-        if let pollingSince, Date().timeIntervalSince(pollingSince) > Double(polling.maximumWaitSeconds) {
+        let limit = min(polling.maximumWaitSeconds, step.polling?.maximumWaitSeconds ?? .max)
+        if let pollingSince, Date().timeIntervalSince(pollingSince) > Double(limit) {
             await fail(.gateway(.pollingTimeout), outcome: .init(error: "polling_timeout", errorDescription: "the polling step did not finish in time"))
             return
         }
@@ -225,7 +227,11 @@ actor SignInSession {
                 continue
             case .checkbox:
                 typed[field.name] = form[field.name] == nil ? "" : "on"
-                if form[field.name] != nil { parameters[field.name] = .string(field.value ?? "on") }
+                if form[field.name] != nil {
+                    parameters[field.name] = .string(field.value ?? "on")
+                } else if field.isRequired, field.readonly != true {
+                    missing[field.name] = .gateway(.requiredField, arguments: ["field": field.label ?? field.name])
+                }
             default:
                 let value = form[field.name] ?? ""
                 if field.type == .context, model.isJSON {
@@ -238,7 +244,7 @@ actor SignInSession {
                 }
                 if field.type != .password { typed[field.name] = value }
                 if value.isEmpty {
-                    if field.required == true { missing[field.name] = .gateway(.requiredField, arguments: ["field": field.label ?? field.name]) }
+                    if field.isRequired { missing[field.name] = .gateway(.requiredField, arguments: ["field": field.label ?? field.name]) }
                 } else {
                     parameters[field.name] = .string(value)
                 }

@@ -9,6 +9,8 @@ final class DemoServerHarness: @unchecked Sendable {
     let http = TestHTTP()
     let clientKeyPath: String
     var base: String { server.baseURL.absoluteString }
+    /// The issuer, Curity's anonymous endpoint under the base URL.
+    var issuer: String { server.issuer }
     var tokenURL: String { base + "/oauth/v2/oauth-token" }
     var authorizeURL: String { base + "/oauth/v2/oauth-authorize" }
     var basicAuthorization: String { "Basic " + Data("demo-gateway:demo-secret".utf8).base64EncodedString() }

@@ -44,12 +44,17 @@ struct ConfigurationLoadingTests {
         let file = Repository.config.appendingPathComponent("haapi-gateway.yaml")
         let text = try String(contentsOf: file, encoding: .utf8)
         var section = ""
+        var group = ""
         var documented: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if let match = line.firstMatch(of: /^([a-zA-Z]+):\s*$/) { section = String(match.1) }
-            // A key line, set or commented out with its default: `  name: value` or `  # name: value` (one word of value).
+            // A key line, set or commented out with its default: `  name: value` or `  # name: value` (one word of value);
+            // a group's keys one level further in (`  #   token:` under `  # endpoints:`).
             if let match = line.firstMatch(of: /^  ([a-z][a-zA-Z]*):(?: .*)?$/) ?? line.firstMatch(of: /^  # ([a-z][a-zA-Z]*):(?: \S*)?$/) {
-                documented.append("\(section).\(match.1)")
+                group = String(match.1)
+                if !ConfigurationKey.groups.contains("\(section).\(group)") { documented.append("\(section).\(match.1)") }
+            } else if let match = line.firstMatch(of: /^  (?:#)?   ([a-z][a-zA-Z]*):(?: \S*)?$/) {
+                documented.append("\(section).\(group).\(match.1)")
             }
         }
         #expect(Set(documented) == Set(ConfigurationKey.all.map(\.path)), "\(Set(documented).symmetricDifference(ConfigurationKey.all.map(\.path)))")

@@ -17,7 +17,7 @@ extension SecurityAndReliabilityTests {
             let ticket = PairingTicket.make(lifetime: .seconds(120))
             let port = try await UpstreamProxy.freeLoopbackPort()
             let upstream = HAAPIClientConfiguration(
-                baseURL: try #require(URL(string: "http://127.0.0.1:\(port)")), clientID: DemoServer.clientID,
+                baseURL: try #require(URL(string: "http://127.0.0.1:\(port)/oauth/v2/oauth-anonymous")), clientID: DemoServer.clientID,
                 clientAuthentication: .secretBasic(DemoServer.clientSecret), redirectURI: DemoServer.redirectURI, scopes: ["openid"],
                 connectTimeout: .seconds(1), requestTimeout: .seconds(1))
             var configuration = GatewayConfiguration(

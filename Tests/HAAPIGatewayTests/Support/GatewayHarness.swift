@@ -12,11 +12,16 @@ enum GatewayHarness {
 
     static let templatesDirectory = Repository.templates
 
+    /// The gateway's HAAPI client of the running demo server, found by its issuer.
+    static func upstream(demo: RunningDemoServer) -> HAAPIClientConfiguration {
+        HAAPIClientConfiguration(
+            baseURL: demo.issuerURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
+            redirectURI: DemoServer.redirectURI, scopes: ["openid", "profile", "email"])
+    }
+
     /// A configuration for the running demo server with a file sink in a fresh temporary directory.
     static func configuration(demo: RunningDemoServer, sinkPath: String) -> GatewayConfiguration {
-        let upstream = HAAPIClientConfiguration(
-            baseURL: demo.baseURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
-            redirectURI: DemoServer.redirectURI, scopes: ["openid", "profile", "email"])
+        let upstream = upstream(demo: demo)
         return GatewayConfiguration(
             server: ServerSettings(host: "127.0.0.1", port: 0), upstream: .haapi(upstream),
             templates: TemplateSettings(directory: templatesDirectory), callbacks: [.file(path: sinkPath)])
@@ -32,6 +37,7 @@ enum GatewayHarness {
         metrics: GatewayMetrics = GatewayMetrics(),
         reloader: GatewayReloader = GatewayReloader(),
         configure: (inout GatewayConfiguration) -> Void = { _ in },
+        upstream: ((RunningDemoServer) -> HAAPIClientConfiguration)? = nil,
         _ body: @escaping @Sendable (TestBrowser, RunningDemoServer, String) async throws -> Void
     ) async throws {
         let demo = try await DemoServer.start(configuration: demoConfiguration)
@@ -41,6 +47,7 @@ enum GatewayHarness {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             var configuration = configuration(demo: demo, sinkPath: sinkPath)
+            if let upstream { configuration.upstream = .haapi(upstream(demo)) }
             configure(&configuration)
             let application = try await Gateway.makeApplication(
                 configuration: configuration, logger: logger, drain: drain, metrics: metrics, reloader: reloader, now: now)

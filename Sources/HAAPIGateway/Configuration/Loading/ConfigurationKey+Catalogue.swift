@@ -15,6 +15,13 @@ extension ConfigurationKey {
         .init("server.tlsKeyFile", .string),
 
         .init("upstream.baseURL", .string),
+        .init("upstream.internalURL", .string),
+        .init("upstream.issuer", .string),
+        .init("upstream.endpoints.authorization", .string),
+        .init("upstream.endpoints.token", .string),
+        .init("upstream.endpoints.revocation", .string),
+        .init("upstream.endpoints.jwks", .string),
+        .init("upstream.endpoints.userinfo", .string),
         .init("upstream.clientID", .string),
         .init("upstream.clientAuthentication", .string),
         .init("upstream.clientSecret", .string, secret: true),
@@ -119,6 +126,12 @@ extension ConfigurationKey {
 
     /// The keys by environment variable name.
     static let byEnvironmentName: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.environmentName, $0) })
+
+    /// The groups of keys within a section (`upstream.endpoints` for `upstream.endpoints.token`): a mapping in the file.
+    static let groups: Set<String> = Set(all.compactMap { key in
+        let parts = key.path.split(separator: ".")
+        return parts.count > 2 ? parts.dropLast().joined(separator: ".") : nil
+    })
 
     /// The sections, in order.
     static let sections: [String] = all.reduce(into: [String]()) { sections, key in

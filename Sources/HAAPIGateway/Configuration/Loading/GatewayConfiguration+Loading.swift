@@ -262,15 +262,21 @@ extension GatewayConfiguration {
             reader.problem("upstream.claims", "must be a JSON object (the OpenID Connect claims request)")
         }
         let bind = reader.boolean("upstream.bindTokensToDPoP", default: false)
+        let address = resolveUpstreamAddress(&reader, baseURL: baseURL, scopes: scopes)
         guard let baseURL, let clientID, let authentication else { return .demo(DemoUpstreamSettings()) }
         // The connect timeout also bounds the wait for a pooled connection (AsyncHTTPClient), so it is the whole timeout:
         // under many concurrent sign-ins a call may wait for a connection, and only the whole call has a limit.
-        let client = HAAPIClientConfiguration(
+        var client = HAAPIClientConfiguration(
             baseURL: baseURL, clientID: clientID, clientAuthentication: authentication, additionalTrustRootsPEM: trustRoots,
             redirectURI: reader.string("upstream.redirectURI") ?? "haapi:start", scopes: scopes, authorizationParameters: parameters,
             connectTimeout: .seconds(timeout), requestTimeout: .seconds(timeout), bindTokensToDPoP: bind)
+        client.endpoints = address.endpoints
+        client.internalURL = address.internalURL
         // The client library's own checks (key material, URLs); claims were checked above under their own key.
-        for problem in client.problems where !problem.hasPrefix("claims") { reader.problem("upstream", problem) }
+        // (internalURL and the endpoints were checked above under their own keys.)
+        for problem in client.problems where !problem.hasPrefix("claims") && !problem.hasPrefix("internalURL") && !problem.contains(" endpoint must") {
+            reader.problem("upstream", problem)
+        }
         return .haapi(client)
     }
 

@@ -18,7 +18,13 @@ extension GatewayConfiguration {
         case .haapi(let client):
             let parameters = client.authorizationParameters.queryItems.map { "\($0.0)=\($0.1)" }
             lines.append(
-                "upstream: \(client.baseURL.absoluteString), client \(client.clientID) with \(client.clientAuthentication), redirect URI \(client.redirectURI), "
+                "upstream: issuer \(client.baseURL.absoluteString)"
+                    + (client.internalURL.map { " reached through \($0.absoluteString)" } ?? "")
+                    + (client.endpoints.map { endpoints in
+                        ", endpoints named (no discovery; issuer \(endpoints.issuer ?? "none"), "
+                            + endpoints.named.map { "\($0.name) \($0.url.absoluteString)" }.joined(separator: ", ") + ")"
+                    } ?? "")
+                    + ", client \(client.clientID) with \(client.clientAuthentication), redirect URI \(client.redirectURI), "
                     + "scopes \(client.scopes.joined(separator: " ")), timeout \(client.requestTimeout.components.seconds) s"
                     + (client.additionalTrustRootsPEM.isEmpty ? "" : ", extra trust roots") + (client.bindTokensToDPoP ? ", tokens bound to DPoP" : "")
                     + (parameters.isEmpty ? "" : ", authorize parameters \(parameters.joined(separator: " "))"))

@@ -47,11 +47,11 @@ enum YAMLConfigurationFile {
                 problems.append("\(location(path, body)): section '\(section)' must be a mapping of keys")
                 continue
             }
-            for (keyNode, valueNode) in keys {
-                let name = keyNode.string ?? ""
-                let keyPath = "\(section).\(name)"
+            for (keyPath, keyNode, valueNode) in entries(of: keys, in: section, path: path, problems: &problems) {
                 guard let key = ConfigurationKey.byPath[keyPath] else {
-                    let names = ConfigurationKey.all.filter { $0.section == section }.map(\.name)
+                    let prefix = keyPath.prefix(upTo: keyPath.lastIndex(of: ".")!)
+                    let names = ConfigurationKey.all.filter { $0.path.hasPrefix(prefix + ".") }.map { String($0.path.dropFirst(prefix.count + 1)) }
+                    let name = String(keyPath.dropFirst(prefix.count + 1))
                     problems.append("\(location(path, keyNode)): unknown key '\(keyPath)'\(suggestion(for: name, among: names))")
                     continue
                 }
@@ -98,6 +98,26 @@ enum YAMLConfigurationFile {
             }
         }
         return (values, problems)
+    }
+
+    /// A section's keys by path, with the keys of a group (a mapping under a name that only prefixes keys, such as
+    /// `upstream.endpoints`) taken one by one (`upstream.endpoints.token`).
+    private static func entries(of keys: Node.Mapping, in section: String, path: String, problems: inout [String]) -> [(String, Node, Node)] {
+        var entries: [(String, Node, Node)] = []
+        for (keyNode, valueNode) in keys {
+            let keyPath = "\(section).\(keyNode.string ?? "")"
+            guard ConfigurationKey.byPath[keyPath] == nil, ConfigurationKey.groups.contains(keyPath) else {
+                entries.append((keyPath, keyNode, valueNode))
+                continue
+            }
+            if isNull(valueNode) { continue }
+            guard let members = valueNode.mapping else {
+                problems.append("\(location(path, valueNode)): '\(keyPath)' must be a mapping of keys")
+                continue
+            }
+            for (memberNode, memberValue) in members { entries.append(("\(keyPath).\(memberNode.string ?? "")", memberNode, memberValue)) }
+        }
+        return entries
     }
 
     private static func isNull(_ node: Node) -> Bool {
