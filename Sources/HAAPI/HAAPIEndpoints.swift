@@ -17,6 +17,8 @@ public struct HAAPIEndpoints: Sendable, Hashable {
     /// The algorithms the server says it signs ID tokens with (discovery's `id_token_signing_alg_values_supported`);
     /// empty when not known (explicit endpoints, or a document without the member).
     public var idTokenSigningAlgorithms: [String]
+    /// The scopes the server says it defines (discovery's `scopes_supported`); empty when not known.
+    public var scopesSupported: [String]
 
     /// Creates endpoints.
     /// - Parameters:
@@ -27,9 +29,10 @@ public struct HAAPIEndpoints: Sendable, Hashable {
     ///   - keySet: The JWK Set URL (`jwks_uri`).
     ///   - userinfo: The userinfo endpoint.
     ///   - idTokenSigningAlgorithms: The ID-token signing algorithms the server names.
+    ///   - scopesSupported: The scopes the server names.
     public init(
         authorization: URL, token: URL, revocation: URL? = nil, issuer: String? = nil, keySet: URL? = nil, userinfo: URL? = nil,
-        idTokenSigningAlgorithms: [String] = []
+        idTokenSigningAlgorithms: [String] = [], scopesSupported: [String] = []
     ) {
         self.authorization = authorization
         self.token = token
@@ -38,6 +41,7 @@ public struct HAAPIEndpoints: Sendable, Hashable {
         self.keySet = keySet
         self.userinfo = userinfo
         self.idTokenSigningAlgorithms = idTokenSigningAlgorithms
+        self.scopesSupported = scopesSupported
     }
 
     /// The endpoints given, by name, in a stable order (authorization, token, revocation, jwks, userinfo).

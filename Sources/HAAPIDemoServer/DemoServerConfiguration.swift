@@ -29,6 +29,10 @@ public struct DemoServerConfiguration: Sendable {
     /// token service does only when its metadata is exposed ([OIDCMETA]). Default true; false makes clients name the
     /// endpoints.
     public var publishesMetadata: Bool = true
+    /// Like Curity's client setting `capabilities/haapi/allow-without-attestation` ([SRVCONF], notes 1.2): when false, a
+    /// HAAPI token request from the client, which cannot attest, is refused (`unauthorized_client`; Curity's own error
+    /// code for it is not documented). Default true.
+    public var haapiAllowedWithoutAttestation: Bool = true
     /// Whether hrefs in steps are absolute URLs on ``publicBaseURL`` (as in Curity's example, [EXUSER]:
     /// `"href": "https://localhost:8443/dev/authn/…"`) rather than paths. Default false; on in strict mode.
     public var writesAbsoluteHrefs: Bool = false

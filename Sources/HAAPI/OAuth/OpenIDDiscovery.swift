@@ -91,13 +91,14 @@ enum OpenIDDiscovery {
         guard let authorization = endpoint("authorization_endpoint"), let token = endpoint("token_endpoint") else {
             throw HAAPIError.malformed("the discovery document lacks a valid authorization_endpoint or token_endpoint", status: response.status, contentType: contentType)
         }
-        let algorithms: [String] = {
-            guard case .array(let values)? = json["id_token_signing_alg_values_supported"] else { return [] }
+        func strings(_ name: String) -> [String] {
+            guard case .array(let values)? = json[name] else { return [] }
             return values.compactMap(\.stringValue)
-        }()
+        }
         return HAAPIEndpoints(
             authorization: authorization, token: token, revocation: endpoint("revocation_endpoint"), issuer: issuer,
-            keySet: endpoint("jwks_uri"), userinfo: endpoint("userinfo_endpoint"), idTokenSigningAlgorithms: algorithms)
+            keySet: endpoint("jwks_uri"), userinfo: endpoint("userinfo_endpoint"),
+            idTokenSigningAlgorithms: strings("id_token_signing_alg_values_supported"), scopesSupported: strings("scopes_supported"))
     }
 
     /// Whether two issuers are the same, a trailing slash aside (the configured base URL may have one).

@@ -76,6 +76,9 @@ struct TokenController: Sendable {
         guard scopes.allSatisfy(client.clientCredentialsScopes.contains) else {
             return .failure(.invalidScope("Only \(RegisteredClient.haapiScope) can be requested with client_credentials"))
         }
+        guard context.configuration.haapiAllowedWithoutAttestation else {
+            return .failure(.unauthorizedClient("The client must attest to get a HAAPI token (allow-without-attestation is off)"))
+        }
         guard let proof else { return .failure(.invalidDPoPProof("The HAAPI token is DPoP-bound: a DPoP proof is required")) }
         let now = Date()
         let lifetime = context.configuration.haapiTokenLifetimeSeconds
