@@ -79,6 +79,14 @@ public struct DemoServerConfiguration: Sendable {
     public var clientSecret: String
     /// A flaw put into every ID token issued (tests of a client's ID token validation); nil issues sound tokens (the default).
     public var idTokenFault: DemoIDTokenFault? = nil
+    /// The key ID tokens are signed with: ``DemoIDTokenAlgorithm/es256`` (the default) or
+    /// ``DemoIDTokenAlgorithm/ed25519`` (`alg` `EdDSA`, as a Curity token profile with an EdDSA key, [EDDSA]). The JWKS
+    /// publishes that key and discovery's `id_token_signing_alg_values_supported` names its algorithm.
+    public var idTokenSigningAlgorithm: DemoIDTokenAlgorithm = .es256
+    /// Replaces discovery's `id_token_signing_alg_values_supported` (tests of a client that warns about algorithms it
+    /// cannot validate, such as `Ed448` or `HS256`); the tokens are still signed with ``idTokenSigningAlgorithm``. Nil
+    /// lists that algorithm alone (the default).
+    public var advertisedIDTokenAlgorithms: [String]? = nil
     /// Passwords by demo username, replacing the shipped ones (each demo user's password is its name by default);
     /// tests set unique ones to prove they are never shown or logged.
     public var passwords: [String: String]

@@ -11,6 +11,9 @@ enum TestTools {
     /// Python's PyJWT with cryptography: an independent JOSE implementation that verifies the client assertions.
     static let jwtReferenceAvailable: Bool = requireAll || (pythonHas("jwt") && pythonHas("cryptography"))
 
+    /// Python's cryptography: an independent Ed25519 implementation (OpenSSL's) that signs and verifies EdDSA ID tokens.
+    static let cryptographyAvailable: Bool = requireAll || pythonHas("cryptography")
+
     /// Python's requests-oauth2client: a maintained RFC 8628 device client this project did not write.
     static let deviceClientAvailable: Bool = requireAll || pythonHas("requests_oauth2client")
 

@@ -11,18 +11,20 @@ struct DemoUpstream {
     let server: RunningDemoServer
     let client: HAAPIClient
 
-    /// Starts a demo server and a client for its `demo-gateway` client.
+    /// Starts a demo server and a client for its `demo-gateway` client; `configure` changes the demo's configuration.
     static func start(
         requireDPoPNonce: Bool = false,
         clientAuthentication: ((RunningDemoServer) throws -> ClientAuthentication)? = nil,
         clientKeyPath: String? = nil,
         bindTokensToDPoP: Bool = true,
-        scopes: [String] = ["openid", "profile", "email"]
+        scopes: [String] = ["openid", "profile", "email"],
+        configure: (inout DemoServerConfiguration) -> Void = { _ in }
     ) async throws -> DemoUpstream {
         var quiet = Logger(label: "haapi-demo-server")
         quiet.logLevel = .critical
-        let server = try await DemoServer.start(
-            configuration: DemoServerConfiguration(requireDPoPNonce: requireDPoPNonce, clientKeyPath: clientKeyPath), logger: quiet)
+        var demo = DemoServerConfiguration(requireDPoPNonce: requireDPoPNonce, clientKeyPath: clientKeyPath)
+        configure(&demo)
+        let server = try await DemoServer.start(configuration: demo, logger: quiet)
         do {
             let authentication = try clientAuthentication?(server) ?? .secretBasic(DemoServer.clientSecret)
             let configuration = HAAPIClientConfiguration(

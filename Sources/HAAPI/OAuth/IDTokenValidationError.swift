@@ -9,7 +9,8 @@ public struct IDTokenValidationError: Error, Sendable, Hashable, CustomStringCon
         case malformed
         /// An encrypted ID token (a JWE of five parts): not supported.
         case encrypted
-        /// The header names no algorithm the validator accepts (`none` and `HS*` included), or a critical extension.
+        /// The header names no algorithm the validator accepts (`none` and `HS*` included), or a critical extension; or
+        /// the token is signed with Ed448 (`EdDSA` whose only keys in the JWKS are Ed448 ones), which cannot be verified.
         case unsupportedAlgorithm
         /// No key of the upstream's JWKS matches the header's `kid` and `alg`, also after fetching the set again.
         case unknownKey

@@ -97,6 +97,8 @@ public actor IDTokenValidator {
         let token = try SignedJWT(idToken)
         // RFC 7515 §4.1.1, Core §3.1.3.7 items 7–8: only the accepted asymmetric algorithms; never `none` or an HMAC.
         guard let name = token.header["alg"]?.stringValue, let algorithm = JWSAlgorithm(rawValue: name) else {
+            // RFC 9864's fully-specified name for EdDSA with Ed448.
+            if token.header["alg"]?.stringValue == "Ed448" { throw Self.signedWithEd448 }
             let named = token.header["alg"]?.stringValue.map { " '\(Self.printable($0))'" } ?? ""
             throw IDTokenValidationError(
                 .unsupportedAlgorithm,
@@ -184,6 +186,8 @@ public actor IDTokenValidator {
             candidates = set.candidates(keyID: keyID, algorithm: algorithm)
         }
         guard !candidates.isEmpty else {
+            // EdDSA names no curve (RFC 8037 §3.1): only the set tells that the token needs an Ed448 key.
+            if algorithm == .edDSA, set.hasEd448Key(keyID: keyID) { throw Self.signedWithEd448 }
             throw IDTokenValidationError(
                 .unknownKey,
                 keyID == nil ? "no key of the upstream's JWKS can verify \(algorithm.rawValue)" : "the upstream's JWKS has no \(algorithm.rawValue) key with the ID token's kid")
@@ -226,6 +230,13 @@ public actor IDTokenValidator {
             throw IDTokenValidationError(.keySetUnavailable, "the upstream's JWKS answered HTTP \(response.status)")
         }
         return try JSONWebKeySet(json: response.body)
+    }
+
+    /// The refusal of a token signed with Ed448, which swift-crypto cannot verify: it says what to change upstream.
+    private static var signedWithEd448: IDTokenValidationError {
+        IDTokenValidationError(
+            .unsupportedAlgorithm,
+            "the ID token is signed with Ed448, which this gateway cannot validate; use an Ed25519, EC or RSA signing key in the token profile")
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -1,15 +1,19 @@
 import Foundation
 
 /// The upstream's published keys (`jwks_uri`, RFC 7517 §5): the signature keys the validator can use; other members
-/// (encryption keys, unsupported types) are skipped.
+/// (encryption keys, unsupported types and curves, Ed448 keys among them) are skipped.
 public struct JSONWebKeySet: Sendable {
     /// The keys that can verify an accepted algorithm.
     public let keys: [JSONWebKey]
+    /// The `kid`s (nil for a key without one) of the set's public Ed448 signature keys, which were skipped: kept only so
+    /// that a token needing one of them is refused with a message naming Ed448 rather than an unknown key.
+    let ed448KeyIDs: [String?]
 
     /// Creates a set.
     /// - Parameter keys: The keys.
     public init(keys: [JSONWebKey]) {
         self.keys = keys
+        self.ed448KeyIDs = []
     }
 
     /// Reads a JWK Set document.
@@ -19,7 +23,16 @@ public struct JSONWebKeySet: Sendable {
         guard let document = try? JSONParser.parse(body), case .array(let members)? = document["keys"] else {
             throw IDTokenValidationError(.keySetUnavailable, "the upstream's JWKS is not a JSON object with a keys array")
         }
-        keys = members.compactMap(JSONWebKey.init)
+        var keys: [JSONWebKey] = [], ed448KeyIDs: [String?] = []
+        for member in members {
+            switch JSONWebKey.read(member) {
+            case .key(let key): keys.append(key)
+            case .ed448(let keyID): ed448KeyIDs.append(keyID)
+            case .skipped: break
+            }
+        }
+        self.keys = keys
+        self.ed448KeyIDs = ed448KeyIDs
     }
 
     /// The keys that may verify a token with this header: those with the header's `kid` when it names one, else every
@@ -29,5 +42,11 @@ public struct JSONWebKeySet: Sendable {
     ///   - algorithm: The header's `alg`.
     public func candidates(keyID: String?, algorithm: JWSAlgorithm) -> [JSONWebKey] {
         keys.filter { ($0.keyID == keyID || keyID == nil) && $0.canVerify(algorithm) }
+    }
+
+    /// Whether an Ed448 key of the set would have been a candidate for an `EdDSA` token with this `kid` (any Ed448 key
+    /// when the token names none).
+    func hasEd448Key(keyID: String?) -> Bool {
+        ed448KeyIDs.contains { $0 == keyID || keyID == nil }
     }
 }

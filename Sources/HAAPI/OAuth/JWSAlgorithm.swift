@@ -1,5 +1,9 @@
 /// A JWS signature algorithm an ID token may be signed with (RFC 7518 §3.1): the RSA (PKCS#1 v1.5 and PSS) and ECDSA
-/// families with SHA-256, -384 and -512.
+/// families with SHA-256, -384 and -512, and EdDSA (RFC 8037 §3.1) with Ed25519 keys.
+///
+/// `EdDSA` names no curve: the key does (its JWK `crv`). Ed25519 keys are validated; Ed448 keys are not (swift-crypto
+/// has no Ed448), so a token signed with one is refused with a message naming Ed448, and a discovery document cannot
+/// say ahead of time which curve its `EdDSA` means.
 ///
 /// `none` and the HMAC algorithms (`HS256`, …) are not cases: an unsigned token proves nothing, and an HMAC would be
 /// keyed by the client secret, which the gateway's validator does not use for ID tokens (OpenID Connect Core 1.0
@@ -23,12 +27,16 @@ public enum JWSAlgorithm: String, Sendable, CaseIterable {
     case es384 = "ES384"
     /// ECDSA with P-521 and SHA-512.
     case es512 = "ES512"
+    /// EdDSA (RFC 8037 §3.1), validated with Ed25519 keys (`kty` `OKP`, `crv` `Ed25519`): one of the key types a Curity
+    /// token profile can sign with. Ed448 keys are skipped.
+    case edDSA = "EdDSA"
 
-    /// The JWK key type (`kty`) that verifies this algorithm: `RSA` or `EC`.
+    /// The JWK key type (`kty`) that verifies this algorithm: `RSA`, `EC` or `OKP`.
     public var keyType: String {
         switch self {
         case .rs256, .rs384, .rs512, .ps256, .ps384, .ps512: return "RSA"
         case .es256, .es384, .es512: return "EC"
+        case .edDSA: return "OKP"
         }
     }
 }

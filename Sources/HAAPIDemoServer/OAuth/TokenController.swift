@@ -198,7 +198,7 @@ struct TokenController: Sendable {
                 claims["email_verified"] = .bool(true)
             }
         }
-        let signer = context.configuration.idTokenFault == .wrongSignature ? ES256Signer.impostor(of: context.idTokenSigner.keyID) : context.idTokenSigner
+        let signer = context.configuration.idTokenFault == .wrongSignature ? context.idTokenSigner.impostor() : context.idTokenSigner
         return try signer.sign(claims: claims)
     }
 

@@ -9,7 +9,7 @@ final class DemoServerContext: Sendable {
     let configuration: DemoServerConfiguration
     let logger: Logger
     let client: RegisteredClient
-    let idTokenSigner: ES256Signer
+    let idTokenSigner: IDTokenSigner
     /// The demo client's `private_key_jwt` key pair (the private half is only written to a file).
     let clientAssertionKey: ImmutableKey<P256.Signing.PrivateKey>
     let tokens = TokenStore()
@@ -28,7 +28,7 @@ final class DemoServerContext: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.client = RegisteredClient.demoGateway.with(secret: configuration.clientSecret)
-        self.idTokenSigner = ES256Signer()
+        self.idTokenSigner = IDTokenSigner(algorithm: configuration.idTokenSigningAlgorithm)
         self.clientAssertionKey = ImmutableKey(P256.Signing.PrivateKey())
         self.flows = FlowStore(lifetime: configuration.flowLifetimeSeconds, capacity: configuration.maximumFlows)
         self.webAuthn = WebAuthnVerifier(configuration: configuration)

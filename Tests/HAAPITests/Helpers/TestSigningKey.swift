@@ -10,6 +10,7 @@ struct TestSigningKey: @unchecked Sendable {
         case p256(P256.Signing.PrivateKey)
         case p384(P384.Signing.PrivateKey)
         case p521(P521.Signing.PrivateKey)
+        case ed25519(Curve25519.Signing.PrivateKey)
     }
 
     let material: Material
@@ -23,6 +24,7 @@ struct TestSigningKey: @unchecked Sendable {
     static func p256(_ keyID: String = "ec-1") -> TestSigningKey { TestSigningKey(material: .p256(.init()), keyID: keyID) }
     static func p384(_ keyID: String = "ec384-1") -> TestSigningKey { TestSigningKey(material: .p384(.init()), keyID: keyID) }
     static func p521(_ keyID: String = "ec521-1") -> TestSigningKey { TestSigningKey(material: .p521(.init()), keyID: keyID) }
+    static func ed25519(_ keyID: String = "okp-1") -> TestSigningKey { TestSigningKey(material: .ed25519(.init()), keyID: keyID) }
 
     /// The key that signs `algorithm` in these tests.
     static func forAlgorithm(_ algorithm: String) -> TestSigningKey {
@@ -30,6 +32,7 @@ struct TestSigningKey: @unchecked Sendable {
         case "ES256": return p256()
         case "ES384": return p384()
         case "ES512": return p521()
+        case "EdDSA": return ed25519()
         default: return sharedRSA
         }
     }
@@ -53,6 +56,8 @@ struct TestSigningKey: @unchecked Sendable {
         case .p521(let key):
             let raw = key.publicKey.rawRepresentation
             jwk = ["kty": "EC", "crv": "P-521", "x": b64(raw.prefix(66)), "y": b64(raw.suffix(66))]
+        case .ed25519(let key):
+            jwk = ["kty": "OKP", "crv": "Ed25519", "x": b64(key.publicKey.rawRepresentation)]
         }
         jwk["kid"] = keyID
         return jwk.merging(extra) { $1 }
@@ -94,9 +99,23 @@ struct TestSigningKey: @unchecked Sendable {
         case (.p256(let key), _): signature = try! key.signature(for: data).rawRepresentation
         case (.p384(let key), _): signature = try! key.signature(for: data).rawRepresentation
         case (.p521(let key), _): signature = try! key.signature(for: data).rawRepresentation
+        case (.ed25519(let key), _): signature = try! key.signature(for: data)
         default: fatalError("no \(algorithm) signature with this key in the tests")
         }
         return input + "." + Self.base64URL(signature)
+    }
+
+    /// A public Ed448 JWK (RFC 8037 §2: `x` of 57 bytes) with `kid` and the extra members given. Its `x` is random bytes,
+    /// not a point: the validator never uses an Ed448 key, it only names Ed448 when a token needs one.
+    static func ed448JWK(_ keyID: String = "ed448-1", extra: [String: String] = [:]) -> [String: String] {
+        let x = Data((0..<57).map { _ in UInt8.random(in: 0...255) })
+        return ["kty": "OKP", "crv": "Ed448", "x": base64URL(x), "kid": keyID].merging(extra) { $1 }
+    }
+
+    /// A compact JWS with `header` and `claims` whose signature is `byteCount` random bytes (a token "signed" by a key
+    /// the tests cannot sign with, Ed448).
+    static func randomlySigned(_ claims: [String: Any], header: [String: Any], byteCount: Int) -> String {
+        segment(header) + "." + segment(claims) + "." + base64URL(Data((0..<byteCount).map { _ in UInt8.random(in: 0...255) }))
     }
 
     /// An HMAC-signed token (`HS256`), which the validator must refuse whatever the key.
