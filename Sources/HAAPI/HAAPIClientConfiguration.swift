@@ -107,6 +107,9 @@ public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible {
         self.maxAutomaticSteps = maxAutomaticSteps
     }
 
+    /// Where discovery reads the server's metadata: ``discoveryPath`` under ``baseURL``, the issuer.
+    public var discoveryDocumentURL: URL { OpenIDDiscovery.documentURL(issuer: baseURL, discoveryPath: discoveryPath) }
+
     /// The configuration with secrets and keys redacted.
     public var description: String {
         "HAAPIClientConfiguration(baseURL: \(baseURL.absoluteString), clientID: \(clientID), clientAuthentication: \(clientAuthentication), "

@@ -77,6 +77,9 @@ public struct HAAPIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// its `error` and `error_description` as sent (upstream text: show it escaped, never as markup). Not in
     /// ``description``.
     public internal(set) var oauthError: OAuthErrorResponse? = nil
+    /// With ``Code/noDiscoveryDocument``: the issuer a document found at Curity's default place on the same origin
+    /// names, the value the base URL should have had.
+    public internal(set) var foundIssuer: String? = nil
 
     /// Creates an error.
     /// - Parameters:

@@ -16,7 +16,10 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(name: .customLong("public-url"), help: ArgumentHelp("The origin browsers use; https enables Secure/__Host- cookies (server.publicURL).", valueName: "url"))
     var publicURL: String?
 
-    @Option(help: ArgumentHelp("Base URL of the upstream HAAPI server (upstream.baseURL). Without it the embedded demo server is used.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "The upstream HAAPI server's issuer (upstream.baseURL): for Curity its anonymous endpoint, https://<base-url>/oauth/v2/oauth-anonymous. Without it the embedded demo server is used.",
+            valueName: "url"))
     var upstream: String?
 
     @Option(name: .customLong("client-id"), help: ArgumentHelp("OAuth client id at the upstream (upstream.clientID).", valueName: "id"))

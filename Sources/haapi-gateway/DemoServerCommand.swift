@@ -50,6 +50,24 @@ struct DemoServerCommand: AsyncParsableCommand {
         help: "An origin (scheme://host[:port]) allowed to answer passkey ceremonies; repeatable. http(s)://localhost:* is always allowed for the RP id localhost.")
     var passkeyOrigins: [String] = []
 
+    @Flag(
+        name: .customLong("no-metadata"),
+        help: "Publish no OpenID Connect metadata, as Curity without openid-connect/expose-metadata: clients must name the endpoints.")
+    var withoutMetadata = false
+
+    @Flag(
+        name: .customLong("require-attestation"),
+        help: "Refuse HAAPI tokens to the client, as Curity's client without capabilities/haapi/allow-without-attestation refuses an unattested one.")
+    var requireAttestation = false
+
+    @Option(name: .customLong("id-token-algorithm"), help: "Sign ID tokens with es256 (P-256) or ed25519 (EdDSA, as a Curity token profile with an Ed25519 key).")
+    var idTokenAlgorithm: String = "es256"
+
+    @Option(
+        name: .customLong("advertise-id-token-algorithm"),
+        help: "Name this algorithm in discovery's id_token_signing_alg_values_supported instead of the one signed with; repeatable.")
+    var advertisedIDTokenAlgorithms: [String] = []
+
     @Option(name: .customLong("max-flows"), help: "The most login flows held at once; beyond it the one expiring first is dropped.")
     var maximumFlows: Int = 10_000
 
@@ -65,6 +83,7 @@ struct DemoServerCommand: AsyncParsableCommand {
         guard !relyingPartyLabels.contains(where: \.isEmpty), !relyingPartyLabels.allSatisfy({ Int($0) != nil }),
             passkeyRelyingPartyID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") })
         else { throw ValidationError("--passkey-rp-id must be a host name, not an IP address") }
+        guard DemoIDTokenAlgorithm(rawValue: idTokenAlgorithm) != nil else { throw ValidationError("--id-token-algorithm must be es256 or ed25519") }
         if let publicBaseURL {
             guard let url = URL(string: publicBaseURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
                 throw ValidationError("--public-base-url must be an absolute http(s) URL")
@@ -80,6 +99,10 @@ struct DemoServerCommand: AsyncParsableCommand {
         configuration.passkeyRelyingPartyID = passkeyRelyingPartyID.lowercased()
         configuration.passkeyAllowedOrigins = passkeyOrigins
         if strict { configuration.makeStrict() }
+        configuration.publishesMetadata = !withoutMetadata
+        configuration.haapiAllowedWithoutAttestation = !requireAttestation
+        configuration.idTokenSigningAlgorithm = DemoIDTokenAlgorithm(rawValue: idTokenAlgorithm) ?? .es256
+        if !advertisedIDTokenAlgorithms.isEmpty { configuration.advertisedIDTokenAlgorithms = advertisedIDTokenAlgorithms }
         return configuration
     }
 

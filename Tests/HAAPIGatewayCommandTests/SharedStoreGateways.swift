@@ -42,7 +42,7 @@ final class SharedStoreGateways: @unchecked Sendable {
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: sink.path)
             let started = try RunningGateway(["demo-server", "--port", "0", "--strict"])
             demo = started
-            let demoURL = try await started.waitForOutput(#"Demo HAAPI server: (http://127\.0\.0\.1:\d+)/\.well-known"#)
+            let demoURL = try await started.waitForOutput(#"Demo HAAPI server: issuer (http://127\.0\.0\.1:\d+)/oauth/v2/oauth-anonymous"#)
             let shared = SharedStoreGateways(directory: directory, postgres: postgres, database: database, demo: started, demoURL: demoURL)
             do {
                 try await body(shared)
@@ -81,7 +81,7 @@ final class SharedStoreGateways: @unchecked Sendable {
         environment.merge(extraEnvironment) { _, given in given }
         let gateway = try RunningGateway(
             [
-                "serve", "--port", "\(port)", "--upstream", demoURL, "--client-id", "demo-gateway", "--client-secret-file",
+                "serve", "--port", "\(port)", "--upstream", demoURL + "/oauth/v2/oauth-anonymous", "--client-id", "demo-gateway", "--client-secret-file",
                 directory.appendingPathComponent("client-secret").path, "--redirect-uri", "haapi:start", "--callback",
                 callback ?? "exec:\(directory.appendingPathComponent("sink.sh").path)",
             ], environment: environment)

@@ -66,7 +66,7 @@ struct UpstreamAtStartTests {
     @Test("an upstream that answers but refuses the client secret stops startup at once: one line, exit 78")
     func wrongClientSecret() async throws {
         let demo = try RunningGateway(["demo-server", "--port", "0", "--log-level", "error"])
-        let discovery = try await demo.waitForOutput(#"Demo HAAPI server: (http://127\.0\.0\.1:\d+)/"#)
+        let discovery = try await demo.waitForOutput(#"Demo HAAPI server: issuer (http://127\.0\.0\.1:\d+)/oauth/v2/oauth-anonymous"#)
         let port = try #require(URL(string: discovery)?.port)
         let result = try await runGateway(["serve", "--port", "0"] + Self.upstreamArguments(port: port, secret: "not-the-secret"), directory: Repository.root)
         #expect(result.status == StartupFailure.configurationStatus)

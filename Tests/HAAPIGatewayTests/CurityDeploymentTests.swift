@@ -79,3 +79,30 @@ struct CurityDeploymentTests {
         }
     }
 }
+
+extension CurityDeploymentTests {
+    @Test("EdDSA-signed ID tokens (an Ed25519 token profile key): a sign-in completes, its ID token validated")
+    func edDSASignedIDTokens() async throws {
+        var strict = DemoServerConfiguration.strict
+        strict.idTokenSigningAlgorithm = .ed25519
+        try await GatewayHarness.withGateway(demoConfiguration: strict) { browser, _, sinkPath in
+            let done = try await browser.signInAsDemo()
+            #expect(done.html.contains("You are signed in"))
+            let outcome = try Self.outcome(at: sinkPath)
+            #expect(outcome["outcome"] as? String == "success")
+            #expect(outcome["subject"] as? String == "demo")
+        }
+    }
+
+    @Test("ID-token algorithms the upstream names and the gateway cannot validate are named in a warning at startup")
+    func unvalidatableAlgorithmsAreNamedAtStartup() async throws {
+        var strict = DemoServerConfiguration.strict
+        strict.advertisedIDTokenAlgorithms = ["ES256", "Ed448", "HS256"]
+        let capture = LogCapture()
+        try await GatewayHarness.withGateway(logger: capture.logger, demoConfiguration: strict) { browser, _, _ in
+            _ = try await browser.get("/readyz")
+        }
+        #expect(capture.text.contains("the upstream names ID-token signing algorithms the gateway cannot validate"), "\(capture.text)")
+        #expect(capture.text.contains("Ed448, HS256"), "\(capture.text)")
+    }
+}

@@ -54,7 +54,7 @@ import Testing
     @Test func anUpstreamSignedByAnExtraTrustRootIsAccepted() async throws {
         try await withTLSServer(requireClientCertificate: false) { base in
             let client = try await HAAPIClient(configuration: configuration(base, trustTestCA: true, authentication: .secretBasic("s")))
-            #expect(client.endpoints.token.absoluteString == "https://127.0.0.1/oauth/token")
+            #expect(client.endpoints.token.absoluteString == "https://127.0.0.1:\(base.port ?? 0)/oauth/token")
             try await client.shutdown()
         }
     }
@@ -81,7 +81,7 @@ import Testing
             let authentication = ClientAuthentication.mutualTLS(
                 certificatePEM: TLSTestMaterial.clientCertificatePEM, privateKeyPEM: TLSTestMaterial.clientPrivateKeyPEM)
             let client = try await HAAPIClient(configuration: configuration(base, trustTestCA: true, authentication: authentication))
-            #expect(client.endpoints.authorization.absoluteString == "https://127.0.0.1/oauth/authorize")
+            #expect(client.endpoints.authorization.absoluteString == "https://127.0.0.1:\(base.port ?? 0)/oauth/authorize")
             try await client.shutdown()
         }
     }

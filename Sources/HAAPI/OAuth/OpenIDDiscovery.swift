@@ -38,21 +38,29 @@ enum OpenIDDiscovery {
         do throws(HAAPIError) {
             return try await discover(at: url, expectedIssuer: issuer.absoluteString, send: send)
         } catch where error.code == .noDiscoveryDocument {
-            throw HAAPIError(.noDiscoveryDocument, error.message + "; " + (await hint(issuer: issuer, discoveryPath: discoveryPath, send: send)), status: error.status, contentType: error.contentType)
+            let (text, found) = await hint(issuer: issuer, discoveryPath: discoveryPath, send: send)
+            var hinted = HAAPIError(.noDiscoveryDocument, error.message + "; " + text, status: error.status, contentType: error.contentType)
+            hinted.foundIssuer = found
+            throw hinted
         }
     }
 
     /// What to change, looked up once: a document at Curity's default issuer on the same origin, or where Curity would
     /// have it.
-    private static func hint(issuer: URL, discoveryPath: String, send: (HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData) async -> String {
+    private static func hint(
+        issuer: URL, discoveryPath: String, send: (HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData
+    ) async -> (text: String, foundIssuer: String?) {
         guard let curity = curityIssuer(near: issuer), !sameIssuer(curity.absoluteString, issuer.absoluteString) else {
-            return "Curity publishes it here only when the token service exposes its OpenID Connect metadata; otherwise name the endpoints"
+            return ("Curity publishes it here only when the token service exposes its OpenID Connect metadata; otherwise name the endpoints", nil)
         }
         let curityDocument = documentURL(issuer: curity, discoveryPath: discoveryPath)
         if let found = try? await discover(at: curityDocument, expectedIssuer: nil, send: send), let named = found.issuer {
-            return "there is one at \(curityDocument.absoluteString), naming the issuer \(named)"
+            return ("there is one at \(curityDocument.absoluteString), naming the issuer \(named)", named)
         }
-        return "Curity publishes its metadata under its anonymous endpoint, by default \(curity.absoluteString), and only when the token service exposes it; otherwise name the endpoints"
+        return (
+            "Curity publishes its metadata under its anonymous endpoint, by default \(curity.absoluteString), and only when the token service exposes it; otherwise name the endpoints",
+            nil
+        )
     }
 
     /// Fetches and parses one document.

@@ -32,7 +32,7 @@ public struct DoctorCheck: Sendable, Equatable, Codable {
             case .warning: "!"
             case .note: "→"
             }
-        return "\(mark) \(name): \(found)" + (fix.map { " Fix: \($0)" } ?? "")
+        return "\(mark) \(name): \(found)" + (fix.map { (result == .note ? " To do: " : " Fix: ") + $0 } ?? "")
     }
 
     static func passed(_ name: String, _ found: String) -> DoctorCheck { DoctorCheck(name: name, result: .passed, found: found, fix: nil) }

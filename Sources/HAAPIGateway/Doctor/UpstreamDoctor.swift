@@ -50,12 +50,11 @@ public struct UpstreamDoctor: Sendable {
         var checks: [DoctorCheck] = []
         defer { logger.debug("doctor done", metadata: ["checks": "\(checks.count)"]) }
         let client: HAAPIClient
-        switch await connect() {
-        case .failure(let check):
-            checks.append(check)
+        do throws(HAAPIError) {
+            client = try await HAAPIClient(configuration: configuration, transport: transport, logger: logger)
+        } catch {
+            checks.append(discoveryFailure(error))
             return report(checks)
-        case .success(let connected):
-            client = connected
         }
         defer { Task { try? await client.shutdown() } }
         checks.append(discovered(client.endpoints))
@@ -74,22 +73,17 @@ public struct UpstreamDoctor: Sendable {
 
     // MARK: Discovery
 
-    private func connect() async -> Result<HAAPIClient, DoctorCheck> {
-        do throws(HAAPIError) {
-            return .success(try await HAAPIClient(configuration: configuration, transport: transport, logger: logger))
-        } catch {
-            return .failure(discoveryFailure(error))
-        }
-    }
-
     private func discoveryFailure(_ error: HAAPIError) -> DoctorCheck {
         let reach = configuration.internalURL.map { " through upstream.internalURL \($0.absoluteString)" } ?? ""
         switch error.code {
         case .noDiscoveryDocument:
+            if let found = error.foundIssuer {
+                return .failed("discovery", error.message + ".", fix: "set upstream.baseURL to \(found), the issuer.")
+            }
             return .failed(
                 "discovery", error.message + ".",
                 fix:
-                    "set upstream.baseURL to the issuer (Curity's anonymous endpoint, https://<base-url>/oauth/v2/oauth-anonymous by default), and let Curity publish its metadata: \(CuritySetting.exposeMetadata); or name the endpoints (upstream.endpoints.authorization, .token, .jwks).")
+                    "let Curity publish its OpenID Connect metadata (\(CuritySetting.exposeMetadata)), with upstream.baseURL its issuer (the anonymous endpoint, https://<base-url>/oauth/v2/oauth-anonymous by default); or name the endpoints (upstream.endpoints.authorization, .token, .jwks).")
         case .issuerMismatch:
             return .failed(
                 "discovery", error.message + ".",
@@ -114,7 +108,7 @@ public struct UpstreamDoctor: Sendable {
         if configuration.endpoints != nil {
             return .passed("discovery", "not used: the endpoints are named (issuer \(endpoints.issuer ?? "none")): \(list).")
         }
-        let document = OpenIDDiscovery.documentURL(issuer: configuration.baseURL, discoveryPath: configuration.discoveryPath).absoluteString
+        let document = configuration.discoveryDocumentURL.absoluteString
         return .passed("discovery", "\(document) names the issuer \(endpoints.issuer ?? "(none)"): \(list).")
     }
 
@@ -291,7 +285,10 @@ public struct UpstreamDoctor: Sendable {
     static func describe(_ step: Representation) -> String {
         let actions = step.actions.map { action -> String in
             let title = (action.title ?? action.form?.actionTitle).map { " \"\(DoctorText.quoted($0))\"" } ?? ""
-            if let options = action.selectorOptions { return "a choice of \(options.count)\(title)" }
+            if let options = action.selectorOptions {
+                let names = options.prefix(8).map { DoctorText.quoted($0.title ?? $0.kind.rawValue) }.joined(separator: ", ")
+                return "a choice of \(options.count)\(title) (\(names)\(options.count > 8 ? ", …" : ""))"
+            }
             return "\(action.template) \(action.kind.rawValue)\(title)"
         }
         return "\(step.type.rawValue)" + (actions.isEmpty ? "" : ": " + actions.joined(separator: "; ")) + "."

@@ -74,6 +74,7 @@ public final class UpstreamConnection: Service, Sendable {
         case .success(let client):
             state.withLock { $0 = (client, .ready) }
             logger.notice("upstream connected", metadata: ["upstream": "\(upstreamName)"])
+            warnOfUnvalidatableAlgorithms(client)
         case .failure(let error) where Self.isTemporary(error):
             state.withLock { $0.status = .connecting(lastFailure: "\(error.code): \(error.message)") }
             logger.warning("upstream not reachable; retrying", metadata: ["upstream": "\(upstreamName)", "error": "\(error.code)", "reason": "\(error.message)"])
@@ -86,6 +87,18 @@ public final class UpstreamConnection: Service, Sendable {
             logger.error("upstream misconfigured", metadata: ["upstream": "\(upstreamName)", "error": "\(error.code)", "reason": "\(error.message)"])
             throw ConfigurationError(problems: ["upstream: \(message)"])
         }
+    }
+
+    /// Names the ID-token algorithms the upstream's discovery lists that the gateway cannot validate: a token signed with
+    /// one ends its sign-in with `invalid_id_token`, so an operator hears of it before anyone signs in ([EDDSA]: Curity
+    /// signs with the token profile's key, RSA, EC or EdDSA).
+    func warnOfUnvalidatableAlgorithms(_ client: HAAPIClient) {
+        guard client.configuration.scopes.contains("openid") else { return }
+        let unvalidatable = JWSAlgorithm.unvalidatable(client.endpoints.idTokenSigningAlgorithms)
+        guard !unvalidatable.isEmpty else { return }
+        logger.warning(
+            "the upstream names ID-token signing algorithms the gateway cannot validate; a sign-in whose ID token is signed with one of them ends with invalid_id_token: sign with an RSA, EC or Ed25519 key (Curity: token-issuers/default-token-issuer/jwt-issuer-settings)",
+            metadata: ["upstream": "\(upstreamName)", "algorithms": "\(unvalidatable.joined(separator: ", "))"])
     }
 
     /// Whether `error` may go away by itself: the upstream is down, unreachable, slow or failing (5xx), as opposed to

@@ -1,0 +1,88 @@
+import Foundation
+import HAAPIDemoServer
+import Testing
+
+@testable import GatewayTestSupport
+
+/// `haapi-gateway doctor` run as an operator runs it: against a demo upstream set up right and set up wrong, as text and
+/// JSON, with its exit statuses (0 a sign-in can start, 1 something blocks it, 78 a bad configuration).
+@Suite("doctor command")
+struct DoctorCommandTests {
+    /// Runs `body` with the issuer of a `haapi-gateway demo-server` started with `flags`.
+    static func withDemo(_ flags: [String], _ body: (String) async throws -> Void) async throws {
+        let demo = try RunningGateway(["demo-server", "--port", "0", "--log-level", "error"] + flags)
+        do {
+            let issuer = try await demo.waitForOutput(#"Demo HAAPI server: issuer (http://127\.0\.0\.1:\d+/oauth/v2/oauth-anonymous)"#)
+            try await body(issuer)
+        } catch {
+            demo.signal(SIGTERM)
+            _ = try? await demo.waitForExit(timeout: .seconds(10))
+            throw error
+        }
+        demo.signal(SIGTERM)
+        _ = try await demo.waitForExit(timeout: .seconds(10))
+    }
+
+    static func doctor(_ issuer: String, _ extra: [String] = []) async throws -> ProcessResult {
+        try await runGateway(
+            ["doctor", "--upstream", issuer, "--client-id", DemoServer.clientID, "--client-secret", DemoServer.clientSecret] + extra,
+            directory: Repository.root)
+    }
+
+    @Test("set up right (strict): every line ✓ or →, 'A sign-in can start.', exit 0")
+    func setUpRight() async throws {
+        try await Self.withDemo(["--strict"]) { issuer in
+            let result = try await Self.doctor(issuer, ["--public-url", "https://login.example.com"])
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            let lines = result.standardOutput.split(separator: "\n")
+            #expect(lines.first == "haapi-gateway doctor: \(issuer) (client demo-gateway)")
+            #expect(lines.last == "A sign-in can start.")
+            #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("✓ ") || $0.hasPrefix("→ ") })
+            #expect(result.standardOutput.contains("✓ dpop-nonces: the server sends DPoP nonces"))
+            #expect(!result.standardOutput.contains(DemoServer.clientSecret), "no secret in the report")
+        }
+    }
+
+    @Test("set up wrong (HAAPI without attestation refused): the ✗ line names allow-without-attestation, exit 1; --json says the same")
+    func setUpWrong() async throws {
+        try await Self.withDemo(["--strict", "--require-attestation"]) { issuer in
+            let result = try await Self.doctor(issuer)
+            #expect(result.status == 1)
+            #expect(result.standardOutput.contains("✗ haapi-token: the token endpoint refused the HAAPI token (HTTP 400 unauthorized_client"))
+            #expect(result.standardOutput.contains("capabilities/haapi/allow-without-attestation = true"))
+            #expect(result.standardOutput.hasSuffix("Sign-ins cannot start: change what the ✗ lines say, then run doctor again.\n"))
+            let json = try await Self.doctor(issuer, ["--json"])
+            #expect(json.status == 1)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+            #expect(document["signInCanStart"] as? Bool == false)
+            let failed = (document["checks"] as? [[String: Any]])?.filter { $0["result"] as? String == "failed" }.compactMap { $0["name"] as? String }
+            #expect(failed == ["haapi-token"])
+        }
+    }
+
+    @Test("metadata not exposed: the ✗ discovery line names openid-connect/expose-metadata")
+    func metadataNotExposed() async throws {
+        try await Self.withDemo(["--no-metadata"]) { issuer in
+            let result = try await Self.doctor(issuer)
+            #expect(result.status == 1)
+            #expect(result.standardOutput.contains("✗ discovery: no discovery document at \(issuer)/.well-known/openid-configuration (HTTP 404)"))
+            #expect(result.standardOutput.contains("authorization-server/openid-connect/expose-metadata"))
+        }
+    }
+
+    @Test("a bad configuration: every problem listed, exit 78, nothing asked of any upstream")
+    func badConfiguration() async throws {
+        let result = try await runGateway(["doctor", "--upstream", "http://idsvr.example.com/oauth/v2/oauth-anonymous"], directory: Repository.root)
+        #expect(result.status == 78)
+        #expect(result.standardError.contains("upstream.baseURL (flag --upstream): must use https"))
+        #expect(result.standardError.contains("upstream.clientID: is required"))
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test("without an upstream it checks the embedded demo: exit 0")
+    func embeddedDemo() async throws {
+        let result = try await runGateway(["doctor"], directory: Repository.root)
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("✓ first-step: authentication-step"))
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import HAAPI
+import HAAPIDemoServer
+import Testing
+
+@testable import GatewayTestSupport
+@testable import HAAPIGateway
+
+/// `doctor` against the demo set up right and set up wrong in each way an operator's Curity can be: each wrong setup
+/// fails (or warns) its own check, and names the Curity setting to change.
+@Suite("Doctor against the demo upstream")
+struct UpstreamDoctorTests {
+    /// Runs the doctor against a fresh demo of `demo`, with the gateway's client configuration changed by `change`.
+    static func examine(
+        demo demoConfiguration: DemoServerConfiguration = .strict, publicURL: URL? = nil,
+        _ change: (inout HAAPIClientConfiguration, RunningDemoServer) -> Void = { _, _ in }
+    ) async throws -> DoctorReport {
+        let demo = try await DemoServer.start(configuration: demoConfiguration)
+        var configuration = GatewayHarness.upstream(demo: demo)
+        change(&configuration, demo)
+        let report = await UpstreamDoctor(configuration: configuration, publicURL: publicURL).examine()
+        await demo.shutdown()
+        return report
+    }
+
+    static func check(_ name: String, in report: DoctorReport) throws -> DoctorCheck {
+        try #require(report.checks.first { $0.name == name }, "\(report.text)")
+    }
+
+    @Test("set up right: every check passes, the notes say what to register, and a sign-in can start")
+    func setUpRight() async throws {
+        let report = try await Self.examine(publicURL: URL(string: "https://login.example.com"))
+        #expect(report.signInCanStart, "\(report.text)")
+        #expect(report.exitStatus == 0)
+        #expect(
+            report.checks.map(\.name)
+                == ["discovery", "client-authentication", "haapi-token", "dpop-nonces", "authorize", "first-step", "id-token-algorithms", "external-browser", "token-bound-codes"])
+        #expect(report.checks.filter { $0.result == .passed }.count == 7)
+        #expect(try Self.check("dpop-nonces", in: report).found.contains("sends DPoP nonces"))
+        #expect(try Self.check("first-step", in: report).found.hasPrefix("authentication-step: a choice of"))
+        #expect(try Self.check("external-browser", in: report).fix?.contains("register https://login.example.com/external-browser/return in profiles/profile{token-service}/settings/authorization-server/client-store/config-backed/client{demo-gateway}/redirect-uris") == true)
+    }
+
+    /// The issuer a report's upstream would have had: its configured base URL (the demo's root) with the anonymous endpoint.
+    static func demoIssuer(_ report: DoctorReport) -> String { report.upstream + "/oauth/v2/oauth-anonymous" }
+
+    @Test("the host's root as upstream.baseURL: discovery fails, naming the issuer found under the anonymous endpoint")
+    func hostRoot() async throws {
+        let report = try await Self.examine { configuration, demo in configuration.baseURL = demo.baseURL }
+        let discovery = try Self.check("discovery", in: report)
+        #expect(discovery.result == .failed)
+        #expect(discovery.found.contains("there is one at") && discovery.found.contains("/oauth/v2/oauth-anonymous/.well-known/openid-configuration"))
+        #expect(discovery.fix == "set upstream.baseURL to \(Self.demoIssuer(report)), the issuer.")
+        #expect(report.checks.count == 1 && report.exitStatus == 1)
+    }
+
+    @Test("metadata not exposed: discovery fails naming Curity's expose-metadata; with the endpoints named every check passes")
+    func metadataNotExposed() async throws {
+        var hidden = DemoServerConfiguration.strict
+        hidden.publishesMetadata = false
+        let report = try await Self.examine(demo: hidden)
+        let discovery = try Self.check("discovery", in: report)
+        #expect(discovery.result == .failed)
+        #expect(discovery.fix?.contains("profiles/profile{token-service}/settings/authorization-server/openid-connect/expose-metadata") == true)
+        let named = try await Self.examine(demo: hidden) { configuration, demo in
+            let base = demo.baseURL.absoluteString
+            configuration.endpoints = HAAPIEndpoints(
+                authorization: URL(string: base + "/oauth/v2/oauth-authorize")!, token: URL(string: base + "/oauth/v2/oauth-token")!,
+                issuer: demo.issuer, keySet: URL(string: demo.issuer + "/jwks")!)
+        }
+        #expect(named.signInCanStart, "\(named.text)")
+        #expect(try Self.check("discovery", in: named).found.hasPrefix("not used: the endpoints are named"))
+        #expect(try Self.check("id-token-algorithms", in: named).result == .note, "no discovery, so no advertised algorithms")
+    }
+
+    @Test("a refused client secret: client authentication fails, naming the client's secret")
+    func wrongSecret() async throws {
+        let report = try await Self.examine { configuration, _ in configuration.clientAuthentication = .secretBasic("not-the-secret") }
+        let check = try Self.check("client-authentication", in: report)
+        #expect(check.result == .failed)
+        #expect(check.found.contains("invalid_client"))
+        #expect(check.fix?.contains("client{demo-gateway}/secret (Token Service → Clients → demo-gateway → Client Authentication Method)") == true)
+        #expect(!report.checks.contains { $0.name == "authorize" }, "nothing is asked after the token is refused")
+    }
+
+    @Test("HAAPI without attestation not allowed: the HAAPI token fails, naming allow-without-attestation")
+    func attestationRequired() async throws {
+        var demo = DemoServerConfiguration.strict
+        demo.haapiAllowedWithoutAttestation = false
+        let report = try await Self.examine(demo: demo)
+        #expect(try Self.check("client-authentication", in: report).result == .passed)
+        let check = try Self.check("haapi-token", in: report)
+        #expect(check.result == .failed)
+        #expect(check.found.contains("unauthorized_client"))
+        #expect(check.fix?.contains("client{demo-gateway}/capabilities/haapi/allow-without-attestation = true") == true)
+    }
+
+    @Test("legacy DPoP: the nonce check says no nonces are sent, and passes")
+    func legacyDPoP() async throws {
+        let report = try await Self.examine(demo: DemoServerConfiguration())
+        let check = try Self.check("dpop-nonces", in: report)
+        #expect(check.result == .passed)
+        #expect(check.found.contains("sends no DPoP nonce"))
+    }
+
+    @Test("a redirect URI that is not registered: the authorize request fails, naming redirect-uris and the URI")
+    func unregisteredRedirectURI() async throws {
+        let report = try await Self.examine { configuration, _ in configuration.redirectURI = "https://gateway.example/unregistered" }
+        let check = try Self.check("authorize", in: report)
+        #expect(check.result == .failed)
+        #expect(check.found.contains("the redirect URI https://gateway.example/unregistered is not registered"))
+        #expect(check.fix?.contains("client{demo-gateway}/redirect-uris") == true)
+    }
+
+    @Test("a scope the client may not have: the authorize request fails, naming it")
+    func scopeNotAllowed() async throws {
+        let report = try await Self.examine { configuration, _ in configuration.scopes = ["openid", "accounts"] }
+        let check = try Self.check("authorize", in: report)
+        #expect(check.result == .failed)
+        #expect(check.found.contains("invalid_scope"))
+        #expect(check.fix?.contains("the client's Scopes must include accounts (the server does not define it") == true)
+        #expect(check.fix?.contains("client{demo-gateway}/scope") == true)
+    }
+
+    @Test("ID-token algorithms the gateway cannot validate: only those fail; some of them warn")
+    func idTokenAlgorithms() async throws {
+        var ed448 = DemoServerConfiguration.strict
+        ed448.advertisedIDTokenAlgorithms = ["Ed448"]
+        let only = try Self.check("id-token-algorithms", in: try await Self.examine(demo: ed448))
+        #expect(only.result == .failed)
+        #expect(only.fix?.contains("token-issuers/default-token-issuer/jwt-issuer-settings") == true)
+        var mixed = DemoServerConfiguration.strict
+        mixed.advertisedIDTokenAlgorithms = ["ES256", "HS256"]
+        let some = try Self.check("id-token-algorithms", in: try await Self.examine(demo: mixed))
+        #expect(some.result == .warning)
+        #expect(some.found.contains("cannot validate HS256"))
+        var eddsa = DemoServerConfiguration.strict
+        eddsa.idTokenSigningAlgorithm = .ed25519
+        let ed25519 = try Self.check("id-token-algorithms", in: try await Self.examine(demo: eddsa))
+        #expect(ed25519.result == .passed)
+        #expect(ed25519.found.contains("EdDSA is validated with Ed25519 keys, not Ed448"))
+    }
+
+    @Test("an external https issuer reached through an internal URL: every check passes; without the internal URL it is unreachable")
+    func internalURL() async throws {
+        var external = DemoServerConfiguration.strict
+        external.publicBaseURL = "https://idsvr.example.test"
+        let report = try await Self.examine(demo: external) { configuration, demo in configuration.internalURL = demo.listeningURL }
+        #expect(report.signInCanStart, "\(report.text)")
+        #expect(try Self.check("discovery", in: report).found.hasPrefix("https://idsvr.example.test/oauth/v2/oauth-anonymous/.well-known/openid-configuration names the issuer https://idsvr.example.test/oauth/v2/oauth-anonymous"))
+    }
+
+    @Test("bindTokensToDPoP on: no token-bound-codes note")
+    func bindTokens() async throws {
+        let report = try await Self.examine { configuration, _ in configuration.bindTokensToDPoP = true }
+        #expect(!report.checks.contains { $0.name == "token-bound-codes" })
+    }
+
+    @Test("the report as text and as JSON")
+    func rendering() throws {
+        let report = DoctorReport(
+            upstream: "https://idsvr.example/oauth/v2/oauth-anonymous", clientID: "gw",
+            checks: [.passed("discovery", "found."), .failed("haapi-token", "refused.", fix: "allow it."), .note("external-browser", "x.", fix: "register y.")])
+        #expect(
+            report.text
+                == "haapi-gateway doctor: https://idsvr.example/oauth/v2/oauth-anonymous (client gw)\n✓ discovery: found.\n✗ haapi-token: refused. Fix: allow it.\n→ external-browser: x. To do: register y.\nSign-ins cannot start: change what the ✗ lines say, then run doctor again.\n")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+        #expect(json["signInCanStart"] as? Bool == false)
+        #expect((json["checks"] as? [[String: Any]])?[1]["result"] as? String == "failed")
+        #expect(DoctorText.quoted("a\u{1B}[31mb\nc" + String(repeating: "x", count: 300)).count == 200)
+        #expect(!DoctorText.quoted("a\u{1B}[31mb\nc").contains("\u{1B}"))
+    }
+}
