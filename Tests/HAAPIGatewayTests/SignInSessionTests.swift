@@ -18,14 +18,31 @@ struct SignInSessionTests {
                 "fields": [
                     ["name": "userName", "type": "username", "label": "Username", "required": true],
                     ["name": "password", "type": "password", "label": "Password", "required": true],
-                    ["name": "remember", "type": "checkbox", "label": "Remember me", "checked": true],
+                    ["name": "remember", "type": "checkbox", "label": "Remember me", "checked": true, "required": false],
                     ["name": "_state", "type": "hidden", "value": "from-the-step"],
                 ],
             ],
         ]],
     ]
 
-    private func withSession(_ body: (SignInSession) async throws -> Void) async throws {
+    /// A step whose fields say nothing about `required`, but for one that says `required: false`.
+    static let silentStep: JSONValue = [
+        "type": "authentication-step",
+        "actions": [[
+            "template": "form", "kind": "login",
+            "model": [
+                "href": "/authn/authenticate", "method": "POST",
+                "fields": [
+                    ["name": "code", "type": "text", "label": "Code"],
+                    ["name": "terms", "type": "checkbox", "label": "I accept the terms"],
+                    ["name": "note", "type": "text", "label": "Note", "required": false],
+                    ["name": "newsletter", "type": "checkbox", "label": "Newsletter", "required": false],
+                ],
+            ],
+        ]],
+    ]
+
+    private func withSession(initialStep: JSONValue = requiredStep, _ body: (SignInSession) async throws -> Void) async throws {
         let demo = try await DemoServer.start()
         let configuration = HAAPIClientConfiguration(
             baseURL: demo.issuerURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
@@ -34,7 +51,7 @@ struct SignInSessionTests {
         let logger = Logger(label: "session-test")
         let session = SignInSession(
             flow: client.makeFlow(), dispatcher: CallbackDispatcher(configurations: [], logger: logger), logger: logger,
-            initialStep: try Representation(json: Self.requiredStep))
+            initialStep: try Representation(json: initialStep))
         do {
             try await body(session)
         } catch {
@@ -74,6 +91,22 @@ struct SignInSessionTests {
             #expect(snapshot.notices == [.gateway(.fillRequired)])
             #expect(snapshot.fieldErrors["userName"] == .gateway(.requiredField, arguments: ["field": "Username"]))
             #expect(snapshot.values["password"] == nil)
+        }
+    }
+
+    @Test("a field without required is required, a checkbox too (Curity's React SDK: required ?? true); required: false is not; the page marks them")
+    func requiredByDefault() async throws {
+        try await withSession(initialStep: Self.silentStep) { session in
+            try await session.submit(version: 1, address: ActionAddress(path: "0")!, form: [:], acceptLanguage: nil)
+            let snapshot = await session.snapshot()
+            #expect(snapshot.notices == [.gateway(.fillRequired)])
+            #expect(Set(snapshot.fieldErrors.keys) == ["code", "terms"])
+            let renderer = PageRenderer(templates: try TemplateLibrary(settings: TemplateSettings(directory: GatewayHarness.templatesDirectory)))
+            let page = renderer.page(for: snapshot, language: "en")
+            #expect(page.contains(#"name="code" type="text" autocomplete="off" value="" required"#), "\(page)")
+            #expect(page.contains(#"name="terms" type="checkbox" required"#))
+            #expect(!page.contains(#"name="note" type="text" autocomplete="off" value="" required"#))
+            #expect(!page.contains(#"name="newsletter" type="checkbox" required"#))
         }
     }
 

@@ -67,7 +67,7 @@ struct IDTokenAlgorithmsAgainstDemoServerTests {
     @Test("a demo advertising Ed448 and HS256 beside EdDSA: JWSAlgorithm.unvalidatable names Ed448 and HS256, and the EdDSA sign-in still validates")
     func advertisedAlgorithmsTheValidatorCannotValidate() async throws {
         try await withEd25519Upstream({ $0.advertisedIDTokenAlgorithms = ["EdDSA", "Ed448", "HS256"] }) { upstream in
-            let body = try await DemoUpstream.fetch(upstream.server.baseURL.appendingPathComponent(".well-known/openid-configuration").absoluteString)
+            let body = try await DemoUpstream.fetch(upstream.server.issuer + "/.well-known/openid-configuration")
             let metadata = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
             let advertised = try #require(metadata["id_token_signing_alg_values_supported"] as? [String])
             #expect(JWSAlgorithm.unvalidatable(advertised) == ["Ed448", "HS256"])

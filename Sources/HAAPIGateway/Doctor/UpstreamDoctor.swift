@@ -192,7 +192,7 @@ public struct UpstreamDoctor: Sendable {
             : .passed("dpop-nonces", "the server sends no DPoP nonce (the client's use-legacy-dpop is true); the gateway works with and without.")
     }
 
-    private func authorizeRefused(_ problem: Problem, scopesSupported: [String]) -> DoctorCheck {
+    func authorizeRefused(_ problem: Problem, scopesSupported: [String]) -> DoctorCheck {
         let client = CuritySetting.client(configuration.clientID)
         guard problem.kind == .errorAuthorizationResponse, let error = problem.error else {
             return .failed(

@@ -332,6 +332,9 @@ struct StepPageBuilder {
             context["checked"] = .bool(snapshot.values[field.name].map { !$0.isEmpty } ?? (field.checked == true))
         case .select:
             context["isSelect"] = true
+            // A select always sends one of its options; `required` means something (and is valid HTML) only when the
+            // first option is an empty placeholder (HTML's "placeholder label option").
+            context["required"] = .bool(field.isRequired && field.options.first?.value.isEmpty == true)
             let selected = snapshot.values[field.name]
             context["options"] = .list(
                 field.options.map { option -> [String: TemplateValue] in

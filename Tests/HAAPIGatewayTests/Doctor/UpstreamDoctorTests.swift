@@ -156,6 +156,31 @@ struct UpstreamDoctorTests {
         #expect(!report.checks.contains { $0.name == "token-bound-codes" })
     }
 
+    @Test("an authorize refusal is read by its error: unauthorized_client names the Code Flow capability, others the three settings")
+    func authorizeRefusals() throws {
+        let doctor = UpstreamDoctor(
+            configuration: HAAPIClientConfiguration(
+                baseURL: URL(string: "https://idsvr.example/oauth/v2/oauth-anonymous")!, clientID: "gw", clientAuthentication: .secretBasic("s"),
+                redirectURI: "haapi:start", scopes: ["openid"]),
+            publicURL: nil)
+        func problem(_ error: String, _ description: String) throws -> Problem {
+            try Problem(
+                json: .object([
+                    "type": .string("https://curity.se/problems/error-authorization-response"), "error": .string(error),
+                    "error_description": .string(description),
+                ]), httpStatus: 400)
+        }
+        let code = doctor.authorizeRefused(try problem("unauthorized_client", "The client may not use this flow"), scopesSupported: [])
+        #expect(code.result == .failed)
+        #expect(code.fix?.contains("client{gw}/capabilities/code") == true)
+        let other = doctor.authorizeRefused(try problem("access_denied", "Denied \u{1B}[31m"), scopesSupported: [])
+        #expect(other.fix?.contains("/capabilities/code, /redirect-uris, /scope") == true)
+        #expect(!other.found.contains("\u{1B}"), "upstream text is printed without control characters")
+        let unknownProblem = doctor.authorizeRefused(
+            try Problem(json: .object(["type": .string("https://curity.se/problems/unexpected"), "title": .string("Oops")]), httpStatus: 500), scopesSupported: [])
+        #expect(unknownProblem.found.contains("https://curity.se/problems/unexpected (Oops)"))
+    }
+
     @Test("the report as text and as JSON")
     func rendering() throws {
         let report = DoctorReport(
