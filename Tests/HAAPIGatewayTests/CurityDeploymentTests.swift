@@ -31,10 +31,15 @@ struct CurityDeploymentTests {
     @Test("the host's root as the base URL: the client is refused, naming where the metadata is and its issuer")
     func hostRootIsRefusedNamingTheIssuer() async throws {
         let demo = try await DemoServer.start(configuration: .strict)
-        defer { Task { await demo.shutdown() } }
         var configuration = GatewayHarness.upstream(demo: demo)
         configuration.baseURL = demo.baseURL
-        let error = await #expect(throws: HAAPIError.self) { _ = try await HAAPIClient(configuration: configuration) }
+        var error: HAAPIError?
+        do throws(HAAPIError) {
+            let client = try await HAAPIClient(configuration: configuration)
+            try? await client.shutdown()
+        } catch let refusal {
+            error = refusal
+        }
         #expect(error?.code == .noDiscoveryDocument)
         #expect(
             error?.message
