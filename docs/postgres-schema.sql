@@ -1,4 +1,4 @@
--- haapi-gateway: the PostgreSQL tables of sessions.store: postgres (schema version 2).
+-- haapi-gateway: the PostgreSQL tables of sessions.store: postgres (schema version 3).
 --
 -- The gateway creates these tables itself on its first start when its user may create tables (inside a transaction,
 -- under an advisory lock, so replicas starting at once are safe). Where it may not, create them with this file as a
@@ -9,16 +9,18 @@
 -- and give the gateway's user (here haapi_gateway) what it needs, and nothing more:
 --
 --     GRANT SELECT ON haapi_gateway_schema TO haapi_gateway;
---     GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox TO haapi_gateway;
+--     GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox, haapi_gateway_upstream_facts TO haapi_gateway;
 --
--- The gateway then finds version 2 in haapi_gateway_schema and changes nothing. A gateway that finds a newer version
--- than it knows refuses to start. Tables of version 1 (made by an earlier gateway or an earlier copy of this file) are
--- brought to version 2 by running this file again: every statement is idempotent. Every statement below is also in Sources/HAAPIGateway/Storage/PostgresSchema.swift
+-- The gateway then finds version 3 in haapi_gateway_schema and changes nothing. A gateway that finds a newer version
+-- than it knows refuses to start. Tables of version 1 or 2 (made by an earlier gateway or an earlier copy of this file)
+-- are brought to version 3 by running this file again: every statement is idempotent. Every statement below is also in Sources/HAAPIGateway/Storage/PostgresSchema.swift
 -- (a test keeps the two equal).
 --
 -- What the columns hold: sessions are found by the SHA-256 of the session id (the cookie), never the id itself;
 -- every document is AES-256-GCM sealed by the gateway (sessions.encryptionKeysFile) and bound to its row. A copy of
 -- these tables without the key file reveals client addresses, sink names, outcomes and times, not what a sign-in holds.
+-- haapi_gateway_upstream_facts holds nothing secret and nothing sealed: per upstream issuer and client id, whether the
+-- upstream issues token-bound authorization codes, and when a replica learned it.
 
 CREATE TABLE IF NOT EXISTS haapi_gateway_schema (
     version integer NOT NULL,
@@ -63,5 +65,16 @@ ALTER TABLE haapi_gateway_sessions
     ADD COLUMN IF NOT EXISTS claimed_by text,
     ADD COLUMN IF NOT EXISTS claimed_until timestamptz;
 
-INSERT INTO haapi_gateway_schema (version) SELECT 2 WHERE NOT EXISTS (SELECT 1 FROM haapi_gateway_schema);
-UPDATE haapi_gateway_schema SET version = 2, installed_at = now() WHERE version < 2;
+-- Version 3: what the replicas learned about the upstream, per issuer and client id: whether it issues token-bound
+-- authorization codes (Curity's issue-token-bound-authorization-code), so that a restart or another replica proves its
+-- first code exchange at once. Delete a row to make the gateways learn it again.
+CREATE TABLE IF NOT EXISTS haapi_gateway_upstream_facts (
+    issuer text NOT NULL,
+    client_id text NOT NULL,
+    token_bound_codes boolean NOT NULL,
+    learned_at timestamptz NOT NULL,
+    PRIMARY KEY (issuer, client_id)
+);
+
+INSERT INTO haapi_gateway_schema (version) SELECT 3 WHERE NOT EXISTS (SELECT 1 FROM haapi_gateway_schema);
+UPDATE haapi_gateway_schema SET version = 3, installed_at = now() WHERE version < 3;

@@ -21,6 +21,12 @@ public struct DemoServerConfiguration: Sendable {
     /// `invalid_dpop_proof`. A refused exchange does not consume the code (the client may retry with a proof).
     /// Default false.
     public var issueTokenBoundAuthorizationCodes: Bool = false
+    /// With ``issueTokenBoundAuthorizationCodes``: an exchange refused for a missing proof uses its code up, so that a
+    /// retry with a proof gets `invalid_grant` (a code used twice, RFC 6749 §4.1.2). It stands for a server that uses a
+    /// code up when it refuses its exchange; Curity does not document whether it does, either way ([TOKENBIND]). An
+    /// exchange proved with another key is refused without using the code up, as before. Not part of strict mode.
+    /// Default false.
+    public var consumesCodesOnRefusedProof: Bool = false
     /// Like a load balancer pinning a Curity cluster node (notes 2.3): the authorize response sets the cookie
     /// `demo-node` (`Path=/`, per flow) and every later HAAPI request of the flow must send it back; it also sets
     /// `demo-unused` with `Path=/demo-unused`, which a client must not send to HAAPI paths. Default false.

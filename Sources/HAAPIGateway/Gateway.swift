@@ -24,13 +24,17 @@ public enum Gateway {
     ///   - metrics: Where the metrics are counted (served on their own listener when `metrics.enabled`).
     ///   - reloader: Attached to this gateway, it applies a new configuration while it runs (SIGHUP).
     ///   - now: The clock of session lifetimes and kiosk idle resets (tests inject one).
+    ///   - upstreamFactsFile: Where what the gateway learns about its upstream (whether it issues token-bound
+    ///     authorization codes, ``UpstreamFactKeeper``) is kept: `login` keeps it beside its token file. Nil: in the
+    ///     database with `sessions.store: postgres`, else beside `callbacks.spoolFile` when it is set, else in memory only.
     /// - Throws: ``GatewayError`` for missing templates or a `.demo` upstream; ``ConfigurationError`` when the upstream answers
     ///   but is wrong for the client (no discovery there, a refused client secret). An upstream that cannot be reached is
     ///   no failure: the gateway starts and keeps trying (``UpstreamConnection``).
     public static func makeApplication(
         configuration: GatewayConfiguration, logger: Logger, onRunning: @escaping @Sendable (URL) async -> Void = { _ in },
         onOutcome: (@Sendable (CompletionOutcome) async -> Void)? = nil, drain: GatewayDrain = GatewayDrain(), metrics: GatewayMetrics = GatewayMetrics(),
-        reloader: GatewayReloader = GatewayReloader(), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        reloader: GatewayReloader = GatewayReloader(), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        upstreamFactsFile: String? = nil
     ) async throws -> some ApplicationProtocol {
         guard case .haapi(let upstream) = configuration.upstream else {
             throw GatewayError(.configuration, "the demo upstream is started by the executable; pass a .haapi upstream to the library")
@@ -44,11 +48,15 @@ public enum Gateway {
         clientConfiguration.maximumConnections = max(clientConfiguration.maximumConnections, 64)
         // Everyone starts at the same step: the sessions at one step share a single decoded copy of it.
         clientConfiguration.sharedStepCacheSize = max(clientConfiguration.sharedStepCacheSize, 256)
-        // The upstream is tried once now: one that answers wrongly stops startup; one that is down is tried again in the
-        // background while the gateway serves "sign-in is unavailable" pages.
-        let upstreamConnection = UpstreamConnection(configuration: clientConfiguration, logger: logger)
-        try await upstreamConnection.attempt()
         let sessionStorage = try Self.sessionStorage(configuration, logger: logger)
+        // The upstream is tried once now: one that answers wrongly stops startup; one that is down is tried again in the
+        // background while the gateway serves "sign-in is unavailable" pages. What its client learns about the upstream is
+        // kept where the gateway keeps state, so that a restart, a replica or the next `login` run knows it.
+        let facts = Self.upstreamFactStore(configuration, database: sessionStorage?.database, file: upstreamFactsFile).map {
+            UpstreamFactKeeper(store: $0, logger: logger)
+        }
+        let upstreamConnection = UpstreamConnection(configuration: clientConfiguration, logger: logger, facts: facts)
+        try await upstreamConnection.attempt()
         let limiter = FailedPostLimiter(settings: configuration.sessions, now: now)
         let newSessions = NewSessionLimiter(settings: configuration.sessions, now: now)
         // With the database, pending callback deliveries are kept in its outbox (any replica delivers them), not the spool file.
@@ -147,6 +155,15 @@ public enum Gateway {
                 await onRunning(url)
             },
             logger: logger)
+    }
+
+    /// Where what the gateway learns about its upstream is kept (``UpstreamFactStore``): `file` when given (`login`), the
+    /// database, a file beside `callbacks.spoolFile`, or nowhere (memory only).
+    private static func upstreamFactStore(_ configuration: GatewayConfiguration, database: PostgresDatabase?, file: String?) -> (any UpstreamFactStore)? {
+        if let file { return UpstreamFactFile(path: file) }
+        if let database { return PostgresUpstreamFacts(database: database) }
+        if let spoolFile = configuration.callbackDelivery.spoolFile { return UpstreamFactFile.besideSpool(spoolFile) }
+        return nil
     }
 
     /// The PostgreSQL session storage of `sessions.store: postgres` (run as a service: it prepares and sweeps the tables,

@@ -31,6 +31,14 @@ struct DemoServerCommand: AsyncParsableCommand {
             """)
     var strict = false
 
+    @Flag(
+        name: .customLong("consumes-codes-on-refused-proof"),
+        help: """
+            With --strict: a code exchange refused for a missing DPoP proof uses its code up, so that the retry with a proof \
+            gets invalid_grant; as a server that does so would (Curity does not document whether it does).
+            """)
+    var consumesCodesOnRefusedProof = false
+
     @Option(name: .customLong("client-key-path"), help: "Write the demo client's private_key_jwt key (PEM) to this path.")
     var clientKeyPath: String?
 
@@ -79,6 +87,9 @@ struct DemoServerCommand: AsyncParsableCommand {
         guard flowLifetimeSeconds > 0 else { throw ValidationError("--flow-lifetime-seconds must be positive") }
         guard maximumFlows > 0 else { throw ValidationError("--max-flows must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel)") }
+        guard strict || !consumesCodesOnRefusedProof else {
+            throw ValidationError("--consumes-codes-on-refused-proof needs --strict (it applies to token-bound codes)")
+        }
         let relyingPartyLabels = passkeyRelyingPartyID.split(separator: ".", omittingEmptySubsequences: false)
         guard !relyingPartyLabels.contains(where: \.isEmpty), !relyingPartyLabels.allSatisfy({ Int($0) != nil }),
             passkeyRelyingPartyID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") })
@@ -103,13 +114,17 @@ struct DemoServerCommand: AsyncParsableCommand {
         configuration.haapiAllowedWithoutAttestation = !requireAttestation
         configuration.idTokenSigningAlgorithm = DemoIDTokenAlgorithm(rawValue: idTokenAlgorithm) ?? .es256
         if !advertisedIDTokenAlgorithms.isEmpty { configuration.advertisedIDTokenAlgorithms = advertisedIDTokenAlgorithms }
+        configuration.consumesCodesOnRefusedProof = consumesCodesOnRefusedProof
         return configuration
     }
 
     func run() async throws {
         var logger = Logger(label: "haapi-demo-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let strictNote = strict ? "Strict mode: per-key DPoP nonces, token-bound authorization codes, stickiness cookie demo-node\n" : ""
+        let strictNote =
+            strict
+            ? "Strict mode: per-key DPoP nonces, token-bound authorization codes\(consumesCodesOnRefusedProof ? " (used up by an exchange refused for a missing proof)" : ""), stickiness cookie demo-node\n"
+            : ""
         let application = try DemoServer.makeApplication(configuration: serverConfiguration, logger: logger) { url, _ in
             let banner = """
                 Demo HAAPI server: issuer \(url.absoluteString)/oauth/v2/oauth-anonymous (the gateway's upstream.baseURL, --upstream), \

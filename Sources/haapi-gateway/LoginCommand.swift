@@ -95,7 +95,10 @@ struct LoginCommand: AsyncParsableCommand {
         let server = resolved.server
         let (json, qr, timeoutSeconds) = (json, qr, timeoutSeconds)
         do {
-            let outcome = try await LocalLogin(configuration: resolved, timeoutSeconds: timeoutSeconds).run(logger: logger) { link, code in
+            // What this run learns about the upstream (token-bound codes) is kept beside the token file for the next run.
+            let login = LocalLogin(
+                configuration: resolved, timeoutSeconds: timeoutSeconds, upstreamFactsFile: TokenFile.upstreamFactsPath(besideTokenFile: tokenPath))
+            let outcome = try await login.run(logger: logger) { link, code in
                 let banner = LoginBanner.pairing(link: link, code: code, lifetimeSeconds: timeoutSeconds, qr: qr)
                 (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data(banner.utf8))
             }

@@ -118,6 +118,24 @@ import Testing
         try await harness.finish()
     }
 
+    /// `consumesCodesOnRefusedProof`: a server that uses a code up when it refuses its exchange for a missing proof (Curity
+    /// does not document whether it does): the retry with the right proof is a second use.
+    @Test func aServerThatConsumesCodesOnARefusedProofAnswersTheProvedRetryInvalidGrant() async throws {
+        let harness = try await DemoServerHarness.start(strict: true) { $0.consumesCodesOnRefusedProof = true }
+        let (flow, done) = try await TokenEndpointTests.authorizationResponse(harness)
+        let withoutProof = try await flow.exchange(done)
+        #expect(withoutProof.json["error"] as? String == "invalid_dpop_proof")
+        let retried = try await flow.exchange(done, dpopKey: flow.key)
+        #expect(retried.status == 400)
+        #expect(retried.json["error"] as? String == "invalid_grant", "\(retried.text)")
+        // A flow proved at once is exchanged as before.
+        let (next, nextDone) = try await TokenEndpointTests.authorizationResponse(harness)
+        let tokens = try await next.exchange(nextDone, dpopKey: next.key)
+        #expect(tokens.status == 200, "\(tokens.text)")
+        #expect(tokens.json["token_type"] as? String == "DPoP")
+        try await harness.finish()
+    }
+
     @Test func codesAreNotTokenBoundUnlessConfigured() async throws {
         let harness = try await DemoServerHarness.start { $0.issueTokenBoundAuthorizationCodes = false }
         let (flow, done) = try await TokenEndpointTests.authorizationResponse(harness)

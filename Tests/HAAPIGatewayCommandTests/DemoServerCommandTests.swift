@@ -35,6 +35,14 @@ import Testing
         }
     }
 
+    @Test func consumesCodesOnRefusedProofNeedsStrictAndTurnsTheSwitchOn() throws {
+        let consuming = try DemoServerCommand.parse(["--strict", "--consumes-codes-on-refused-proof"]).serverConfiguration
+        #expect(consuming.issueTokenBoundAuthorizationCodes && consuming.consumesCodesOnRefusedProof)
+        #expect(!(try DemoServerCommand.parse(["--strict"]).serverConfiguration.consumesCodesOnRefusedProof))
+        #expect(throws: (any Error).self) { try DemoServerCommand.parse(["--consumes-codes-on-refused-proof"]) }
+        #expect(DemoServerCommand.helpMessage(columns: 400).contains("Curity does not document whether it does"))
+    }
+
     @Test func rejectsBadValues() {
         #expect(throws: (any Error).self) { try DemoServerCommand.parse(["--port", "70000"]) }
         #expect(throws: (any Error).self) { try DemoServerCommand.parse(["--log-level", "loud"]) }

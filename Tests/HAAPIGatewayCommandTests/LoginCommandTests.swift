@@ -1,4 +1,5 @@
 import Foundation
+import HAAPIDemoServer
 import Testing
 
 @testable import GatewayTestSupport
@@ -58,6 +59,56 @@ import Testing
         #expect((document?["dpopPrivateKey"] as? String)?.contains("PRIVATE KEY") == true)
         #expect(!summary.contains(accessToken), "never a token in the terminal")
         #expect(!login.standardError.contains(accessToken))
+    }
+
+    /// Against a server that issues token-bound codes and uses a code up when it refuses its exchange for a missing proof
+    /// (Curity does not document whether it does): the first run ever learns it the hard way, with a clear page and a
+    /// warning, and keeps it beside the token file; the next run proves its exchange at once and signs in.
+    @Test func aSecondLoginRunProvesAtOnceWhatTheFirstLearnedAboutTokenBoundCodes() async throws {
+        var demoConfiguration = DemoServerConfiguration.strict
+        demoConfiguration.consumesCodesOnRefusedProof = true
+        let demo = try await DemoServer.start(configuration: demoConfiguration)
+        do {
+            let directory = try tokenDirectory()
+            let tokenFile = directory.appendingPathComponent("tokens.json")
+            let arguments = [
+                "login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120", "--upstream", demo.issuer, "--client-id",
+                DemoServer.clientID, "--client-secret", DemoServer.clientSecret,
+            ]
+            let first = try RunningGateway(arguments, environment: TokenKeeperTests.patient)
+            let failed = try await pairAndSignIn(first)
+            #expect(failed.html.contains("It has learned it now: start again"), "\(failed.html)")
+            #expect(try await first.waitForExit() == 1, "\(first.standardError)")
+            #expect(first.standardError.contains("invalid_grant"))
+            #expect(first.standardError.contains("upstream.bindTokensToDPoP: true avoids even this one"), "\(first.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: tokenFile.path))
+            let facts = directory.appendingPathComponent(".haapi-gateway-upstream.json")
+            let attributes = try FileManager.default.attributesOfItem(atPath: facts.path)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            let kept = try String(contentsOf: facts, encoding: .utf8)
+            #expect(kept.contains(#""tokenBoundCodes":true"#) && kept.contains(demo.issuer), "\(kept)")
+            #expect(!kept.contains(DemoServer.clientSecret), "nothing secret in it")
+
+            let second = try RunningGateway(arguments, environment: TokenKeeperTests.patient)
+            let done = try await pairAndSignIn(second)
+            #expect(done.html.contains("You are signed in"), "\(done.html)")
+            #expect(try await second.waitForExit() == 0, "\(second.standardError)")
+            #expect(second.standardOutput.contains("Signed in as demo"), "\(second.standardOutput)")
+        } catch {
+            await demo.shutdown()
+            throw error
+        }
+        await demo.shutdown()
+    }
+
+    /// Opens a `login` run's link, confirms the code and signs in as demo/demo: the last page.
+    private func pairAndSignIn(_ login: RunningGateway) async throws -> TestBrowser.Page {
+        let url = try #require(URL(string: try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)))
+        return try await TestBrowser.using("http://127.0.0.1:\(url.port!)") { browser in
+            let confirm = try await browser.get(url.path)
+            _ = try await browser.submit(try confirm.form(button: "It matches, continue"))
+            return try await browser.signInAsDemo()
+        }
     }
 
     @Test func noSignInBeforeTheLinkExpiresExits2() async throws {

@@ -33,6 +33,11 @@ public actor HAAPIFlow {
     var tokenMachine: HAAPITokenStateMachine
     var started = false
     var codeExchanged = false
+    /// Whether this flow's code exchange was refused for a missing DPoP proof and sent again with one (the server issues
+    /// token-bound authorization codes, and this client did not know it yet). A server that used the code up on the
+    /// refusal answers that second exchange `invalid_grant`; a caller can tell the person why (Curity does not document
+    /// whether it does, [TOKENBIND]).
+    public internal(set) var codeExchangeProvedAfterRefusal = false
     let clock = ContinuousClock()
     let logger: Logger
 
@@ -227,13 +232,23 @@ public actor HAAPIFlow {
         // codes (Curity's `issue-token-bound-authorization-code`: without a proof by the flow's key the exchange is refused
         // with `invalid_dpop_proof` [TOKENBIND], notes 5). Otherwise the first exchange tries without one, and on
         // `invalid_dpop_proof` proves and retries once; what was found is logged once per client.
+        // What was found is told to the client's observer (``HAAPIClient/onCodeExchangeFindingChange(_:)``) once the
+        // exchange is done, so that a caller can keep it for its next client.
         let prove = context.configuration.bindTokensToDPoP || context.codeExchangeProof.isRequired
-        var outcome = try TokenEndpointClient.tokens(from: try await postExchange(form, prove: prove), dpopKey: prove ? dpopKey : nil)
+        let outcome = try TokenEndpointClient.tokens(from: try await postExchange(form, prove: prove), dpopKey: prove ? dpopKey : nil)
         if !prove, outcome.oauthError?.error == "invalid_dpop_proof" {
-            context.codeExchangeProof.found(required: true, logger: logger)
-            outcome = try TokenEndpointClient.tokens(from: try await postToTokenEndpoint(form, prove: true), dpopKey: dpopKey)
-        } else if !prove, outcome.tokens != nil {
-            context.codeExchangeProof.found(required: false, logger: logger)
+            let changed = context.codeExchangeProof.found(required: true, logger: logger)
+            codeExchangeProvedAfterRefusal = true
+            let retried: Result<TokenExchangeOutcome, HAAPIError>
+            do throws(HAAPIError) {
+                retried = .success(try TokenEndpointClient.tokens(from: try await postToTokenEndpoint(form, prove: true), dpopKey: dpopKey))
+            } catch {
+                retried = .failure(error)
+            }
+            if let changed { await context.codeExchangeProof.report(changed) }
+            return try retried.get()
+        } else if !prove, outcome.tokens != nil, let changed = context.codeExchangeProof.found(required: false, logger: logger) {
+            await context.codeExchangeProof.report(changed)
         }
         return outcome
     }

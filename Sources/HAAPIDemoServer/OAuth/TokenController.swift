@@ -102,9 +102,15 @@ struct TokenController: Sendable {
         else { return .failure(.invalidRequest("code_verifier is not a valid PKCE verifier")) }
         // Token-bound codes (Curity's `issue-token-bound-authorization-code`, [TOKENBIND], notes 5): the exchange must
         // carry a proof from the key that ran the flow, else `invalid_dpop_proof`. Checked before redeeming: a refused
-        // attempt leaves the code unused, so the client can retry with a proof (the demo's choice; Curity's is not documented).
+        // attempt leaves the code unused, so the client can retry with a proof (the demo's choice; Curity's is not documented),
+        // unless `consumesCodesOnRefusedProof` says to stand for a server that uses the code up on the refusal: the code is
+        // then redeemed for no tokens, and a retry is a second use (`invalid_grant`, RFC 6749 §4.1.2).
         if context.configuration.issueTokenBoundAuthorizationCodes, let boundKey = context.codes.peek(code)?.keyThumbprint {
             guard let proof else {
+                if context.configuration.consumesCodesOnRefusedProof {
+                    _ = context.codes.redeem(code, grantID: RandomToken.make())
+                    context.logger.info("Authorization code used up by an exchange refused for a missing DPoP proof")
+                }
                 return .failure(.invalidDPoPProof("The authorization code is bound to the DPoP key of the flow: a DPoP proof is required"))
             }
             guard proof.keyThumbprint == boundKey else {

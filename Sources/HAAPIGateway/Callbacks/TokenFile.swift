@@ -11,6 +11,14 @@ public enum TokenFile {
         return base + "/haapi-gateway/tokens.json"
     }
 
+    /// Where `login` keeps what it learned about its upstream between runs (whether it issues token-bound authorization
+    /// codes, nothing secret): `.haapi-gateway-upstream.json` in the token file's private directory, so that the next run
+    /// proves its first code exchange at once.
+    /// - Parameter tokenPath: The token file.
+    public static func upstreamFactsPath(besideTokenFile tokenPath: String) -> String {
+        UpstreamFactFile.besideTokenFile(tokenPath).path
+    }
+
     /// Makes sure the file's directory exists and only its owner can use it.
     /// - Throws: ``GatewayError`` (code `configuration`) when the directory cannot be created or others can read or
     ///   enter it (a token file there could be read or replaced).

@@ -88,7 +88,7 @@ struct DeviceVerificationController: Sendable {
             let device = DeviceSignIn(reference: authorization.reference, client: authorization.client, store: store)
             let session = SignInSession(
                 flow: try signIn.newFlow(scopes: authorization.scopes), dispatcher: signIn.dispatcher, polling: signIn.configuration.polling,
-                outcome: signIn.configuration.outcome, logger: signIn.logger, device: device, metrics: signIn.metrics)
+                outcome: signIn.configuration.outcome, logger: signIn.logger, device: device, metrics: signIn.metrics, facts: signIn.upstream.facts)
             context.flow.belongs(to: session.flowID)
             signIn.logger.info("device sign-in started", metadata: ["client": "\(authorization.client.id)", "device": "\(authorization.reference)"])
             try await session.begin(acceptLanguage: request.headers[.acceptLanguage])

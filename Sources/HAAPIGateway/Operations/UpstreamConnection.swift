@@ -24,14 +24,21 @@ public final class UpstreamConnection: Service, Sendable {
     /// The waits between attempts, the last one repeated.
     let backoff: [Duration]
     private let state = Mutex<(client: HAAPIClient?, status: Status)>((nil, .connecting(lastFailure: nil)))
+    /// Keeps what the client learns about the upstream past this process; nil: in memory only.
+    let facts: UpstreamFactKeeper?
 
     /// - Parameters:
     ///   - configuration: The HAAPI client's configuration.
     ///   - backoff: The waits between attempts (the last one repeated).
-    init(configuration: HAAPIClientConfiguration, logger: Logger, backoff: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(15)]) {
+    ///   - facts: Where what the client learns about the upstream is kept (read when connected, written on a change).
+    init(
+        configuration: HAAPIClientConfiguration, logger: Logger, backoff: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(15)],
+        facts: UpstreamFactKeeper? = nil
+    ) {
         self.configured = Mutex(configuration)
         self.logger = logger
         self.backoff = backoff
+        self.facts = facts
     }
 
     /// The client's configuration (with the client authentication in effect).
@@ -72,6 +79,8 @@ public final class UpstreamConnection: Service, Sendable {
         }
         switch outcome {
         case .success(let client):
+            // What an earlier process learned, before any sign-in can use the client.
+            await facts?.adopt(client)
             state.withLock { $0 = (client, .ready) }
             logger.notice("upstream connected", metadata: ["upstream": "\(upstreamName)"])
             warnOfUnvalidatableAlgorithms(client)

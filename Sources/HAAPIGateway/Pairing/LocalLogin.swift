@@ -13,16 +13,21 @@ public struct LocalLogin: Sendable {
     public let timeoutSeconds: Int
     /// This host's name, shown beside the code.
     public let hostName: String
+    /// Where what the gateway learns about its upstream is kept between runs (whether it issues token-bound authorization
+    /// codes): ``TokenFile/upstreamFactsPath(besideTokenFile:)``. Nil: learned again by every run.
+    public let upstreamFactsFile: String?
 
     /// Creates a one-sign-in run.
     /// - Parameters:
     ///   - configuration: The gateway's configuration (a `.haapi` upstream).
     ///   - timeoutSeconds: How long the link works.
     ///   - hostName: This host's name for the confirmation page.
-    public init(configuration: GatewayConfiguration, timeoutSeconds: Int, hostName: String = ProcessInfo.processInfo.hostName) {
+    ///   - upstreamFactsFile: Where what the gateway learns about its upstream is kept between runs.
+    public init(configuration: GatewayConfiguration, timeoutSeconds: Int, hostName: String = ProcessInfo.processInfo.hostName, upstreamFactsFile: String? = nil) {
         self.configuration = configuration
         self.timeoutSeconds = timeoutSeconds
         self.hostName = hostName
+        self.upstreamFactsFile = upstreamFactsFile
     }
 
     /// Serves the one sign-in and waits for its outcome, at most ``timeoutSeconds``.
@@ -43,7 +48,7 @@ public struct LocalLogin: Sendable {
                 let base = NetworkAddress.reachable(url).absoluteString
                 announce((base.hasSuffix("/") ? String(base.dropLast()) : base) + ticket.path, ticket.code)
             },
-            onOutcome: { outcome in outcomeSink.yield(outcome) })
+            onOutcome: { outcome in outcomeSink.yield(outcome) }, upstreamFactsFile: upstreamFactsFile)
         let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         let runner = Task {
             defer { outcomeSink.finish() }

@@ -8,7 +8,7 @@ public enum MessageKey: String, CaseIterable, Sendable, Codable {
     case signedInTitle, signedInText, signedInClose, deliveryDelayed
     case requiredField, fillRequired, stalePage, incorrectCredentials, invalidValues, invalidValue
     case pollingTimeout, waitingForApproval
-    case signInFailedTitle, signInNotCompleted, tokensRefused, idTokenRefused, signInNotStarted, signInExpired, fieldNotOnPage
+    case signInFailedTitle, signInNotCompleted, tokensRefused, tokenBoundCodeUsedUp, idTokenRefused, signInNotStarted, signInExpired, fieldNotOnPage
     case cancelledTitle, cancelledText
     case sessionExpiredTitle, sessionExpired
     case upstreamUnavailableTitle, upstreamUnavailable, signInUnavailable

@@ -26,7 +26,7 @@ struct PairingController: Sendable {
             let session = SignInSession(
                 flow: flow, dispatcher: signIn.dispatcher, polling: signIn.configuration.polling, outcome: signIn.configuration.outcome,
                 logger: signIn.logger,
-                pairing: (ticket.code, hostName), metrics: signIn.metrics)
+                pairing: (ticket.code, hostName), metrics: signIn.metrics, facts: signIn.upstream.facts)
             context.flow.belongs(to: session.flowID)
             guard let checkout = try await signIn.add(session, context: context) else {
                 throw GatewayError(.overloaded, .sessionsFull).retrying(after: 5)

@@ -164,7 +164,7 @@ struct SignInController: Sendable {
         }
         let session = SignInSession(
             flow: try newFlow(link: link), dispatcher: dispatcher, polling: configuration.polling, outcome: configuration.outcome, logger: logger,
-            startLink: link, metrics: metrics)
+            startLink: link, metrics: metrics, facts: upstream.facts)
         context.flow.belongs(to: session.flowID)
         try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
         if let notice { await session.add(notice: notice) }

@@ -35,6 +35,6 @@ struct SignInRestorer: Sendable {
         let configuration = live.configuration
         return SignInSession(
             record: document.record, flow: flow, dispatcher: dispatcher, polling: configuration.polling, outcome: configuration.outcome, logger: logger,
-            devices: devices, metrics: metrics)
+            devices: devices, metrics: metrics, facts: upstream.facts)
     }
 }

@@ -75,6 +75,9 @@ actor SignInSession {
     static let maximumImageBytes = 512 * 1024
     private let polling: PollingSettings
     private let outcomeSettings: OutcomeSettings
+    /// Where what the upstream's client learned is kept past the process: read again before the code exchange while the
+    /// client does not know whether the upstream issues token-bound codes (another replica may have learned it).
+    private let facts: UpstreamFactKeeper?
     private let metrics: GatewayMetrics
     /// The device this sign-in is for, when it was started from the verification page: the tokens go to it.
     let device: DeviceSignIn?
@@ -88,7 +91,7 @@ actor SignInSession {
     init(
         flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings = .init(), outcome: OutcomeSettings = .init(), logger: Logger,
         initialStep: Representation? = nil, pairing: (code: String, hostName: String)? = nil, device: DeviceSignIn? = nil, startLink: StartLink? = nil,
-        metrics: GatewayMetrics = GatewayMetrics()
+        metrics: GatewayMetrics = GatewayMetrics(), facts: UpstreamFactKeeper? = nil
     ) {
         var record = SignInRecord()
         record.device = device.map { SignInDevice(reference: $0.reference, clientID: $0.client.id, clientName: $0.client.name) }
@@ -100,14 +103,16 @@ actor SignInSession {
         }
         self.init(
             record: record, flow: flow, dispatcher: dispatcher, polling: polling, outcome: outcome, logger: logger, devices: device?.store,
-            metrics: metrics)
+            metrics: metrics, facts: facts)
     }
 
     /// A sign-in continued from its record and its flow (restored from a `HAAPIFlowState`), as a shared store loads it.
-    /// - Parameter devices: Where a device's tokens go, when the record names a device.
+    /// - Parameters:
+    ///   - devices: Where a device's tokens go, when the record names a device.
+    ///   - facts: Where what the upstream's client learned is kept (``UpstreamConnection/facts``).
     init(
         record: SignInRecord, flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings, outcome: OutcomeSettings, logger: Logger,
-        devices: DeviceAuthorizationStore?, metrics: GatewayMetrics
+        devices: DeviceAuthorizationStore?, metrics: GatewayMetrics, facts: UpstreamFactKeeper? = nil
     ) {
         self.record = record
         self.csrfToken = record.csrfToken
@@ -123,6 +128,7 @@ actor SignInSession {
         self.polling = polling
         self.outcomeSettings = outcome
         self.metrics = metrics
+        self.facts = facts
         var logger = logger
         logger[metadataKey: "flow"] = "\(flowID)"
         self.logger = logger
@@ -472,6 +478,8 @@ actor SignInSession {
 
     private func complete(_ response: Representation) async throws(GatewayError) {
         let outcome: TokenExchangeOutcome
+        // What another replica (or an earlier process) learned about the upstream's codes, while this one does not know.
+        await facts?.refreshIfUnknown()
         let started = ContinuousClock.now
         do {
             // The exchange (and its one retry) within one upstream timeout as a whole.
@@ -488,10 +496,20 @@ actor SignInSession {
         }
         guard let tokens = outcome.tokens else {
             let error = outcome.oauthError
-            logger.warning("token endpoint refused the code", metadata: ["error": "\(error?.error ?? "unknown")"])
+            var message = PageText.gateway(.tokensRefused)
+            if error?.error == "invalid_grant", await flow.codeExchangeProvedAfterRefusal {
+                // Token-bound codes ([TOKENBIND], notes 5): the exchange without a proof was refused (`invalid_dpop_proof`),
+                // and the retry with one was answered `invalid_grant`: the upstream used the code up when it refused it
+                // (Curity does not document whether it does). The client proves every later exchange at once.
+                message = .gateway(.tokenBoundCodeUsedUp)
+                logger.warning(
+                    "the upstream issues token-bound authorization codes and used this sign-in's code up when it refused its exchange without a DPoP proof: this sign-in failed (invalid_grant); the next sign-ins prove every exchange at once, and upstream.bindTokensToDPoP: true avoids even this one",
+                    metadata: ["error": "invalid_grant"])
+            } else {
+                logger.warning("token endpoint refused the code", metadata: ["error": "\(error?.error ?? "unknown")"])
+            }
             await fail(
-                .gateway(.tokensRefused),
-                outcome: .init(error: error?.error ?? "invalid_grant", errorDescription: error?.errorDescription, errorUri: error?.errorURI))
+                message, outcome: .init(error: error?.error ?? "invalid_grant", errorDescription: error?.errorDescription, errorUri: error?.errorURI))
             return
         }
         // OpenID Connect Core 1.0 §3.1.3.7: the ID token is validated before any of its claims is trusted; tokens whose ID

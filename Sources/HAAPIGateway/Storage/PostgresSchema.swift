@@ -2,11 +2,12 @@
 ///
 /// `haapi_gateway_schema` holds the version the tables are at. ``migrations`` maps each version to the statements that
 /// bring the one before it there (version 1: from nothing; version 2: when a session was last used, and who holds it
-/// while a request acts on it, ``PostgresSessionStorage/claim(id:claim:lease:knownVersion:)``). Every statement is idempotent (`IF NOT EXISTS`), so a
+/// while a request acts on it, ``PostgresSessionStorage/claim(id:claim:lease:knownVersion:)``; version 3: what the
+/// replicas learned about the upstream, ``PostgresUpstreamFacts``). Every statement is idempotent (`IF NOT EXISTS`), so a
 /// database whose tables an operator created from `docs/postgres-schema.sql` needs nothing from the gateway.
 enum PostgresSchema {
     /// The version this gateway writes and reads.
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     /// A fixed key for `pg_advisory_xact_lock`: replicas starting at once prepare the tables one after the other
     /// (concurrent `CREATE TABLE IF NOT EXISTS` can fail on PostgreSQL's catalogue).
@@ -15,6 +16,7 @@ enum PostgresSchema {
     static let schemaTable = "haapi_gateway_schema"
     static let sessionsTable = "haapi_gateway_sessions"
     static let outboxTable = "haapi_gateway_outbox"
+    static let upstreamFactsTable = "haapi_gateway_upstream_facts"
 
     /// The version table itself (created before any migration runs).
     static let createSchemaTable = """
@@ -69,6 +71,17 @@ enum PostgresSchema {
                 ADD COLUMN IF NOT EXISTS used_at timestamptz,
                 ADD COLUMN IF NOT EXISTS claimed_by text,
                 ADD COLUMN IF NOT EXISTS claimed_until timestamptz
+            """
+        ],
+        3: [
+            """
+            CREATE TABLE IF NOT EXISTS haapi_gateway_upstream_facts (
+                issuer text NOT NULL,
+                client_id text NOT NULL,
+                token_bound_codes boolean NOT NULL,
+                learned_at timestamptz NOT NULL,
+                PRIMARY KEY (issuer, client_id)
+            )
             """
         ],
     ]

@@ -23,7 +23,7 @@ extension PostgresStorageTests {
             #expect(try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 \(PostgresSchema.currentVersion)")
             #expect(
                 try await database.sql("SELECT string_agg(tablename, ' ' ORDER BY tablename) FROM pg_tables WHERE tablename LIKE 'haapi_gateway_%'")
-                    == "haapi_gateway_outbox haapi_gateway_schema haapi_gateway_sessions")
+                    == "haapi_gateway_outbox haapi_gateway_schema haapi_gateway_sessions haapi_gateway_upstream_facts")
             try await database.withStorage(keys: [key]) { storage in
                 try await storage.insert(id: "s", document: [1], lifetimes: SessionLifetimes(absolute: .seconds(60), idle: .seconds(60)), address: nil)
                 #expect(try await storage.count() == 1)
@@ -85,6 +85,23 @@ extension PostgresStorageTests {
             #expect(try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 \(PostgresSchema.currentVersion)")
         }
 
+        @Test("tables of schema version 2 are migrated in place: the upstream facts table is added, the sessions kept")
+        func migratesVersionTwo() async throws {
+            let database = try await StorageTestDatabase.make()
+            let lifetimes = SessionLifetimes(absolute: .seconds(600), idle: .seconds(600))
+            try await database.withStorage(keys: [key]) { storage in
+                _ = try await storage.insert(id: "before", document: [4, 5], lifetimes: lifetimes, address: nil)
+            }
+            try await database.sql("DROP TABLE haapi_gateway_upstream_facts; UPDATE haapi_gateway_schema SET version = 2;")
+            try await database.withDatabase(keys: [key]) { handle in
+                #expect(try await PostgresSessionStorage(database: handle).load(id: "before") == .found(StoredSession(document: [4, 5], version: 1)))
+                let upstream = UpstreamFactKey(issuer: "https://idsvr.example/oauth/v2/oauth-anonymous", clientID: "gateway")
+                try await PostgresUpstreamFacts(database: handle).record(.proofRequired, for: upstream)
+                #expect(try await PostgresUpstreamFacts(database: handle).finding(for: upstream) == .proofRequired)
+            }
+            #expect(try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 \(PostgresSchema.currentVersion)")
+        }
+
         @Test("docs/postgres-schema.sql holds every statement of PostgresSchema, and a gateway whose user may not create tables uses what it made")
         func operatorsSchemaFile() async throws {
             let file = Repository.root.appendingPathComponent("docs/postgres-schema.sql")
@@ -100,13 +117,18 @@ extension PostgresStorageTests {
                 """
                 CREATE ROLE limited LOGIN PASSWORD 'limited-password';
                 GRANT SELECT ON haapi_gateway_schema TO limited;
-                GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox TO limited;
+                GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox, haapi_gateway_upstream_facts TO limited;
                 """)
             try await database.withDatabase(keys: [key], user: "limited", password: "limited-password") { handle in
                 let storage = PostgresSessionStorage(database: handle)
                 try await storage.insert(id: "s", document: [7], lifetimes: SessionLifetimes(absolute: .seconds(60), idle: .seconds(60)), address: nil)
                 #expect(try await storage.load(id: "s") == .found(StoredSession(document: [7], version: 1)))
                 try await PostgresOutbox(database: handle).enqueue([OutboxDelivery(id: "d", sink: "file:/x", outcome: "success", document: [1])], claimingFor: nil)
+                let facts = PostgresUpstreamFacts(database: handle)
+                let upstream = UpstreamFactKey(issuer: "https://idsvr.example/oauth/v2/oauth-anonymous", clientID: "gateway")
+                try await facts.record(.proofRequired, for: upstream)
+                try await facts.record(.proofRequired, for: upstream)  // the upsert, with the grants the file names
+                #expect(try await facts.finding(for: upstream) == .proofRequired)
             }
             #expect(try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 \(PostgresSchema.currentVersion)")
         }

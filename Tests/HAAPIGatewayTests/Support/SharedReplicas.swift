@@ -18,8 +18,9 @@ struct SharedReplicas: Sendable {
     let sinkPath: String
 
     /// Runs `body` with two replicas on a fresh database; the second seals with `secondKeys` when given (else `keys`).
+    /// The upstream is the strict demo unless `demoConfiguration` says otherwise.
     static func run(
-        keys: [SessionEncryptionKey], secondKeys: [SessionEncryptionKey]? = nil,
+        keys: [SessionEncryptionKey], secondKeys: [SessionEncryptionKey]? = nil, demoConfiguration: DemoServerConfiguration = .strict,
         configure: @escaping @Sendable (inout GatewayConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (SharedReplicas) async throws -> Void
     ) async throws {
@@ -28,7 +29,7 @@ struct SharedReplicas: Sendable {
         let metrics = [GatewayMetrics(), GatewayMetrics()]
         let quiet = Logger(label: "replica", factory: { _ in SwiftLogNoOpLogHandler() })
         try await GatewayHarness.withProxiedGateway(
-            logger: quiet, metrics: metrics[0],
+            logger: quiet, demoConfiguration: demoConfiguration, metrics: metrics[0],
             configure: {
                 $0.sessions.store = .postgres(PostgresStoreSettings(url: url, encryptionKeys: keys))
                 configure(&$0)
