@@ -470,7 +470,8 @@ actor CallbackDispatcher {
             abandon(entry, error: error)
         case .notClaimed:
             // This replica's claim ended during the attempt (its lease ran out, or it was released at shutdown): another
-            // replica has the delivery, or has delivered it.
+            // replica has the delivery, or has delivered it. A first attempt that failed is still a delivery retried.
+            if entry.attempts == 1 { noteRetrying(entry, error: error) }
             logger.notice(
                 "a callback delivery's claim ended during its attempt; another replica has it",
                 metadata: ["sink": "\(entry.sink.name)", "delivery": "\(entry.delivery.id)"])

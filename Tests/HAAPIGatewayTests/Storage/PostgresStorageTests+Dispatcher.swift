@@ -110,8 +110,10 @@ extension PostgresStorageTests {
                 try await database.sql("SELECT sink FROM haapi_gateway_outbox") == "exec:/bin/false", "the accepted delivery is no longer in the outbox")
             #expect(try await Self.eventually(.seconds(20)) { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
             #expect(never.attemptsStarted >= 2, "retried from the outbox before it was given up (\(never.attemptsStarted) attempts)")
-            #expect(logs.text.contains("error callback delivery given up; this outcome is lost for the sink"))
+            // The dispatcher logs and counts the give-up just after it deletes the row: wait for those very things.
+            #expect(try await Self.eventually { logs.text.contains("error callback delivery given up; this outcome is lost for the sink") })
             #expect(logs.text.contains("exec:/bin/false"))
+            #expect(try await Self.eventually { metrics.exposition().contains(#"haapi_gateway_callback_deliveries_total{result="given_up"} 1"#) })
             let lines = Set(metrics.exposition().split(separator: "\n").map(String.init))
             #expect(lines.contains(#"haapi_gateway_callback_deliveries_total{result="given_up"} 1"#))
             #expect(lines.contains(#"haapi_gateway_callback_deliveries_total{result="delivered"} 1"#))
