@@ -5,6 +5,9 @@ import Foundation
 enum TestTools {
     static var requireAll: Bool { ProcessInfo.processInfo.environment["HAAPI_GATEWAY_REQUIRE_ALL_TESTS"] != nil }
 
+    /// Python's jsonschema, which validates every body the demo server's tests record against the HAAPI JSON schema.
+    static let schemaValidatorAvailable: Bool = requireAll || pythonHas("jsonschema")
+
     /// Python's qrcode, the QR encoder's reference.
     static let qrReferenceAvailable: Bool = requireAll || pythonHas("qrcode")
 

@@ -74,4 +74,19 @@ struct UpstreamAtStartTests {
         demo.signal(SIGTERM)
         _ = try await demo.waitForExit(timeout: .seconds(30))
     }
+
+    @Test("the host's root as --upstream stops startup with one line saying where the metadata is and which issuer to set, exit 78")
+    func hostRootIsNotTheIssuer() async throws {
+        let demo = try RunningGateway(["demo-server", "--port", "0", "--log-level", "error"])
+        let origin = try await demo.waitForOutput(#"Demo HAAPI server: issuer (http://127\.0\.0\.1:\d+)/oauth/v2/oauth-anonymous"#)
+        let result = try await runGateway(
+            ["serve", "--port", "0", "--upstream", origin, "--client-id", DemoServer.clientID, "--client-secret", DemoServer.clientSecret],
+            directory: Repository.root)
+        #expect(result.status == StartupFailure.configurationStatus)
+        #expect(
+            result.standardError.split(separator: "\n").last
+                == "haapi-gateway: invalid configuration: upstream: upstream.baseURL must be the issuer, under which the server publishes its metadata (OpenID Connect Discovery 1.0 §4): no discovery document at \(origin)/.well-known/openid-configuration (HTTP 404); there is one at \(origin)/oauth/v2/oauth-anonymous/.well-known/openid-configuration, naming the issuer \(origin)/oauth/v2/oauth-anonymous")
+        demo.signal(SIGTERM)
+        _ = try await demo.waitForExit(timeout: .seconds(30))
+    }
 }

@@ -6,8 +6,9 @@ import Synchronization
 /// The gateway's HAAPI client, once the upstream has answered: its discovery document read and a first HAAPI token
 /// obtained. An upstream that is down, unreachable or slow at start does not stop the gateway: it starts without it,
 /// says so (``status``, `/readyz`, a "sign-in is unavailable" page), and keeps trying with backoff in the background
-/// (as a service of the application) until it answers. An upstream that answers but is wrong for the gateway (no
-/// discovery there, no HAAPI for the client, a refused client secret) stops startup at once, as a configuration error.
+/// (as a service of the application) until it answers, as it does after a 5xx, a 429, a proxy's page or a discovery
+/// document that is not there yet (``isTemporary(_:)``). Only the server's own answer that the configuration is wrong
+/// (no HAAPI for the client, a refused client secret, another issuer) stops startup at once, as a configuration error.
 public final class UpstreamConnection: Service, Sendable {
     /// What the connection is doing, for readiness and logs.
     public enum Status: Sendable, Equatable {
@@ -110,22 +111,44 @@ public final class UpstreamConnection: Service, Sendable {
             metadata: ["upstream": "\(upstreamName)", "algorithms": "\(unvalidatable.joined(separator: ", "))"])
     }
 
-    /// Whether `error` may go away by itself: the upstream is down, unreachable, slow or failing (5xx), as opposed to
-    /// answering in a way that shows the configuration is wrong (4xx, a document that is not discovery, a key that
-    /// does not load).
+    /// Whether `error` may go away by itself (an outage, retried, `/readyz` saying what was found) rather than being the
+    /// server's own answer that the configuration is wrong (which stops startup):
+    /// - no connection, a time-out, a 5xx, or a 429 (Too Many Requests): outages;
+    /// - a 4xx that is not the server's OAuth answer, or a body that is not JSON: a proxy's or load balancer's page, such
+    ///   as a route that is not there yet during a rollout: an outage;
+    /// - no discovery document where the issuer says: an outage (a proxy not routing yet, or metadata not exposed yet;
+    ///   the gateway becomes ready once it is), unless one was found at Curity's place on the same origin: then
+    ///   `upstream.baseURL` is wrong;
+    /// - the token endpoint's OAuth refusal (`invalid_client`, a HAAPI refusal), a discovery document of another issuer
+    ///   or without its endpoints, a refused DPoP proof, a key that does not load: the configuration.
     static func isTemporary(_ error: HAAPIError) -> Bool {
         switch error.code {
-        case .connectionRefused, .nameResolution, .tls, .timeout, .transport: true
-        case .upstreamStatus: (error.status ?? 500) >= 500
-        default: false
+        case .connectionRefused, .nameResolution, .tls, .timeout, .transport:
+            return true
+        case .upstreamStatus:
+            let status = error.status ?? 500
+            return status >= 500 || status == 429 || (error.oauthError == nil && !isJSON(error.contentType))
+        case .malformedResponse:
+            return !isJSON(error.contentType)
+        case .noDiscoveryDocument:
+            return error.foundIssuer == nil
+        default:
+            return false
         }
     }
 
+    /// Whether a content type is JSON (`application/json`, `application/problem+json`, …).
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        return type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))
+    }
+
     /// Retries with backoff until connected (nothing to do when already connected), then waits for shutdown and closes
-    /// the client. A misconfigured upstream found later is logged and left unready.
+    /// the client. It never gives up: a misconfiguration found after startup is logged at each attempt and left unready
+    /// until the upstream's answer changes.
     public func run() async throws {
         var attempt = 0
-        while client == nil, case .connecting = status {
+        while client == nil {
             let wait = backoff[min(attempt, backoff.count - 1)]
             attempt += 1
             do {

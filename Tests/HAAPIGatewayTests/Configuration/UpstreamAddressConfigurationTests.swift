@@ -113,6 +113,16 @@ struct UpstreamAddressConfigurationTests {
                 == ["upstream.issuer (environment variable HAAPI_GATEWAY_UPSTREAM_ISSUER): applies with upstream.endpoints only: with discovery the issuer is upstream.baseURL"])
     }
 
+    @Test("an upstream given as a host name alone: the problem suggests the issuer a Curity there has")
+    func hostAlone() {
+        #expect(
+            Self.problems(["HAAPI_GATEWAY_UPSTREAM_BASE_URL": "idsvr.example.com:8443"])
+                == ["upstream.baseURL (environment variable HAAPI_GATEWAY_UPSTREAM_BASE_URL): must be an absolute http or https URL, got \"idsvr.example.com:8443\" (for a Curity Identity Server at that host, its issuer: https://idsvr.example.com:8443/oauth/v2/oauth-anonymous)"])
+        #expect(
+            Self.problems(["HAAPI_GATEWAY_UPSTREAM_BASE_URL": "/oauth/v2/oauth-anonymous"])
+                == ["upstream.baseURL (environment variable HAAPI_GATEWAY_UPSTREAM_BASE_URL): must be an absolute http or https URL, got \"/oauth/v2/oauth-anonymous\""])
+    }
+
     @Test("environment names of the new keys")
     func environmentNames() {
         let names = Dictionary(uniqueKeysWithValues: ConfigurationKey.all.map { ($0.path, $0.environmentName) })

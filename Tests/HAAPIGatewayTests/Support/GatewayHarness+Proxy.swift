@@ -15,6 +15,7 @@ extension GatewayHarness {
         proxyTLS: TLSConfiguration? = nil,
         demoConfiguration: DemoServerConfiguration = .strict,
         metrics: GatewayMetrics = GatewayMetrics(),
+        discoveryFaultAtStart: UpstreamFault? = nil,
         configure: @escaping @Sendable (inout GatewayConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestBrowser, RunningDemoServer, String, UpstreamProxy) async throws -> Void
     ) async throws {
@@ -23,6 +24,7 @@ extension GatewayHarness {
         for attempt in 1...3 {
             let demoPort = try await UpstreamProxy.freeLoopbackPort()
             let proxy = UpstreamProxy(targetPort: demoPort)
+            proxy.discoveryFault = discoveryFaultAtStart
             let started = StartSignal()
             do {
                 try await proxy.application(tls: proxyTLS).test(.live) { proxyClient in

@@ -26,6 +26,13 @@ final class UpstreamProxy: @unchecked Sendable {
         set { lock.withLock { currentFault = newValue } }
     }
 
+    /// The fault discovery requests (`…/.well-known/…`) get from now on; nil forwards them.
+    var discoveryFault: UpstreamFault? {
+        get { lock.withLock { currentDiscoveryFault } }
+        set { lock.withLock { currentDiscoveryFault = newValue } }
+    }
+    private var currentDiscoveryFault: UpstreamFault?
+
     /// How many requests were answered with a fault.
     var faultCount: Int { lock.withLock { faultsAnswered } }
 
@@ -51,7 +58,10 @@ final class UpstreamProxy: @unchecked Sendable {
     }
 
     private func handle(_ request: Request) async throws -> Response {
-        guard !request.uri.path.hasPrefix("/.well-known/"), let fault else { return try await forward(request) }
+        if request.uri.path.contains("/.well-known/"), case .answer(let status, let contentType, let body)? = discoveryFault {
+            return Response(status: .init(code: status), headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+        guard !request.uri.path.contains("/.well-known/"), let fault else { return try await forward(request) }
         if case .answerOnce(let suffix, _) = fault, !request.uri.path.hasSuffix(suffix) { return try await forward(request) }
         lock.withLock { faultsAnswered += 1 }
         switch fault {

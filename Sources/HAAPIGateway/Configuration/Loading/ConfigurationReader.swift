@@ -83,15 +83,15 @@ struct ConfigurationReader {
         }
     }
 
-    /// An absolute http(s) URL.
-    mutating func httpURL(_ path: String) -> URL? {
+    /// An absolute http(s) URL; `suggestion` may add what was probably meant to the problem of a value that is not one.
+    mutating func httpURL(_ path: String, suggestion: (String) -> String? = { _ in nil }) -> URL? {
         guard let text = string(path) else { return nil }
         switch AbsoluteHTTPURL.parse(text) {
         case .success(let url):
             return url
         case .failure(let refusal):
             // The value is quoted with control characters escaped, so a problem line cannot be split or forged.
-            problem(path, "\(refusal.message), got \(String(reflecting: text))")
+            problem(path, "\(refusal.message), got \(String(reflecting: text))" + (suggestion(text).map { " (\($0))" } ?? ""))
             return nil
         }
     }

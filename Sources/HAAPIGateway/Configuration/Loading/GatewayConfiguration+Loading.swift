@@ -189,7 +189,11 @@ extension GatewayConfiguration {
         for key in ["demo.requireDPoPNonce", "demo.strict"] where reader.isSet(key) {
             reader.problem(key, "applies to the embedded demo upstream only; remove it or upstream.baseURL")
         }
-        let baseURL = reader.httpURL("upstream.baseURL")
+        let baseURL = reader.httpURL("upstream.baseURL") { text in
+            // A host name alone (`idsvr.example.com`, `idsvr:8443`): the issuer a default Curity there has.
+            guard !text.contains("/"), !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "-.:[]".contains($0) }) else { return nil }
+            return "for a Curity Identity Server at that host, its issuer: https://\(text)/oauth/v2/oauth-anonymous"
+        }
         if let baseURL, baseURL.scheme?.lowercased() == "http", !isLoopback(baseURL.host ?? "") {
             reader.problem("upstream.baseURL", "must use https (plain http is accepted for loopback addresses only)")
         }
