@@ -8,6 +8,11 @@ import Testing
 /// opens one sign-in and is entered a bounded number of times, and the forms need their double-submit token.
 @Suite("Device verification page guards")
 struct DeviceCodeGuardTests {
+    /// The user codes' alphabet (RFC 8628 §6.1's example), for guesses that are codes.
+    enum UserCodeAlphabet {
+        static let letters = Array("BCDFGHJKLMNPQRSTVWXZ")
+    }
+
     /// Enters `code` on the verification page as a browser with its own form token.
     static func enter(_ code: String, _ person: TestBrowser, headers: [(String, String)] = []) async throws -> TestBrowser.Page {
         let entry = try await person.get("/device")
@@ -38,7 +43,7 @@ struct DeviceCodeGuardTests {
         }
     }
 
-    @Test("wrong codes from many addresses together are bounded too (devices.maximumWrongCodes)")
+    @Test("wrong codes from many addresses together are bounded too (devices.maximumWrongCodes): past it a guessing address is refused, a new one guesses once")
     func wrongCodesFromEveryone() async throws {
         try await DeviceAuthorizationTests.withDevice(configure: {
             $0.devices.maximumWrongCodes = 4
@@ -49,8 +54,34 @@ struct DeviceCodeGuardTests {
                 let page = try await Self.enter("BBBB-BBBB", person, headers: [("X-Forwarded-For", "198.51.100.\(address)")])
                 #expect(page.status == 400)
             }
-            let refused = try await Self.enter("BBBB-BBBB", person, headers: [("X-Forwarded-For", "198.51.100.99")])
+            let again = try await Self.enter("CCCC-CCCC", person, headers: [("X-Forwarded-For", "198.51.100.1")])
+            #expect(again.status == 429, "an address that guessed wrong is held back once everyone's bound is reached")
+            let newcomer = try await Self.enter("BBBB-BBBB", person, headers: [("X-Forwarded-For", "198.51.100.99")])
+            #expect(newcomer.status == 400, "one guess for an address that has not guessed")
+            let refused = try await Self.enter("CCCC-CCCC", person, headers: [("X-Forwarded-For", "198.51.100.99")])
             #expect(refused.status == 429)
+        }
+    }
+
+    @Test("100 wrong codes from ten addresses do not stop a person with the right code at another address")
+    func guessersDoNotLockOutThePerson() async throws {
+        try await DeviceAuthorizationTests.withDevice(configure: {
+            $0.server.trustedProxies = [IPAddressRange("127.0.0.0/8")!]
+        }) { device, person, _ in
+            let authorization = try await device.authorize()
+            let userCode = try #require(authorization["user_code"] as? String)
+            for address in 1...10 {
+                for guess in 0..<10 {
+                    let code = String(repeating: Character(String(UserCodeAlphabet.letters[(address + guess) % 20])), count: 8)
+                    guard code != userCode.replacingOccurrences(of: "-", with: "") else { continue }
+                    _ = try await Self.enter(code, person, headers: [("X-Forwarded-For", "203.0.113.\(address)")])
+                }
+            }
+            let blocked = try await Self.enter("BBBB-BBBB", person, headers: [("X-Forwarded-For", "203.0.113.1")])
+            #expect(blocked.status == 429, "the guessers are held back")
+            let confirm = try await Self.enter(userCode, person, headers: [("X-Forwarded-For", "192.0.2.7")])
+            #expect(confirm.status == 200)
+            #expect(confirm.html.contains("Build host 3 is asking to sign in"))
         }
     }
 
