@@ -69,6 +69,8 @@ public final class PostgresDatabase: Service, Sendable {
     let logger: Logger
     /// The database's URL without its password, for log lines.
     let name: String
+    /// Where the database is, for ``PostgresConnectionProbe``.
+    let url: PostgresURL
     private let schemaState = Mutex<SchemaState>(.unprepared(lastFailure: nil))
     private let lastReadiness = Mutex<(at: ContinuousClock.Instant, readiness: StorageReadiness)?>(nil)
 
@@ -93,6 +95,7 @@ public final class PostgresDatabase: Service, Sendable {
         self.options = options
         self.logger = logger
         self.name = url.description
+        self.url = url
     }
 
     /// Runs the connection pool and prepares the tables (retrying while the database cannot be reached) until the task
@@ -176,7 +179,7 @@ public final class PostgresDatabase: Service, Sendable {
             }
             readiness = .ready
         } catch {
-            readiness = .notReady(error.message)
+            readiness = .notReady(await explained(error))
         }
         lastReadiness.withLock { $0 = (ContinuousClock.now, readiness) }
         return readiness
@@ -230,6 +233,13 @@ public final class PostgresDatabase: Service, Sendable {
     private func prepareUntilDone() async throws {
         var delay: Duration = .seconds(1)
         var lastLogged: String?
+        // One connection of its own first: what stops the pool's (TLS, a password, a database name) is said at once,
+        // not after an operation's time runs out.
+        if let reason = await PostgresConnectionProbe.diagnose(url, within: options.connectTimeout) {
+            schemaState.withLock { if case .unprepared = $0 { $0 = .unprepared(lastFailure: reason) } }
+            logger.warning("database unreachable; trying again", metadata: ["database": "\(name)", "error": "\(reason)"])
+            lastLogged = reason
+        }
         while !Task.isCancelled {
             do throws(PostgresStorageError) {
                 try await prepareSchema()
@@ -238,10 +248,11 @@ public final class PostgresDatabase: Service, Sendable {
             } catch where error.code == .cancelled {
                 return
             } catch where error.code == .unavailable || error.code == .timedOut {
-                schemaState.withLock { $0 = .unprepared(lastFailure: error.message) }
-                if lastLogged != error.message {
-                    logger.warning("database unreachable; trying again", metadata: ["database": "\(name)", "error": "\(error.message)"])
-                    lastLogged = error.message
+                let reason = await explained(error)
+                schemaState.withLock { $0 = .unprepared(lastFailure: reason) }
+                if lastLogged != reason {
+                    logger.warning("database unreachable; trying again", metadata: ["database": "\(name)", "error": "\(reason)"])
+                    lastLogged = reason
                 }
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(15))
@@ -251,6 +262,13 @@ public final class PostgresDatabase: Service, Sendable {
                 throw StartupFailure(message: "\(reason) (\(name))", exitStatus: StartupFailure.configurationStatus)
             }
         }
+    }
+
+    /// An operation's failure in words: when the database gave no answer (the pool keeps trying a connection that fails
+    /// and says only that time ran out), what one connection of its own meets, named (``PostgresConnectionProbe``).
+    private func explained(_ error: PostgresStorageError) async -> String {
+        guard error.code == .unavailable || error.code == .timedOut else { return error.message }
+        return await PostgresConnectionProbe.diagnose(url, within: options.connectTimeout) ?? error.message
     }
 
     private func markPrepared() {
