@@ -178,6 +178,12 @@ struct DeploymentAddressingTests {
         #expect(throws: HAAPIError.self) {
             try transport.route(HTTPRequestData(method: "GET", url: URL(string: "https://login.example.com/authn/login")!))
         }
+        let loopback6 = InternalRouteTransport(
+            base: ClosureHAAPITransport { _ in HTTPResponseData(status: 200) },
+            externalURL: URL(string: "https://login.example.com/oauth/v2/oauth-anonymous")!, internalURL: URL(string: "http://[::1]:8443")!)
+        let routed6 = try loopback6.route(HTTPRequestData(method: "POST", url: URL(string: "https://login.example.com/oauth/v2/oauth-token")!))
+        #expect(routed6.url.absoluteString == "http://[::1]:8443/oauth/v2/oauth-token")
+        #expect(routed6.headers.filter { $0.name.lowercased() == "host" }.map(\.value) == ["login.example.com"])
     }
 
     @Test("an internal URL with a path, and endpoints off the external origin, are configuration problems")

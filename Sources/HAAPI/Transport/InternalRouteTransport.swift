@@ -56,7 +56,11 @@ struct InternalRouteTransport: HAAPITransport {
             throw HAAPIError(.invalidParameters, "the request URL cannot be parsed")
         }
         components.scheme = internalScheme
-        components.host = internalHost
+        if internalHost.contains(":"), !internalHost.hasPrefix("[") {
+            components.percentEncodedHost = "[\(internalHost)]"  // an IPv6 literal, bracketed as RFC 3986 §3.2.2 writes it
+        } else {
+            components.host = internalHost
+        }
         components.port = internalPort
         guard let url = components.url else { throw HAAPIError(.invalidParameters, "the internal request URL cannot be built") }
         var routed = request

@@ -14,8 +14,6 @@ public struct UpstreamDoctor: Sendable {
     public let configuration: HAAPIClientConfiguration
     /// Where an external browser comes back to (`<public origin>/external-browser/return`), nil without `server.publicURL`.
     public let externalBrowserReturnURL: String?
-    /// A transport to use instead of the client's own (tests).
-    let transport: (any HAAPITransport)?
     private let logger: Logger
 
     /// - Parameters:
@@ -23,13 +21,8 @@ public struct UpstreamDoctor: Sendable {
     ///   - publicURL: `server.publicURL`, if set.
     ///   - logger: Receives nothing secret.
     public init(configuration: HAAPIClientConfiguration, publicURL: URL?, logger: Logger = Logger(label: "haapi-gateway.doctor")) {
-        self.init(configuration: configuration, publicURL: publicURL, transport: nil, logger: logger)
-    }
-
-    init(configuration: HAAPIClientConfiguration, publicURL: URL?, transport: (any HAAPITransport)?, logger: Logger) {
         self.configuration = configuration
         self.externalBrowserReturnURL = publicURL.flatMap(RequestOriginGuard.origin(of:)).map { $0 + StepPageBuilder.externalBrowserReturnPath }
-        self.transport = transport
         self.logger = logger
     }
 
@@ -51,7 +44,7 @@ public struct UpstreamDoctor: Sendable {
         defer { logger.debug("doctor done", metadata: ["checks": "\(checks.count)"]) }
         let client: HAAPIClient
         do throws(HAAPIError) {
-            client = try await HAAPIClient(configuration: configuration, transport: transport, logger: logger)
+            client = try await HAAPIClient(configuration: configuration, logger: logger)
         } catch {
             checks.append(discoveryFailure(error))
             return report(checks)

@@ -5,12 +5,10 @@ import PostgresNIO
 /// (`haapi_gateway_upstream_facts`, schema version 3): one row per issuer and client id saying whether the upstream
 /// issues token-bound authorization codes, and when that was learned. Every replica reads it (``UpstreamFactKeeper``)
 /// and the first to learn a change writes it, so that a restart or another replica proves its first exchange at once.
-/// Nothing secret is in it, and nothing is sealed.
+/// Nothing secret is in it, and nothing is sealed. Each read and write has the database's operation time limit
+/// (`PostgresDatabase.Options.operationTimeout`), as every other statement: a warm pool answers in a millisecond.
 struct PostgresUpstreamFacts: UpstreamFactStore {
     let database: PostgresDatabase
-    /// The most one read or write may take: an exchange waits for it (2 s, less than the usual operation's 5 s).
-    static let timeLimit: Duration = .seconds(2)
-
     var place: String { "\(PostgresSchema.upstreamFactsTable) in \(database.name)" }
     var isShared: Bool { true }
     var isReady: Bool { database.tablesPrepared }
@@ -22,7 +20,7 @@ struct PostgresUpstreamFacts: UpstreamFactStore {
         let query = PostgresQuery(
             unsafeSQL: "SELECT token_bound_codes FROM haapi_gateway_upstream_facts WHERE issuer = $1 AND client_id = $2", binds: bindings)
         do throws(PostgresStorageError) {
-            let tokenBound = try await database.perform("read the upstream facts", limit: Self.timeLimit) { client in
+            let tokenBound = try await database.perform("read the upstream facts") { client in
                 try await client.query(query).decode(Bool.self).first { _ in true }
             }
             guard let tokenBound else { return .unknown }
@@ -48,7 +46,7 @@ struct PostgresUpstreamFacts: UpstreamFactStore {
                     """, binds: bindings)
         }
         do throws(PostgresStorageError) {
-            try await database.perform("keep the upstream facts", limit: Self.timeLimit) { client in
+            try await database.perform("keep the upstream facts") { client in
                 _ = try await client.query(query).collect()
             }
         } catch {
