@@ -87,6 +87,16 @@ struct ConfigurationOptions: ParsableArguments {
         configFile ?? environment[ConfigurationLayers.configurationFileVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// The configuration, or every problem on standard error and the process ended with its status (78; 66 when every
+    /// problem is a file that cannot be read).
+    func loadConfigurationOrExit() -> GatewayConfiguration {
+        do {
+            return try loadConfiguration()
+        } catch {
+            exitWith("haapi-gateway: \(error.description)", status: error.exitStatus)
+        }
+    }
+
     /// Loads file, environment and flags, and checks the templates; every problem is in the thrown error.
     func loadConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError) -> GatewayConfiguration {
         try GatewayConfiguration.load(file: configurationFile(environment: environment), environment: environment, flags: flagValues, checkTemplates: true)

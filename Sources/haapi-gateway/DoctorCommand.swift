@@ -27,12 +27,7 @@ struct DoctorCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let configuration: GatewayConfiguration
-        do {
-            configuration = try options.loadConfiguration()
-        } catch {
-            exitWith("haapi-gateway: \(error.description)", status: error.exitStatus)
-        }
+        let configuration = options.loadConfigurationOrExit()
         var logger = configuration.logging.makeLogger(label: "haapi-gateway")
         logger.logLevel = max(logger.logLevel, .warning)
         let (resolved, demo) = try await EmbeddedUpstream.start(for: configuration, logger: logger)

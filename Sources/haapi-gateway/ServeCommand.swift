@@ -26,12 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigurationOptions
 
     func run() async throws {
-        let configuration: GatewayConfiguration
-        do {
-            configuration = try options.loadConfiguration()
-        } catch {
-            exitWith("haapi-gateway: \(error.description)", status: error.exitStatus)
-        }
+        let configuration = options.loadConfigurationOrExit()
         let logger = configuration.logging.makeLogger(label: "haapi-gateway")
         for line in configuration.summary { logger.info("configuration", metadata: ["effective": "\(line)"]) }
 
