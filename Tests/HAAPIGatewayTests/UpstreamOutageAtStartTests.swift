@@ -80,7 +80,7 @@ struct UpstreamOutageAtStartTests {
         #expect(!UpstreamConnection.isTemporary(found), "a document at Curity's place: upstream.baseURL is wrong")
         #expect(!UpstreamConnection.isTemporary(error(.issuerMismatch)))
         #expect(!UpstreamConnection.isTemporary(error(.dpopRejected)))
-        #expect(UpstreamConnection.isJSON("application/problem+json"))
-        #expect(!UpstreamConnection.isJSON(nil))
+        #expect(MediaType.isJSON("application/problem+json"))
+        #expect(!MediaType.isJSON(nil))
     }
 }

@@ -12,16 +12,10 @@ struct ClientAgainstDemoServerTests {
         clientAuthentication: ((RunningDemoServer) throws -> ClientAuthentication)? = nil,
         _ body: (DemoUpstream) async throws -> Void
     ) async throws {
-        let upstream = try await DemoUpstream.start(
+        try await DemoUpstream.start(
             requireDPoPNonce: requireDPoPNonce, clientAuthentication: clientAuthentication, clientKeyPath: clientKeyPath,
-            bindTokensToDPoP: bindTokensToDPoP)
-        do {
-            try await body(upstream)
-        } catch {
-            await upstream.shutdown()
-            throw error
-        }
-        await upstream.shutdown()
+            bindTokensToDPoP: bindTokensToDPoP
+        ).closing(body)
     }
 
     /// Signs in as `demo`/`demo` through the redirection-step and continue-same-step, returning the final step.

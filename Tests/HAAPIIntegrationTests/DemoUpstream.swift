@@ -43,6 +43,17 @@ struct DemoUpstream {
         await server.shutdown()
     }
 
+    /// Runs `body` with this upstream, then shuts it down, also when `body` throws.
+    func closing(_ body: (DemoUpstream) async throws -> Void) async throws {
+        do {
+            try await body(self)
+        } catch {
+            await shutdown()
+            throw error
+        }
+        await shutdown()
+    }
+
     /// `GET /demo/outbox`: the messages the demo server "sent", newest first.
     func outbox() async throws -> [[String: Any]] {
         let body = try await Self.fetch(server.baseURL.appendingPathComponent("demo/outbox").absoluteString)

@@ -10,17 +10,10 @@ struct IDTokenAlgorithmsAgainstDemoServerTests {
     private func withEd25519Upstream(
         _ configure: @escaping (inout DemoServerConfiguration) -> Void = { _ in }, _ body: (DemoUpstream) async throws -> Void
     ) async throws {
-        let upstream = try await DemoUpstream.start(configure: {
+        try await DemoUpstream.start(configure: {
             $0.idTokenSigningAlgorithm = .ed25519
             configure(&$0)
-        })
-        do {
-            try await body(upstream)
-        } catch {
-            await upstream.shutdown()
-            throw error
-        }
-        await upstream.shutdown()
+        }).closing(body)
     }
 
     /// demo/demo through the password form and the notice, then the code exchange.

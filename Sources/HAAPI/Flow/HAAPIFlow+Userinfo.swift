@@ -44,8 +44,7 @@ extension HAAPIFlow {
                 let error = response.header("WWW-Authenticate").flatMap(Self.challengeError).map { ", \($0)" } ?? ""
                 throw HAAPIError(.upstreamStatus, "the userinfo endpoint answered HTTP \(response.status)\(error)", status: response.status, contentType: contentType ?? "none")
             }
-            let mediaType = (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-            guard mediaType == "application/json" || mediaType.hasSuffix("+json") else {
+            guard MediaType.isJSON(contentType) else {
                 throw HAAPIError.malformed("the userinfo answer is not JSON (signed or encrypted answers are not supported)", status: 200, contentType: contentType ?? "none")
             }
             guard case .object(let claims)? = try? JSONParser.parse(response.body) else {

@@ -284,7 +284,7 @@ public actor HAAPIFlow {
         guard (200..<300).contains(response.status) else {
             throw HAAPIError(.upstreamStatus, "the upstream answered an image request with HTTP \(response.status)", status: response.status, contentType: contentType ?? "none")
         }
-        let mediaType = (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let mediaType = MediaType.of(contentType)
         guard Self.imageTypes.contains(mediaType) else {
             throw HAAPIError.malformed("an image link's answer is not a PNG, JPEG, GIF or WebP image", status: response.status, contentType: contentType ?? "none")
         }

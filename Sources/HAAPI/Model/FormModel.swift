@@ -20,11 +20,7 @@ public struct FormModel: Sendable, Hashable {
     public let errorActions: [Action]
 
     /// Whether the body is JSON (`type` is `application/json` or a `+json` type).
-    public var isJSON: Bool {
-        guard let type = type?.lowercased() else { return false }
-        let base = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? type
-        return base == "application/json" || base.hasSuffix("+json")
-    }
+    public var isJSON: Bool { MediaType.isJSON(type) }
 
     /// The field named `name`, if declared.
     /// - Parameter name: The field name.

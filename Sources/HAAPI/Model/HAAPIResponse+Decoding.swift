@@ -13,7 +13,7 @@ extension HAAPIResponse {
     /// - Throws: ``HAAPIError/Code/malformedResponse`` for another content type or invalid JSON;
     ///   ``HAAPIError/Code/upstreamStatus`` for an error status without a problem document.
     public static func decode(status: Int, contentType: String?, body: Data, keepingRawJSON: Bool = true) throws(HAAPIError) -> HAAPIResponse {
-        let mediaType = contentType.map(Self.mediaType(of:)) ?? ""
+        let mediaType = MediaType.of(contentType)
         let isRepresentation = mediaType == "application/vnd.auth+json"
         let isProblem = mediaType == "application/problem+json"
         let isJSON = mediaType == "application/json"
@@ -46,12 +46,5 @@ extension HAAPIResponse {
         } catch {
             throw HAAPIError(error.code, error.message, status: status, contentType: contentType)
         }
-    }
-
-    /// The lower-cased media type without parameters.
-    /// - Parameter contentType: A `Content-Type` value.
-    static func mediaType(of contentType: String) -> String {
-        let base = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? contentType
-        return base.trimmingWhitespace.lowercased()
     }
 }

@@ -127,20 +127,14 @@ public final class UpstreamConnection: Service, Sendable {
             return true
         case .upstreamStatus:
             let status = error.status ?? 500
-            return status >= 500 || status == 429 || (error.oauthError == nil && !isJSON(error.contentType))
+            return status >= 500 || status == 429 || (error.oauthError == nil && !MediaType.isJSON(error.contentType))
         case .malformedResponse:
-            return !isJSON(error.contentType)
+            return !MediaType.isJSON(error.contentType)
         case .noDiscoveryDocument:
             return error.foundIssuer == nil
         default:
             return false
         }
-    }
-
-    /// Whether a content type is JSON (`application/json`, `application/problem+json`, …).
-    static func isJSON(_ contentType: String?) -> Bool {
-        guard let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
-        return type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))
     }
 
     /// Retries with backoff until connected (nothing to do when already connected), then waits for shutdown and closes

@@ -194,9 +194,7 @@ extension GatewayConfiguration {
             guard !text.contains("/"), !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "-.:[]".contains($0) }) else { return nil }
             return "for a Curity Identity Server at that host, its issuer: https://\(text)/oauth/v2/oauth-anonymous"
         }
-        if let baseURL, baseURL.scheme?.lowercased() == "http", !isLoopback(baseURL.host ?? "") {
-            reader.problem("upstream.baseURL", "must use https (plain http is accepted for loopback addresses only)")
-        }
+        if let baseURL { requireHTTPS(&reader, "upstream.baseURL", baseURL) }
         let clientID = reader.string("upstream.clientID")
         if clientID == nil { reader.problem("upstream.clientID", "is required when upstream.baseURL is set") }
         let method = reader.string("upstream.clientAuthentication") ?? "secret-basic"
@@ -311,9 +309,7 @@ extension GatewayConfiguration {
         for entry in entries {
             switch CallbackSinkConfiguration.parse(entry) {
             case .success(.webhook(let url, _, _)):
-                if url.scheme?.lowercased() == "http", !isLoopback(url.host ?? "") {
-                    reader.problem("callbacks.sinks", "webhook \(url.host ?? "") must use https (plain http is accepted for loopback addresses only)")
-                }
+                requireHTTPS(&reader, "callbacks.sinks", url, subject: "webhook \(url.host ?? "") ")
                 if let webhookSecret { sinks.append(.webhook(url: url, secret: webhookSecret, previousSecret: previousWebhookSecret)) }
             case .success(.file(let path)):
                 var isDirectory: ObjCBool = false
@@ -361,6 +357,15 @@ extension GatewayConfiguration {
             if key == "outcome.idTokenClaims" { settings.idTokenClaims = names } else { settings.userinfoClaims = names }
         }
         return settings
+    }
+
+    /// A problem under `key` when `url` is plain http to anything but a loopback address.
+    /// - Parameters:
+    ///   - subject: What the message is about, before "must use https" (empty: the key itself).
+    ///   - reason: Why, after the loopback exception.
+    static func requireHTTPS(_ reader: inout ConfigurationReader, _ key: String, _ url: URL, subject: String = "", because reason: String? = nil) {
+        guard url.scheme?.lowercased() == "http", !isLoopback(url.host ?? "") else { return }
+        reader.problem(key, "\(subject)must use https (plain http is accepted for loopback addresses only\(reason.map { ": \($0)" } ?? ""))")
     }
 
     static func isLoopback(_ host: String) -> Bool {

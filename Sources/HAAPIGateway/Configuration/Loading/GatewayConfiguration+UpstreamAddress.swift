@@ -11,11 +11,7 @@ extension GatewayConfiguration {
     ) -> (internalURL: URL?, endpoints: HAAPIEndpoints?) {
         var address: (internalURL: URL?, endpoints: HAAPIEndpoints?) = (nil, nil)
         if let internalURL = reader.httpURL("upstream.internalURL") {
-            if internalURL.scheme?.lowercased() == "http", !isLoopback(internalURL.host ?? "") {
-                reader.problem(
-                    "upstream.internalURL",
-                    "must use https (plain http is accepted for loopback addresses only: the client's credentials and the person's sign-in go over it)")
-            }
+            requireHTTPS(&reader, "upstream.internalURL", internalURL, because: "the client's credentials and the person's sign-in go over it")
             if !(internalURL.path.isEmpty || internalURL.path == "/") || internalURL.query != nil || internalURL.fragment != nil {
                 reader.problem("upstream.internalURL", "must be an origin only (scheme, host and port): requests keep the paths of upstream.baseURL's URLs")
             }
@@ -26,9 +22,7 @@ extension GatewayConfiguration {
         for name in names {
             let key = "upstream.endpoints.\(name)"
             guard let url = reader.httpURL(key) else { continue }
-            if url.scheme?.lowercased() == "http", !isLoopback(url.host ?? "") {
-                reader.problem(key, "must use https (plain http is accepted for loopback addresses only)")
-            }
+            requireHTTPS(&reader, key, url)
             if address.internalURL != nil, let baseURL, OriginGuard.origin(of: url) != OriginGuard.origin(of: baseURL) {
                 reader.problem(key, "must be on upstream.baseURL's origin \(OriginGuard.origin(of: baseURL)): with upstream.internalURL only that origin is reached")
             }
