@@ -111,3 +111,24 @@ extension CurityDeploymentTests {
         #expect(capture.text.contains("Ed448, HS256"), "\(capture.text)")
     }
 }
+
+extension CurityDeploymentTests {
+    @Test("Curity's external URL not how the gateway reaches it, without upstream.internalURL: the listening URL as the base URL is refused, naming the issuer the document gives")
+    func internalURLAsTheIssuerIsRefused() async throws {
+        var strict = DemoServerConfiguration.strict
+        strict.publicBaseURL = "https://idsvr.example.test"
+        let demo = try await DemoServer.start(configuration: strict)
+        var configuration = GatewayHarness.upstream(demo: demo)
+        configuration.baseURL = demo.listeningURL.appendingPathComponent("oauth/v2/oauth-anonymous")
+        var error: HAAPIError?
+        do throws(HAAPIError) {
+            let client = try await HAAPIClient(configuration: configuration)
+            try? await client.shutdown()
+        } catch let refusal {
+            error = refusal
+        }
+        await demo.shutdown()
+        #expect(error?.code == .issuerMismatch)
+        #expect(error?.message.contains("names the issuer https://idsvr.example.test/oauth/v2/oauth-anonymous, not the configured") == true, "\(String(describing: error))")
+    }
+}
