@@ -1,4 +1,4 @@
--- haapi-gateway: the PostgreSQL tables of sessions.store: postgres (schema version 3).
+-- haapi-gateway: the PostgreSQL tables of sessions.store: postgres (schema version 4).
 --
 -- The gateway creates these tables itself on its first start when its user may create tables (inside a transaction,
 -- under an advisory lock, so replicas starting at once are safe). Where it may not, create them with this file as a
@@ -9,11 +9,12 @@
 -- and give the gateway's user (here haapi_gateway) what it needs, and nothing more:
 --
 --     GRANT SELECT ON haapi_gateway_schema TO haapi_gateway;
---     GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox, haapi_gateway_upstream_facts TO haapi_gateway;
+--     GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox, haapi_gateway_upstream_facts,
+--         haapi_gateway_device_authorizations, haapi_gateway_used_start_links TO haapi_gateway;
 --
--- The gateway then finds version 3 in haapi_gateway_schema and changes nothing. A gateway that finds a newer version
--- than it knows refuses to start. Tables of version 1 or 2 (made by an earlier gateway or an earlier copy of this file)
--- are brought to version 3 by running this file again: every statement is idempotent. Every statement below is also in Sources/HAAPIGateway/Storage/PostgresSchema.swift
+-- The gateway then finds version 4 in haapi_gateway_schema and changes nothing. A gateway that finds a newer version
+-- than it knows refuses to start. Tables of versions 1 to 3 (made by an earlier gateway or an earlier copy of this file)
+-- are brought to version 4 by running this file again: every statement is idempotent. Every statement below is also in Sources/HAAPIGateway/Storage/PostgresSchema.swift
 -- (a test keeps the two equal).
 --
 -- What the columns hold: sessions are found by the SHA-256 of the session id (the cookie), never the id itself;
@@ -21,6 +22,10 @@
 -- these tables without the key file reveals client addresses, sink names, outcomes and times, not what a sign-in holds.
 -- haapi_gateway_upstream_facts holds nothing secret and nothing sealed: per upstream issuer and client id, whether the
 -- upstream issues token-bound authorization codes, and when a replica learned it.
+-- haapi_gateway_device_authorizations finds a device by the SHA-256 of its device code and a person's code by an HMAC
+-- under a key derived from the key file (never the codes themselves); the tokens waiting for a device's next poll are
+-- sealed like the sessions. haapi_gateway_used_start_links holds the SHA-256 of each used start link's signature until
+-- the link expires.
 
 CREATE TABLE IF NOT EXISTS haapi_gateway_schema (
     version integer NOT NULL,
@@ -76,5 +81,35 @@ CREATE TABLE IF NOT EXISTS haapi_gateway_upstream_facts (
     PRIMARY KEY (issuer, client_id)
 );
 
-INSERT INTO haapi_gateway_schema (version) SELECT 3 WHERE NOT EXISTS (SELECT 1 FROM haapi_gateway_schema);
-UPDATE haapi_gateway_schema SET version = 3, installed_at = now() WHERE version < 3;
+-- Version 4: the device authorizations under way (RFC 8628), so that any replica serves any step of one and hands its
+-- tokens over once; and the start links used, so that each starts one sign-in across the replicas. Rows are deleted
+-- by the gateways once they are of no more use.
+CREATE TABLE IF NOT EXISTS haapi_gateway_device_authorizations (
+    device_code_hash text PRIMARY KEY,
+    reference text NOT NULL UNIQUE,
+    user_code_hash text NOT NULL UNIQUE,
+    client_id text NOT NULL,
+    scopes text,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    forget_at timestamptz NOT NULL,
+    interval_seconds integer NOT NULL,
+    last_poll_at timestamptz,
+    entries integer NOT NULL DEFAULT 0,
+    state text NOT NULL,
+    tokens bytea
+);
+
+CREATE INDEX IF NOT EXISTS haapi_gateway_device_authorizations_forget
+    ON haapi_gateway_device_authorizations (forget_at);
+
+CREATE TABLE IF NOT EXISTS haapi_gateway_used_start_links (
+    signature_hash text PRIMARY KEY,
+    expires_at timestamptz NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS haapi_gateway_used_start_links_expiry
+    ON haapi_gateway_used_start_links (expires_at);
+
+INSERT INTO haapi_gateway_schema (version) SELECT 4 WHERE NOT EXISTS (SELECT 1 FROM haapi_gateway_schema);
+UPDATE haapi_gateway_schema SET version = 4, installed_at = now() WHERE version < 4;

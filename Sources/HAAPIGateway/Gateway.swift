@@ -70,7 +70,13 @@ public enum Gateway {
             configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger, observer: onOutcome,
             spoolPath: configuration.callbackDelivery.spoolFile, outbox: outbox, metrics: metrics)
         await dispatcher.start()
-        let devices = DeviceAuthorizationStore(settings: configuration.devices, now: now)
+        // With the database, device authorizations and used start links are shared by the replicas as sign-ins are.
+        let devices: any DeviceAuthorizationStore =
+            if let sessionStorage {
+                PostgresDeviceAuthorizations(database: sessionStorage.database, settings: configuration.devices, logger: logger)
+            } else {
+                MemoryDeviceAuthorizations(settings: configuration.devices, now: now)
+            }
         let store: any SessionStore<SignInSession> =
             if let sessionStorage {
                 PostgresSessionStore(
@@ -95,7 +101,9 @@ public enum Gateway {
         router.middlewares.add(TrustedHostMiddleware(live: live))
         router.middlewares.add(SessionCheckInMiddleware(store: store))
         let codeAttempts = UserCodeAttemptLimiter(settings: configuration.devices, now: now)
-        let startLinks = StartLinkVerifier(settings: configuration.startLinks)
+        let startLinks = StartLinkVerifier(
+            settings: configuration.startLinks,
+            ledger: sessionStorage.map { PostgresStartLinkLedger(database: $0.database, logger: logger) } ?? MemoryStartLinkLedger())
         reloader.attach(
             ReloadTarget(
                 live: live, store: store, limiter: limiter, newSessions: newSessions, upstream: upstreamConnection, dispatcher: dispatcher,
@@ -108,10 +116,17 @@ public enum Gateway {
         ExternalBrowserController(signIn: controller).register(on: router)
         if configuration.startLinks.enabled { StartLinkController(signIn: controller, verifier: startLinks).register(on: router) }
         if configuration.devices.enabled {
-            if configuration.devices.refreshTokenKey == nil {
-                logger.warning("devices.refreshTokenKeyFile is not set: refresh tokens handed to devices stop working when the gateway restarts")
+            // Refresh tokens outlive a process: sealed under the configured keys, else (replicas) keys derived from the
+            // sessions' encryption keys, else a key of this process's own.
+            var refreshTokenKeys = configuration.devices.refreshTokenKeys
+            if refreshTokenKeys.isEmpty, let sessionStorage {
+                refreshTokenKeys = SealedRefreshToken.derivedKeys(from: sessionStorage.database.cipher)
             }
-            let sealer = SealedRefreshToken(key: configuration.devices.refreshTokenKey ?? SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
+            if refreshTokenKeys.isEmpty {
+                logger.warning("devices.refreshTokenKeyFile is not set: refresh tokens handed to devices stop working when the gateway restarts")
+                refreshTokenKeys = [SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }]
+            }
+            let sealer = SealedRefreshToken(keys: refreshTokenKeys)
             DeviceAuthorizationController(signIn: controller, store: devices, sealer: sealer).register(on: router)
             DeviceVerificationController(signIn: controller, store: devices, limiter: codeAttempts).register(on: router)
         }
@@ -172,10 +187,6 @@ public enum Gateway {
         guard case .postgres(let store) = configuration.sessions.store else { return nil }
         guard let cipher = SessionCipher(keys: store.encryptionKeys) else {
             throw GatewayError(.configuration, "sessions.encryptionKeysFile holds no key")
-        }
-        if configuration.devices.enabled {
-            logger.warning(
-                "devices.enabled with sessions.store postgres: sign-ins are shared by the replicas, device authorizations are not; send a device's requests and its person's /device pages to one replica")
         }
         return PostgresSessionStorage(database: PostgresDatabase(url: store.url, cipher: cipher, logger: logger))
     }

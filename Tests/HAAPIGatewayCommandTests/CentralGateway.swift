@@ -22,6 +22,7 @@ enum CentralGateway {
                 - id: build-host
                   name: Build host 3
                   secretFile: device-secret
+                  receivesDPoPKey: true
             """.write(to: directory.appendingPathComponent("gateway.yaml"), atomically: true, encoding: .utf8)
         let gateway = try RunningGateway(
             ["serve", "--config", directory.appendingPathComponent("gateway.yaml").path], environment: ["HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60"])

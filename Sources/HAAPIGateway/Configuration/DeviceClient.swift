@@ -8,11 +8,16 @@ public struct DeviceClient: Sendable, Equatable {
     /// The client secret, when the device is a confidential client; `nil` for a public client (RFC 8628 §3.1 allows
     /// them: a device may be unable to keep a secret).
     public var secret: String?
+    /// Whether the device is sent the private key of the flow's DPoP key (`dpop_private_key`, PEM) with tokens the
+    /// upstream bound to it (token-bound codes, `upstream.bindTokensToDPoP`); default false: bound tokens are then refused
+    /// to the device (`unauthorized_client`), for a private key is never sent where nobody asked for it.
+    public var receivesDPoPKey: Bool
 
     /// Creates a device client.
-    public init(id: String, name: String, secret: String? = nil) {
+    public init(id: String, name: String, secret: String? = nil, receivesDPoPKey: Bool = false) {
         self.id = id
         self.name = name
         self.secret = secret
+        self.receivesDPoPKey = receivesDPoPKey
     }
 }

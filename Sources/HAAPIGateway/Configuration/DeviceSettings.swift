@@ -23,9 +23,11 @@ public struct DeviceSettings: Sendable {
     /// At most this many device authorizations waiting at once (default 10 000); beyond it a device is asked to come
     /// back later.
     public var maximumPendingAuthorizations = 10_000
-    /// The 256-bit key refresh tokens handed to devices are sealed with (from `devices.refreshTokenKeyFile`); `nil` gives
-    /// a key made at startup, so those refresh tokens stop working when the gateway restarts.
-    public var refreshTokenKey: Data?
+    /// The 256-bit keys refresh tokens handed to devices are sealed with (from `devices.refreshTokenKeyFile`, one per
+    /// line): the first seals, every one opens, so keys rotate as `sessions.encryptionKeysFile`'s do. Empty: with
+    /// `sessions.store: postgres` they are derived from the sessions' encryption keys (every replica has the same), else
+    /// one is made at startup, so those refresh tokens stop working when the gateway restarts.
+    public var refreshTokenKeys: [Data] = []
 
     /// Creates the default (off) settings.
     public init() {}

@@ -13,7 +13,7 @@ import Logging
 /// Devices never hold the upstream's client secret, nor its refresh token in the clear (``SealedRefreshToken``).
 struct DeviceAuthorizationController: Sendable {
     let signIn: SignInController
-    let store: DeviceAuthorizationStore
+    let store: any DeviceAuthorizationStore
     let sealer: SealedRefreshToken
 
     static let deviceCodeGrant = "urn:ietf:params:oauth:grant-type:device_code"
@@ -81,7 +81,7 @@ struct DeviceAuthorizationController: Sendable {
             error.headers[.retryAfter] = String(wait)
             throw error
         }
-        guard let (deviceCode, authorization) = await store.create(client: client, scopes: scopes) else {
+        guard let (deviceCode, authorization) = try await Self.stored({ () async throws(GatewayError) in try await store.create(client: client, scopes: scopes) }) else {
             signIn.metrics.signInRefused(reason: "devices_full")
             throw Self.unavailable("too many device sign-ins are waiting")
         }
@@ -107,13 +107,14 @@ struct DeviceAuthorizationController: Sendable {
             guard let deviceCode = form.values["device_code"], !deviceCode.isEmpty else {
                 throw OAuthEndpointError("invalid_request", "device_code is missing")
             }
-            let answer = await store.poll(deviceCode: deviceCode, clientID: client.id)
+            let answer = try await Self.stored { () async throws(GatewayError) in try await store.poll(deviceCode: deviceCode, clientID: client.id) }
             guard case .tokens(let tokens) = answer else {
                 throw OAuthEndpointError(answer.errorCode ?? "invalid_grant", Self.describe(answer))
             }
+            let response = try await tokenResponse(tokens, client: client)
             logger.info("device collected its tokens", metadata: ["client": "\(client.id)"])
             signIn.metrics.deviceGrant(event: "tokens_issued")
-            return tokenResponse(tokens, client: client)
+            return response
         case "refresh_token"?:
             guard let sealed = form.values["refresh_token"], !sealed.isEmpty else {
                 throw OAuthEndpointError("invalid_request", "refresh_token is missing")
@@ -132,8 +133,9 @@ struct DeviceAuthorizationController: Sendable {
             }
             switch outcome {
             case .tokens(let tokens):
+                let response = try await tokenResponse(tokens, client: client)
                 signIn.metrics.deviceGrant(event: "refreshed")
-                return tokenResponse(tokens, client: client)
+                return response
             case .oauthError(let error):
                 // The upstream's verdict on its own refresh token (invalid_grant when it has expired or was revoked).
                 throw OAuthEndpointError(error.error, error.errorDescription ?? "the upstream refused the refresh token")
@@ -175,9 +177,23 @@ struct DeviceAuthorizationController: Sendable {
     }
 
     /// RFC 6749 §5.1: the token model, the refresh token sealed for this client. Tokens the upstream bound to the flow's
-    /// DPoP key (`token_type` `DPoP`, token-bound codes) are useless without it: the key goes with them as
-    /// `dpop_private_key` (PEM), as it goes to the sinks (`dpopPrivateKey`).
-    private func tokenResponse(_ tokens: OAuthTokens, client: DeviceClient) -> Response {
+    /// DPoP key (`token_type` `DPoP`, token-bound codes) are useless without it: to a client configured with
+    /// `receivesDPoPKey: true` the key goes with them as `dpop_private_key` (PEM), as it goes to the sinks
+    /// (`dpopPrivateKey`); to any other they are refused (`unauthorized_client`, a private key is never sent where nobody
+    /// asked for it), revoked upstream, and the log says what to change.
+    private func tokenResponse(_ tokens: OAuthTokens, client: DeviceClient) async throws(OAuthEndpointError) -> Response {
+        if tokens.isDPoPBound, !client.receivesDPoPKey {
+            logger.warning(
+                "the upstream bound a device's tokens to a DPoP key, and this device client is not configured to receive the key: the tokens were refused to the device and revoked; set receivesDPoPKey: true on this client in devices.clients if it can use DPoP-bound tokens, or turn off token-bound codes (Curity: issue-token-bound-authorization-code) and upstream.bindTokensToDPoP",
+                metadata: ["client": "\(client.id)"])
+            signIn.metrics.deviceGrant(event: "bound_tokens_refused")
+            if let upstream = signIn.upstream.client {
+                let (token, hint) = tokens.refreshToken.map { ($0, "refresh_token") } ?? (tokens.accessToken, "access_token")
+                _ = try? await upstream.tokenManager.revoke(token: token, typeHint: hint)
+            }
+            throw OAuthEndpointError(
+                "unauthorized_client", "the tokens are bound to a DPoP key, which this gateway sends only to device clients configured with receivesDPoPKey")
+        }
         var body: [String: Any] = ["access_token": tokens.accessToken, "token_type": tokens.tokenType]
         let boundKey = tokens.isDPoPBound ? tokens.dpopKey?.privateKeyPEM : nil
         if let boundKey { body["dpop_private_key"] = boundKey }
@@ -200,6 +216,15 @@ struct DeviceAuthorizationController: Sendable {
         case .denied: "the sign-in was refused, cancelled or failed"
         case .expired: "the device code has expired; start again"
         case .invalid: "the device code is not valid for this client (unknown, or already used)"
+        }
+    }
+
+    /// A store call; its failure (the database unreachable) is `temporarily_unavailable` with `Retry-After`.
+    private static func stored<Value>(_ body: () async throws(GatewayError) -> Value) async throws(OAuthEndpointError) -> Value {
+        do {
+            return try await body()
+        } catch {
+            throw unavailable("the gateway's store could not be reached")
         }
     }
 

@@ -1,7 +1,7 @@
 import HAAPI
 
 /// What the token endpoint tells a device polling with its device code (RFC 8628 §3.5).
-enum DevicePollAnswer: Sendable {
+enum DevicePollAnswer: Sendable, Equatable {
     /// The sign-in succeeded: the token response, given this once.
     case tokens(OAuthTokens)
     /// `authorization_pending`: nobody has finished signing in yet.

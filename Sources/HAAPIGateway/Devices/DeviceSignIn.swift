@@ -6,9 +6,9 @@ final class DeviceSignIn: Sendable {
     let reference: String
     /// The device client that asked.
     let client: DeviceClient
-    let store: DeviceAuthorizationStore
+    let store: any DeviceAuthorizationStore
 
-    init(reference: String, client: DeviceClient, store: DeviceAuthorizationStore) {
+    init(reference: String, client: DeviceClient, store: any DeviceAuthorizationStore) {
         self.reference = reference
         self.client = client
         self.store = store

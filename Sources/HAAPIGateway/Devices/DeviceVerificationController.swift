@@ -13,7 +13,7 @@ import Hummingbird
 /// against the wrong-code bounds (``UserCodeAttemptLimiter``).
 struct DeviceVerificationController: Sendable {
     let signIn: SignInController
-    let store: DeviceAuthorizationStore
+    let store: any DeviceAuthorizationStore
     let limiter: UserCodeAttemptLimiter
 
     private var cookieName: String { signIn.configuration.server.servesTLS ? "__Host-haapi-gateway-device" : "haapi-gateway-device" }
@@ -32,7 +32,7 @@ struct DeviceVerificationController: Sendable {
             let (form, userCode) = try await verifiedForm(request, context: context)
             let language = signIn.renderer.language(for: request)
             let token = form.values["_csrf"] ?? ""
-            let entry: UserCodeEntry = if let userCode { await store.enter(userCode: userCode) } else { .unknown }
+            let entry: UserCodeEntry = if let userCode { try await store.enter(userCode: userCode) } else { .unknown }
             switch entry {
             case .found(let authorization):
                 return PageRenderer.response(
@@ -53,7 +53,7 @@ struct DeviceVerificationController: Sendable {
         }
         router.post(RouterPath(path + "/confirm")) { request, context in
             let (form, userCode) = try await verifiedForm(request, context: context)
-            guard let userCode, let authorization = await store.beginSignIn(userCode: userCode) else {
+            guard let userCode, let authorization = try await store.beginSignIn(userCode: userCode) else {
                 await recordWrongCode(context)
                 return PageRenderer.response(
                     signIn.renderer.deviceCodeEntryPage(
@@ -64,7 +64,7 @@ struct DeviceVerificationController: Sendable {
         }
         router.post(RouterPath(path + "/deny")) { request, context in
             let (_, userCode) = try await verifiedForm(request, context: context)
-            guard let userCode, await store.refuse(userCode: userCode) else {
+            guard let userCode, try await store.refuse(userCode: userCode) else {
                 await recordWrongCode(context)
                 throw GatewayError(.badRequest, .deviceCodeUsed)
             }
@@ -95,7 +95,7 @@ struct DeviceVerificationController: Sendable {
             guard let checkout = try await signIn.add(session, context: context) else { throw SignInController.sessionsFull }
             return signIn.redirectHome(cookie: signIn.cookie(checkout.id))
         } catch {
-            await store.reopen(reference: authorization.reference)
+            try? await store.reopen(reference: authorization.reference)
             throw error
         }
     }

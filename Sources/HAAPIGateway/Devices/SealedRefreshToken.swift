@@ -10,14 +10,28 @@ import HAAPI
 ///
 /// Format: `hgr1.` and base64url of the 12-byte nonce, the ciphertext (JSON: `r` the refresh token, `k` the key's PEM)
 /// and the 16-byte tag.
+///
+/// Keys rotate: the first seals, every one opens (a token sealed under an older key keeps working until that key is
+/// dropped). Replicas must share them: `devices.refreshTokenKeyFile`, or keys derived from the sessions' encryption keys
+/// (``derivedKeys(from:)``).
 struct SealedRefreshToken: Sendable {
     static let prefix = "hgr1."
-    private let keyBytes: Data
-    private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
+    private let keyBytes: [Data]
+    private var keys: [SymmetricKey] { keyBytes.map { SymmetricKey(data: $0) } }
 
-    /// - Parameter key: `devices.refreshTokenKeyFile`'s 256-bit key, or one made at startup.
-    init(key: Data) {
-        self.keyBytes = key
+    /// - Parameter keys: The 256-bit keys, the sealing one first (not empty).
+    init(keys: [Data]) {
+        precondition(!keys.isEmpty, "a sealed refresh token needs a key")
+        self.keyBytes = keys
+    }
+
+    /// One key per sessions' encryption key (HKDF-SHA256 with its own label), in the same order: replicas with one key
+    /// file seal alike, and rotating that file rotates these.
+    static func derivedKeys(from cipher: SessionCipher) -> [Data] {
+        cipher.keys.map { key in
+            HKDF<SHA256>.deriveKey(inputKeyMaterial: key.symmetricKey, info: Data("haapi-gateway device refresh tokens".utf8), outputByteCount: 32)
+                .withUnsafeBytes { Data($0) }
+        }
     }
 
     /// What a sealed refresh token holds.
@@ -31,7 +45,7 @@ struct SealedRefreshToken: Sendable {
     /// Seals the upstream's `refreshToken` (and the DPoP key it is bound to) for `clientID`.
     func seal(_ contents: Contents, for clientID: String) -> String? {
         guard let plain = try? JSONEncoder().encode(contents),
-            let box = try? AES.GCM.seal(plain, using: key, authenticating: Data(clientID.utf8)), let combined = box.combined
+            let box = try? AES.GCM.seal(plain, using: keys[0], authenticating: Data(clientID.utf8)), let combined = box.combined
         else { return nil }
         return Self.prefix + Base64URL.encode(combined)
     }
@@ -41,7 +55,7 @@ struct SealedRefreshToken: Sendable {
     func open(_ sealed: String, for clientID: String) -> Contents? {
         guard sealed.hasPrefix(Self.prefix), sealed.utf8.count <= 8192, let data = Base64URL.decode(String(sealed.dropFirst(Self.prefix.count))),
             let box = try? AES.GCM.SealedBox(combined: data),
-            let plain = try? AES.GCM.open(box, using: key, authenticating: Data(clientID.utf8))
+            let plain = keys.lazy.compactMap({ key in try? AES.GCM.open(box, using: key, authenticating: Data(clientID.utf8)) }).first
         else { return nil }
         return try? JSONDecoder().decode(Contents.self, from: plain)
     }

@@ -9,7 +9,7 @@ struct ReloadTarget: Sendable {
     let newSessions: NewSessionLimiter
     let upstream: UpstreamConnection
     let dispatcher: CallbackDispatcher
-    let devices: DeviceAuthorizationStore
+    let devices: any DeviceAuthorizationStore
     let codeAttempts: UserCodeAttemptLimiter
     let startLinks: StartLinkVerifier
     let logger: Logger
@@ -33,7 +33,7 @@ struct ReloadTarget: Sendable {
         if old.kiosk.enabled != new.kiosk.enabled { needsRestart.append("kiosk.enabled") }
         if old.devices.enabled != new.devices.enabled { needsRestart.append("devices.enabled") }
         if old.startLinks.enabled != new.startLinks.enabled { needsRestart.append("startLinks.secretFile") }
-        if old.devices.refreshTokenKey != new.devices.refreshTokenKey {
+        if old.devices.refreshTokenKeys != new.devices.refreshTokenKeys {
             needsRestart.append("devices.refreshTokenKeyFile")
         }
         if old.logging.level != new.logging.level || old.logging.format != new.logging.format { needsRestart.append("logging") }
@@ -59,7 +59,7 @@ struct ReloadTarget: Sendable {
         applied.pairing = old.pairing
         applied.kiosk.enabled = old.kiosk.enabled
         applied.devices.enabled = old.devices.enabled
-        applied.devices.refreshTokenKey = old.devices.refreshTokenKey
+        applied.devices.refreshTokenKeys = old.devices.refreshTokenKeys
         // Links are served or not from startup; a rotated secret (the previous one kept for a while) applies at once.
         if old.startLinks.enabled != new.startLinks.enabled { applied.startLinks = old.startLinks }
         applied.logging = old.logging

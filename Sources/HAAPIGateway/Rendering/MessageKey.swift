@@ -23,7 +23,7 @@ public enum MessageKey: String, CaseIterable, Sendable, Codable {
     case busyTitle, sessionsFull, tooManyAttemptsTitle, tooManyAttempts, tooManyNewSignIns
     case pairTitle, pairCheck, pairConfirm, pairMismatch, pairLinkUsed, pairOpenLink
     case deviceTitle, deviceEnterCode, deviceCodeLabel, deviceCodeUnknown, deviceCodeUsed, deviceConfirmTitle, deviceCheck, deviceConfirm, deviceDeny
-    case deviceRefusedTitle, deviceRefused, deviceSignedIn, deviceCodeExpired, tooManyWrongCodes
+    case deviceRefusedTitle, deviceRefused, deviceSignedIn, deviceCodeExpired, deviceHandOverFailed, tooManyWrongCodes
     case startLinkInvalid, startLinkExpired
     case sessionStoreUnavailable, signInBusy, signInRestarted
 }

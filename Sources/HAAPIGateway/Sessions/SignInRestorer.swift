@@ -8,7 +8,7 @@ struct SignInRestorer: Sendable {
     let upstream: UpstreamConnection
     let dispatcher: CallbackDispatcher
     let live: LiveSettings
-    let devices: DeviceAuthorizationStore?
+    let devices: (any DeviceAuthorizationStore)?
     let metrics: GatewayMetrics
     let logger: Logger
 

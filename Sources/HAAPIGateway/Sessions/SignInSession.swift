@@ -112,7 +112,7 @@ actor SignInSession {
     ///   - facts: Where what the upstream's client learned is kept (``UpstreamConnection/facts``).
     init(
         record: SignInRecord, flow: HAAPIFlow, dispatcher: CallbackDispatcher, polling: PollingSettings, outcome: OutcomeSettings, logger: Logger,
-        devices: DeviceAuthorizationStore?, metrics: GatewayMetrics, facts: UpstreamFactKeeper? = nil
+        devices: (any DeviceAuthorizationStore)?, metrics: GatewayMetrics, facts: UpstreamFactKeeper? = nil
     ) {
         self.record = record
         self.csrfToken = record.csrfToken
@@ -331,7 +331,7 @@ actor SignInSession {
         step = nil
         logger.info("sign-in cancelled")
         metrics.flowEnded(outcome: "cancelled")
-        if let device { await device.store.deny(reference: device.reference) }
+        await denyDevice()
         deliveryDelayed = !(await dispatcher.deliver(.cancelled(signIn: signIn)))
     }
 
@@ -529,8 +529,15 @@ actor SignInSession {
         let identity = await identity(of: tokens, idToken: idToken)
         if let device {
             // The device collects the tokens with its next poll; a code that expired meanwhile gets none.
-            guard await device.store.approve(reference: device.reference, tokens: tokens) else {
+            switch await handOver(tokens, to: device) {
+            case true?: break
+            case false?:
                 await fail(.gateway(.deviceCodeExpired), outcome: .init(error: "expired_token", errorDescription: "the device code expired before the sign-in finished"))
+                return
+            case nil:
+                await fail(
+                    .gateway(.deviceHandOverFailed),
+                    outcome: .init(error: "temporarily_unavailable", errorDescription: "the device authorization could not be updated in the gateway's store"))
                 return
             }
         }
@@ -577,13 +584,39 @@ actor SignInSession {
         return identity
     }
 
+    /// Leaves the tokens for the device's next poll: true when they wait there, false when the code is no longer
+    /// waiting for them (expired, or decided otherwise), nil when the store could not be reached (a shared store's
+    /// database, tried three times within about two seconds).
+    private func handOver(_ tokens: OAuthTokens, to device: DeviceSignIn) async -> Bool? {
+        for pause in [Duration.milliseconds(250), .seconds(1), .zero] {
+            do {
+                return try await device.store.approve(reference: device.reference, tokens: tokens)
+            } catch {
+                if pause > .zero { try? await Task.sleep(for: pause) }
+            }
+        }
+        logger.error("the device's tokens could not be handed over: the store did not answer; the device is told access_denied if it can be")
+        return nil
+    }
+
+    /// Tells the device that the sign-in ended without tokens (`access_denied` at its next poll); an unreachable store
+    /// leaves it waiting until the code expires (`expired_token`).
+    private func denyDevice() async {
+        guard let device else { return }
+        do {
+            try await device.store.deny(reference: device.reference)
+        } catch {
+            logger.warning("the device could not be told that the sign-in ended; it hears expired_token when its code expires")
+        }
+    }
+
     /// Ends the sign-in with a message for the person and an `error` outcome for the sinks.
     private func fail(_ message: PageText, outcome failure: CompletionOutcome.Failure) async {
         phase = .failed(message)
         step = nil
         logger.info("sign-in failed", metadata: ["error": "\(failure.error)"])
         metrics.flowEnded(outcome: "error")
-        if let device { await device.store.deny(reference: device.reference) }
+        await denyDevice()
         deliveryDelayed = !(await dispatcher.deliver(.failure(failure, signIn: signIn)))
     }
 }

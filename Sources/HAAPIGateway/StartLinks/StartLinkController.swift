@@ -16,7 +16,7 @@ struct StartLinkController: Sendable {
             if let repeated = query.repeatedNames.sorted().first {
                 refusal = .parameterNotAllowed(repeated)
             } else {
-                switch await verifier.redeem(query.values.map { (name: $0.key, value: $0.value) }) {
+                switch try await verifier.redeem(query.values.map { (name: $0.key, value: $0.value) }) {
                 case .success(let link):
                     guard !signIn.drain.isDraining else { throw GatewayError(.overloaded, .restarting).retrying(after: 5) }
                     signIn.logger.info("start link redeemed")

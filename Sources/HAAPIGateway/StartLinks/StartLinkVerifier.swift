@@ -4,16 +4,19 @@ import Foundation
 /// Checks signed start links: `/start?ref=…&login_hint=…&exp=…&sig=…` where `sig` is the hex HMAC-SHA256, under
 /// `startLinks.secretFile`'s secret (or the previous one during a rotation), of the other parameters sorted by name,
 /// each `name=value` percent-encoded (RFC 3986 unreserved characters as they are) and joined with `&`. The link expires
-/// at `exp` (Unix seconds, at most `startLinks.maximumLifetimeSeconds` ahead) and starts one sign-in.
+/// at `exp` (Unix seconds, at most `startLinks.maximumLifetimeSeconds` ahead) and starts one sign-in: the ledger
+/// (``StartLinkLedger``) notes it used, in memory or, with several replicas, in their database.
 actor StartLinkVerifier {
     private var settings: StartLinkSettings
-    /// Signatures of links already used, until their expiry.
-    private var used: [String: Date] = [:]
+    private let ledger: any StartLinkLedger
     private let now: @Sendable () -> Date
 
-    /// - Parameter now: The wall clock (`exp` is Unix time; tests inject one).
-    init(settings: StartLinkSettings, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// - Parameters:
+    ///   - ledger: Where used links are noted (by default this process's memory).
+    ///   - now: The wall clock (`exp` is Unix time; tests inject one).
+    init(settings: StartLinkSettings, ledger: any StartLinkLedger = MemoryStartLinkLedger(), now: @escaping @Sendable () -> Date = { Date() }) {
         self.settings = settings
+        self.ledger = ledger
         self.now = now
     }
 
@@ -23,9 +26,10 @@ actor StartLinkVerifier {
     }
 
     /// The link of a request's decoded query pairs, used up by this call; or why not.
-    func redeem(_ pairs: [(name: String, value: String)]) -> Result<StartLink, StartLinkRefusal> {
+    /// - Throws: ``GatewayError`` when the ledger cannot be asked (the database is unreachable): "try again".
+    func redeem(_ pairs: [(name: String, value: String)]) async throws(GatewayError) -> Result<StartLink, StartLinkRefusal> {
         let now = now()
-        used = used.filter { $0.value > now }
+        let settings = settings
         var values: [String: String] = [:]
         for (name, value) in pairs {
             guard values[name] == nil, name == "ref" || name == "exp" || name == "sig" || settings.allowedParameters.contains(name) else {
@@ -45,8 +49,7 @@ actor StartLinkVerifier {
         if let reference = values["ref"], reference.count > 200 || reference.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return .failure(.badReference)
         }
-        guard used[signature] == nil else { return .failure(.alreadyUsed) }
-        used[signature] = expiry
+        guard try await ledger.use(signature: signature, expiry: expiry, now: now) else { return .failure(.alreadyUsed) }
         return .success(StartLink(reference: values["ref"], parameters: values.filter { settings.allowedParameters.contains($0.key) }))
     }
 

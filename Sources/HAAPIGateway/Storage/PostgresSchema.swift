@@ -3,11 +3,12 @@
 /// `haapi_gateway_schema` holds the version the tables are at. ``migrations`` maps each version to the statements that
 /// bring the one before it there (version 1: from nothing; version 2: when a session was last used, and who holds it
 /// while a request acts on it, ``PostgresSessionStorage/claim(id:claim:lease:knownVersion:)``; version 3: what the
-/// replicas learned about the upstream, ``PostgresUpstreamFacts``). Every statement is idempotent (`IF NOT EXISTS`), so a
+/// replicas learned about the upstream, ``PostgresUpstreamFacts``; version 4: the device authorizations under way,
+/// ``PostgresDeviceAuthorizations``, and the start links used, ``PostgresStartLinkLedger``). Every statement is idempotent (`IF NOT EXISTS`), so a
 /// database whose tables an operator created from `docs/postgres-schema.sql` needs nothing from the gateway.
 enum PostgresSchema {
     /// The version this gateway writes and reads.
-    static let currentVersion = 3
+    static let currentVersion = 4
 
     /// A fixed key for `pg_advisory_xact_lock`: replicas starting at once prepare the tables one after the other
     /// (concurrent `CREATE TABLE IF NOT EXISTS` can fail on PostgreSQL's catalogue).
@@ -17,6 +18,8 @@ enum PostgresSchema {
     static let sessionsTable = "haapi_gateway_sessions"
     static let outboxTable = "haapi_gateway_outbox"
     static let upstreamFactsTable = "haapi_gateway_upstream_facts"
+    static let deviceAuthorizationsTable = "haapi_gateway_device_authorizations"
+    static let usedStartLinksTable = "haapi_gateway_used_start_links"
 
     /// The version table itself (created before any migration runs).
     static let createSchemaTable = """
@@ -83,6 +86,39 @@ enum PostgresSchema {
                 PRIMARY KEY (issuer, client_id)
             )
             """
+        ],
+        4: [
+            """
+            CREATE TABLE IF NOT EXISTS haapi_gateway_device_authorizations (
+                device_code_hash text PRIMARY KEY,
+                reference text NOT NULL UNIQUE,
+                user_code_hash text NOT NULL UNIQUE,
+                client_id text NOT NULL,
+                scopes text,
+                created_at timestamptz NOT NULL,
+                expires_at timestamptz NOT NULL,
+                forget_at timestamptz NOT NULL,
+                interval_seconds integer NOT NULL,
+                last_poll_at timestamptz,
+                entries integer NOT NULL DEFAULT 0,
+                state text NOT NULL,
+                tokens bytea
+            )
+            """,
+            """
+            CREATE INDEX IF NOT EXISTS haapi_gateway_device_authorizations_forget
+                ON haapi_gateway_device_authorizations (forget_at)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS haapi_gateway_used_start_links (
+                signature_hash text PRIMARY KEY,
+                expires_at timestamptz NOT NULL
+            )
+            """,
+            """
+            CREATE INDEX IF NOT EXISTS haapi_gateway_used_start_links_expiry
+                ON haapi_gateway_used_start_links (expires_at)
+            """,
         ],
     ]
 }

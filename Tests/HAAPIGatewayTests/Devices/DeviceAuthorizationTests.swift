@@ -121,6 +121,32 @@ struct DeviceAuthorizationTests {
         }
     }
 
+    @Test(
+        "bound tokens and a device client not configured to receive their key: the poll is refused with unauthorized_client naming the setting, the log says what to change, no key leaves"
+    )
+    func boundTokensWithoutTheKeySettingAreRefused() async throws {
+        let metrics = GatewayMetrics()
+        let log = LogCapture()
+        try await GatewayHarness.withGateway(logger: log.logger, metrics: metrics, configure: TestDevice.configure) { person, _, _ in
+            try await TestBrowser.using(person.baseURL) { deviceBrowser in
+                let device = TestDevice(browser: deviceBrowser, client: TestDevice.publicClient)
+                let authorization = try await device.authorize()
+                let confirm = try await person.enterDeviceCode(completeURI: try #require(authorization["verification_uri_complete"] as? String))
+                _ = try await person.signInAsDemoFrom(try await person.submit(try confirm.form(button: "It matches, continue")))
+                let answer = try await device.poll(try #require(authorization["device_code"] as? String))
+                #expect(answer.status == 400)
+                #expect(answer.json["error"] as? String == "unauthorized_client")
+                #expect((answer.json["error_description"] as? String)?.contains("receivesDPoPKey") == true, "\(answer.page.html)")
+                #expect(!answer.page.html.contains("PRIVATE KEY") && answer.json["access_token"] == nil)
+                #expect(log.text.contains("set receivesDPoPKey: true on this client in devices.clients"), "\(log.text)")
+                #expect(metrics.exposition().contains(#"haapi_gateway_device_grant_total{event="bound_tokens_refused"} 1"#))
+                #expect(!metrics.exposition().contains(#"event="tokens_issued""#))
+                // The tokens were taken out: the code is spent.
+                #expect(try await device.poll(try #require(authorization["device_code"] as? String)).json["error"] as? String == "invalid_grant")
+            }
+        }
+    }
+
     /// Signs a device in as demo and returns its token response.
     static func signedInDevice(_ device: TestDevice, _ person: TestBrowser) async throws -> [String: Any] {
         let authorization = try await device.authorize()

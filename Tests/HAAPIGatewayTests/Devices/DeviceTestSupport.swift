@@ -5,7 +5,8 @@ import HAAPIGateway
 
 /// A device speaking RFC 8628 to the gateway under test, over HTTP (its own cookie-less client), and the person's part.
 struct TestDevice {
-    static let confidential = DeviceClient(id: "build-host", name: "Build host 3", secret: "build-host-secret-0123456789")
+    /// A confidential client that may receive the DPoP key of bound tokens (the strict demo binds them).
+    static let confidential = DeviceClient(id: "build-host", name: "Build host 3", secret: "build-host-secret-0123456789", receivesDPoPKey: true)
     static let publicClient = DeviceClient(id: "public-cli", name: "Command line", secret: nil)
     static let deviceCodeGrant = "urn:ietf:params:oauth:grant-type:device_code"
 

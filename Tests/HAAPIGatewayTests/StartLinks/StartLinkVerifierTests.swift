@@ -24,36 +24,36 @@ struct StartLinkVerifierTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test("a signed link within its lifetime gives its reference and allowed parameters, once")
-    func validLinkOnce() async {
+    func validLinkOnce() async throws {
         let verifier = StartLinkVerifier(settings: Self.settings(), now: { Self.now })
         let pairs = Self.signed(["ref": "screen 7/ä", "login_hint": "alice@example.com", "exp": "1800000300"])
-        let link = try? await verifier.redeem(pairs).get()
+        let link = try? try await verifier.redeem(pairs).get()
         #expect(link == StartLink(reference: "screen 7/ä", parameters: ["login_hint": "alice@example.com"]))
-        #expect(await verifier.redeem(pairs) == .failure(.alreadyUsed))
+        #expect(try await verifier.redeem(pairs) == .failure(.alreadyUsed))
     }
 
     @Test("refused: a wrong or missing signature, another secret, an altered value, an expired link, one valid too long, a parameter not allowed or repeated")
-    func refusals() async {
+    func refusals() async throws {
         let verifier = StartLinkVerifier(settings: Self.settings(allowed: ["login_hint"]), now: { Self.now })
         let good = ["ref": "r", "exp": "1800000300"]
-        #expect(await verifier.redeem(good.map { ($0.key, $0.value) }) == .failure(.badSignature))
-        #expect(await verifier.redeem(Self.signed(good, secret: "another-secret-another-secret-0123")) == .failure(.badSignature))
+        #expect(try await verifier.redeem(good.map { ($0.key, $0.value) }) == .failure(.badSignature))
+        #expect(try await verifier.redeem(Self.signed(good, secret: "another-secret-another-secret-0123")) == .failure(.badSignature))
         var altered = Self.signed(good)
         altered[altered.firstIndex { $0.name == "ref" }!] = ("ref", "other")
-        #expect(await verifier.redeem(altered) == .failure(.badSignature))
-        #expect(await verifier.redeem(Self.signed(["ref": "r", "exp": "1799999999"])) == .failure(.expired))
-        #expect(await verifier.redeem(Self.signed(["ref": "r", "exp": "1800000601"])) == .failure(.lifetimeTooLong))
-        #expect(await verifier.redeem(Self.signed(["ref": "r"])) == .failure(.noExpiry))
-        #expect(await verifier.redeem(Self.signed(["ref": "r", "exp": "1800000300", "prompt": "none"])) == .failure(.parameterNotAllowed("prompt")))
-        #expect(await verifier.redeem(Self.signed(good) + [("ref", "again")]) == .failure(.parameterNotAllowed("ref")))
+        #expect(try await verifier.redeem(altered) == .failure(.badSignature))
+        #expect(try await verifier.redeem(Self.signed(["ref": "r", "exp": "1799999999"])) == .failure(.expired))
+        #expect(try await verifier.redeem(Self.signed(["ref": "r", "exp": "1800000601"])) == .failure(.lifetimeTooLong))
+        #expect(try await verifier.redeem(Self.signed(["ref": "r"])) == .failure(.noExpiry))
+        #expect(try await verifier.redeem(Self.signed(["ref": "r", "exp": "1800000300", "prompt": "none"])) == .failure(.parameterNotAllowed("prompt")))
+        #expect(try await verifier.redeem(Self.signed(good) + [("ref", "again")]) == .failure(.parameterNotAllowed("ref")))
     }
 
     @Test("during a rotation links signed with the previous secret still work")
-    func previousSecret() async {
+    func previousSecret() async throws {
         var settings = Self.settings()
         settings.previousSecret = "the-previous-secret-0123456789-abcd"
         let verifier = StartLinkVerifier(settings: settings, now: { Self.now })
-        #expect((try? await verifier.redeem(Self.signed(["exp": "1800000100"], secret: "the-previous-secret-0123456789-abcd")).get()) != nil)
+        #expect((try? try await verifier.redeem(Self.signed(["exp": "1800000100"], secret: "the-previous-secret-0123456789-abcd")).get()) != nil)
     }
 
     @Test("the receiver example docs/examples/start_link.py (Python's hmac and quote) makes links the gateway accepts")
@@ -74,7 +74,7 @@ struct StartLinkVerifierTests {
             return (name: parts[0], value: parts.count > 1 ? parts[1] : "")
         }
         let verifier = StartLinkVerifier(settings: Self.settings())
-        let link = try? await verifier.redeem(pairs).get()
+        let link = try? try await verifier.redeem(pairs).get()
         #expect(link == StartLink(reference: "kiosk 3 & lobby", parameters: ["login_hint": "bob+tag@example.com", "ui_locales": "sv en"]))
     }
 }

@@ -117,7 +117,8 @@ extension PostgresStorageTests {
                 """
                 CREATE ROLE limited LOGIN PASSWORD 'limited-password';
                 GRANT SELECT ON haapi_gateway_schema TO limited;
-                GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox, haapi_gateway_upstream_facts TO limited;
+                GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox, haapi_gateway_upstream_facts,
+                    haapi_gateway_device_authorizations, haapi_gateway_used_start_links TO limited;
                 """)
             try await database.withDatabase(keys: [key], user: "limited", password: "limited-password") { handle in
                 let storage = PostgresSessionStorage(database: handle)

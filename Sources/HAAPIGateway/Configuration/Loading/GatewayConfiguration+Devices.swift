@@ -4,7 +4,8 @@ import HAAPI
 
 extension GatewayConfiguration {
     /// The `devices` section: the device authorization endpoint's settings and its clients, each `{id, name,
-    /// secretFile}` (`secretFile` optional: RFC 8628 §3.1 allows public clients).
+    /// secretFile, receivesDPoPKey}` (`secretFile` optional: RFC 8628 §3.1 allows public clients; `receivesDPoPKey`
+    /// `true` or `false`, default false).
     static func resolveDevices(_ reader: inout ConfigurationReader) -> DeviceSettings {
         var devices = DeviceSettings()
         let defaults = DeviceSettings()
@@ -18,12 +19,16 @@ extension GatewayConfiguration {
         devices.maximumEntriesPerCode = reader.integer("devices.maximumEntriesPerCode", in: 1...100, default: defaults.maximumEntriesPerCode)
         devices.maximumPendingAuthorizations = reader.integer(
             "devices.maximumPendingAuthorizations", in: 1...10_000_000, default: defaults.maximumPendingAuthorizations)
-        if reader.isSet("devices.refreshTokenKeyFile"), let key = reader.secretFile("devices.refreshTokenKeyFile") {
-            if key.utf8.count < 32 {
-                reader.problem("devices.refreshTokenKeyFile", "must hold at least 32 characters of random text (such as `openssl rand -hex 32`)")
+        if reader.isSet("devices.refreshTokenKeyFile"), let text = reader.secretFile("devices.refreshTokenKeyFile") {
+            // One key per line, the sealing one first (a rotation puts a new line first and keeps the old ones a while).
+            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if let short = lines.firstIndex(where: { $0.utf8.count < 32 }) {
+                reader.problem(
+                    "devices.refreshTokenKeyFile",
+                    "line \(short + 1): each line must hold at least 32 characters of random text (such as `openssl rand -hex 32`)")
             } else {
-                // The file's text, whatever its encoding, is condensed into a 256-bit AES key.
-                devices.refreshTokenKey = Data(SHA256.hash(data: Data(key.utf8)))
+                // Each line's text, whatever its encoding, is condensed into a 256-bit AES key.
+                devices.refreshTokenKeys = lines.map { Data(SHA256.hash(data: Data($0.utf8))) }
             }
         }
         devices.clients = resolveDeviceClients(&reader)
@@ -43,8 +48,8 @@ extension GatewayConfiguration {
         var seen: Set<String> = []
         for (index, record) in (reader.records(key) ?? []).enumerated() {
             let entry = "entry \(index + 1)" + (record.line.map { " (line \($0))" } ?? "")
-            for name in record.fields.keys.sorted() where !["id", "name", "secretFile"].contains(name) {
-                reader.problem(key, "\(entry): unknown field '\(name)' (a device client has id, name and secretFile)")
+            for name in record.fields.keys.sorted() where !["id", "name", "secretFile", "receivesDPoPKey"].contains(name) {
+                reader.problem(key, "\(entry): unknown field '\(name)' (a device client has id, name, secretFile and receivesDPoPKey)")
             }
             guard let id = record.fields["id"], !id.isEmpty else {
                 reader.problem(key, "\(entry): needs an id (the client_id the device sends)")
@@ -75,7 +80,14 @@ extension GatewayConfiguration {
                     reader.problem(key, "\(entry) ('\(id)'): the secret in \(url.path) must be at least 16 characters")
                 }
             }
-            clients.append(DeviceClient(id: id, name: name, secret: secret))
+            var receivesDPoPKey = false
+            switch record.fields["receivesDPoPKey"]?.lowercased() {
+            case nil, "false": break
+            case "true": receivesDPoPKey = true
+            case let other?:
+                reader.problem(key, "\(entry) ('\(id)'): receivesDPoPKey must be true or false, not '\(other)'")
+            }
+            clients.append(DeviceClient(id: id, name: name, secret: secret, receivesDPoPKey: receivesDPoPKey))
         }
         return clients
     }

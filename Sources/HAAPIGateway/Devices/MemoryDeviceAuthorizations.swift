@@ -1,0 +1,152 @@
+import HAAPI
+
+/// The device authorizations under way (RFC 8628) in this process's memory (``DeviceAuthorizationStore``): the store
+/// of `sessions.store: memory`, where one process serves every step.
+///
+/// The device code is a bearer secret of 256 bits; only its SHA-256 is kept, so the store never holds a usable copy.
+/// Tokens wait here only between the end of the sign-in and the device's next poll, which takes them out: a device code
+/// yields tokens once.
+actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
+    private var byDeviceCode: [String: PendingDeviceAuthorization] = [:]
+    private var deviceCodeByUserCode: [String: String] = [:]
+    private var deviceCodeByReference: [String: String] = [:]
+    private var settings: DeviceSettings
+    private let now: @Sendable () -> ContinuousClock.Instant
+
+    /// - Parameter now: The clock (injected by tests).
+    init(settings: DeviceSettings, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+        self.settings = settings
+        self.now = now
+    }
+
+    func update(settings: DeviceSettings) {
+        self.settings = settings
+    }
+
+    /// How many device authorizations are held.
+    var count: Int { byDeviceCode.count }
+
+    /// Starts a device authorization for `client`.
+    /// - Returns: The device code (given to the device once, never kept) and the authorization; nil when
+    ///   `devices.maximumPendingAuthorizations` are waiting already.
+    func create(client: DeviceClient, scopes: [String]?) -> (deviceCode: String, authorization: DeviceAuthorization)? {
+        purge()
+        guard byDeviceCode.count < settings.maximumPendingAuthorizations else { return nil }
+        var userCode = UserCode.make()
+        while deviceCodeByUserCode[userCode] != nil { userCode = UserCode.make() }
+        let deviceCode = DeviceCode.make()
+        let authorization = DeviceAuthorization(reference: SecureToken.make(byteCount: 12), client: client, userCode: userCode, scopes: scopes)
+        let key = DeviceCode.hash(deviceCode)
+        byDeviceCode[key] = PendingDeviceAuthorization(
+            authorization: authorization, expiresAt: now() + .seconds(settings.codeLifetimeSeconds), intervalSeconds: settings.pollIntervalSeconds)
+        deviceCodeByUserCode[userCode] = key
+        deviceCodeByReference[authorization.reference] = key
+        return (deviceCode, authorization)
+    }
+
+    /// The person entered `userCode` (normalized) on the verification page; each entry of a known code is counted.
+    func enter(userCode: String) -> UserCodeEntry {
+        guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt else {
+            return .unknown
+        }
+        guard case .waiting = pending.state, pending.entries < settings.maximumEntriesPerCode else { return .alreadyUsed }
+        pending.entries += 1
+        byDeviceCode[key] = pending
+        return .found(pending.authorization)
+    }
+
+    /// The person confirmed the device: the sign-in starts, and nobody else can start one with this code.
+    /// - Returns: The authorization, or nil when the code is no longer waiting (expired, or claimed by another browser).
+    func beginSignIn(userCode: String) -> DeviceAuthorization? {
+        guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt, case .waiting = pending.state
+        else { return nil }
+        pending.state = .signingIn
+        byDeviceCode[key] = pending
+        return pending.authorization
+    }
+
+    /// The sign-in could not start (the upstream was unreachable): the code waits again, for "Try again".
+    func reopen(reference: String) {
+        update(reference: reference) { authorization in
+            if case .signingIn = authorization.state { authorization.state = .waiting }
+        }
+    }
+
+    /// The person refused the device on the verification page (a waiting code): the device is told `access_denied`.
+    /// - Returns: Whether the code was waiting.
+    func refuse(userCode: String) -> Bool {
+        guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt, case .waiting = pending.state else {
+            return false
+        }
+        pending.state = .denied
+        byDeviceCode[key] = pending
+        return true
+    }
+
+    /// The sign-in succeeded: the tokens wait for the device's next poll.
+    /// - Returns: Whether the device can still collect them (false once the code has expired or was decided otherwise;
+    ///   the tokens are then dropped here).
+    func approve(reference: String, tokens: OAuthTokens) -> Bool {
+        var approved = false
+        let now = now()
+        update(reference: reference) { authorization in
+            guard case .signingIn = authorization.state, now < authorization.expiresAt else { return }
+            authorization.state = .approved(tokens)
+            approved = true
+        }
+        return approved
+    }
+
+    /// The sign-in was cancelled or failed: the device is told `access_denied`.
+    func deny(reference: String) {
+        update(reference: reference) { authorization in
+            if case .approved = authorization.state { return }
+            authorization.state = .denied
+        }
+    }
+
+    /// A poll of the token endpoint with `deviceCode` by `clientID` (RFC 8628 §3.4–3.5).
+    func poll(deviceCode: String, clientID: String) -> DevicePollAnswer {
+        let key = DeviceCode.hash(deviceCode)
+        guard var pending = byDeviceCode[key], pending.authorization.client.id == clientID else { return .invalid }
+        let now = now()
+        defer { if byDeviceCode[key] != nil { byDeviceCode[key]?.lastPoll = now } }
+        switch pending.state {
+        case .approved(let tokens):
+            // Given once: the authorization is forgotten, so the code is unknown (`invalid_grant`) from now on.
+            forget(key)
+            return .tokens(tokens)
+        case .denied:
+            forget(key)
+            return .denied
+        case .waiting, .signingIn:
+            guard now < pending.expiresAt else { return .expired }
+            if let last = pending.lastPoll, now - last < .seconds(pending.intervalSeconds) {
+                pending.intervalSeconds += 5
+                byDeviceCode[key] = pending
+                return .slowDown
+            }
+            return .pending
+        }
+    }
+
+    /// Forgets authorizations long past their expiry (an expired code still answers `expired_token` for one more
+    /// lifetime, then `invalid_grant`), and the tokens of those nobody collected.
+    private func purge() {
+        let now = now()
+        let grace = Duration.seconds(settings.codeLifetimeSeconds)
+        for (key, pending) in byDeviceCode where now >= pending.expiresAt + grace { forget(key) }
+    }
+
+    private func update(reference: String, _ change: (inout PendingDeviceAuthorization) -> Void) {
+        guard let key = deviceCodeByReference[reference], var authorization = byDeviceCode[key] else { return }
+        change(&authorization)
+        byDeviceCode[key] = authorization
+    }
+
+    private func forget(_ key: String) {
+        guard let pending = byDeviceCode.removeValue(forKey: key) else { return }
+        deviceCodeByUserCode[pending.authorization.userCode] = nil
+        deviceCodeByReference[pending.authorization.reference] = nil
+    }
+}
