@@ -23,9 +23,14 @@ struct DeviceClientInteropTests {
         let process = Process()
         let output = CollectedOutput()
 
-        init(baseURL: String) throws {
+        /// - Parameters:
+        ///   - baseURL: The gateway the device code is asked of.
+        ///   - pollAndRefresh: Replicas of it that the library polls and refreshes through, when given.
+        init(baseURL: String, pollAndRefresh: (poll: String, refresh: String)? = nil) throws {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", Repository.root.appendingPathComponent("Tests/Interop/rfc8628_client.py").path, baseURL, "build-host", DeviceClientInteropTests.secret]
+            process.arguments =
+                ["python3", Repository.root.appendingPathComponent("Tests/Interop/rfc8628_client.py").path, baseURL, "build-host", DeviceClientInteropTests.secret]
+                + (pollAndRefresh.map { [$0.poll, $0.refresh] } ?? [])
             output.attach(to: process)
             try process.run()
         }

@@ -71,6 +71,44 @@ struct SharedSessionsAcrossProcessesTests {
             #expect(try shared.deliveries().count == 2)
         }
     }
+    @Test(
+        "requests-oauth2client asks replica A for a device code, the person signs in through a balancer alternating A and B, the library polls B and gets the tokens once, then refreshes and revokes on A",
+        .enabled(if: TestTools.deviceClientAvailable, "needs Python's requests-oauth2client (.ci/run installs it)"))
+    func aStandardDeviceClientAcrossReplicas() async throws {
+        try await SharedStoreGateways.run(strict: false) { shared in
+            try (DeviceClientInteropTests.secret + "\n").write(to: shared.directory.appendingPathComponent("device-secret"), atomically: true, encoding: .utf8)
+            let configuration = shared.directory.appendingPathComponent("devices.yaml")
+            try """
+                devices:
+                  enabled: true
+                  pollIntervalSeconds: 1
+                  clients:
+                    - id: build-host
+                      name: Build host 3
+                      secretFile: device-secret
+                """.write(to: configuration, atomically: true, encoding: .utf8)
+            let (_, first) = try await shared.start(extraArguments: ["--config", configuration.path])
+            let (_, second) = try await shared.start(extraArguments: ["--config", configuration.path])
+            let client = try DeviceClientInteropTests.PythonClient(baseURL: first, pollAndRefresh: (poll: second, refresh: first))
+            let authorized = try await client.step("authorized")
+            try await TestBrowser(roundRobin: [first, second]).closing { person in
+                let confirm = try await person.enterDeviceCode(completeURI: try #require(authorized["verification_uri_complete"] as? String))
+                #expect(confirm.html.contains("Build host 3 is asking to sign in"), "\(confirm.html)")
+                let done = try await person.signInAsDemoFrom(try await person.submit(try confirm.form(button: "It matches, continue")))
+                #expect(done.html.contains("You can go back to Build host 3"), "\(done.html)")
+                #expect(Set(person.served) == [first, second], "the balancer sent the person to both")
+            }
+            let tokens = try await client.step("tokens")
+            #expect(tokens["token_type"] as? String == "Bearer")
+            #expect(tokens["has_refresh_token"] as? Bool == true)
+            #expect(try await client.step("refreshed")["changed"] as? Bool == true, "A opened the refresh token B sealed")
+            #expect(try await client.step("revoked")["refused"] as? Bool == true)
+            #expect(
+                try await shared.postgres.psql("SELECT count(*) FROM haapi_gateway_device_authorizations", database: shared.database)
+                    .trimmingCharacters(in: .whitespacesAndNewlines) == "0", "the tokens were collected once, and the row with them")
+        }
+    }
+
     @Test("a webhook delivery under way when the gateway that made it is killed is delivered once, with its id, by the other")
     func deliveryOutlivesItsGateway() async throws {
         let receiver = WebhookReceiver()

@@ -21,9 +21,9 @@ final class SharedStoreGateways: @unchecked Sendable {
         self.demoURL = demoURL
     }
 
-    /// Runs `body` with the database, the demo upstream and the key file ready; stops every process and deletes
-    /// everything afterwards.
-    static func run(_ body: (SharedStoreGateways) async throws -> Void) async throws {
+    /// Runs `body` with the database, the demo upstream (strict unless `strict` is false) and the key file ready; stops
+    /// every process and deletes everything afterwards.
+    static func run(strict: Bool = true, _ body: (SharedStoreGateways) async throws -> Void) async throws {
         let directory = try Repository.temporaryDirectory()
         let postgres = try await PostgresTestServer.start()
         var demo: RunningGateway?
@@ -40,7 +40,7 @@ final class SharedStoreGateways: @unchecked Sendable {
                 cat > '\(directory.path)/delivered-'"$HAAPI_GATEWAY_DELIVERY"
                 """.write(to: sink, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: sink.path)
-            let started = try RunningGateway(["demo-server", "--port", "0", "--strict"])
+            let started = try RunningGateway(["demo-server", "--port", "0"] + (strict ? ["--strict"] : []))
             demo = started
             let demoURL = try await started.waitForOutput(#"Demo HAAPI server: issuer (http://127\.0\.0\.1:\d+)/oauth/v2/oauth-anonymous"#)
             let shared = SharedStoreGateways(directory: directory, postgres: postgres, database: database, demo: started, demoURL: demoURL)
@@ -68,7 +68,10 @@ final class SharedStoreGateways: @unchecked Sendable {
     ///   - callback: Its sink (by default the exec sink that keeps every delivery in ``directory``); a webhook gets the
     ///     replicas' shared secret.
     ///   - extraEnvironment: More settings, as environment variables.
-    func start(port: Int = 0, callback: String? = nil, extraEnvironment: [String: String] = [:]) async throws -> (RunningGateway, String) {
+    ///   - extraArguments: More command-line options (such as `--config` with a file of settings the options do not reach).
+    func start(
+        port: Int = 0, callback: String? = nil, extraEnvironment: [String: String] = [:], extraArguments: [String] = []
+    ) async throws -> (RunningGateway, String) {
         var environment = [
             "HAAPI_GATEWAY_SESSIONS_STORE": "postgres",
             "HAAPI_GATEWAY_SESSIONS_POSTGRES_URL_FILE": directory.appendingPathComponent("postgres-url").path,
@@ -84,7 +87,7 @@ final class SharedStoreGateways: @unchecked Sendable {
                 "serve", "--port", "\(port)", "--upstream", demoURL + "/oauth/v2/oauth-anonymous", "--client-id", "demo-gateway", "--client-secret-file",
                 directory.appendingPathComponent("client-secret").path, "--redirect-uri", "haapi:start", "--callback",
                 callback ?? "exec:\(directory.appendingPathComponent("sink.sh").path)",
-            ], environment: environment)
+            ] + extraArguments, environment: environment)
         gateways.append(gateway)
         let url = try await gateway.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
         try await TestBrowser.using(url) { browser in

@@ -177,5 +177,44 @@ extension PostgresStorageTests {
                 }
             }
         }
+
+        @Test(
+            "two gateways: a device asks replica A, the person's pages alternate A and B, the device polls B and gets the tokens once, then refreshes on A; a start link used on A is refused on B"
+        )
+        func aDeviceAcrossGatewayReplicas() async throws {
+            try await SharedReplicas.run(
+                keys: [key],
+                configure: {
+                    TestDevice.configure(&$0)
+                    StartLinkEndToEndTests.configure(&$0)
+                }
+            ) { replicas in
+                try await TestBrowser.using(replicas.urls[0]) { onA in
+                    try await TestBrowser.using(replicas.urls[1]) { onB in
+                        let deviceA = TestDevice(browser: onA), deviceB = TestDevice(browser: onB)
+                        let authorization = try await deviceA.authorize(scope: "openid profile")
+                        let deviceCode = try #require(authorization["device_code"] as? String)
+                        #expect(try await deviceB.poll(deviceCode).json["error"] as? String == "authorization_pending")
+                        try await replicas.browser().closing { person in
+                            let confirm = try await person.enterDeviceCode(completeURI: try #require(authorization["verification_uri_complete"] as? String))
+                            #expect(confirm.html.contains("Build host 3 is asking to sign in"), "\(confirm.html)")
+                            let done = try await person.signInAsDemoFrom(try await person.submit(try confirm.form(button: "It matches, continue")))
+                            #expect(done.html.contains("You can go back to Build host 3"), "\(done.html)")
+                            #expect(Set(person.served) == Set(replicas.urls), "both replicas served the person")
+                        }
+                        let tokens = try await deviceB.poll(deviceCode)
+                        #expect(tokens.status == 200, "\(tokens.page.html)")
+                        #expect(try await deviceA.poll(deviceCode).json["error"] as? String == "invalid_grant", "handed over once")
+                        let refreshToken = try #require(tokens.json["refresh_token"] as? String)
+                        let refreshed = try await deviceA.post("/oauth/token", [("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+                        #expect(refreshed.status == 200, "A opens what B sealed: \(refreshed.page.html)")
+
+                        let link = StartLinkEndToEndTests.link(["ref": "kiosk 4"])
+                        #expect(try await onA.get(link).status == 200)
+                        #expect(try await onB.get(link).status == 410, "used on A, refused on B")
+                    }
+                }
+            }
+        }
     }
 }
