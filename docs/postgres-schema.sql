@@ -10,7 +10,7 @@
 --
 --     GRANT SELECT ON haapi_gateway_schema TO haapi_gateway;
 --     GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox, haapi_gateway_upstream_facts,
---         haapi_gateway_device_authorizations, haapi_gateway_used_start_links TO haapi_gateway;
+--         haapi_gateway_device_authorizations, haapi_gateway_used_start_links, haapi_gateway_sign_in_starts TO haapi_gateway;
 --
 -- The gateway then finds version 4 in haapi_gateway_schema and changes nothing. A gateway that finds a newer version
 -- than it knows refuses to start. Tables of versions 1 to 3 (made by an earlier gateway or an earlier copy of this file)
@@ -25,7 +25,8 @@
 -- haapi_gateway_device_authorizations finds a device by the SHA-256 of its device code and a person's code by an HMAC
 -- under a key derived from the key file (never the codes themselves); the tokens waiting for a device's next poll are
 -- sealed like the sessions. haapi_gateway_used_start_links holds the SHA-256 of each used start link's signature until
--- the link expires.
+-- the link expires. haapi_gateway_sign_in_starts holds a client address and a time for each sign-in started, for a
+-- day at most (the per-address budget of new sign-ins, counted for the replicas together).
 
 CREATE TABLE IF NOT EXISTS haapi_gateway_schema (
     version integer NOT NULL,
@@ -82,8 +83,10 @@ CREATE TABLE IF NOT EXISTS haapi_gateway_upstream_facts (
 );
 
 -- Version 4: the device authorizations under way (RFC 8628), so that any replica serves any step of one and hands its
--- tokens over once; and the start links used, so that each starts one sign-in across the replicas. Rows are deleted
--- by the gateways once they are of no more use.
+-- tokens over once; the start links used, so that each starts one sign-in across the replicas; the sign-ins each
+-- address started (sessions.maximumNewSessionsPerAddress for the replicas together); and whether anyone came back to a
+-- session after its first page (at the cap, one nobody came back to is pushed out). Rows are deleted by the gateways
+-- once they are of no more use.
 CREATE TABLE IF NOT EXISTS haapi_gateway_device_authorizations (
     device_code_hash text PRIMARY KEY,
     reference text NOT NULL UNIQUE,
@@ -110,6 +113,20 @@ CREATE TABLE IF NOT EXISTS haapi_gateway_used_start_links (
 
 CREATE INDEX IF NOT EXISTS haapi_gateway_used_start_links_expiry
     ON haapi_gateway_used_start_links (expires_at);
+
+CREATE TABLE IF NOT EXISTS haapi_gateway_sign_in_starts (
+    address text NOT NULL,
+    started_at timestamptz NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS haapi_gateway_sign_in_starts_address
+    ON haapi_gateway_sign_in_starts (address, started_at);
+
+ALTER TABLE haapi_gateway_sessions
+    ADD COLUMN IF NOT EXISTS returned boolean NOT NULL DEFAULT true;
+
+CREATE INDEX IF NOT EXISTS haapi_gateway_sessions_untouched
+    ON haapi_gateway_sessions (address, created_at) WHERE NOT returned;
 
 INSERT INTO haapi_gateway_schema (version) SELECT 4 WHERE NOT EXISTS (SELECT 1 FROM haapi_gateway_schema);
 UPDATE haapi_gateway_schema SET version = 4, installed_at = now() WHERE version < 4;

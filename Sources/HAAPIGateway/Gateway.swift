@@ -58,7 +58,13 @@ public enum Gateway {
         let upstreamConnection = UpstreamConnection(configuration: clientConfiguration, logger: logger, facts: facts)
         try await upstreamConnection.attempt()
         let limiter = FailedPostLimiter(settings: configuration.sessions, now: now)
-        let newSessions = NewSessionLimiter(settings: configuration.sessions, now: now)
+        // With the database, an address's new sign-ins are counted for the replicas together.
+        let newSessions: any NewSessionBudget =
+            if let sessionStorage {
+                PostgresNewSessionLimiter(database: sessionStorage.database, settings: configuration.sessions, logger: logger)
+            } else {
+                NewSessionLimiter(settings: configuration.sessions, now: now)
+            }
         // With the database, pending callback deliveries are kept in its outbox (any replica delivers them), not the spool file.
         let outbox = sessionStorage.map { CallbackOutbox(table: PostgresOutbox(database: $0.database)) }
         if outbox != nil, let spoolFile = configuration.callbackDelivery.spoolFile {

@@ -104,4 +104,55 @@ struct FloodTests {
         serve.signal(SIGTERM)
         _ = try await serve.waitForExit(timeout: .seconds(30))
     }
+
+    @Test(
+        "two replicas on PostgreSQL: 20 addresses flood both in turn; each address's budget holds for the two together, the cap fills with sessions nobody comes back to, and a person arriving at the full cap, balanced over both, still signs in",
+        .enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)"))
+    func floodAtPostgresReplicas() async throws {
+        try await SharedStoreGateways.run { shared in
+            let environment = [
+                "HAAPI_GATEWAY_METRICS_ENABLED": "true", "HAAPI_GATEWAY_METRICS_PORT": "0", "HAAPI_GATEWAY_SESSIONS_MAXIMUM_SESSIONS": "40",
+                "HAAPI_GATEWAY_SESSIONS_MAXIMUM_NEW_SESSIONS_PER_ADDRESS": "5", "HAAPI_GATEWAY_SESSIONS_NEW_SESSION_WINDOW_SECONDS": "300",
+            ]
+            var replicas: [(url: String, port: Int, metricsPort: Int)] = []
+            for _ in 0..<2 {
+                let (gateway, url) = try await shared.start(extraEnvironment: environment)
+                let metrics = try await gateway.waitForOutput(#"url=http://127\.0\.0\.1:(\d+)/metrics"#, inStandardError: true)
+                replicas.append((url, try #require(URL(string: url)?.port), try #require(Int(metrics))))
+            }
+            let ports = replicas.map(\.port)
+            let attackers = (2...21).map { "127.0.0.\($0)" }
+            // Each address sends 10 cookieless requests, to the replicas in turn: 5 admitted for the two together.
+            let statuses = await withTaskGroup(of: [Int].self) { group in
+                for (index, address) in attackers.enumerated() {
+                    group.addTask {
+                        var statuses: [Int] = []
+                        for request in 0..<10 {
+                            statuses += await Self.flood(port: ports[(index + request) % 2], from: address, count: 1, parallel: 1)
+                        }
+                        return statuses
+                    }
+                }
+                return await group.reduce(into: []) { $0 += $1 }
+            }
+            let person = try await TestBrowser(roundRobin: replicas.map(\.url)).closing { browser in
+                let done = try await browser.signInAsDemo()
+                return (browser.transcript.compactMap { Int($0.prefix { $0.isNumber }) }, done.html.contains("You are signed in"))
+            }
+            var flows = 0
+            for replica in replicas { flows += try await Self.flowsStarted(metricsPort: replica.metricsPort) }
+            let sessions = try await shared.postgres.psql("SELECT count(*) FROM haapi_gateway_sessions", database: shared.database)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            print("flood at two PostgreSQL replicas: \(statuses.count) requests from \(attackers.count) addresses, \(statuses.filter { $0 == 200 }.count) admitted, "
+                + "\(flows) flows started upstream in all (the person's included), \(sessions) sessions stored at a cap of 40")
+            #expect(statuses.filter { $0 == 200 }.count == attackers.count * 5, "each address's budget is one for both replicas")
+            #expect(statuses.filter { $0 == 429 }.count == attackers.count * 5)
+            #expect(person.1, "the person signed in")
+            #expect(!person.0.contains(503), "\(person.0)")
+            #expect(flows == attackers.count * 5 + 1)
+            // Sign-ins of the other replica counted up to a second late may pass the cap; each one past it (the person's
+            // first page here) pushes out up to three untouched sessions, so the table is back at the cap.
+            #expect(Int(sessions) == 40, "the cap held for the two replicas together: \(sessions)")
+        }
+    }
 }

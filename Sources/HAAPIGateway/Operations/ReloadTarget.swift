@@ -6,7 +6,7 @@ struct ReloadTarget: Sendable {
     let live: LiveSettings
     let store: any SessionStore<SignInSession>
     let limiter: FailedPostLimiter
-    let newSessions: NewSessionLimiter
+    let newSessions: any NewSessionBudget
     let upstream: UpstreamConnection
     let dispatcher: CallbackDispatcher
     let devices: any DeviceAuthorizationStore

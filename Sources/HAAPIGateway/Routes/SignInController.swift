@@ -14,7 +14,7 @@ struct SignInController: Sendable {
     let store: any SessionStore<SignInSession>
     let limiter: FailedPostLimiter
     /// The bound on sign-ins each client address starts.
-    let newSessions: NewSessionLimiter
+    let newSessions: any NewSessionBudget
     let dispatcher: CallbackDispatcher
     /// The configuration and renderer in effect (a reload replaces them between requests).
     let live: LiveSettings

@@ -1,7 +1,5 @@
-/// Bounds the sign-ins one client address starts in a sliding window (``SessionSettings/maximumNewSessionsPerAddress``
-/// within ``SessionSettings/newSessionWindowSeconds``), so that a script sending cookieless `GET /` can neither fill the
-/// session cap nor start more than that many flows on the upstream; past the bound the page is 429 with `Retry-After`.
-actor NewSessionLimiter {
+/// The sign-ins each client address started, counted in this process's memory (``NewSessionBudget``).
+actor NewSessionLimiter: NewSessionBudget {
     private var byAddress = SlidingWindowCounts()
     private var settings: SessionSettings
     private let now: @Sendable () -> ContinuousClock.Instant
@@ -12,13 +10,10 @@ actor NewSessionLimiter {
         self.now = now
     }
 
-    /// Applies a new bound (a reload).
     func update(settings: SessionSettings) {
         self.settings = settings
     }
 
-    /// Counts a new sign-in of `address` when the bound allows it and returns nil; otherwise returns the seconds until
-    /// it does (nothing is counted). Without an address (a Unix socket) or with the bound off (0) every start is allowed.
     func admit(address: String?) -> Int? {
         guard let address, settings.maximumNewSessionsPerAddress > 0 else { return nil }
         let now = now()

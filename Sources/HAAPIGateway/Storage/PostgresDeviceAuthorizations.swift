@@ -15,7 +15,8 @@ import Synchronization
 /// the state and, between approval and the device's next poll, the tokens sealed like a sign-in (``SessionCipher``, the
 /// row's reference bound in). Every step is one statement, so the replicas agree: the hand-over deletes the row it
 /// returns, and of two polls that meet approved tokens one gets them. Expiry compares against the database's clock
-/// (``StorageClock``). Rows are forgotten one code lifetime after they expire (until then a poll hears `expired_token`).
+/// (``StorageClock``). Rows are forgotten one code lifetime after they expire (until then a poll hears `expired_token`;
+/// the sessions' sweep deletes them, ``PostgresSessionStorage/sweepBookkeeping()``).
 /// Statements commit durably: a database crash forgets no approval.
 final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
     static let table = PostgresSchema.deviceAuthorizationsTable
@@ -42,9 +43,6 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
 
     func create(client: DeviceClient, scopes: [String]?) async throws(GatewayError) -> (deviceCode: String, authorization: DeviceAuthorization)? {
         let settings = settings.withLock { $0 }
-        try await run("forget old device authorizations", statement("DELETE FROM haapi_gateway_device_authorizations WHERE forget_at <= \(Self.now)")) {
-            _ = try await $0.collect()
-        }
         // A user code that happens to be waiting already (1 in 10¹⁰ per pair) is drawn again.
         for _ in 0..<5 {
             let authorization = DeviceAuthorization(reference: SecureToken.make(byteCount: 12), client: client, userCode: UserCode.make(), scopes: scopes)
@@ -183,7 +181,7 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             """
             WITH old AS (
                 SELECT device_code_hash, expires_at, last_poll_at, interval_seconds FROM haapi_gateway_device_authorizations
-                WHERE device_code_hash = $2 AND client_id = $3 FOR UPDATE
+                WHERE device_code_hash = $2 AND client_id = $3 AND forget_at > \(Self.now) FOR UPDATE
             )
             UPDATE haapi_gateway_device_authorizations AS row SET last_poll_at = \(Self.now),
                 interval_seconds = CASE

@@ -4,7 +4,9 @@
 /// bring the one before it there (version 1: from nothing; version 2: when a session was last used, and who holds it
 /// while a request acts on it, ``PostgresSessionStorage/claim(id:claim:lease:knownVersion:)``; version 3: what the
 /// replicas learned about the upstream, ``PostgresUpstreamFacts``; version 4: the device authorizations under way,
-/// ``PostgresDeviceAuthorizations``, and the start links used, ``PostgresStartLinkLedger``). Every statement is idempotent (`IF NOT EXISTS`), so a
+/// ``PostgresDeviceAuthorizations``, the start links used, ``PostgresStartLinkLedger``, the sign-ins each address
+/// started, ``PostgresNewSessionLimiter``, and whether anyone came back to a session, so that one nobody did can be
+/// pushed out at the cap). Every statement is idempotent (`IF NOT EXISTS`), so a
 /// database whose tables an operator created from `docs/postgres-schema.sql` needs nothing from the gateway.
 enum PostgresSchema {
     /// The version this gateway writes and reads.
@@ -20,6 +22,7 @@ enum PostgresSchema {
     static let upstreamFactsTable = "haapi_gateway_upstream_facts"
     static let deviceAuthorizationsTable = "haapi_gateway_device_authorizations"
     static let usedStartLinksTable = "haapi_gateway_used_start_links"
+    static let signInStartsTable = "haapi_gateway_sign_in_starts"
 
     /// The version table itself (created before any migration runs).
     static let createSchemaTable = """
@@ -118,6 +121,24 @@ enum PostgresSchema {
             """
             CREATE INDEX IF NOT EXISTS haapi_gateway_used_start_links_expiry
                 ON haapi_gateway_used_start_links (expires_at)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS haapi_gateway_sign_in_starts (
+                address text NOT NULL,
+                started_at timestamptz NOT NULL
+            )
+            """,
+            """
+            CREATE INDEX IF NOT EXISTS haapi_gateway_sign_in_starts_address
+                ON haapi_gateway_sign_in_starts (address, started_at)
+            """,
+            """
+            ALTER TABLE haapi_gateway_sessions
+                ADD COLUMN IF NOT EXISTS returned boolean NOT NULL DEFAULT true
+            """,
+            """
+            CREATE INDEX IF NOT EXISTS haapi_gateway_sessions_untouched
+                ON haapi_gateway_sessions (address, created_at) WHERE NOT returned
             """,
         ],
     ]

@@ -19,8 +19,10 @@ import Synchronization
 ///   ``SessionLookup/unreadable``: that sign-in starts again with a notice.
 /// - A database that fails to answer gives "your sign-in is kept, try again" pages (503), and for a short pause after
 ///   a failure requests get it at once (``DatabaseOutage``).
-/// - The cap (`sessions.maximumSessions`) counts every replica's sessions; at the cap a new sign-in is refused (no
-///   session is pushed out). Expired rows are deleted by ``PostgresSessionStorage/run()``.
+/// - The cap (`sessions.maximumSessions`) counts every replica's sessions; at the cap a new sign-in pushes out a session
+///   nobody came back to since its first page, the oldest of the address holding the most of them
+///   (``PostgresSessionStorage/insert(id:document:lifetimes:address:withinCap:)``), as the memory store does, and is
+///   refused only when every session is in use. Expired rows are deleted by ``PostgresSessionStorage/run()``.
 final class PostgresSessionStore: SessionStore, Sendable {
     typealias Session = SignInSession
 
@@ -34,6 +36,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
     /// The last count of live sessions, and when it was read.
     private let lastCount = Mutex<(at: ContinuousClock.Instant?, count: Int)>((nil, 0))
     private let outage = DatabaseOutage()
+    private let evicted = Mutex(0)
     private let logger: Logger
 
     /// How many decoded sign-ins a replica keeps at most (``SessionCache``).
@@ -55,17 +58,36 @@ final class PostgresSessionStore: SessionStore, Sendable {
     func add(_ session: SignInSession, address: String?) async throws(GatewayError) -> SessionCheckout<SignInSession>? {
         let (document, revision) = try await Self.document(of: session)
         let id = SecureToken.make()
-        let lifetimes = SessionLifetimes(settings.withLock { $0 })
-        _ = try await database("store a new sign-in") { () throws(PostgresStorageError) in
-            try await storage.insert(id: id, document: document, lifetimes: lifetimes, address: address)
+        let settings = settings.withLock { $0 }
+        let lifetimes = SessionLifetimes(settings)
+        let cap = max(1, settings.maximumSessions)
+        if try await recentCount(near: cap) < Self.nearness(of: cap) {
+            _ = try await database("store a new sign-in") { () throws(PostgresStorageError) in
+                try await storage.insert(id: id, document: document, lifetimes: lifetimes, address: address)
+            }
+            // This replica's own sign-ins count at once (the count is read again at most every second).
+            lastCount.withLock { $0.count += 1 }
+        } else {
+            // Near the cap the replicas take turns, so that it holds for them together.
+            let insertion = try await database("store a new sign-in at the cap") { () throws(PostgresStorageError) in
+                try await storage.insert(id: id, document: document, lifetimes: lifetimes, address: address, withinCap: cap)
+            }
+            switch insertion {
+            case .inserted: break
+            case .insertedAfterPushingOut: evicted.withLock { $0 += 1 }
+            case .full: return nil
+            }
         }
         return SessionCheckout(id: id, session: session, ticket: SessionTicket(version: 1, document: document, revision: revision))
     }
 
-    /// Whether the sessions of every replica are below the cap, by a count at most a second old (each new sign-in
-    /// counting every row would grow with the table; the cap is approximate across replicas anyway).
+    /// Whether the sessions of every replica are below the cap, by a count at most a second old far from the cap (each
+    /// new sign-in counting every row would grow with the table), a fresh one near it, or one nobody came back to could
+    /// be pushed out.
     func hasRoom() async throws(GatewayError) -> Bool {
-        try await recentCount() < max(1, settings.withLock { $0.maximumSessions })
+        let cap = max(1, settings.withLock { $0.maximumSessions })
+        if try await recentCount(near: cap) < cap { return true }
+        return try await database("look for untouched sign-ins") { () throws(PostgresStorageError) in try await storage.hasUntouched() }
     }
 
     func checkOut(id: String, for use: SessionUse) async throws(GatewayError) -> SessionLookup<SignInSession> {
@@ -231,22 +253,34 @@ final class PostgresSessionStore: SessionStore, Sendable {
     /// not answer): `/metrics` asks on every scrape, and a flood of scrapes must not become a flood of counts.
     var count: Int {
         get async {
-            (try? await recentCount()) ?? lastCount.withLock { $0.count }
+            (try? await recentCount(near: .max)) ?? lastCount.withLock { $0.count }
         }
     }
 
     /// Always 0: at the cap a new sign-in is refused, no session is pushed out.
-    var evictions: Int { 0 }
+    var evictions: Int { evicted.withLock { $0 } }
 
     // MARK: - Private
 
-    /// The live sessions of every replica, counted again when the last count is a second old or more.
-    private func recentCount() async throws(GatewayError) -> Int {
+    /// The live sessions of every replica, counted again when the last count is a second old or more, or when it was
+    /// near the cap (``nearness(of:)``): far from the cap a count a second old is good enough, near it the other
+    /// replicas' sign-ins of that second must not take the table past it.
+    private func recentCount(near cap: Int) async throws(GatewayError) -> Int {
         let now = ContinuousClock.now
-        if let recent = lastCount.withLock({ $0.at.map { now - $0 < .seconds(1) } ?? false ? $0.count : nil }) { return recent }
+        if let recent = lastCount.withLock({ $0.at.map { now - $0 < .seconds(1) } ?? false ? $0.count : nil }), recent < Self.nearness(of: cap) {
+            return recent
+        }
         let count = try await database("count sessions") { () throws(PostgresStorageError) in try await storage.count() }
         lastCount.withLock { $0 = (now, count) }
         return count
+    }
+
+    /// Where "near the cap" begins: its second half. Below it a count up to a second old decides (plus this replica's
+    /// own sign-ins since); from it on, every new session counts afresh and is stored one at a time for the replicas
+    /// together. The other replicas' sign-ins of the last second before that count can take the table past the cap by
+    /// as many; each new sign-in then pushes out up to three untouched sessions until it is back.
+    private static func nearness(of cap: Int) -> Int {
+        cap - max(1, cap / 2)
     }
 
     /// The session's document and revision when it changed since `ticket` was written (nil when unchanged: nothing to

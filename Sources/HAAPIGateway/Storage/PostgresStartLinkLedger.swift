@@ -5,7 +5,8 @@ import PostgresNIO
 
 /// The start links used, in the database of `sessions.store: postgres` (`haapi_gateway_used_start_links`, schema
 /// version 4): the SHA-256 of each signature until its link expires, so that a link redeemed on one replica is refused on
-/// every other. The insert is the check: of two replicas redeeming one link at once, one inserts the row.
+/// every other. The insert is the check: of two replicas redeeming one link at once, one inserts the row. Rows past
+/// their link's expiry are deleted by the sessions' sweep (``PostgresSessionStorage/sweepBookkeeping()``).
 struct PostgresStartLinkLedger: StartLinkLedger {
     let database: PostgresDatabase
     let logger: Logger
@@ -19,8 +20,6 @@ struct PostgresStartLinkLedger: StartLinkLedger {
             binds: bindings)
         do throws(PostgresStorageError) {
             return try await database.perform("note a used start link") { client in
-                // Links past their expiry are refused before the ledger is asked; their rows are of no more use.
-                _ = try await client.query("DELETE FROM haapi_gateway_used_start_links WHERE expires_at < now() - interval '1 minute'").collect()
                 let inserted = try await client.query(insert).decode(Int32.self).first { _ in true }
                 return inserted != nil
             }

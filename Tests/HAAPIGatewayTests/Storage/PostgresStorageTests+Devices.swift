@@ -89,8 +89,9 @@ extension PostgresStorageTests {
                 #expect(try await b.enter(userCode: authorization.userCode) == .unknown, "an expired code is a wrong code")
                 #expect(try await b.beginSignIn(userCode: authorization.userCode) == nil)
                 database.clock.advance(.seconds(61))
-                _ = try await b.create(client: Self.client, scopes: nil)  // forgets what is a lifetime past its expiry
-                #expect(try await a.poll(deviceCode: deviceCode, clientID: Self.client.id) == .invalid)
+                #expect(try await a.poll(deviceCode: deviceCode, clientID: Self.client.id) == .invalid, "a lifetime past its expiry")
+                try await PostgresSessionStorage(database: a.database).sweepBookkeeping()
+                #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_device_authorizations") == "0", "and swept")
             }
         }
 

@@ -10,12 +10,12 @@ import PostgresNIO
 struct SessionClaimStatement: PostgresPreparedStatement {
     typealias Row = (sealed: ByteBuffer?, version: Int64?, exists: Bool)
 
-    static let name = "haapi_gateway_session_claim_v3"
+    static let name = "haapi_gateway_session_claim_v4"
     static let sql = """
         WITH t AS (SELECT COALESCE($4::timestamptz, now()) AS now),
         claimed AS (
             UPDATE haapi_gateway_sessions s
-            SET claimed_by = $2, claimed_until = t.now + $3 * interval '1 second', used_at = t.now,
+            SET claimed_by = $2, claimed_until = t.now + $3 * interval '1 second', used_at = t.now, returned = true,
                 idle_expires_at = LEAST(s.expires_at, t.now + s.idle_timeout_seconds * interval '1 second')
             FROM t
             WHERE s.id = $1 AND LEAST(s.expires_at, s.idle_expires_at) > t.now

@@ -2,18 +2,18 @@ import Foundation
 import NIOCore
 import PostgresNIO
 
-/// Stores a new session row at version 1 (``PostgresSessionStorage/insert(id:document:lifetimes:address:)``); no row
-/// when one with this id exists. Prepared once per connection, as every statement on a sign-in's path: PostgreSQL then
+/// Stores a new session row at version 1 (``PostgresSessionStorage/insert(id:document:lifetimes:address:)``), not yet
+/// `returned` to (nobody has come back to its first page); no row when one with this id exists. Prepared once per connection, as every statement on a sign-in's path: PostgreSQL then
 /// parses it once, not on every request.
 struct SessionInsertStatement: PostgresPreparedStatement {
     typealias Row = Int64
 
-    static let name = "haapi_gateway_session_insert_v3"
+    static let name = "haapi_gateway_session_insert_v4"
     static let sql = """
         INSERT INTO haapi_gateway_sessions
-            (id, version, created_at, used_at, expires_at, idle_expires_at, idle_timeout_seconds, address, document)
+            (id, version, created_at, used_at, expires_at, idle_expires_at, idle_timeout_seconds, address, document, returned)
         SELECT $1, 1, t.now, t.now, t.now + $2 * interval '1 second',
-               LEAST(t.now + $2 * interval '1 second', t.now + $3 * interval '1 second'), $4, $5, $6
+               LEAST(t.now + $2 * interval '1 second', t.now + $3 * interval '1 second'), $4, $5, $6, false
         FROM (SELECT COALESCE($7::timestamptz, now()) AS now) t
         ON CONFLICT (id) DO NOTHING
         RETURNING version
