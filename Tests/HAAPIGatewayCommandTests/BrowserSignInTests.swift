@@ -76,7 +76,7 @@ import Testing
             environment: [
                 "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60", "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0",
                 // The device walk signs a device in (RFC 8628) through the verification pages.
-                "HAAPI_GATEWAY_DEVICES_ENABLED": "true", "HAAPI_GATEWAY_DEVICES_CLIENTS": #"[{"id":"browser-walk","name":"Walk device"}]"#,
+                "HAAPI_GATEWAY_DEVICES_ENABLED": "true", "HAAPI_GATEWAY_DEVICES_CLIENTS": #"[{"id":"browser-walk","name":"Walk device","receivesDPoPKey":"true"}]"#,
             ])
         let result: ProcessResult
         do {
