@@ -36,6 +36,10 @@ enum PostgresConnectionProbe {
             }
             let first = await group.next() ?? nil
             group.cancelAll()
+            // A connection that comes after the time ran out is closed, never dropped open (PostgresNIO requires it).
+            for await late in group {
+                if case .success(let connection)? = late { try? await connection.close() }
+            }
             return first
         }
         switch attempt {
