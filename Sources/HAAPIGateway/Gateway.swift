@@ -194,7 +194,9 @@ public enum Gateway {
         guard let cipher = SessionCipher(keys: store.encryptionKeys) else {
             throw GatewayError(.configuration, "sessions.encryptionKeysFile holds no key")
         }
-        return PostgresSessionStorage(database: PostgresDatabase(url: store.url, cipher: cipher, logger: logger))
+        var options = PostgresDatabase.Options()
+        options.synchronousCommit = store.synchronousCommit
+        return PostgresSessionStorage(database: PostgresDatabase(url: store.url, cipher: cipher, options: options, logger: logger))
     }
 
     /// The metrics listener: `GET /metrics` in the Prometheus text format, and `/healthz` and `/readyz`. Its connections

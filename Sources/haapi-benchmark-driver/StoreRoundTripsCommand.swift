@@ -26,6 +26,9 @@ struct StoreRoundTripsCommand: AsyncParsableCommand {
     @Option(help: "Where to write the JSON.")
     var output: String
 
+    @Flag(help: "Sign-in rows wait for the disk at each commit (sessions.synchronousCommit: true).")
+    var synchronousCommit = false
+
     func validate() throws {
         guard rounds > 0, warmupRounds >= 0, documentBytes > 0 else {
             throw ValidationError("--rounds and --document-bytes must be positive and --warmup-rounds not negative")
@@ -42,7 +45,10 @@ struct StoreRoundTripsCommand: AsyncParsableCommand {
         case .failure(let refusal): throw DriverError("the PostgreSQL URL \(refusal.message)")
         }
         guard let cipher = SessionCipher(keys: [SessionEncryptionKey.random()]) else { throw DriverError("no session key") }
-        let database = PostgresDatabase(url: url, cipher: cipher, logger: Logger(label: "store-round-trips", factory: { _ in SwiftLogNoOpLogHandler() }))
+        var options = PostgresDatabase.Options()
+        options.synchronousCommit = synchronousCommit
+        let database = PostgresDatabase(
+            url: url, cipher: cipher, options: options, logger: Logger(label: "store-round-trips", factory: { _ in SwiftLogNoOpLogHandler() }))
         let storage = PostgresSessionStorage(database: database)
         let pools = Task { try await database.run() }
         defer { pools.cancel() }

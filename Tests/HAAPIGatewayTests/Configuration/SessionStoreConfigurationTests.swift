@@ -45,6 +45,22 @@ struct SessionStoreConfigurationTests {
         #expect(summary.contains("session store: PostgreSQL at postgres://gateway:<redacted>@db.example.com:6432/haapi?sslmode=verify-ca"))
         #expect(summary.contains(new.idHex) && summary.contains("1 more opening older documents"))
         #expect(!summary.contains("s3cr") && !summary.contains(new.base64) && !summary.contains(old.base64))
+        #expect(store.synchronousCommit == false, "sign-in rows commit without waiting for the disk by default")
+        #expect(summary.contains("sign-in rows commit without waiting for the disk (sessions.synchronousCommit: false)"))
+
+        try "sessions:\n  store: postgres\n  postgresURLFile: url\n  encryptionKeysFile: keys\n  synchronousCommit: true\n".write(
+            to: file, atomically: true, encoding: .utf8)
+        let waiting = try GatewayConfiguration.load(file: file.path, environment: [:])
+        guard case .postgres(let durable) = waiting.sessions.store else {
+            Issue.record("expected postgres")
+            return
+        }
+        #expect(durable.synchronousCommit)
+        #expect(waiting.summary.joined(separator: "\n").contains("every commit waits for the disk"))
+        #expect(
+            problems(["HAAPI_GATEWAY_SESSIONS_SYNCHRONOUS_COMMIT": "true"]).contains {
+                $0.contains("sessions.synchronousCommit") && $0.contains("sessions.store is memory")
+            })
     }
 
     @Test("the URL in the environment, sslmode defaulting to verify-full; a Unix socket directory as the host")

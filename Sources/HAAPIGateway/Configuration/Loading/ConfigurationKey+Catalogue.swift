@@ -58,6 +58,7 @@ extension ConfigurationKey {
         .init("sessions.postgresURL", .string, secret: true),
         .init("sessions.postgresURLFile", .string),
         .init("sessions.encryptionKeysFile", .string),
+        .init("sessions.synchronousCommit", .boolean),
 
         .init("templates.directory", .string),
         .init("templates.overrideDirectory", .string),

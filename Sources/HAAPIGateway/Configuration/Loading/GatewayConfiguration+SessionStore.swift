@@ -2,10 +2,11 @@ import Foundation
 
 extension GatewayConfiguration {
     /// `sessions.store` (`memory` or `postgres`) and, for `postgres`, the database (`sessions.postgresURL` or
-    /// `sessions.postgresURLFile`, one of them) and the key file (`sessions.encryptionKeysFile`). No problem quotes the
+    /// `sessions.postgresURLFile`, one of them), the key file (`sessions.encryptionKeysFile`) and whether sign-in rows wait
+    /// for the disk (`sessions.synchronousCommit`). No problem quotes the
     /// URL or a key: the URL may hold a password.
     static func resolveSessionStore(_ reader: inout ConfigurationReader) -> SessionStoreSettings {
-        let postgresKeys = ["sessions.postgresURL", "sessions.postgresURLFile", "sessions.encryptionKeysFile"]
+        let postgresKeys = ["sessions.postgresURL", "sessions.postgresURLFile", "sessions.encryptionKeysFile", "sessions.synchronousCommit"]
         let kind = reader.string("sessions.store")?.trimmingCharacters(in: .whitespaces).lowercased() ?? "memory"
         switch kind {
         case "memory":
@@ -39,8 +40,9 @@ extension GatewayConfiguration {
                 reader.problem(
                     "sessions.store", "postgres needs sessions.encryptionKeysFile (one base64 256-bit key per line, such as `openssl rand -base64 32`)")
             }
+            let synchronousCommit = reader.boolean("sessions.synchronousCommit", default: false)
             guard let url, let keys else { return .memory }
-            return .postgres(PostgresStoreSettings(url: url, encryptionKeys: keys))
+            return .postgres(PostgresStoreSettings(url: url, encryptionKeys: keys, synchronousCommit: synchronousCommit))
         default:
             reader.problem("sessions.store", "must be memory or postgres; got '\(kind)'")
             return .memory

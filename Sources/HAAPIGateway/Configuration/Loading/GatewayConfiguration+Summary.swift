@@ -38,7 +38,9 @@ extension GatewayConfiguration {
         case .postgres(let store):
             lines.append(
                 "session store: PostgreSQL at \(store.url); documents sealed with AES-256-GCM under key \(store.encryptionKeys[0].idHex) (<redacted>)"
-                    + (store.encryptionKeys.count > 1 ? ", \(store.encryptionKeys.count - 1) more opening older documents" : ""))
+                    + (store.encryptionKeys.count > 1 ? ", \(store.encryptionKeys.count - 1) more opening older documents" : "")
+                    + (store.synchronousCommit
+                        ? "; every commit waits for the disk" : "; sign-in rows commit without waiting for the disk (sessions.synchronousCommit: false)"))
         }
         lines.append(
             "templates: \(templates.directory?.path ?? "the default lookup (./templates, then next to the executable)")"
