@@ -1,4 +1,5 @@
 import Foundation
+import HAAPI
 import Logging
 
 /// Hands each sign-in's outcome to every configured sink, exactly once per sink as far as the gateway can tell.
@@ -117,7 +118,8 @@ actor CallbackDispatcher {
         self.settings = settings
     }
 
-    /// Hands `outcome` to every sink: all at once, waiting at most `callbacks.handOverSeconds`.
+    /// Hands `outcome` to every sink: all at once, waiting at most `callbacks.handOverSeconds`, and no longer than the
+    /// page that completes the sign-in has left of its budget (``HAAPIDeadline``; a page is bounded as a whole).
     /// - Returns: Whether every sink accepted it within that time (else the rest goes on in the background).
     @discardableResult
     func deliver(_ outcome: CompletionOutcome) async -> Bool {
@@ -145,7 +147,9 @@ actor CallbackDispatcher {
         case .outbox(let outbox):
             await record(entries.map(\.key), in: outbox, firstTime: true)
         }
-        let accepted = await attemptAll(entries.map(\.key), waitingAtMost: .seconds(settings.handOverSeconds))
+        var wait = Duration.seconds(settings.handOverSeconds)
+        if let deadline = HAAPIDeadline.current { wait = max(.zero, min(wait, deadline - .now)) }
+        let accepted = await attemptAll(entries.map(\.key), waitingAtMost: wait)
         await observer?(outcome)
         return accepted == entries.count
     }

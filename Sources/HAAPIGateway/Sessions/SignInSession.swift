@@ -353,15 +353,36 @@ actor SignInSession {
         return step
     }
 
+    /// A page's upstream budget: twice `upstream.timeoutSeconds`. The steps behind one request (its call and the chain of
+    /// automatic steps) take at most one timeout; the completion that may follow (the code exchange, the ID token's
+    /// keys, userinfo, handing the tokens to a device, and waiting for the sinks) has what is left, at least the other
+    /// one: a page never waits on the upstream longer than this, and the exchange never fails for the steps' slowness.
+    private var pageBudget: Duration { flow.requestTimeout * 2 }
+
     private func run(
         endpoint: String = "haapi", preserving typed: [String: String] = [:], _ call: (HAAPIFlow) async throws(HAAPIError) -> HAAPIResponse
     ) async throws(GatewayError) {
         busy = true
         revision &+= 1
         defer { busy = false }
+        do {
+            try await HAAPIDeadline.within(pageBudget) { () async throws in
+                try await self.advance(endpoint: endpoint, preserving: typed, call)
+            }
+        } catch let error as GatewayError {
+            throw error
+        } catch {
+            throw GatewayError(.upstreamUnavailable, .upstreamUnavailable)
+        }
+    }
+
+    /// One request's call, the automatic steps after it and, when they end the flow, its completion, within the page's
+    /// budget (``pageBudget``).
+    private func advance(
+        endpoint: String, preserving typed: [String: String], _ call: (HAAPIFlow) async throws(HAAPIError) -> HAAPIResponse
+    ) async throws(GatewayError) {
         // The person's request is bounded as a whole by the upstream timeout, the chain of automatic steps behind it
-        // included (redirections, continue, a finished polling step), not each call separately. The code exchange that
-        // may follow gets its own timeout: it ends the sign-in either way, and must not fail for the steps' slowness.
+        // included (redirections, continue, a finished polling step), not each call separately.
         let response: HAAPIResponse
         let started = ContinuousClock.now
         do {
@@ -586,13 +607,15 @@ actor SignInSession {
 
     /// Leaves the tokens for the device's next poll: true when they wait there, false when the code is no longer
     /// waiting for them (expired, or decided otherwise), nil when the store could not be reached (a shared store's
-    /// database, tried three times within about two seconds).
+    /// database, tried up to three times within about two seconds, while the page's budget lasts).
     private func handOver(_ tokens: OAuthTokens, to device: DeviceSignIn) async -> Bool? {
         for pause in [Duration.milliseconds(250), .seconds(1), .zero] {
             do {
                 return try await device.store.approve(reference: device.reference, tokens: tokens)
             } catch {
-                if pause > .zero { try? await Task.sleep(for: pause) }
+                // Tried again while the page's budget lasts.
+                guard pause > .zero, (HAAPIDeadline.current.map { ContinuousClock.now + pause < $0 } ?? true) else { break }
+                try? await Task.sleep(for: pause)
             }
         }
         logger.error("the device's tokens could not be handed over: the store did not answer; the device is told access_denied if it can be")

@@ -73,6 +73,33 @@ extension SecurityAndReliabilityTests {
             }
         }
 
+        @Test(
+            "a page is bounded as a whole, twice upstream.timeoutSeconds: the last step, the code exchange and userinfo each slow but within the timeout, userinfo gets only what the page has left and the outcome says so"
+        )
+        func aPageIsBoundedAsAWhole() async throws {
+            try await GatewayHarness.withProxiedGateway(
+                configure: {
+                    Self.upstreamTimeout(.seconds(2))(&$0)
+                    $0.outcome = OutcomeSettings(idTokenClaims: [], userinfoClaims: ["preferred_username"])
+                }
+            ) { browser, _, sinkPath, proxy in
+                // A first sign-in fetches the ID token's keys, so that the second's calls are the step, the exchange and userinfo.
+                #expect(try await browser.signInAsDemo().html.contains("You are signed in"))
+                try await TestBrowser.using(browser.baseURL) { person in
+                    let notice = try await person.submit(try await person.openPasswordForm(), ["userName": "demo", "password": "demo"])
+                    // Each call 1.5 s, each within the 2 s timeout: the step and the exchange leave 1 s of the page's 4 s.
+                    proxy.fault = .delay(milliseconds: 1500)
+                    let done = try await person.submit(try notice.form(button: "Continue"))
+                    proxy.fault = nil
+                    #expect(done.html.contains("You are signed in"), "the sign-in completes: \(done.html.prefix(300))")
+                }
+                let outcome = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sinkPath))) as? [String: Any])
+                #expect(outcome["outcome"] as? String == "success")
+                #expect((outcome["claimsProblem"] as? String)?.hasPrefix("userinfo:") == true, "userinfo ran out of the page's budget: \(outcome)")
+                #expect((outcome["claims"] as? [String: Any])?["preferred_username"] == nil)
+            }
+        }
+
         @Test("a code exchange answered by a 503 of a proxy (never reaching the server) is sent once more and the sign-in completes")
         func codeExchangeIsSentOnceMoreAfterA5xx() async throws {
             try await GatewayHarness.withProxiedGateway { browser, _, _, proxy in
