@@ -118,8 +118,12 @@ actor CallbackDispatcher {
         self.settings = settings
     }
 
+    /// The least a page waits for the sinks when its budget is spent: a quick sink still confirms.
+    static let leastHandOverWait = Duration.milliseconds(500)
+
     /// Hands `outcome` to every sink: all at once, waiting at most `callbacks.handOverSeconds`, and no longer than the
-    /// page that completes the sign-in has left of its budget (``HAAPIDeadline``; a page is bounded as a whole).
+    /// page that completes the sign-in has left of its budget (``HAAPIDeadline``; a page is bounded as a whole), but at
+    /// least ``leastHandOverWait``.
     /// - Returns: Whether every sink accepted it within that time (else the rest goes on in the background).
     @discardableResult
     func deliver(_ outcome: CompletionOutcome) async -> Bool {
@@ -148,7 +152,7 @@ actor CallbackDispatcher {
             await record(entries.map(\.key), in: outbox, firstTime: true)
         }
         var wait = Duration.seconds(settings.handOverSeconds)
-        if let deadline = HAAPIDeadline.current { wait = max(.zero, min(wait, deadline - .now)) }
+        if let deadline = HAAPIDeadline.current { wait = min(wait, max(Self.leastHandOverWait, deadline - .now)) }
         let accepted = await attemptAll(entries.map(\.key), waitingAtMost: wait)
         await observer?(outcome)
         return accepted == entries.count

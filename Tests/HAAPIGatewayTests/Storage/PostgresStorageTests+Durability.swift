@@ -18,7 +18,8 @@ extension PostgresStorageTests {
             for synchronous in [false, true] {
                 var options = PostgresDatabase.Options()
                 options.synchronousCommit = synchronous
-                options.maximumConnections = 2
+                options.maximumConnections = 4
+                options.operationTimeout = .seconds(20)
                 let handle = PostgresDatabase(
                     url: try database.url(), cipher: try #require(SessionCipher(keys: [.random()])), options: options, logger: StorageTestDatabase.silent)
                 let running = Task { try await handle.run() }
