@@ -48,7 +48,7 @@ struct CrowdedClientsTests {
         #expect(stillOpen <= 64, "the gateway kept at most server.maximumConnectionsPerAddress of the crowd")
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(serve.processIdentifier)/fd").count
         #expect(descriptors < 64 + 100, "the gateway holds \(descriptors) descriptors of its 1 024")
-        crowd.disperse()
+        await crowd.disperse()
 
         serve.signal(SIGTERM)
         _ = try await serve.waitForExit(timeout: .seconds(30))

@@ -12,10 +12,12 @@ struct DeliveryAcrossKillTests {
     func stuckDeliverySurvives(signal: Int32) async throws {
         let directory = try Repository.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        // The receiver hangs until the file "ok" exists, then keeps what it got under the delivery's id.
+        // The receiver hangs until the file "ok" exists, then keeps what it got under the delivery's id. It writes its
+        // PID (its process group's) first.
         let sink = directory.appendingPathComponent("sink.sh")
         try """
             #!/bin/sh
+            echo $$ > '\(directory.path)/pid-'$$
             while [ ! -f '\(directory.path)/ok' ]; do sleep 0.1; done
             cat > '\(directory.path)/delivered-'"$HAAPI_GATEWAY_DELIVERY"
             """.write(to: sink, atomically: true, encoding: .utf8)
@@ -37,8 +39,17 @@ struct DeliveryAcrossKillTests {
         #expect(spooled.count == 1, "in the spool while the sink is stuck")
         first.signal(signal)
         _ = try await first.waitForExit(timeout: .seconds(30))
-        // The stuck receiver of the stopped gateway goes away unanswered, as it would with the process.
-        _ = try await runProgram(URL(fileURLWithPath: "/usr/bin/pkill"), ["-f", sink.path])
+        let groups = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("pid-") }.compactMap { pid_t($0.dropFirst(4)) }
+        #expect(groups.count == 1, "one attempt was under way")
+        if signal == SIGKILL {
+            // A killed gateway cannot end anything: its service manager ends what is left of it (systemd's default
+            // KillMode=control-group), here the receiver's process group, by its PID.
+            for group in groups { kill(-group, SIGKILL) }
+        }
+        // A stopped gateway ended the receiver's whole process group itself, before it exited.
+        for group in groups {
+            #expect(await ProcessGroups.waitUntilGone([group], within: .seconds(5)), "the stuck receiver is gone after the \(signal == SIGKILL ? "kill" : "stop")")
+        }
         #expect(try SpooledDeliveries.ids(in: spool) == spooled, "still spooled after the \(signal == SIGKILL ? "kill" : "stop")")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("delivered-") }.isEmpty)
 

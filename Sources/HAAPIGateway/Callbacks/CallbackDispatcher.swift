@@ -60,6 +60,8 @@ actor CallbackDispatcher {
     private var waiting: [String: Entry] = [:]
     /// Deliveries whose attempt is under way, by key.
     private var inFlight: [String: Entry] = [:]
+    /// The sinks' attempts under way, by key: cancelled by a shutdown that waited for them long enough.
+    private var sinkAttempts: [String: Task<Void, any Error>] = [:]
     /// Spooled deliveries for sinks no longer configured: kept in the spool, never attempted.
     private var orphans: [SpooledDelivery] = []
     private var worker: Task<Void, Never>?
@@ -174,8 +176,10 @@ actor CallbackDispatcher {
     }
 
     /// At shutdown: one last attempt for every waiting delivery, and attempts under way awaited, all together at most
-    /// `callbacks.handOverSeconds`. What is still not delivered stays in the spool for the next start, or in the outbox
-    /// for the other replicas (its claims released at once), or without either is logged as lost, naming the sink.
+    /// `callbacks.handOverSeconds`; attempts still under way then are cancelled (an exec sink's program is ended with
+    /// its process group) and awaited a few seconds more. What is still not delivered stays in the spool for the next
+    /// start, or in the outbox for the other replicas (its claims released at once), or without either is logged as
+    /// lost, naming the sink.
     func flushAtShutdown() async {
         stopping = true
         worker?.cancel()
@@ -192,6 +196,13 @@ actor CallbackDispatcher {
         waiting = [:]
         // Every attempt under way is awaited, not only those started here: one that succeeds now must not stay spooled.
         while !inFlight.isEmpty, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        // Those still under way are ended (an exec sink's program with its whole process group), so that none of them
+        // delivers after the gateway has left the delivery to the next start or another replica; they end as failed.
+        if !sinkAttempts.isEmpty {
+            for attempt in sinkAttempts.values { attempt.cancel() }
+            let ending = ContinuousClock.now + .seconds(5)
+            while !sinkAttempts.isEmpty, ContinuousClock.now < ending { try? await Task.sleep(for: .milliseconds(20)) }
+        }
         let remaining = Array(inFlight.values) + Array(waiting.values)
         switch journal {
         case .outbox(let outbox):
@@ -289,13 +300,10 @@ actor CallbackDispatcher {
     private func attempt(_ key: String, atShutdown: Bool = false) async -> Bool {
         guard var entry = inFlight[key] else { return false }
         entry.attempts += 1
-        let outcome: Result<Void, any Error>
-        do {
-            try await entry.sink.deliver(entry.delivery)
-            outcome = .success(())
-        } catch {
-            outcome = .failure(error)
-        }
+        let sinkAttempt = Task { [entry] in try await entry.sink.deliver(entry.delivery) }
+        sinkAttempts[key] = sinkAttempt
+        let outcome = await withTaskCancellationHandler { await sinkAttempt.result } onCancel: { sinkAttempt.cancel() }
+        sinkAttempts[key] = nil
         // Recorded in the outbox meanwhile (at shutdown, while the database had been unreachable): reported there.
         if let current = inFlight[key] { entry.inOutbox = current.inOutbox }
         if case .failure(let error) = outcome {
@@ -323,7 +331,9 @@ actor CallbackDispatcher {
         let now = ContinuousClock.now
         if entry.attempts == 1 { entry.giveUpAt = now + .seconds(settings.retryForSeconds) } else { entry.backoff = min(entry.backoff * 2, .seconds(60)) }
         entry.nextAttempt = now + entry.backoff
-        if entry.inOutbox, case .outbox(let outbox) = journal, await rescheduled(entry, in: outbox, error: error) {
+        // An attempt the shutdown ended is not the sink's refusal: its claim is released with the others, due at once.
+        let endedByShutdown = stopping && error is CancellationError
+        if entry.inOutbox, !endedByShutdown, case .outbox(let outbox) = journal, await rescheduled(entry, in: outbox, error: error) {
             inFlight[key] = nil
             return
         }

@@ -2,10 +2,16 @@ import Foundation
 
 /// `exec:PROGRAM`: runs the program (no shell, no arguments) with the outcome JSON on standard input; exit status 0 means
 /// delivered. The program gets a minimal environment (`PATH` and `HAAPI_GATEWAY_DELIVERY`, the delivery id), never the
-/// gateway's own, which may hold secrets. A program still running after ``timeout`` is terminated (a failed attempt).
+/// gateway's own, which may hold secrets.
+///
+/// The program leads a process group of its own (``ProgramGroup``). When its attempt ends without it having exited 0
+/// (still running after ``timeout``, the attempt cancelled by a shutdown, or a failing exit status), the whole group is
+/// ended (SIGTERM, SIGKILL after ``grace``), so that nothing it started delivers later beside the retry.
 struct ExecCallbackSink: CallbackSink {
     let program: String
     var timeout: Duration = .seconds(30)
+    /// How long the group has between SIGTERM and SIGKILL.
+    var grace: Duration = .seconds(2)
 
     var name: String { "exec:\(program)" }
 
@@ -28,15 +34,30 @@ struct ExecCallbackSink: CallbackSink {
         } catch {
             throw GatewayError(.internalError, "cannot run the callback program \(program)")
         }
-        let watchdog = Task { [timeout] in
+        let group = ProgramGroup(leader: process.processIdentifier)
+        let timedOut = TimeLimit()
+        let watchdog = Task { [timeout, grace] in
             try await Task.sleep(for: timeout)
-            if process.isRunning { process.terminate() }
+            timedOut.reached()
+            await group.end(grace: grace)
         }
         defer { watchdog.cancel() }
         try? input.fileHandleForWriting.write(contentsOf: Data(delivery.document))
         try? input.fileHandleForWriting.close()
-        var status: Int32 = -1
+        // The stream ends when the program exits, or at once when the attempt is cancelled.
+        var status: Int32?
         for await code in exits { status = code }
-        guard status == 0 else { throw GatewayError(.internalError, "the callback program \(program) exited with status \(status)") }
+        if Task.isCancelled {
+            await group.end(grace: grace)
+            throw CancellationError()
+        }
+        guard let status, status == 0 else {
+            // A retry follows: what the program left running is ended first.
+            if group.isAlive { await group.end(grace: grace) }
+            if timedOut.wasReached {
+                throw GatewayError(.internalError, "the callback program \(program) did not exit within \(timeout.components.seconds) s and was ended")
+            }
+            throw GatewayError(.internalError, "the callback program \(program) exited with status \(status.map(String.init) ?? "unknown")")
+        }
     }
 }
