@@ -10,7 +10,8 @@
 --
 --     GRANT SELECT ON haapi_gateway_schema TO haapi_gateway;
 --     GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox, haapi_gateway_upstream_facts,
---         haapi_gateway_device_authorizations, haapi_gateway_used_start_links, haapi_gateway_sign_in_starts TO haapi_gateway;
+--         haapi_gateway_device_authorizations, haapi_gateway_used_start_links, haapi_gateway_sign_in_starts,
+--         haapi_gateway_device_tokens TO haapi_gateway;
 --
 -- The gateway then finds version 4 in haapi_gateway_schema and changes nothing. A gateway that finds a newer version
 -- than it knows refuses to start. Tables of versions 1 to 3 (made by an earlier gateway or an earlier copy of this file)
@@ -26,7 +27,9 @@
 -- under a key derived from the key file (never the codes themselves); the tokens waiting for a device's next poll are
 -- sealed like the sessions. haapi_gateway_used_start_links holds the SHA-256 of each used start link's signature until
 -- the link expires. haapi_gateway_sign_in_starts holds a client address and a time for each sign-in started, for a
--- day at most (the per-address budget of new sign-ins, counted for the replicas together).
+-- day at most (the per-address budget of new sign-ins, counted for the replicas together). haapi_gateway_device_tokens
+-- holds the SHA-256 of each access token handed to a device client, with the client and when the token expires, so
+-- that a device may revoke only its own tokens (RFC 7009 §2.1).
 
 CREATE TABLE IF NOT EXISTS haapi_gateway_schema (
     version integer NOT NULL,
@@ -113,6 +116,12 @@ CREATE TABLE IF NOT EXISTS haapi_gateway_used_start_links (
 
 CREATE INDEX IF NOT EXISTS haapi_gateway_used_start_links_expiry
     ON haapi_gateway_used_start_links (expires_at);
+
+CREATE TABLE IF NOT EXISTS haapi_gateway_device_tokens (
+    token_hash text PRIMARY KEY,
+    client_id text NOT NULL,
+    expires_at timestamptz NOT NULL
+);
 
 CREATE TABLE IF NOT EXISTS haapi_gateway_sign_in_starts (
     address text NOT NULL,

@@ -59,6 +59,7 @@ struct SecurityBaselineTests {
             for page in [selector, refused] {
                 #expect(page.header("Content-Security-Policy") == "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
                 #expect(page.header("X-Content-Type-Options") == "nosniff")
+                #expect(page.header("X-Frame-Options") == "DENY", "framing refused also where CSP's frame-ancestors is unknown")
                 #expect(page.header("Referrer-Policy") == "no-referrer")
                 #expect(page.header("Cache-Control") == "no-store")
                 #expect(!page.html.lowercased().contains("<script"))

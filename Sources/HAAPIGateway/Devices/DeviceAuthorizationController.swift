@@ -147,8 +147,10 @@ struct DeviceAuthorizationController: Sendable {
         }
     }
 
-    /// RFC 7009: a sealed refresh token is opened for the client and revoked upstream; any other token is taken for an
-    /// access token and passed on. A token that is not valid for the client gets 200 and is left alone (§2.2).
+    /// RFC 7009: a sealed refresh token is opened for the client and revoked upstream; an access token is revoked upstream
+    /// only when the gateway handed it to this client (§2.1: the server "verifies whether the token was issued to the
+    /// client making the revocation request"; every replica knows, ``DeviceAuthorizationStore/wasIssued(accessToken:to:)``).
+    /// Any other token gets 200 and is left alone, with no upstream call (§2.2: an invalid token is no error).
     private func revoke(_ request: Request, context: GatewayRequestContext) async throws(OAuthEndpointError) -> Response {
         let form = try await Self.form(of: request, limit: signIn.configuration.server.maximumRequestBodyBytes)
         let client = try DeviceClientAuthenticator(clients: settings.clients).authenticate(request, form: form)
@@ -158,6 +160,11 @@ struct DeviceAuthorizationController: Sendable {
             guard let opened = sealer.open(token, for: client.id) else { return Self.revoked }
             (upstreamToken, hint) = (opened.r, "refresh_token")
         } else {
+            let issued = try await Self.stored { () async throws(GatewayError) in try await store.wasIssued(accessToken: token, to: client.id) }
+            guard issued else {
+                logger.notice("a device asked to revoke a token the gateway did not hand to it; ignored", metadata: ["client": "\(client.id)"])
+                return Self.revoked
+            }
             (upstreamToken, hint) = (token, "access_token")
         }
         guard let upstream = signIn.upstream.client else { throw Self.unavailable("the upstream has not been reached yet") }
@@ -203,6 +210,12 @@ struct DeviceAuthorizationController: Sendable {
         }
         if let idToken = tokens.idToken { body["id_token"] = idToken }
         if let scope = tokens.scope { body["scope"] = scope }
+        // What was handed to whom, for revocation (a day when the upstream names no lifetime).
+        do {
+            try await store.recordIssued(accessToken: tokens.accessToken, to: client.id, forSeconds: tokens.expiresIn ?? 86_400)
+        } catch {
+            logger.warning("the access token handed to a device could not be noted; the device cannot revoke it through the gateway", metadata: ["client": "\(client.id)"])
+        }
         return Self.json(body)
     }
 

@@ -21,7 +21,8 @@ struct DeviceVerificationController: Sendable {
     func register(on router: Router<GatewayRequestContext>) {
         let path = DeviceAuthorizationController.verificationPath
         router.get(RouterPath(path)) { request, _ in
-            let typed = request.uri.queryParameters.get("user_code") ?? ""
+            // Decoded as a form (`+` as a space, percent escapes): `?user_code=WDJB+MJHT` is the code with a space.
+            let typed = FormBody(parsing: request.uri.query ?? "").values["user_code"] ?? ""
             let prefill = UserCode.normalize(typed).map(UserCode.display) ?? String(typed.prefix(32))
             let (token, cookie) = formToken(request)
             return PageRenderer.response(
@@ -43,7 +44,6 @@ struct DeviceVerificationController: Sendable {
                     signIn.renderer.deviceCodeEntryPage(userCode: "", csrfToken: token, notice: .gateway(.deviceCodeUsed), language: language))
             case .unknown:
                 await recordWrongCode(context)
-                signIn.logger.notice("wrong device user code entered")
                 return PageRenderer.response(
                     signIn.renderer.deviceCodeEntryPage(
                         userCode: String((form.values["user_code"] ?? "").prefix(32)), csrfToken: token, notice: .gateway(.deviceCodeUnknown),
@@ -54,7 +54,8 @@ struct DeviceVerificationController: Sendable {
         router.post(RouterPath(path + "/confirm")) { request, context in
             let (form, userCode) = try await verifiedForm(request, context: context)
             guard let userCode, let authorization = try await store.beginSignIn(userCode: userCode) else {
-                await recordWrongCode(context)
+                // A code that exists (confirmed already: a double click, a second tab) is no guess.
+                if try await !isKnown(userCode) { await recordWrongCode(context) }
                 return PageRenderer.response(
                     signIn.renderer.deviceCodeEntryPage(
                         userCode: "", csrfToken: form.values["_csrf"] ?? "", notice: .gateway(.deviceCodeUsed), language: signIn.renderer.language(for: request)),
@@ -65,7 +66,7 @@ struct DeviceVerificationController: Sendable {
         router.post(RouterPath(path + "/deny")) { request, context in
             let (_, userCode) = try await verifiedForm(request, context: context)
             guard let userCode, try await store.refuse(userCode: userCode) else {
-                await recordWrongCode(context)
+                if try await !isKnown(userCode) { await recordWrongCode(context) }
                 throw GatewayError(.badRequest, .deviceCodeUsed)
             }
             signIn.logger.info("device refused on the verification page")
@@ -74,8 +75,16 @@ struct DeviceVerificationController: Sendable {
         }
     }
 
-    /// Counts a wrong user code against the bounds and in the metrics.
+    /// Whether `userCode` is a code of a device authorization that has not expired (a repeated decision, not a guess).
+    private func isKnown(_ userCode: String?) async throws -> Bool {
+        guard let userCode else { return false }
+        return try await store.knows(userCode: userCode)
+    }
+
+    /// Counts a wrong user code against the bounds and in the metrics, and logs it with the client address (as the logs
+    /// treat addresses: behind `server.trustedProxies`, the forwarded client's).
     private func recordWrongCode(_ context: GatewayRequestContext) async {
+        signIn.logger.notice("wrong device user code entered", metadata: ["address": "\(context.clientAddress ?? "")"])
         await limiter.recordWrongCode(address: context.clientAddress)
         signIn.metrics.deviceGrant(event: "wrong_code")
     }
@@ -104,7 +113,7 @@ struct DeviceVerificationController: Sendable {
     /// normalized (nil when it cannot be one).
     private func verifiedForm(_ request: Request, context: GatewayRequestContext) async throws -> (FormBody, String?) {
         if let wait = await limiter.retryAfter(address: context.clientAddress) {
-            signIn.logger.notice("device code refused: too many wrong codes")
+            signIn.logger.notice("device code refused: too many wrong codes", metadata: ["address": "\(context.clientAddress ?? "")"])
             throw GatewayError(.tooManyAttempts, .tooManyWrongCodes).retrying(after: wait)
         }
         try signIn.originGuard.check(request)

@@ -10,6 +10,8 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
     private var byDeviceCode: [String: PendingDeviceAuthorization] = [:]
     private var deviceCodeByUserCode: [String: String] = [:]
     private var deviceCodeByReference: [String: String] = [:]
+    /// The access tokens handed to device clients (their SHA-256) with the client and when they expire.
+    private var issued: [String: (clientID: String, expiresAt: ContinuousClock.Instant)] = [:]
     private var settings: DeviceSettings
     private let now: @Sendable () -> ContinuousClock.Instant
 
@@ -58,11 +60,18 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
     /// The person confirmed the device: the sign-in starts, and nobody else can start one with this code.
     /// - Returns: The authorization, or nil when the code is no longer waiting (expired, or claimed by another browser).
     func beginSignIn(userCode: String) -> DeviceAuthorization? {
-        guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt, case .waiting = pending.state
+        guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt, case .waiting = pending.state,
+            pending.entries < settings.maximumEntriesPerCode
         else { return nil }
+        pending.entries += 1
         pending.state = .signingIn
         byDeviceCode[key] = pending
         return pending.authorization
+    }
+
+    func knows(userCode: String) -> Bool {
+        guard let key = deviceCodeByUserCode[userCode], let pending = byDeviceCode[key] else { return false }
+        return now() < pending.expiresAt
     }
 
     /// The sign-in could not start (the upstream was unreachable): the code waits again, for "Try again".
@@ -75,9 +84,12 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
     /// The person refused the device on the verification page (a waiting code): the device is told `access_denied`.
     /// - Returns: Whether the code was waiting.
     func refuse(userCode: String) -> Bool {
-        guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt, case .waiting = pending.state else {
+        guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt, case .waiting = pending.state,
+            pending.entries < settings.maximumEntriesPerCode
+        else {
             return false
         }
+        pending.entries += 1
         pending.state = .denied
         byDeviceCode[key] = pending
         return true
@@ -113,9 +125,10 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
         defer { if byDeviceCode[key] != nil { byDeviceCode[key]?.lastPoll = now } }
         switch pending.state {
         case .approved(let tokens):
-            // Given once: the authorization is forgotten, so the code is unknown (`invalid_grant`) from now on.
+            // Given once: the authorization is forgotten, so the code is unknown (`invalid_grant`) from now on. Past
+            // `expires_in` the code yields nothing, whatever happened before (RFC 8628 §3.5 `expired_token`).
             forget(key)
-            return .tokens(tokens)
+            return now < pending.expiresAt ? .tokens(tokens) : .expired
         case .denied:
             forget(key)
             return .denied
@@ -128,6 +141,17 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
             }
             return .pending
         }
+    }
+
+    func recordIssued(accessToken: String, to clientID: String, forSeconds seconds: Int) {
+        let now = now()
+        issued = issued.filter { $0.value.expiresAt > now }
+        issued[DeviceCode.hash(accessToken)] = (clientID, now + .seconds(seconds))
+    }
+
+    func wasIssued(accessToken: String, to clientID: String) -> Bool {
+        guard let record = issued[DeviceCode.hash(accessToken)] else { return false }
+        return record.clientID == clientID && now() < record.expiresAt
     }
 
     /// Forgets authorizations long past their expiry (an expired code still answers `expired_token` for one more

@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 
 /// Adds the security headers to every response: a strict CSP (scripts and styles only from the gateway's own
-/// `/assets/`, never inline), `nosniff`, `no-referrer` and `no-store`.
+/// `/assets/`, never inline, no framing), `X-Frame-Options: DENY` for browsers that do not know CSP's
+/// `frame-ancestors`, `nosniff`, `no-referrer` and `no-store`.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The configuration in effect, for where the last form post may lead (`completion.redirectURL`).
     let live: LiveSettings
@@ -19,6 +20,7 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
         response.headers[HTTPField.Name("Content-Security-Policy")!] = Self.contentSecurityPolicy(completionURL: live.configuration.completion.redirectURL)
+        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }

@@ -101,14 +101,22 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
     func beginSignIn(userCode: String) async throws(GatewayError) -> DeviceAuthorization? {
         var bindings = clockBindings()
         bindings.append(userCodeHashes(userCode))
+        bindings.append(Int32(settings.withLock { $0.maximumEntriesPerCode }))
         let begin = statement(
             """
-            UPDATE haapi_gateway_device_authorizations SET state = 'signing_in'
-            WHERE user_code_hash = ANY($2) AND expires_at > \(Self.now) AND state = 'waiting'
+            UPDATE haapi_gateway_device_authorizations SET state = 'signing_in', entries = entries + 1
+            WHERE user_code_hash = ANY($2) AND expires_at > \(Self.now) AND state = 'waiting' AND entries < $3
             RETURNING reference, client_id, scopes
             """, bindings)
         let found = try await run("begin a device's sign-in", begin) { try await $0.decode((String, String, String?).self).first { _ in true } }
         return found.flatMap { authorization($0, userCode: userCode) }
+    }
+
+    func knows(userCode: String) async throws(GatewayError) -> Bool {
+        var bindings = clockBindings()
+        bindings.append(userCodeHashes(userCode))
+        let lookup = statement("SELECT 1 FROM haapi_gateway_device_authorizations WHERE user_code_hash = ANY($2) AND expires_at > \(Self.now)", bindings)
+        return try await run("look up a user code", lookup, { try await $0.decode(Int32.self).first { _ in true } }) != nil
     }
 
     func reopen(reference: String) async throws(GatewayError) {
@@ -122,10 +130,11 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
     func refuse(userCode: String) async throws(GatewayError) -> Bool {
         var bindings = clockBindings()
         bindings.append(userCodeHashes(userCode))
+        bindings.append(Int32(settings.withLock { $0.maximumEntriesPerCode }))
         let refuse = statement(
             """
-            UPDATE haapi_gateway_device_authorizations SET state = 'denied'
-            WHERE user_code_hash = ANY($2) AND expires_at > \(Self.now) AND state = 'waiting'
+            UPDATE haapi_gateway_device_authorizations SET state = 'denied', entries = entries + 1
+            WHERE user_code_hash = ANY($2) AND expires_at > \(Self.now) AND state = 'waiting' AND entries < $3
             RETURNING 1
             """, bindings)
         return try await run("refuse a device", refuse, { try await $0.decode(Int32.self).first { _ in true } }) != nil
@@ -157,20 +166,22 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
     }
 
     func poll(deviceCode: String, clientID: String) async throws(GatewayError) -> DevicePollAnswer {
-        var row = PostgresBindings(capacity: 2)
+        var row = clockBindings()
         row.append(DeviceCode.hash(deviceCode))
         row.append(clientID)
-        // A decided authorization is taken out as it is read: one poll, on whichever replica, gets its answer.
-        let collect = PostgresQuery(
-            unsafeSQL: """
-                DELETE FROM haapi_gateway_device_authorizations
-                WHERE device_code_hash = $1 AND client_id = $2 AND state IN ('approved', 'denied')
-                RETURNING reference, state, tokens
-                """, binds: row)
-        if let (reference, state, sealed) = try await run(
-            "collect a device's tokens", collect, { try await $0.decode((String, String, ByteBuffer?).self).first { _ in true } })
+        // A decided authorization is taken out as it is read: one poll, on whichever replica, gets its answer. Past
+        // `expires_in` approved tokens are not handed over, whatever happened before (RFC 8628 §3.5 `expired_token`).
+        let collect = statement(
+            """
+            DELETE FROM haapi_gateway_device_authorizations
+            WHERE device_code_hash = $2 AND client_id = $3 AND state IN ('approved', 'denied')
+            RETURNING reference, state, tokens, expires_at > \(Self.now)
+            """, row)
+        if let (reference, state, sealed, live) = try await run(
+            "collect a device's tokens", collect, { try await $0.decode((String, String, ByteBuffer?, Bool).self).first { _ in true } })
         {
             guard state == "approved", let sealed else { return .denied }
+            guard live else { return .expired }
             return tokens(sealed, reference: reference)
         }
         // Still waiting: the poll is noted, and one sooner than the interval slows the device down by 5 s (RFC 8628 §3.5).
@@ -195,6 +206,29 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
         }
         if !live { return .expired }
         return slowed ? .slowDown : .pending
+    }
+
+    func recordIssued(accessToken: String, to clientID: String, forSeconds seconds: Int) async throws(GatewayError) {
+        var bindings = clockBindings()
+        bindings.append(DeviceCode.hash(accessToken))
+        bindings.append(clientID)
+        bindings.append(Int32(clamping: seconds))
+        let record = statement(
+            """
+            INSERT INTO haapi_gateway_device_tokens (token_hash, client_id, expires_at)
+            VALUES ($2, $3, \(Self.now) + make_interval(secs => $4))
+            ON CONFLICT (token_hash) DO UPDATE SET client_id = EXCLUDED.client_id, expires_at = EXCLUDED.expires_at
+            """, bindings)
+        try await run("note a token handed to a device", record) { _ = try await $0.collect() }
+    }
+
+    func wasIssued(accessToken: String, to clientID: String) async throws(GatewayError) -> Bool {
+        var bindings = clockBindings()
+        bindings.append(DeviceCode.hash(accessToken))
+        bindings.append(clientID)
+        let lookup = statement(
+            "SELECT 1 FROM haapi_gateway_device_tokens WHERE token_hash = $2 AND client_id = $3 AND expires_at > \(Self.now)", bindings)
+        return try await run("look up a token handed to a device", lookup, { try await $0.decode(Int32.self).first { _ in true } }) != nil
     }
 
     // MARK: - Private

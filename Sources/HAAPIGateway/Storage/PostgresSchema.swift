@@ -23,6 +23,7 @@ enum PostgresSchema {
     static let deviceAuthorizationsTable = "haapi_gateway_device_authorizations"
     static let usedStartLinksTable = "haapi_gateway_used_start_links"
     static let signInStartsTable = "haapi_gateway_sign_in_starts"
+    static let deviceTokensTable = "haapi_gateway_device_tokens"
 
     /// The version table itself (created before any migration runs).
     static let createSchemaTable = """
@@ -131,6 +132,13 @@ enum PostgresSchema {
             """
             CREATE INDEX IF NOT EXISTS haapi_gateway_sign_in_starts_address
                 ON haapi_gateway_sign_in_starts (address, started_at)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS haapi_gateway_device_tokens (
+                token_hash text PRIMARY KEY,
+                client_id text NOT NULL,
+                expires_at timestamptz NOT NULL
+            )
             """,
             """
             ALTER TABLE haapi_gateway_sessions

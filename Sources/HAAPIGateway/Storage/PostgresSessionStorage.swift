@@ -370,7 +370,8 @@ public final class PostgresSessionStorage: Service, Sendable {
     }
 
     /// Deletes the rows of the other tables that are of no more use: device authorizations a lifetime past their expiry,
-    /// used start links past theirs, and sign-in starts older than the longest window an address is counted in (a day).
+    /// used start links past theirs, sign-in starts older than the longest window an address is counted in (a day), and
+    /// the notes of access tokens handed to devices once those have expired.
     func sweepBookkeeping() async throws(PostgresStorageError) {
         var bindings = PostgresBindings()
         database.appendNow(to: &bindings)
@@ -378,6 +379,7 @@ public final class PostgresSessionStorage: Service, Sendable {
             "DELETE FROM haapi_gateway_device_authorizations WHERE forget_at <= COALESCE($1::timestamptz, now())",
             "DELETE FROM haapi_gateway_used_start_links WHERE expires_at <= COALESCE($1::timestamptz, now())",
             "DELETE FROM haapi_gateway_sign_in_starts WHERE started_at <= COALESCE($1::timestamptz, now()) - interval '1 day'",
+            "DELETE FROM haapi_gateway_device_tokens WHERE expires_at <= COALESCE($1::timestamptz, now())",
         ].map { PostgresQuery(unsafeSQL: $0, binds: bindings) }
         try await database.perform("delete old bookkeeping rows", commit: .asynchronous) { client in
             for statement in statements { _ = try await client.query(statement).collect() }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import HAAPIGateway
 import Testing
 
@@ -9,10 +10,13 @@ import Testing
 @Suite("Device authorization grant (RFC 8628)")
 struct DeviceAuthorizationTests {
     static func withDevice(
-        clock: ManualClock? = nil, metrics: GatewayMetrics = GatewayMetrics(), configure: @escaping (inout GatewayConfiguration) -> Void = { _ in },
+        clock: ManualClock? = nil, metrics: GatewayMetrics = GatewayMetrics(), logger: Logger = Logger(label: "gateway-test"),
+        configure: @escaping (inout GatewayConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestDevice, TestBrowser, String) async throws -> Void
     ) async throws {
-        try await GatewayHarness.withGateway(now: { clock?.now ?? .now }, metrics: metrics, configure: { TestDevice.configure(&$0); configure(&$0) }) { person, _, sinkPath in
+        try await GatewayHarness.withGateway(
+            logger: logger, now: { clock?.now ?? .now }, metrics: metrics, configure: { TestDevice.configure(&$0); configure(&$0) }
+        ) { person, _, sinkPath in
             try await TestBrowser.using(person.baseURL) { deviceBrowser in
                 try await body(TestDevice(browser: deviceBrowser), person, sinkPath)
             }
@@ -143,6 +147,37 @@ struct DeviceAuthorizationTests {
                 #expect(!metrics.exposition().contains(#"event="tokens_issued""#))
                 // The tokens were taken out: the code is spent.
                 #expect(try await device.poll(try #require(authorization["device_code"] as? String)).json["error"] as? String == "invalid_grant")
+            }
+        }
+    }
+
+    @Test(
+        "revocation is confined to the caller's own tokens (RFC 7009 §2.1): another device client's access token, or a browser sign-in's, gets 200 and no upstream call; a device's own access token is revoked upstream"
+    )
+    func revocationIsConfinedToTheCallersTokens() async throws {
+        try await GatewayHarness.withProxiedGateway(configure: TestDevice.configure) { person, _, sinkPath, proxy in
+            try await TestBrowser.using(person.baseURL) { deviceBrowser in
+                let owner = TestDevice(browser: deviceBrowser)
+                let tokens = try await Self.signedInDevice(owner, person)
+                let accessToken = try #require(tokens["access_token"] as? String)
+                let revocations = { proxy.traffic.filter { $0.hasPrefix("POST ") && $0.contains("revo") }.count }
+                let before = revocations()
+
+                // The public client, with no secret at all, names the other device's access token.
+                let intruder = TestDevice(browser: deviceBrowser, client: TestDevice.publicClient)
+                let refused = try await intruder.post("/oauth/revoke", [("token", accessToken), ("token_type_hint", "access_token")])
+                #expect(refused.status == 200, "RFC 7009 §2.2: an invalid token is no error")
+                // A browser sign-in's access token, which the gateway handed to its sinks, never to a device.
+                try await TestBrowser.using(person.baseURL) { browser in _ = try await browser.signInAsDemo() }
+                let outcome = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sinkPath))) as? [String: Any])
+                let browsersToken = try #require((outcome["token"] as? [String: Any])?["accessToken"] as? String)
+                #expect(try await intruder.post("/oauth/revoke", [("token", browsersToken)]).status == 200)
+                #expect(try await owner.post("/oauth/revoke", [("token", browsersToken)]).status == 200)
+                #expect(revocations() == before, "no upstream call for tokens not handed to the caller")
+
+                // The owner revokes its own: the upstream is asked.
+                #expect(try await owner.post("/oauth/revoke", [("token", accessToken), ("token_type_hint", "access_token")]).status == 200)
+                #expect(revocations() == before + 1)
             }
         }
     }

@@ -22,7 +22,8 @@ struct DeviceCodeGuardTests {
     @Test("wrong codes from one address: past devices.maximumWrongCodesPerAddress the page is 429 with Retry-After, even for the right code")
     func wrongCodesPerAddress() async throws {
         let clock = ManualClock()
-        try await DeviceAuthorizationTests.withDevice(clock: clock, configure: {
+        let log = LogCapture()
+        try await DeviceAuthorizationTests.withDevice(clock: clock, logger: log.logger, configure: {
             $0.devices.maximumWrongCodesPerAddress = 3
             $0.devices.wrongCodeWindowSeconds = 60
         }) { device, person, _ in
@@ -37,6 +38,9 @@ struct DeviceCodeGuardTests {
             #expect(refused.status == 429)
             #expect(refused.header("Retry-After") == "60")
             #expect(refused.html.contains("Too many wrong codes were entered"))
+            // Both lines name the client address, as the request lines do.
+            #expect(log.text.contains(#"wrong device user code entered ["address": 127.0.0.1]"#), "\(log.text.suffix(2000))")
+            #expect(log.text.contains(#"device code refused: too many wrong codes ["address": 127.0.0.1]"#))
             clock.advance(.seconds(61))
             let confirm = try await Self.enter(userCode, person)
             #expect(confirm.html.contains("Build host 3 is asking to sign in"), "the window moved on")
@@ -100,12 +104,40 @@ struct DeviceCodeGuardTests {
                 // After a sign-in started, the code is no longer offered at all.
                 let entered = try await other.enterDeviceCode(completeURI: complete)
                 #expect(entered.html.contains("That code has already been used"))
-                // Posting guesses straight to the confirmation counts against the bound like entering them.
-                let guess = try await other.submit(try second.form(button: "It matches, continue"), ["user_code": "BBBB-BBBB"])
-                #expect(guess.status == 429 || guess.status == 400)
-                let bounded = try await other.submit(try second.form(button: "It matches, continue"), ["user_code": "CCCC-CCCC"])
+                // Posting guesses straight to the confirmation counts against the bound like entering them (the code in
+                // use above was no guess).
+                for guess in ["BBBB-BBBB", "CCCC-CCCC"] {
+                    #expect(try await other.submit(try second.form(button: "It matches, continue"), ["user_code": guess]).status == 400)
+                }
+                let bounded = try await other.submit(try second.form(button: "It matches, continue"), ["user_code": "DDDD-DDDD"])
                 #expect(bounded.status == 429)
             }
+        }
+    }
+
+    @Test("a link with the code's dash written as + (`?user_code=WDJB+MJHT`, a form's space) is prefilled as the code and confirms it, counting no wrong code")
+    func plusInTheLinkIsASpace() async throws {
+        let metrics = GatewayMetrics()
+        try await DeviceAuthorizationTests.withDevice(metrics: metrics) { device, person, _ in
+            let userCode = try #require(try await device.authorize()["user_code"] as? String)
+            let entry = try await person.get("/device?user_code=" + userCode.replacingOccurrences(of: "-", with: "+"))
+            let confirm = try await person.submit(try entry.form(button: "Continue"))
+            #expect(confirm.html.contains("Build host 3 is asking to sign in"), "\(confirm.html.prefix(600))")
+            #expect(!metrics.exposition().contains(#"event="wrong_code""#))
+        }
+    }
+
+    @Test("a confirmation sent twice (a double click): the second finds the code in use and counts no wrong code")
+    func repeatedConfirmationIsNoGuess() async throws {
+        let metrics = GatewayMetrics()
+        try await DeviceAuthorizationTests.withDevice(metrics: metrics) { device, person, _ in
+            let complete = try #require(try await device.authorize()["verification_uri_complete"] as? String)
+            let confirm = try await person.enterDeviceCode(completeURI: complete)
+            let form = try confirm.form(button: "It matches, continue")
+            #expect(try await person.submit(form).html.contains("Username and password"))
+            let again = try await person.submit(form)
+            #expect(again.html.contains("That code has already been used"))
+            #expect(!metrics.exposition().contains(#"event="wrong_code""#), "a repeated confirmation is no guess")
         }
     }
 
@@ -117,6 +149,31 @@ struct DeviceCodeGuardTests {
                 #expect(try await person.enterDeviceCode(completeURI: complete).html.contains("Build host 3 is asking to sign in"))
             }
             #expect(try await person.enterDeviceCode(completeURI: complete).html.contains("That code has already been used"))
+        }
+    }
+
+    @Test(
+        "a post straight to /device/confirm or /device/deny with a fresh form token counts against the code's entries too: past the limit it starts nothing and refuses nothing"
+    )
+    func directConfirmationsCountAsEntries() async throws {
+        try await DeviceAuthorizationTests.withDevice(configure: { $0.devices.maximumEntriesPerCode = 2 }) { device, person, _ in
+            let authorization = try await device.authorize()
+            let userCode = try #require(authorization["user_code"] as? String)
+            let complete = try #require(authorization["verification_uri_complete"] as? String)
+            let confirm = try await person.enterDeviceCode(completeURI: complete)
+            #expect(confirm.html.contains("Build host 3 is asking to sign in"), "entry 1")
+            #expect(try await person.enterDeviceCode(completeURI: complete).html.contains("Build host 3 is asking to sign in"), "entry 2")
+            // A third browser of the attacker's, with a form token of its own, posts the code straight to the decisions.
+            try await TestBrowser.using(person.baseURL) { other in
+                var form = try await other.get("/device").form(button: "Continue")
+                form.fields["user_code"] = userCode
+                let confirmed = try await other.post("/device/confirm", body: form.urlEncoded)
+                #expect(confirmed.status == 400, "no sign-in started: \(confirmed.status)")
+                #expect(!confirmed.html.contains("Username and password"))
+                let refused = try await other.post("/device/deny", body: form.urlEncoded)
+                #expect(refused.status == 400, "nothing refused: \(refused.status)")
+            }
+            #expect(try await device.poll(try #require(authorization["device_code"] as? String)).json["error"] as? String == "authorization_pending")
         }
     }
 

@@ -64,6 +64,22 @@ struct DeviceErrorCodeTests {
         }
     }
 
+    @Test("expired_token after expires_in even when the person signed in before it: the tokens waiting for the poll are not handed over")
+    func tokensNeverOutliveTheCode() async throws {
+        let clock = ManualClock()
+        try await DeviceAuthorizationTests.withDevice(clock: clock) { device, person, _ in
+            let authorization = try await device.authorize()
+            let confirm = try await person.enterDeviceCode(completeURI: try #require(authorization["verification_uri_complete"] as? String))
+            let done = try await person.signInAsDemoFrom(try await person.submit(try confirm.form(button: "It matches, continue")))
+            #expect(done.html.contains("You can go back to Build host 3"), "approved before expires_in")
+            clock.advance(.seconds(601))
+            let answer = try await device.poll(try #require(authorization["device_code"] as? String))
+            #expect(answer.status == 400)
+            #expect(answer.json["error"] as? String == "expired_token", "\(answer.page.html)")
+            #expect(answer.json["access_token"] == nil)
+        }
+    }
+
     @Test("invalid_grant: an unknown device code, and one issued to another client")
     func invalidGrant() async throws {
         try await DeviceAuthorizationTests.withDevice { device, _, _ in

@@ -96,7 +96,7 @@ extension PostgresStorageTests {
         }
 
         @Test(
-            "entries are counted across replicas up to maximumEntriesPerCode; a confirmed code cannot be entered or refused; a refused one tells the device access_denied once; reopen lets it wait again"
+            "entries are counted across replicas up to maximumEntriesPerCode, confirmations and refusals among them; a confirmed code cannot be entered or refused; a refused one tells the device access_denied once; reopen lets it wait again"
         )
         func entriesDecisionsAndReopen() async throws {
             let database = try await StorageTestDatabase.make()
@@ -107,13 +107,26 @@ extension PostgresStorageTests {
                 #expect(try await a.enter(userCode: authorization.userCode) == .found(authorization))
                 #expect(try await b.enter(userCode: authorization.userCode) == .alreadyUsed, "the fourth entry")
                 #expect(try await b.enter(userCode: "BCDFGHJK") == .unknown)
-                #expect(try await a.beginSignIn(userCode: authorization.userCode) == authorization)
-                #expect(try await b.refuse(userCode: authorization.userCode) == false, "signing in already")
-                try await b.reopen(reference: authorization.reference)
-                #expect(try await a.refuse(userCode: authorization.userCode), "waiting again after reopen")
-                #expect(try await b.approve(reference: authorization.reference, tokens: Self.tokens) == false, "a refused code takes no tokens")
-                #expect(try await b.poll(deviceCode: deviceCode, clientID: Self.client.id) == .denied)
-                #expect(try await a.poll(deviceCode: deviceCode, clientID: Self.client.id) == .invalid)
+                // Confirming and refusing name the code too: past the entries they start and refuse nothing (#31).
+                #expect(try await a.beginSignIn(userCode: authorization.userCode) == nil)
+                #expect(try await b.refuse(userCode: authorization.userCode) == false)
+                #expect(try await a.poll(deviceCode: deviceCode, clientID: Self.client.id) == .pending)
+
+                let (decidedCode, decided) = try #require(try await b.create(client: Self.client, scopes: nil))
+                #expect(try await a.beginSignIn(userCode: decided.userCode) == decided)
+                #expect(try await b.refuse(userCode: decided.userCode) == false, "signing in already")
+                try await b.reopen(reference: decided.reference)
+                #expect(try await a.refuse(userCode: decided.userCode), "waiting again after reopen")
+                #expect(try await b.approve(reference: decided.reference, tokens: Self.tokens) == false, "a refused code takes no tokens")
+                #expect(try await b.poll(deviceCode: decidedCode, clientID: Self.client.id) == .denied)
+                #expect(try await a.poll(deviceCode: decidedCode, clientID: Self.client.id) == .invalid)
+
+                // Approved in time, polled after expires_in: expired_token, never the tokens (#31).
+                let (lateCode, late) = try #require(try await a.create(client: Self.client, scopes: nil))
+                #expect(try await b.beginSignIn(userCode: late.userCode) == late)
+                #expect(try await a.approve(reference: late.reference, tokens: Self.tokens))
+                database.clock.advance(.seconds(601))
+                #expect(try await b.poll(deviceCode: lateCode, clientID: Self.client.id) == .expired)
 
                 let (secondCode, second) = try #require(try await b.create(client: Self.client, scopes: nil))
                 #expect(try await a.beginSignIn(userCode: second.userCode) == second)
