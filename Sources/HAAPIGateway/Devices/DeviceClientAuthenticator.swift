@@ -8,13 +8,14 @@ struct DeviceClientAuthenticator: Sendable {
     let clients: [DeviceClient]
 
     /// The registered client the request authenticates as.
-    /// - Throws: ``OAuthEndpointError`` `invalid_client` (401; with `WWW-Authenticate: Basic` when Basic was tried) for an
-    ///   unknown client, a wrong or missing secret, or a secret sent by a public client; `invalid_request` for two methods
-    ///   at once.
+    /// - Throws: ``OAuthEndpointError`` `invalid_client` for an unknown client, a wrong or missing secret, a secret sent by
+    ///   a public client or no client at all: one and the same answer for each (401, `WWW-Authenticate: Basic`, the fixed
+    ///   description "client authentication failed"), so that nobody learns which client ids exist or have secrets;
+    ///   `invalid_request` for two methods at once.
     func authenticate(_ request: Request, form: FormBody) throws(OAuthEndpointError) -> DeviceClient {
         let basic = request.headers[.authorization].flatMap(Self.basicCredentials)
         if request.headers[.authorization] != nil, basic == nil {
-            throw Self.refused("the Authorization header is not HTTP Basic client authentication", basic: true)
+            throw Self.refused
         }
         if basic != nil, form.values["client_secret"] != nil {
             throw OAuthEndpointError("invalid_request", "use one client authentication method, not two")
@@ -23,11 +24,11 @@ struct DeviceClientAuthenticator: Sendable {
             throw OAuthEndpointError("invalid_request", "client_id differs from the client authenticated")
         }
         guard let id = basic?.id ?? form.values["client_id"], !id.isEmpty else {
-            throw Self.refused("no client_id", basic: false)
+            throw Self.refused
         }
         let presented = basic?.secret ?? form.values["client_secret"]
         guard let client = clients.first(where: { $0.id == id }) else {
-            throw Self.refused("unknown client", basic: basic != nil)
+            throw Self.refused
         }
         switch (client.secret, presented) {
         case (nil, nil):
@@ -35,15 +36,17 @@ struct DeviceClientAuthenticator: Sendable {
         case (let secret?, let presented?) where SecureToken.constantTimeEquals(presented, secret):
             return client
         case (nil, _?):
-            throw Self.refused("this client has no secret", basic: basic != nil)
+            throw Self.refused
         default:
-            throw Self.refused("client authentication failed", basic: basic != nil)
+            throw Self.refused
         }
     }
 
-    private static func refused(_ description: String, basic: Bool) -> OAuthEndpointError {
-        var error = OAuthEndpointError("invalid_client", description, status: .unauthorized)
-        if basic { error.headers[.wwwAuthenticate] = #"Basic realm="haapi-gateway""# }
+    /// The one answer to every failed client authentication (RFC 6749 §5.2 `invalid_client`, 401 with the scheme the
+    /// endpoint accepts).
+    private static var refused: OAuthEndpointError {
+        var error = OAuthEndpointError("invalid_client", "client authentication failed", status: .unauthorized)
+        error.headers[.wwwAuthenticate] = #"Basic realm="haapi-gateway""#
         return error
     }
 

@@ -93,24 +93,32 @@ struct DeviceErrorCodeTests {
         }
     }
 
-    @Test("invalid_client: a wrong secret (401 with WWW-Authenticate), an unknown client, a public client sending a secret, no client at all")
+    @Test(
+        "invalid_client: a wrong secret, an unknown client, a public client sending a secret, no client at all: one and the same answer (401, WWW-Authenticate, fixed text), so no client id can be told to exist"
+    )
     func invalidClient() async throws {
         try await DeviceAuthorizationTests.withDevice { device, _, _ in
             let wrong = try await device.post("/oauth/device_authorization", [], headers: device.authentication(secret: "wrong-secret-wrong-secret"))
-            #expect(wrong.status == 401)
-            #expect(wrong.json["error"] as? String == "invalid_client")
-            #expect(wrong.page.header("WWW-Authenticate")?.hasPrefix("Basic") == true)
             var unknown = device
             unknown.client = DeviceClient(id: "nobody", name: "Nobody", secret: nil)
-            #expect(try await unknown.post("/oauth/device_authorization", []).json["error"] as? String == "invalid_client")
+            let unknownAnswer = try await unknown.post("/oauth/device_authorization", [])
+            let unknownWithSecret = try await device.post("/oauth/device_authorization", [], headers: [
+                ("Authorization", "Basic " + Data("nobody:anything-at-all".utf8).base64EncodedString())
+            ])
             var publicWithSecret = device
             publicWithSecret.client = TestDevice.publicClient
-            let answer = try await publicWithSecret.post("/oauth/token", [("grant_type", TestDevice.deviceCodeGrant), ("device_code", "x")], headers: [
+            let publicAnswer = try await publicWithSecret.post("/oauth/token", [("grant_type", TestDevice.deviceCodeGrant), ("device_code", "x")], headers: [
                 ("Authorization", "Basic " + Data("public-cli:anything-at-all".utf8).base64EncodedString())
             ])
-            #expect(answer.json["error"] as? String == "invalid_client")
             let anonymous = try await device.browser.post("/oauth/token", body: "grant_type=\(TestDevice.deviceCodeGrant)&device_code=x")
+            for answer in [wrong, unknownAnswer, unknownWithSecret, publicAnswer] {
+                #expect(answer.status == 401)
+                #expect(answer.json["error"] as? String == "invalid_client")
+                #expect(answer.json["error_description"] as? String == "client authentication failed")
+                #expect(answer.page.header("WWW-Authenticate") == #"Basic realm="haapi-gateway""#)
+            }
             #expect(anonymous.status == 401)
+            #expect(anonymous.html == wrong.page.html, "no client at all is answered alike")
         }
     }
 
