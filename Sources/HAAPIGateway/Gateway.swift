@@ -134,7 +134,10 @@ public enum Gateway {
             }
             let sealer = SealedRefreshToken(keys: refreshTokenKeys)
             DeviceAuthorizationController(signIn: controller, store: devices, sealer: sealer).register(on: router)
-            DeviceVerificationController(signIn: controller, store: devices, limiter: codeAttempts).register(on: router)
+            DeviceVerificationController(
+                signIn: controller, store: devices, limiter: codeAttempts,
+                formTokens: DeviceFormToken(keys: DeviceFormToken.keys(derivedFrom: sessionStorage?.database.cipher))
+            ).register(on: router)
         }
         if let pairing = configuration.pairing {
             PairingController(signIn: controller, gate: PairingGate(ticket: pairing.ticket), hostName: pairing.hostName).register(on: router)

@@ -59,6 +59,7 @@ struct DeviceAuthorizationController: Sendable {
 
     /// RFC 8628 §3.1–3.2.
     private func authorizeDevice(_ request: Request, context: GatewayRequestContext) async throws(OAuthEndpointError) -> Response {
+        try refuseOtherSites(request)
         let form = try await Self.form(of: request, limit: signIn.configuration.server.maximumRequestBodyBytes)
         let client = try DeviceClientAuthenticator(clients: settings.clients).authenticate(request, form: form)
         guard let issuer = signIn.origin(of: request) else { throw OAuthEndpointError("invalid_request", "no usable Host") }
@@ -100,6 +101,7 @@ struct DeviceAuthorizationController: Sendable {
 
     /// The token endpoint: the device code grant (RFC 8628 §3.4–3.5) and refresh (RFC 6749 §6).
     private func token(_ request: Request, context: GatewayRequestContext) async throws(OAuthEndpointError) -> Response {
+        try refuseOtherSites(request)
         let form = try await Self.form(of: request, limit: signIn.configuration.server.maximumRequestBodyBytes)
         let client = try DeviceClientAuthenticator(clients: settings.clients).authenticate(request, form: form)
         switch form.values["grant_type"] {
@@ -152,6 +154,7 @@ struct DeviceAuthorizationController: Sendable {
     /// client making the revocation request"; every replica knows, ``DeviceAuthorizationStore/wasIssued(accessToken:to:)``).
     /// Any other token gets 200 and is left alone, with no upstream call (§2.2: an invalid token is no error).
     private func revoke(_ request: Request, context: GatewayRequestContext) async throws(OAuthEndpointError) -> Response {
+        try refuseOtherSites(request)
         let form = try await Self.form(of: request, limit: signIn.configuration.server.maximumRequestBodyBytes)
         let client = try DeviceClientAuthenticator(clients: settings.clients).authenticate(request, form: form)
         guard let token = form.values["token"], !token.isEmpty else { throw OAuthEndpointError("invalid_request", "token is missing") }
@@ -232,6 +235,17 @@ struct DeviceAuthorizationController: Sendable {
         }
     }
 
+    /// Devices send neither `Sec-Fetch-Site` nor `Origin`; a browser does, and a web page elsewhere must not make its
+    /// visitors ask for device codes (filling the waiting cap from their addresses) or spend anything here: a post that
+    /// names another site (``RequestOriginGuard``) is refused before anything is read.
+    private func refuseOtherSites(_ request: Request) throws(OAuthEndpointError) {
+        do {
+            try signIn.originGuard.check(request)
+        } catch {
+            throw OAuthEndpointError("invalid_request", "requests from web pages of other sites are not accepted", status: .forbidden)
+        }
+    }
+
     /// A store call; its failure (the database unreachable) is `temporarily_unavailable` with `Retry-After`.
     private static func stored<Value>(_ body: () async throws(GatewayError) -> Value) async throws(OAuthEndpointError) -> Value {
         do {
@@ -259,7 +273,8 @@ struct DeviceAuthorizationController: Sendable {
         } catch {
             throw OAuthEndpointError("invalid_request", "the body could not be read (at most \(limit) bytes)")
         }
-        if let name = form.repeatedNames.sorted().first { throw OAuthEndpointError("invalid_request", "\(name) is given more than once") }
+        // Fixed text: a parameter's name is the client's to choose, and is never echoed.
+        if !form.repeatedNames.isEmpty { throw OAuthEndpointError("invalid_request", "a parameter is given more than once") }
         return form
     }
 

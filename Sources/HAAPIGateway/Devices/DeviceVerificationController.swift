@@ -15,6 +15,8 @@ struct DeviceVerificationController: Sendable {
     let signIn: SignInController
     let store: any DeviceAuthorizationStore
     let limiter: UserCodeAttemptLimiter
+    /// Makes and checks the forms' double-submit tokens.
+    let formTokens: DeviceFormToken
 
     private var cookieName: String { signIn.configuration.server.servesTLS ? "__Host-haapi-gateway-device" : "haapi-gateway-device" }
 
@@ -118,7 +120,9 @@ struct DeviceVerificationController: Sendable {
         }
         try signIn.originGuard.check(request)
         let form = try await FormBody.read(request, limit: signIn.configuration.server.maximumRequestBodyBytes)
-        guard let cookie = request.cookies[cookieName]?.value, !cookie.isEmpty, SecureToken.constantTimeEquals(form.values["_csrf"] ?? "", cookie) else {
+        // The cookie must be one of the gateway's own making (not a value a sibling host planted) and the form's copy of it.
+        guard let cookie = request.cookies[cookieName]?.value, formTokens.isOwn(cookie), SecureToken.constantTimeEquals(form.values["_csrf"] ?? "", cookie)
+        else {
             throw GatewayError(.forbidden, .formNotVerified)
         }
         return (form, form.values["user_code"].flatMap(UserCode.normalize))
@@ -126,8 +130,8 @@ struct DeviceVerificationController: Sendable {
 
     /// The double-submit token of this browser: its cookie's, or a new one with the cookie to set.
     private func formToken(_ request: Request) -> (token: String, cookie: String?) {
-        if let existing = request.cookies[cookieName]?.value, existing.count == 43 { return (existing, nil) }
-        let token = SecureToken.make()
+        if let existing = request.cookies[cookieName]?.value, formTokens.isOwn(existing) { return (existing, nil) }
+        let token = formTokens.make()
         var attributes = ["\(cookieName)=\(token)", "Path=/", "HttpOnly", "SameSite=Strict"]
         if signIn.configuration.server.servesTLS { attributes.append("Secure") }
         return (token, attributes.joined(separator: "; "))

@@ -47,6 +47,25 @@ struct DeviceConfigurationTests {
         #expect(!configuration.summary.joined().contains("a-device-secret"))
     }
 
+    @Test(
+        "devices beyond loopback need server.publicURL: listening on 0.0.0.0 without it stops startup naming both settings; with it, or on loopback alone, they start"
+    )
+    func devicesBeyondLoopbackNeedAPublicURL() throws {
+        let devices = ["HAAPI_GATEWAY_DEVICES_ENABLED": "true", "HAAPI_GATEWAY_DEVICES_CLIENTS": #"[{"id":"kiosk-1","name":"Lobby kiosk"}]"#]
+        var problems: [String] = []
+        do {
+            _ = try GatewayConfiguration.load(file: nil, environment: devices.merging(["HAAPI_GATEWAY_SERVER_HOST": "0.0.0.0"]) { $1 })
+        } catch {
+            problems = error.problems
+        }
+        #expect(problems.contains { $0.contains("devices.enabled") && $0.contains("needs server.publicURL") && $0.contains("Host header") }, "\(problems)")
+        let published = try GatewayConfiguration.load(
+            file: nil,
+            environment: devices.merging(["HAAPI_GATEWAY_SERVER_HOST": "0.0.0.0", "HAAPI_GATEWAY_SERVER_PUBLIC_URL": "https://login.example.com"]) { $1 })
+        #expect(published.devices.enabled)
+        #expect(try GatewayConfiguration.load(file: nil, environment: devices).devices.enabled, "127.0.0.1, the default, is loopback")
+    }
+
     @Test("clients from the environment as a JSON array")
     func clientsFromTheEnvironment() throws {
         let configuration = try GatewayConfiguration.load(

@@ -190,6 +190,15 @@ struct DeviceCodeGuardTests {
                 let blind = try await attacker.post("/device/confirm", body: "_csrf=\(form.fields["_csrf"] ?? "")&user_code=\(userCode)")
                 #expect(blind.status == 403)
             }
+            try await TestBrowser.using(person.baseURL) { planted in
+                // A cookie of the attacker's choosing (set from a sibling host, say) and the same value in the form.
+                let chosen = String(repeating: "a", count: 43)
+                planted.setCookie("haapi-gateway-device", chosen)
+                let posted = try await planted.post("/device", body: "_csrf=\(chosen)&user_code=\(userCode)")
+                #expect(posted.status == 403, "only a token of the gateway's own making passes")
+                // And the page does not adopt the planted value as its token.
+                #expect(try await planted.get("/device").form(button: "Continue").fields["_csrf"] != chosen)
+            }
             let crossSite = try await person.submit(form, ["user_code": userCode], headers: [("Sec-Fetch-Site", "cross-site")])
             #expect(crossSite.status == 403)
             #expect(try await person.submit(form, ["user_code": userCode]).html.contains("Build host 3 is asking to sign in"))

@@ -122,6 +122,20 @@ struct DeviceErrorCodeTests {
         }
     }
 
+    @Test("a browser post from another site (Sec-Fetch-Site cross-site, or a foreign Origin) to any OAuth endpoint is refused before anything is read; a device's post passes")
+    func crossSiteBrowserPostsAreRefused() async throws {
+        try await DeviceAuthorizationTests.withDevice { device, _, _ in
+            for path in ["/oauth/device_authorization", "/oauth/token", "/oauth/revoke"] {
+                for header in [("Sec-Fetch-Site", "cross-site"), ("Origin", "https://evil.example")] {
+                    let answer = try await device.post(path, [("grant_type", TestDevice.deviceCodeGrant), ("token", "x")], headers: device.authentication() + [header])
+                    #expect(answer.status == 403, "\(path) \(header)")
+                    #expect(answer.json["error"] as? String == "invalid_request")
+                }
+            }
+            #expect(try await device.post("/oauth/device_authorization", []).status == 200)
+        }
+    }
+
     @Test("unsupported_grant_type, invalid_request (a missing or repeated parameter) and invalid_scope")
     func malformedRequests() async throws {
         try await DeviceAuthorizationTests.withDevice { device, _, _ in
@@ -129,6 +143,10 @@ struct DeviceErrorCodeTests {
             #expect(try await device.post("/oauth/token", [("grant_type", TestDevice.deviceCodeGrant)]).json["error"] as? String == "invalid_request")
             let repeated = try await device.post("/oauth/token", [("grant_type", TestDevice.deviceCodeGrant), ("device_code", "a"), ("device_code", "b")])
             #expect(repeated.json["error"] as? String == "invalid_request")
+            // A name of the client's choosing is never echoed (RFC 6749 §5.2 limits the description's characters).
+            let named = try await device.post("/oauth/token", [("grant_type", TestDevice.deviceCodeGrant), ("device_code", "a"), ("<b>x\u{1}", "1"), ("<b>x\u{1}", "2")])
+            #expect(named.json["error_description"] as? String == "a parameter is given more than once")
+            #expect(!named.page.html.contains("<b>"))
             let scope = try await device.post("/oauth/device_authorization", [("scope", "openid admin")])
             #expect(scope.status == 400)
             #expect(scope.json["error"] as? String == "invalid_scope")

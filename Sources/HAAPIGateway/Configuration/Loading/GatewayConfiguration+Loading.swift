@@ -147,6 +147,14 @@ extension GatewayConfiguration {
         }
 
         configuration.devices = resolveDevices(&reader)
+        // The device endpoints name their issuer and verification_uri after the request's Host unless server.publicURL
+        // says it: anyone can send a Host (an IP address of theirs passes the trusted-host check), and a device would
+        // show the person a link elsewhere. Only a gateway that listens on loopback alone (development) may do without.
+        if configuration.devices.enabled, configuration.server.publicBaseURL == nil, !isLoopback(configuration.server.host) {
+            reader.problem(
+                "devices.enabled",
+                "needs server.publicURL (the https origin people reach) when the gateway listens beyond loopback (server.host \(configuration.server.host)): the issuer and the verification_uri shown on devices would otherwise follow the Host header any client can send")
+        }
         configuration.startLinks = resolveStartLinks(&reader)
 
         // logging

@@ -1,0 +1,44 @@
+import Crypto
+import Foundation
+import HAAPI
+
+/// The double-submit token of the verification page's forms, of the gateway's own making: 32 random bytes and their
+/// HMAC-SHA256 under a key of the deployment's (base64url, joined by a dot). A cookie an attacker chose (planted from a
+/// sibling host, say) is not one, so that knowing the cookie's value is no way past the forms' check. Every replica
+/// makes and checks the same tokens: the key is derived from the sessions' encryption keys with PostgreSQL, made at
+/// startup otherwise (one process).
+struct DeviceFormToken: Sendable {
+    private let keys: [Data]
+
+    /// - Parameter keys: The keys, the first making tokens, every one checking them (not empty).
+    init(keys: [Data]) {
+        precondition(!keys.isEmpty, "a form token needs a key")
+        self.keys = keys
+    }
+
+    /// One key per sessions' encryption key (HKDF-SHA256 with its own label), or one made now without them.
+    static func keys(derivedFrom cipher: SessionCipher?) -> [Data] {
+        guard let cipher else { return [SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }] }
+        return cipher.keys.map { key in
+            HKDF<SHA256>.deriveKey(inputKeyMaterial: key.symmetricKey, info: Data("haapi-gateway device form tokens".utf8), outputByteCount: 32)
+                .withUnsafeBytes { Data($0) }
+        }
+    }
+
+    /// A new token.
+    func make() -> String {
+        let random = SecureToken.make()
+        return random + "." + Self.mac(random, key: keys[0])
+    }
+
+    /// Whether `token` is one this gateway made (under any of its keys).
+    func isOwn(_ token: String) -> Bool {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 43, token.utf8.count < 128 else { return false }
+        return keys.contains { SecureToken.constantTimeEquals(String(parts[1]), Self.mac(String(parts[0]), key: $0)) }
+    }
+
+    private static func mac(_ value: String, key: Data) -> String {
+        Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(value.utf8), using: SymmetricKey(data: key))))
+    }
+}
