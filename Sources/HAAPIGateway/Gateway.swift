@@ -95,11 +95,11 @@ public enum Gateway {
             }
         let controller = SignInController(
             upstream: upstreamConnection, store: store, limiter: limiter, newSessions: newSessions, dispatcher: dispatcher, live: live, drain: drain, metrics: metrics,
+            kioskTickets: HMACToken(keys: HMACToken.keys(for: "kiosk final pages", derivedFrom: sessionStorage?.database.cipher)),
             originGuard: RequestOriginGuard(
                 publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL), listensWithTLS: configuration.server.tls != nil),
             logger: logger)
         let router = Router(context: GatewayRequestContext.self)
-        router.middlewares.add(PathNormalizingMiddleware())
         router.middlewares.add(ClientAddressMiddleware(trustedProxies: configuration.server.trustedProxies))
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(SecurityHeadersMiddleware(live: live))
@@ -136,7 +136,7 @@ public enum Gateway {
             DeviceAuthorizationController(signIn: controller, store: devices, sealer: sealer).register(on: router)
             DeviceVerificationController(
                 signIn: controller, store: devices, limiter: codeAttempts,
-                formTokens: DeviceFormToken(keys: DeviceFormToken.keys(derivedFrom: sessionStorage?.database.cipher))
+                formTokens: HMACToken(keys: HMACToken.keys(for: "device form tokens", derivedFrom: sessionStorage?.database.cipher))
             ).register(on: router)
         }
         if let pairing = configuration.pairing {
@@ -167,7 +167,7 @@ public enum Gateway {
                     host: configuration.metrics.host, port: configuration.metrics.port))
         }
         return Application(
-            router: router,
+            responder: NormalizedRequestResponder(wrapped: router.buildResponder()),
             server: try server.tls.map { try .tls(http1, tlsConfiguration: $0.makeTLSConfiguration()) } ?? http1,
             configuration: ApplicationConfiguration(address: .hostname(server.host, port: server.port), serverName: nil),
             services: services,

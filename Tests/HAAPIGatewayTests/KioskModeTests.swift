@@ -29,6 +29,24 @@ struct KioskModeTests {
         }
     }
 
+    @Test("the final page tells only the browser that finished: anyone else opening /kiosk/done/signed-in (or a planted ticket) gets the start")
+    func finalPageOnlyForTheBrowserThatFinished() async throws {
+        try await GatewayHarness.withGateway(configure: Self.kiosk) { browser, _, _ in
+            #expect(try await browser.signInAsDemo().html.contains("You are signed in"))
+            try await TestBrowser.using(browser.baseURL) { stranger in
+                for outcome in ["signed-in", "delayed", "cancelled"] {
+                    let page = try await stranger.get("/kiosk/done/\(outcome)")
+                    #expect(!page.html.contains("You are signed in") && !page.html.contains("cancelled"), "\(outcome)")
+                    #expect(page.html.contains("Username and password"), "the start instead")
+                }
+                stranger.setCookie("haapi-gateway-done", String(repeating: "a", count: 43) + ".forged")
+                #expect(!(try await stranger.get("/kiosk/done/signed-in")).html.contains("You are signed in"))
+            }
+            // The ticket was used up by the page it opened.
+            #expect(!(try await browser.get("/kiosk/done/signed-in")).html.contains("You are signed in"))
+        }
+    }
+
     @Test("fields never autocomplete; step pages reset after kiosk.idleResetSeconds; cancel still asks first")
     func stepPages() async throws {
         try await GatewayHarness.withGateway(configure: Self.kiosk) { browser, _, _ in

@@ -15,8 +15,8 @@ struct DeviceVerificationController: Sendable {
     let signIn: SignInController
     let store: any DeviceAuthorizationStore
     let limiter: UserCodeAttemptLimiter
-    /// Makes and checks the forms' double-submit tokens.
-    let formTokens: DeviceFormToken
+    /// Makes and checks the forms' double-submit tokens (of the gateway's own making, not a planted value).
+    let formTokens: HMACToken
 
     private var cookieName: String { signIn.configuration.server.servesTLS ? "__Host-haapi-gateway-device" : "haapi-gateway-device" }
 

@@ -20,6 +20,8 @@ struct SignInController: Sendable {
     let live: LiveSettings
     let drain: GatewayDrain
     let metrics: GatewayMetrics
+    /// The kiosk's final-page tickets: only the browser that finished a sign-in is told how it ended.
+    let kioskTickets: HMACToken
     let originGuard: RequestOriginGuard
     let logger: Logger
 
@@ -315,7 +317,7 @@ struct SignInController: Sendable {
         if configuration.kiosk.enabled, signedIn {
             // A shared screen keeps nothing of a finished sign-in.
             await store.remove(id: id)
-            return redirect(to: await session.deliveryDelayed ? "/kiosk/done/delayed" : "/kiosk/done/signed-in", cookie: cookie("", maxAge: 0))
+            return kioskDone(await session.deliveryDelayed ? "delayed" : "signed-in")
         }
         return redirectHome(after: checkout)
     }
@@ -329,8 +331,21 @@ struct SignInController: Sendable {
         }
         guard configuration.kiosk.enabled else { return redirectHome() }
         await store.remove(id: checkout.id)
-        return redirect(to: "/kiosk/done/cancelled", cookie: cookie("", maxAge: 0))
+        return kioskDone("cancelled")
     }
+
+    /// The kiosk's way to its final page for `outcome`: the session's cookie cleared, and a ticket for that page (a
+    /// minute, for `/kiosk/done` only) that says this browser is the one that finished.
+    private func kioskDone(_ outcome: String) -> Response {
+        var headers: HTTPFields = [.location: "/kiosk/done/\(outcome)"]
+        headers.append(HTTPField(name: .setCookie, value: cookie("", maxAge: 0)))
+        var ticket = ["\(kioskTicketCookie)=\(kioskTickets.make())", "Path=/kiosk/done", "HttpOnly", "SameSite=Strict", "Max-Age=60"]
+        if configuration.server.servesTLS { ticket.append("Secure") }
+        headers.append(HTTPField(name: .setCookie, value: ticket.joined(separator: "; ")))
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    private var kioskTicketCookie: String { configuration.server.servesTLS ? "__Secure-haapi-gateway-done" : "haapi-gateway-done" }
 
     /// Kiosk mode: `GET /kiosk/next` (every page's timed refresh) starts over when the sign-in has ended or its page was
     /// left alone for `kiosk.idleResetSeconds`, else shows the current step; `GET /kiosk/done/{outcome}` is the final page
@@ -359,15 +374,20 @@ struct SignInController: Sendable {
             return redirectHome()
         }
         router.get("/kiosk/done/:outcome") { request, context in
+            // Only the browser that just finished is told how: anyone else opening the address gets the start.
+            guard let ticket = request.cookies[kioskTicketCookie]?.value, kioskTickets.isOwn(ticket) else { return redirectHome() }
             let language = renderer.language(for: request)
+            // The ticket is used up by this page.
+            let spent: HTTPFields = [.setCookie: "\(kioskTicketCookie)=; Path=/kiosk/done; HttpOnly; SameSite=Strict; Max-Age=0"]
             switch context.parameters.get("outcome") {
             case "signed-in", "delayed":
                 let snapshot = SessionSnapshot(
                     phase: .signedIn, step: nil, version: 0, csrfToken: "", notices: [], fieldErrors: [:], values: [:],
                     deliveryDelayed: context.parameters.get("outcome") == "delayed")
-                return PageRenderer.response(renderer.page(for: snapshot, language: language))
+                return PageRenderer.response(renderer.page(for: snapshot, language: language), headers: spent)
             default:
-                return PageRenderer.response(renderer.messagePage(title: .gateway(.cancelledTitle), message: .gateway(.cancelledText), language: language))
+                return PageRenderer.response(
+                    renderer.messagePage(title: .gateway(.cancelledTitle), message: .gateway(.cancelledText), language: language), headers: spent)
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HAAPIGateway
+import Hummingbird
 import Testing
 
 @testable import GatewayTestSupport
@@ -28,7 +29,7 @@ extension SecurityAndReliabilityTests {
             ("/step/1/action/0.0", "/step/1/action/0.0"), ("/assets//gateway.css", "/assets/gateway.css"), ("/a/", "/a/"),
         ])
         func paths(path: String, normalized: String) {
-            #expect(PathNormalizingMiddleware<GatewayRequestContext>.normalize(path) == normalized)
+            #expect(NormalizedRequestResponder<RouterResponder<GatewayRequestContext>>.normalize(path) == normalized)
         }
 
         @Test("a foreign Host is refused with 421, even with a matching Origin; two Host headers with 400; probes answer any host")
@@ -50,6 +51,25 @@ extension SecurityAndReliabilityTests {
                 #expect(own.status == 200)
                 let probe = try await RawHTTPExchange.send("GET /readyz HTTP/1.1\r\nHost: 10.0.0.7:\(port)\r\nConnection: close\r\n\r\n", port: port)
                 #expect(probe.status != 421)
+            }
+        }
+
+        @Test(
+            "a path is routed as it is logged, normalised (`/x/../device` is `/device`, `//healthz` is `/healthz`); HEAD is answered for every GET route, without a body"
+        )
+        func routedAsLoggedAndHead() async throws {
+            try await GatewayHarness.withGateway(configure: TestDevice.configure) { browser, _, _ in
+                let port = try #require(URL(string: browser.baseURL)?.port)
+                let host = "Host: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"
+                let dotted = try await RawHTTPExchange.send("GET /x/../device HTTP/1.1\r\n" + host, port: port)
+                #expect(dotted.status == 200, "\(dotted.text.prefix(200))")
+                #expect(dotted.text.contains("user_code"))
+                #expect(try await RawHTTPExchange.send("GET //healthz HTTP/1.1\r\n" + host, port: port).status == 200)
+                for path in ["/", "/device", "/healthz", "/.well-known/oauth-authorization-server", "/assets/gateway.css"] {
+                    let head = try await RawHTTPExchange.send("HEAD \(path) HTTP/1.1\r\n" + host, port: port)
+                    #expect(head.status == 200, "HEAD \(path): \(head.status)")
+                    #expect(!head.text.contains("<html") && !head.text.contains("{\""), "no body for HEAD \(path)")
+                }
             }
         }
 

@@ -2,25 +2,26 @@ import Crypto
 import Foundation
 import HAAPI
 
-/// The double-submit token of the verification page's forms, of the gateway's own making: 32 random bytes and their
-/// HMAC-SHA256 under a key of the deployment's (base64url, joined by a dot). A cookie an attacker chose (planted from a
-/// sibling host, say) is not one, so that knowing the cookie's value is no way past the forms' check. Every replica
-/// makes and checks the same tokens: the key is derived from the sessions' encryption keys with PostgreSQL, made at
-/// startup otherwise (one process).
-struct DeviceFormToken: Sendable {
+/// A token of the gateway's own making: 32 random bytes and their HMAC-SHA256 under a key of the deployment's
+/// (base64url, joined by a dot). A value an attacker chose (a cookie planted from a sibling host, say) is not one. Used
+/// for the verification page's double-submit tokens and the kiosk's final-page tickets, each with keys of its own
+/// (``keys(for:derivedFrom:)``). Every replica makes and checks the same tokens: the keys are derived from the sessions'
+/// encryption keys with PostgreSQL, made at startup otherwise (one process).
+struct HMACToken: Sendable {
     private let keys: [Data]
 
     /// - Parameter keys: The keys, the first making tokens, every one checking them (not empty).
     init(keys: [Data]) {
-        precondition(!keys.isEmpty, "a form token needs a key")
+        precondition(!keys.isEmpty, "a token needs a key")
         self.keys = keys
     }
 
-    /// One key per sessions' encryption key (HKDF-SHA256 with its own label), or one made now without them.
-    static func keys(derivedFrom cipher: SessionCipher?) -> [Data] {
+    /// The keys for `purpose`: one per sessions' encryption key (HKDF-SHA256 labelled with the purpose), or one made
+    /// now without them.
+    static func keys(for purpose: String, derivedFrom cipher: SessionCipher?) -> [Data] {
         guard let cipher else { return [SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }] }
         return cipher.keys.map { key in
-            HKDF<SHA256>.deriveKey(inputKeyMaterial: key.symmetricKey, info: Data("haapi-gateway device form tokens".utf8), outputByteCount: 32)
+            HKDF<SHA256>.deriveKey(inputKeyMaterial: key.symmetricKey, info: Data("haapi-gateway \(purpose)".utf8), outputByteCount: 32)
                 .withUnsafeBytes { Data($0) }
         }
     }
