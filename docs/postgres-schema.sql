@@ -103,7 +103,8 @@ CREATE TABLE IF NOT EXISTS haapi_gateway_device_authorizations (
     last_poll_at timestamptz,
     entries integer NOT NULL DEFAULT 0,
     state text NOT NULL,
-    tokens bytea
+    tokens bytea,
+    address text
 );
 
 CREATE INDEX IF NOT EXISTS haapi_gateway_device_authorizations_forget

@@ -23,6 +23,10 @@ public struct DeviceSettings: Sendable {
     /// At most this many device authorizations waiting at once (default 10 000); beyond it a device is asked to come
     /// back later.
     public var maximumPendingAuthorizations = 10_000
+    /// At most this many device authorizations of public clients waiting from one client address (default 20): a
+    /// client without a secret can be used by anyone, and must not fill ``maximumPendingAuthorizations`` from a few
+    /// addresses; beyond it that address is told to come back later (429).
+    public var maximumPendingPerAddress = 20
     /// The 256-bit keys refresh tokens handed to devices are sealed with (from `devices.refreshTokenKeyFile`, one per
     /// line): the first seals, every one opens, so keys rotate as `sessions.encryptionKeysFile`'s do. Empty: with
     /// `sessions.store: postgres` they are derived from the sessions' encryption keys (every replica has the same), else

@@ -82,7 +82,20 @@ struct DeviceAuthorizationController: Sendable {
             error.headers[.retryAfter] = String(wait)
             throw error
         }
-        guard let (deviceCode, authorization) = try await Self.stored({ () async throws(GatewayError) in try await store.create(client: client, scopes: scopes) }) else {
+        // A public client can be used by anyone: its waiting codes from one address are bounded, so a few addresses
+        // cannot fill the cap for everyone.
+        if client.secret == nil, let address = context.clientAddress {
+            let waiting = try await Self.stored { () async throws(GatewayError) in try await store.waiting(from: address) }
+            if waiting >= settings.maximumPendingPerAddress {
+                signIn.metrics.signInRefused(reason: "devices_address_full")
+                var error = OAuthEndpointError(
+                    "temporarily_unavailable", "too many device sign-ins are waiting from this address; try again later", status: .tooManyRequests)
+                error.headers[.retryAfter] = "60"
+                throw error
+            }
+        }
+        let address = context.clientAddress
+        guard let (deviceCode, authorization) = try await Self.stored({ () async throws(GatewayError) in try await store.create(client: client, scopes: scopes, address: address) }) else {
             signIn.metrics.signInRefused(reason: "devices_full")
             throw Self.unavailable("too many device sign-ins are waiting")
         }

@@ -12,10 +12,12 @@ import HAAPI
 protocol DeviceAuthorizationStore: Sendable {
     /// Applies new settings (a reload); authorizations under way keep their expiry and interval.
     func update(settings: DeviceSettings) async
-    /// Starts a device authorization for `client`.
+    /// Starts a device authorization for `client`, asked from `address`.
     /// - Returns: The device code (given to the device once, never kept) and the authorization; nil when
     ///   `devices.maximumPendingAuthorizations` are waiting already.
-    func create(client: DeviceClient, scopes: [String]?) async throws(GatewayError) -> (deviceCode: String, authorization: DeviceAuthorization)?
+    func create(client: DeviceClient, scopes: [String]?, address: String?) async throws(GatewayError) -> (deviceCode: String, authorization: DeviceAuthorization)?
+    /// How many device authorizations asked from `address` are waiting (not yet confirmed or refused, not expired).
+    func waiting(from address: String) async throws(GatewayError) -> Int
     /// The person entered `userCode` (normalized) on the verification page; each entry of a known code is counted.
     func enter(userCode: String) async throws(GatewayError) -> UserCodeEntry
     /// The person confirmed the device: the sign-in starts, and nobody else can start one with this code. The

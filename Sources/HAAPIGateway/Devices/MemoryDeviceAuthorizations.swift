@@ -31,7 +31,7 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
     /// Starts a device authorization for `client`.
     /// - Returns: The device code (given to the device once, never kept) and the authorization; nil when
     ///   `devices.maximumPendingAuthorizations` are waiting already.
-    func create(client: DeviceClient, scopes: [String]?) -> (deviceCode: String, authorization: DeviceAuthorization)? {
+    func create(client: DeviceClient, scopes: [String]?, address: String?) -> (deviceCode: String, authorization: DeviceAuthorization)? {
         purge()
         guard byDeviceCode.count < settings.maximumPendingAuthorizations else { return nil }
         var userCode = UserCode.make()
@@ -40,7 +40,8 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
         let authorization = DeviceAuthorization(reference: SecureToken.make(byteCount: 12), client: client, userCode: userCode, scopes: scopes)
         let key = DeviceCode.hash(deviceCode)
         byDeviceCode[key] = PendingDeviceAuthorization(
-            authorization: authorization, expiresAt: now() + .seconds(settings.codeLifetimeSeconds), intervalSeconds: settings.pollIntervalSeconds)
+            authorization: authorization, address: address, expiresAt: now() + .seconds(settings.codeLifetimeSeconds),
+            intervalSeconds: settings.pollIntervalSeconds)
         deviceCodeByUserCode[userCode] = key
         deviceCodeByReference[authorization.reference] = key
         return (deviceCode, authorization)
@@ -67,6 +68,14 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
         pending.state = .signingIn
         byDeviceCode[key] = pending
         return pending.authorization
+    }
+
+    func waiting(from address: String) -> Int {
+        let now = now()
+        return byDeviceCode.values.count { pending in
+            guard pending.address == address, now < pending.expiresAt, case .waiting = pending.state else { return false }
+            return true
+        }
     }
 
     func knows(userCode: String) -> Bool {

@@ -2,6 +2,8 @@
 /// has come.
 struct PendingDeviceAuthorization: Sendable {
     let authorization: DeviceAuthorization
+    /// The client address that asked, if known.
+    let address: String?
     /// When the codes stop working (`expires_in`).
     let expiresAt: ContinuousClock.Instant
     /// The least time between polls, in seconds: the configured interval plus 5 s for every `slow_down` (RFC 8628 §3.5).

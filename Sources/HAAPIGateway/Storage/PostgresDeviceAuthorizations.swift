@@ -41,7 +41,7 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
         self.settings.withLock { $0 = settings }
     }
 
-    func create(client: DeviceClient, scopes: [String]?) async throws(GatewayError) -> (deviceCode: String, authorization: DeviceAuthorization)? {
+    func create(client: DeviceClient, scopes: [String]?, address: String?) async throws(GatewayError) -> (deviceCode: String, authorization: DeviceAuthorization)? {
         let settings = settings.withLock { $0 }
         // A user code that happens to be waiting already (1 in 10¹⁰ per pair) is drawn again.
         for _ in 0..<5 {
@@ -58,11 +58,12 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             bindings.append(Int32(settings.pollIntervalSeconds))
             bindings.append(Int64(settings.maximumPendingAuthorizations))
             bindings.append(hashes)
+            bindings.append(address)
             let insert = statement(
                 """
                 INSERT INTO haapi_gateway_device_authorizations
-                    (device_code_hash, reference, user_code_hash, client_id, scopes, created_at, expires_at, forget_at, interval_seconds, state)
-                SELECT $2, $3, $4, $5, $6, \(Self.now), \(Self.now) + make_interval(secs => $7), \(Self.now) + make_interval(secs => 2 * $7), $8, 'waiting'
+                    (device_code_hash, reference, user_code_hash, client_id, scopes, created_at, expires_at, forget_at, interval_seconds, state, address)
+                SELECT $2, $3, $4, $5, $6, \(Self.now), \(Self.now) + make_interval(secs => $7), \(Self.now) + make_interval(secs => 2 * $7), $8, 'waiting', $11
                 WHERE (SELECT count(*) FROM haapi_gateway_device_authorizations WHERE forget_at > \(Self.now)) < $9
                     AND NOT EXISTS (SELECT 1 FROM haapi_gateway_device_authorizations WHERE user_code_hash = ANY($10))
                 ON CONFLICT DO NOTHING
@@ -110,6 +111,14 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             """, bindings)
         let found = try await run("begin a device's sign-in", begin) { try await $0.decode((String, String, String?).self).first { _ in true } }
         return found.flatMap { authorization($0, userCode: userCode) }
+    }
+
+    func waiting(from address: String) async throws(GatewayError) -> Int {
+        var bindings = clockBindings()
+        bindings.append(address)
+        let count = statement(
+            "SELECT count(*) FROM haapi_gateway_device_authorizations WHERE address = $2 AND state = 'waiting' AND expires_at > \(Self.now)", bindings)
+        return Int(try await run("count an address's waiting device authorizations", count) { try await $0.decode(Int64.self).first { _ in true } ?? 0 })
     }
 
     func knows(userCode: String) async throws(GatewayError) -> Bool {

@@ -106,7 +106,8 @@ enum PostgresSchema {
                 last_poll_at timestamptz,
                 entries integer NOT NULL DEFAULT 0,
                 state text NOT NULL,
-                tokens bytea
+                tokens bytea,
+                address text
             )
             """,
             """

@@ -141,6 +141,26 @@ struct DeviceCodeGuardTests {
         }
     }
 
+    @Test(
+        "a public client's waiting codes are bounded per address (devices.maximumPendingPerAddress): past it that address gets 429, another address and a confidential client still get codes"
+    )
+    func publicClientsWaitingCodesPerAddress() async throws {
+        try await DeviceAuthorizationTests.withDevice(configure: {
+            $0.devices.maximumPendingPerAddress = 2
+            $0.server.trustedProxies = [IPAddressRange("127.0.0.0/8")!]
+        }) { device, _, _ in
+            let publicDevice = TestDevice(browser: device.browser, client: TestDevice.publicClient)
+            for _ in 0..<2 { #expect(try await publicDevice.post("/oauth/device_authorization", []).status == 200) }
+            let refused = try await publicDevice.post("/oauth/device_authorization", [])
+            #expect(refused.status == 429)
+            #expect(refused.json["error"] as? String == "temporarily_unavailable")
+            #expect(refused.page.header("Retry-After") == "60")
+            let elsewhere = try await publicDevice.post("/oauth/device_authorization", [], headers: [("X-Forwarded-For", "198.51.100.9")])
+            #expect(elsewhere.status == 200, "another address has its own share")
+            #expect(try await device.post("/oauth/device_authorization", []).status == 200, "a confidential client is not bounded so")
+        }
+    }
+
     @Test("a code can be entered devices.maximumEntriesPerCode times, then it is refused")
     func entriesPerCode() async throws {
         try await DeviceAuthorizationTests.withDevice(configure: { $0.devices.maximumEntriesPerCode = 2 }) { device, person, _ in

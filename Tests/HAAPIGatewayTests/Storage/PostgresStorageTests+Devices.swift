@@ -135,6 +135,20 @@ extension PostgresStorageTests {
             }
         }
 
+        @Test("the waiting authorizations of an address are counted for the replicas together; a confirmed one no longer waits")
+        func waitingPerAddress() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await withReplicas(database) { a, b in
+                _ = try await a.create(client: Self.client, scopes: nil, address: "198.51.100.7")
+                let (_, second) = try #require(try await b.create(client: Self.client, scopes: nil, address: "198.51.100.7"))
+                _ = try await b.create(client: Self.client, scopes: nil, address: "203.0.113.5")
+                #expect(try await a.waiting(from: "198.51.100.7") == 2)
+                #expect(try await b.beginSignIn(userCode: second.userCode) == second)
+                #expect(try await a.waiting(from: "198.51.100.7") == 1)
+                #expect(try await a.waiting(from: "203.0.113.5") == 1)
+            }
+        }
+
         @Test("devices.maximumPendingAuthorizations holds for the replicas together; a device is asked to come back")
         func capAcrossReplicas() async throws {
             let database = try await StorageTestDatabase.make()
@@ -144,6 +158,7 @@ extension PostgresStorageTests {
                     answered.append(try await store.create(client: Self.client, scopes: nil) != nil)
                 }
                 #expect(answered == [true, true, true, false, false])
+                #expect(try await b.waiting(from: "198.51.100.7") == 0)
             }
         }
 

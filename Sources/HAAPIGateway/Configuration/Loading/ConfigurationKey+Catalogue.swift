@@ -111,6 +111,7 @@ extension ConfigurationKey {
         .init("devices.wrongCodeWindowSeconds", .integer),
         .init("devices.maximumEntriesPerCode", .integer),
         .init("devices.maximumPendingAuthorizations", .integer),
+        .init("devices.maximumPendingPerAddress", .integer),
         .init("devices.refreshTokenKeyFile", .string),
 
         .init("startLinks.secretFile", .string),

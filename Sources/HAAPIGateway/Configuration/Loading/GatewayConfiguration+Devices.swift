@@ -19,6 +19,8 @@ extension GatewayConfiguration {
         devices.maximumEntriesPerCode = reader.integer("devices.maximumEntriesPerCode", in: 1...100, default: defaults.maximumEntriesPerCode)
         devices.maximumPendingAuthorizations = reader.integer(
             "devices.maximumPendingAuthorizations", in: 1...10_000_000, default: defaults.maximumPendingAuthorizations)
+        devices.maximumPendingPerAddress = reader.integer(
+            "devices.maximumPendingPerAddress", in: 1...10_000_000, default: defaults.maximumPendingPerAddress)
         if reader.isSet("devices.refreshTokenKeyFile"), let text = reader.secretFile("devices.refreshTokenKeyFile") {
             // One key per line, the sealing one first (a rotation puts a new line first and keeps the old ones a while).
             let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

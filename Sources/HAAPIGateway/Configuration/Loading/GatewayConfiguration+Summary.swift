@@ -80,7 +80,7 @@ extension GatewayConfiguration {
             devices.enabled
                 ? "devices: on for \(devices.clients.map(\.id).joined(separator: ", ")); codes last \(devices.codeLifetimeSeconds) s, polled at most every \(devices.pollIntervalSeconds) s; "
                     + "wrong codes at most \(devices.maximumWrongCodesPerAddress) per address and \(devices.maximumWrongCodes) in all in \(devices.wrongCodeWindowSeconds) s, "
-                    + "\(devices.maximumEntriesPerCode) entries per code, \(devices.maximumPendingAuthorizations) waiting; refresh tokens sealed with "
+                    + "\(devices.maximumEntriesPerCode) entries per code, \(devices.maximumPendingAuthorizations) waiting (public clients' \(devices.maximumPendingPerAddress) per address); refresh tokens sealed with "
                     + (devices.refreshTokenKeys.isEmpty
                         ? (sessions.store == .memory ? "a key made at startup" : "keys derived from sessions.encryptionKeysFile <redacted>")
                         : "the \(devices.refreshTokenKeys.count == 1 ? "key" : "\(devices.refreshTokenKeys.count) keys") of devices.refreshTokenKeyFile <redacted>")
