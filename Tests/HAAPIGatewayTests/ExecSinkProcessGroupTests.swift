@@ -17,8 +17,8 @@ import Darwin
 @Suite("Exec callback sink: the program's process group")
 struct ExecSinkProcessGroupTests {
     /// A receiver that accepts at once (writing `delivered-PID`) once the file `ok` exists; before that it starts a
-    /// background child that delivers 5 s later (`delivered-late-PID`), writes its own and that child's PIDs to
-    /// `pids`, and hangs. (5 s: a test process whose few threads are busy with the suites beside it may take seconds to
+    /// background child that delivers 10 s later (`delivered-late-PID`), writes its own and that child's PIDs to
+    /// `pids`, and hangs. (10 s: a test process whose few threads are busy with the suites beside it may take seconds to
     /// act; the late delivery must not come first for that.)
     private struct Receiver {
         let directory: URL
@@ -32,7 +32,7 @@ struct ExecSinkProcessGroupTests {
             try """
                 #!/bin/sh
                 if [ -f '\(path)/ok' ]; then cat > '\(path)/delivered-'$$; exit 0; fi
-                ( sleep 5; cat > '\(path)/delivered-late-'$$ ) &
+                ( sleep 10; cat > '\(path)/delivered-late-'$$ ) &
                 echo $$ $! > '\(path)/pids.tmp'; mv '\(path)/pids.tmp' '\(path)/pids'
                 sleep 30
                 """.write(to: program, atomically: true, encoding: .utf8)
@@ -93,7 +93,7 @@ struct ExecSinkProcessGroupTests {
         if case .success? = ended { Issue.record("a cancelled attempt is not a delivery") }
         #expect(await ProcessGroups.waitUntilGone([pids.program, pids.background], within: .seconds(5)), "nothing of the program's group runs")
         #expect(ProcessGroups.members(of: pids.program).isEmpty)
-        try await Task.sleep(for: .seconds(5))
+        try await Task.sleep(for: .seconds(10))
         #expect(receiver.deliveries.isEmpty, "the background child never delivered")
     }
 
@@ -108,7 +108,7 @@ struct ExecSinkProcessGroupTests {
         #expect(ended != nil, "the attempt ended soon after its time limit")
         if case .success? = ended { Issue.record("a program ended at its time limit did not deliver") }
         #expect(await ProcessGroups.waitUntilGone([pids.program, pids.background], within: .seconds(5)), "nothing of the program's group runs")
-        try await Task.sleep(for: .seconds(5))
+        try await Task.sleep(for: .seconds(10))
         #expect(receiver.deliveries.isEmpty, "the background child never delivered")
     }
 
@@ -133,7 +133,7 @@ struct ExecSinkProcessGroupTests {
         await after.restoreSpool()
         await after.drained()
         // Past the moment the background child of the first attempt would have delivered.
-        try await Task.sleep(for: .seconds(5))
+        try await Task.sleep(for: .seconds(10))
         #expect(receiver.deliveries.count == 1, "delivered once, by the second start only: \(receiver.deliveries)")
         #expect(receiver.deliveries.allSatisfy { !$0.hasPrefix("delivered-late-") })
     }
