@@ -135,11 +135,14 @@ extension PostgresStorageTests {
         func countIsReused() async throws {
             let database = try await StorageTestDatabase.make()
             try await withSignIn(in: database) { store, _, _ in
+                let counted = ContinuousClock.now
                 #expect(await store.count == 1)
                 try await store.storage.insert(
                     id: SecureToken.make(), document: Array("another".utf8), lifetimes: SessionLifetimes(absolute: .seconds(60), idle: .seconds(60)),
                     address: nil)
-                #expect(await store.count == 1, "a count under a second old is reused")
+                // Reused while under a second old (a test process so busy that the insert took longer than that is told apart).
+                let reused = await store.count
+                if ContinuousClock.now - counted < .milliseconds(900) { #expect(reused == 1, "a count under a second old is reused") }
                 try await Task.sleep(for: .milliseconds(1100))
                 #expect(await store.count == 2)
             }
