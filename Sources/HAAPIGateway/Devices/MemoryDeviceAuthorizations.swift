@@ -25,12 +25,6 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
         self.settings = settings
     }
 
-    /// How many device authorizations are held.
-    var count: Int { byDeviceCode.count }
-
-    /// Starts a device authorization for `client`.
-    /// - Returns: The device code (given to the device once, never kept) and the authorization; nil when
-    ///   `devices.maximumPendingAuthorizations` are waiting already.
     func create(client: DeviceClient, scopes: [String]?, address: String?) -> (deviceCode: String, authorization: DeviceAuthorization)? {
         purge()
         guard byDeviceCode.count < settings.maximumPendingAuthorizations else { return nil }
@@ -47,7 +41,6 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
         return (deviceCode, authorization)
     }
 
-    /// The person entered `userCode` (normalized) on the verification page; each entry of a known code is counted.
     func enter(userCode: String) -> UserCodeEntry {
         guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt else {
             return .unknown
@@ -58,8 +51,6 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
         return .found(pending.authorization)
     }
 
-    /// The person confirmed the device: the sign-in starts, and nobody else can start one with this code.
-    /// - Returns: The authorization, or nil when the code is no longer waiting (expired, or claimed by another browser).
     func beginSignIn(userCode: String) -> DeviceAuthorization? {
         guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt, case .waiting = pending.state,
             pending.entries < settings.maximumEntriesPerCode
@@ -83,15 +74,12 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
         return now() < pending.expiresAt
     }
 
-    /// The sign-in could not start (the upstream was unreachable): the code waits again, for "Try again".
     func reopen(reference: String) {
         update(reference: reference) { authorization in
             if case .signingIn = authorization.state { authorization.state = .waiting }
         }
     }
 
-    /// The person refused the device on the verification page (a waiting code): the device is told `access_denied`.
-    /// - Returns: Whether the code was waiting.
     func refuse(userCode: String) -> Bool {
         guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt, case .waiting = pending.state,
             pending.entries < settings.maximumEntriesPerCode
@@ -104,9 +92,6 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
         return true
     }
 
-    /// The sign-in succeeded: the tokens wait for the device's next poll.
-    /// - Returns: Whether the device can still collect them (false once the code has expired or was decided otherwise;
-    ///   the tokens are then dropped here).
     func approve(reference: String, tokens: OAuthTokens) -> Bool {
         var approved = false
         let now = now()
@@ -118,7 +103,6 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
         return approved
     }
 
-    /// The sign-in was cancelled or failed: the device is told `access_denied`.
     func deny(reference: String) {
         update(reference: reference) { authorization in
             if case .approved = authorization.state { return }
@@ -126,7 +110,6 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
         }
     }
 
-    /// A poll of the token endpoint with `deviceCode` by `clientID` (RFC 8628 §3.4–3.5).
     func poll(deviceCode: String, clientID: String) -> DevicePollAnswer {
         let key = DeviceCode.hash(deviceCode)
         guard var pending = byDeviceCode[key], pending.authorization.client.id == clientID else { return .invalid }
