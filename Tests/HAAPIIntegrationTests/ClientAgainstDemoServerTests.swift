@@ -162,7 +162,7 @@ struct ClientAgainstDemoServerTests {
         }
     }
 
-    @Test("poll/poll: pending until approved on the approval page, then done and signed in")
+    @Test("poll/poll: pending until approved on the approval page, then done, followed by itself, and signed in")
     func pollingUntilApproved() async throws {
         try await withUpstream { upstream in
             let flow = upstream.client.makeFlow()
@@ -178,9 +178,8 @@ struct ClientAgainstDemoServerTests {
 
             let link = try #require(try await upstream.outbox().first { $0["link"] is String }?["link"] as? String)
             try await upstream.decideApproval(link: link, approve: true)
-            let doneStep = try await walker.submitExpectingStep(.poll, on: stillPending)
-            #expect(doneStep.polling?.status == .done)
-            let done = try await walker.submitExpectingStep(.redirect, on: doneStep)
+            // The poll answered "done": the flow follows its main action by itself (followAutomaticSteps).
+            let done = try await walker.submitExpectingStep(.poll, on: stillPending)
             #expect(done.stepKind == .oauthAuthorizationResponse)
         }
     }

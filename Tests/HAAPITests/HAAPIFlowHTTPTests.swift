@@ -424,6 +424,31 @@ import Testing
         }
     }
 
+    @Test func aFinishedPollingStepIsFollowedByItsMainActionWithinTheSameBound() async throws {
+        let done = #"{"type":"polling-step","properties":{"status":"done"},"actions":[{"template":"form","kind":"continue","model":{"href":"/after-polling","method":"POST"}}]}"#
+        let doneAgain = #"{"type":"polling-step","properties":{"status":"done"},"actions":[{"template":"form","kind":"continue","model":{"href":"/again","method":"POST"}}]}"#
+        let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, _ in
+            switch request.path {
+            case Up.tokenPath: .haapiToken()
+            case "/after-polling": .step(Up.loginStep)
+            default: .step(doneAgain)
+            }
+        }
+        try await ScriptedUpstream.run(handler) { base, log in
+            let client = try await Up.client(base) { $0.maxAutomaticSteps = 3 }
+            defer { Task { try? await client.shutdown() } }
+            let followed = try await client.makeFlow().followAutomaticSteps(from: .representation(try ModelEdgeCaseTests.step(done)))
+            #expect(followed.representation?.stepKind == .interactiveForm, "done: the main action was followed")
+            #expect(try #require(await log.requests(path: "/after-polling").first).method == "POST")
+            // A server answering "done" again and again is bounded like redirections.
+            let error = await #expect(throws: HAAPIError.self) {
+                try await client.makeFlow().followAutomaticSteps(from: .representation(try ModelEdgeCaseTests.step(doneAgain)))
+            }
+            #expect(error?.code == .tooManyRedirects)
+            #expect(await log.requests(path: "/again").count == 3)
+        }
+    }
+
     @Test func continueSameStepKeepsThePreviousStepAndAddsItsMessages() async throws {
         let continueSame = #"{"type":"continue-same-step","messages":[{"text":"SMS sent","classList":["info"]}]}"#
         let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, _ in

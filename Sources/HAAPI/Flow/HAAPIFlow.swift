@@ -168,10 +168,12 @@ public actor HAAPIFlow {
         return try await call(method: "GET", url: url, body: nil, contentType: nil, acceptLanguage: acceptLanguage)
     }
 
-    /// Opt-in helper: follows `redirection-step`s automatically and turns a `continue-same-step` into the step to show:
-    /// the previous step with the submitted form's `continueActions` as its actions and the new messages before the
-    /// previous ones (notes 3.2, [IOSCS], [UIKIT] `formatContinueSameStepData`). That step becomes ``currentStep``, so a
-    /// continue action answered by another `continue-same-step` continues from it. Bounded by `maxAutomaticSteps`.
+    /// Opt-in helper: follows `redirection-step`s automatically, and a `polling-step` whose status is `done` by its main
+    /// (form) action, which needs no input (notes 3.4: "done: follow the main action"); and turns a `continue-same-step`
+    /// into the step to show: the previous step with the submitted form's `continueActions` as its actions and the new
+    /// messages before the previous ones (notes 3.2, [IOSCS], [UIKIT] `formatContinueSameStepData`). That step becomes
+    /// ``currentStep``, so a continue action answered by another `continue-same-step` continues from it. Every automatic
+    /// advance of a flow is here, bounded together by `maxAutomaticSteps`.
     ///
     /// A `continue-same-step` after a form without `continueActions` is outside the protocol; the tolerant answer keeps
     /// the previous step's actions (so the person can go on) with the new messages first, and logs a warning.
@@ -187,6 +189,14 @@ public actor HAAPIFlow {
         while case .representation(let step) = response {
             switch step.stepKind {
             case .redirection:
+                guard let action = step.actions.first(where: { $0.form != nil }) else { return response }
+                guard followed < context.configuration.maxAutomaticSteps else {
+                    throw HAAPIError(.tooManyRedirects, "more than \(context.configuration.maxAutomaticSteps) automatic steps in a row")
+                }
+                followed += 1
+                previous = currentStep
+                response = try await submitForm(action, values: [:], acceptLanguage: acceptLanguage)
+            case .polling where step.polling?.status == .done:
                 guard let action = step.actions.first(where: { $0.form != nil }) else { return response }
                 guard followed < context.configuration.maxAutomaticSteps else {
                     throw HAAPIError(.tooManyRedirects, "more than \(context.configuration.maxAutomaticSteps) automatic steps in a row")

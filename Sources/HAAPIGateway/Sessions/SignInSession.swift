@@ -386,17 +386,9 @@ actor SignInSession {
         let response: HAAPIResponse
         let started = ContinuousClock.now
         do {
+            // Every automatic advance (redirections, continue, a finished polling step) is the flow's own.
             response = try await HAAPIDeadline.within(flow.requestTimeout) { () async throws(HAAPIError) -> HAAPIResponse in
-                var response = try await call(flow)
-                // A finished polling step moves on by itself (its single action needs no input).
-                var moves = 0
-                while case .representation(let next) = response, next.stepKind == .polling, next.polling?.status == .done, moves < 3,
-                    let action = next.actions.first(where: { $0.form != nil })
-                {
-                    moves += 1
-                    response = try await flow.followAutomaticSteps(from: try await flow.submitForm(action, parameters: [:]))
-                }
-                return response
+                try await call(flow)
             }
             metrics.upstreamCall(endpoint: endpoint, took: ContinuousClock.now - started)
         } catch {
@@ -565,9 +557,10 @@ actor SignInSession {
         phase = .signedIn
         step = nil
         logger.info("sign-in completed", metadata: ["tokenType": "\(tokens.tokenType)"])
-        metrics.flowEnded(outcome: "success")
         deliveryDelayed = !(await dispatcher.deliver(
             device == nil ? .success(tokens, signIn: signIn, identity: identity) : .handedToDevice(signIn: signIn, identity: identity)))
+        // Counted once the outcome is recorded for the sinks: a process killed before that completed nothing anyone got.
+        metrics.flowEnded(outcome: "success")
     }
 
     /// The subject and the configured claims (``OutcomeSettings``): from the validated ID token, and from userinfo, fetched
