@@ -424,25 +424,33 @@ import Testing
         }
     }
 
+    /// Curity's own `done` polling step (`samples/polling-duo-done.json`, its host replaced by the test upstream's): the
+    /// flow follows its main action by itself, posting the hidden `moveOn=true` (notes 3.7), bounded with redirections.
     @Test func aFinishedPollingStepIsFollowedByItsMainActionWithinTheSameBound() async throws {
-        let done = #"{"type":"polling-step","properties":{"status":"done"},"actions":[{"template":"form","kind":"continue","model":{"href":"/after-polling","method":"POST"}}]}"#
-        let doneAgain = #"{"type":"polling-step","properties":{"status":"done"},"actions":[{"template":"form","kind":"continue","model":{"href":"/again","method":"POST"}}]}"#
+        let sample = try String(contentsOf: try Fixture.samplesDirectory().appendingPathComponent("polling-duo-done.json"), encoding: .utf8)
         let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, _ in
             switch request.path {
             case Up.tokenPath: .haapiToken()
-            case "/after-polling": .step(Up.loginStep)
-            default: .step(doneAgain)
+            case "/dev/authn/authenticate/duo1/device-poller" where request.formValues["moveOn"] == "true": .step(Up.loginStep)
+            default: .step(sample.replacingOccurrences(of: "https://d3dd92f30197.ngrok.io", with: ""))
             }
         }
         try await ScriptedUpstream.run(handler) { base, log in
+            let done = sample.replacingOccurrences(of: "https://d3dd92f30197.ngrok.io", with: base.absoluteString.trimmingCharacters(in: ["/"]))
             let client = try await Up.client(base) { $0.maxAutomaticSteps = 3 }
             defer { Task { try? await client.shutdown() } }
             let followed = try await client.makeFlow().followAutomaticSteps(from: .representation(try ModelEdgeCaseTests.step(done)))
             #expect(followed.representation?.stepKind == .interactiveForm, "done: the main action was followed")
-            #expect(try #require(await log.requests(path: "/after-polling").first).method == "POST")
+            let moveOn = try #require(await log.requests(path: "/dev/authn/authenticate/duo1/device-poller").first)
+            #expect(moveOn.method == "POST" && moveOn.formValues == ["moveOn": "true"])
+        }
+        let again = #"{"type":"polling-step","properties":{"status":"done"},"actions":[{"template":"form","kind":"redirect","model":{"href":"/again","method":"POST"}}]}"#
+        try await ScriptedUpstream.run({ request, _ in request.path == Up.tokenPath ? .haapiToken() : .step(again) }) { base, log in
+            let client = try await Up.client(base) { $0.maxAutomaticSteps = 3 }
+            defer { Task { try? await client.shutdown() } }
             // A server answering "done" again and again is bounded like redirections.
             let error = await #expect(throws: HAAPIError.self) {
-                try await client.makeFlow().followAutomaticSteps(from: .representation(try ModelEdgeCaseTests.step(doneAgain)))
+                try await client.makeFlow().followAutomaticSteps(from: .representation(try ModelEdgeCaseTests.step(again)))
             }
             #expect(error?.code == .tooManyRedirects)
             #expect(await log.requests(path: "/again").count == 3)

@@ -188,15 +188,7 @@ public actor HAAPIFlow {
         var previous = currentStep
         while case .representation(let step) = response {
             switch step.stepKind {
-            case .redirection:
-                guard let action = step.actions.first(where: { $0.form != nil }) else { return response }
-                guard followed < context.configuration.maxAutomaticSteps else {
-                    throw HAAPIError(.tooManyRedirects, "more than \(context.configuration.maxAutomaticSteps) automatic steps in a row")
-                }
-                followed += 1
-                previous = currentStep
-                response = try await submitForm(action, values: [:], acceptLanguage: acceptLanguage)
-            case .polling where step.polling?.status == .done:
+            case .redirection, .polling where step.polling?.status == .done:
                 guard let action = step.actions.first(where: { $0.form != nil }) else { return response }
                 guard followed < context.configuration.maxAutomaticSteps else {
                     throw HAAPIError(.tooManyRedirects, "more than \(context.configuration.maxAutomaticSteps) automatic steps in a row")
