@@ -52,13 +52,7 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
     }
 
     func beginSignIn(userCode: String) -> DeviceAuthorization? {
-        guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt, case .waiting = pending.state,
-            pending.entries < settings.maximumEntriesPerCode
-        else { return nil }
-        pending.entries += 1
-        pending.state = .signingIn
-        byDeviceCode[key] = pending
-        return pending.authorization
+        decide(userCode: userCode, becoming: .signingIn)
     }
 
     func waiting(from address: String) -> Int {
@@ -81,15 +75,7 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
     }
 
     func refuse(userCode: String) -> Bool {
-        guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt, case .waiting = pending.state,
-            pending.entries < settings.maximumEntriesPerCode
-        else {
-            return false
-        }
-        pending.entries += 1
-        pending.state = .denied
-        byDeviceCode[key] = pending
-        return true
+        decide(userCode: userCode, becoming: .denied) != nil
     }
 
     func approve(reference: String, tokens: OAuthTokens) -> Bool {
@@ -144,6 +130,18 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
     func wasIssued(accessToken: String, to clientID: String) -> Bool {
         guard let record = issued[DeviceCode.hash(accessToken)] else { return false }
         return record.clientID == clientID && now() < record.expiresAt
+    }
+
+    /// The person's decision on a waiting code, counted as an entry and refused past `devices.maximumEntriesPerCode`;
+    /// the authorization, or nil when the code was not waiting.
+    private func decide(userCode: String, becoming state: DeviceAuthorizationState) -> DeviceAuthorization? {
+        guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt, case .waiting = pending.state,
+            pending.entries < settings.maximumEntriesPerCode
+        else { return nil }
+        pending.entries += 1
+        pending.state = state
+        byDeviceCode[key] = pending
+        return pending.authorization
     }
 
     /// Forgets authorizations long past their expiry (an expired code still answers `expired_token` for one more

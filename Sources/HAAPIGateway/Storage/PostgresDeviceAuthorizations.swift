@@ -93,24 +93,11 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             guard let authorization = authorization(found, userCode: userCode) else { return .unknown }
             return .found(authorization)
         }
-        var lookup = clockBindings()
-        lookup.append(userCodeHashes(userCode))
-        let known = statement("SELECT 1 FROM haapi_gateway_device_authorizations WHERE user_code_hash = ANY($2) AND expires_at > \(Self.now)", lookup)
-        return try await run("look up a user code", known, { try await $0.decode(Int32.self).first { _ in true } }) == nil ? .unknown : .alreadyUsed
+        return try await knows(userCode: userCode) ? .alreadyUsed : .unknown
     }
 
     func beginSignIn(userCode: String) async throws(GatewayError) -> DeviceAuthorization? {
-        var bindings = clockBindings()
-        bindings.append(userCodeHashes(userCode))
-        bindings.append(Int32(settings.withLock { $0.maximumEntriesPerCode }))
-        let begin = statement(
-            """
-            UPDATE haapi_gateway_device_authorizations SET state = 'signing_in', entries = entries + 1
-            WHERE user_code_hash = ANY($2) AND expires_at > \(Self.now) AND state = 'waiting' AND entries < $3
-            RETURNING reference, client_id, scopes
-            """, bindings)
-        let found = try await run("begin a device's sign-in", begin) { try await $0.decode((String, String, String?).self).first { _ in true } }
-        return found.flatMap { authorization($0, userCode: userCode) }
+        try await decide(userCode: userCode, becoming: "signing_in", operation: "begin a device's sign-in").flatMap { authorization($0, userCode: userCode) }
     }
 
     func waiting(from address: String) async throws(GatewayError) -> Int {
@@ -137,16 +124,7 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
     }
 
     func refuse(userCode: String) async throws(GatewayError) -> Bool {
-        var bindings = clockBindings()
-        bindings.append(userCodeHashes(userCode))
-        bindings.append(Int32(settings.withLock { $0.maximumEntriesPerCode }))
-        let refuse = statement(
-            """
-            UPDATE haapi_gateway_device_authorizations SET state = 'denied', entries = entries + 1
-            WHERE user_code_hash = ANY($2) AND expires_at > \(Self.now) AND state = 'waiting' AND entries < $3
-            RETURNING 1
-            """, bindings)
-        return try await run("refuse a device", refuse, { try await $0.decode(Int32.self).first { _ in true } }) != nil
+        try await decide(userCode: userCode, becoming: "denied", operation: "refuse a device") != nil
     }
 
     func approve(reference: String, tokens: OAuthTokens) async throws(GatewayError) -> Bool {
@@ -241,6 +219,23 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
     }
 
     // MARK: - Private
+
+    /// The person's decision on a waiting code (confirmed: `signing_in`, refused: `denied`), counted as an entry and
+    /// refused past `devices.maximumEntriesPerCode`; the row (reference, client id, scopes), or nil when the code was
+    /// not waiting.
+    private func decide(userCode: String, becoming state: String, operation: String) async throws(GatewayError) -> (String, String, String?)? {
+        var bindings = clockBindings()
+        bindings.append(userCodeHashes(userCode))
+        bindings.append(Int32(settings.withLock { $0.maximumEntriesPerCode }))
+        bindings.append(state)
+        let decide = statement(
+            """
+            UPDATE haapi_gateway_device_authorizations SET state = $4, entries = entries + 1
+            WHERE user_code_hash = ANY($2) AND expires_at > \(Self.now) AND state = 'waiting' AND entries < $3
+            RETURNING reference, client_id, scopes
+            """, bindings)
+        return try await run(operation, decide) { try await $0.decode((String, String, String?).self).first { _ in true } }
+    }
 
     /// The database's "now", or the test clock's (`$1` of every statement).
     private static let now = "COALESCE($1::timestamptz, now())"
