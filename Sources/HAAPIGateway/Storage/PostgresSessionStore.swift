@@ -61,7 +61,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
         let settings = settings.withLock { $0 }
         let lifetimes = SessionLifetimes(settings)
         let cap = max(1, settings.maximumSessions)
-        if try await recentCount(near: cap) < Self.nearness(of: cap) {
+        if try await !isNear(cap) {
             _ = try await database("store a new sign-in") { () throws(PostgresStorageError) in
                 try await storage.insert(id: id, document: document, lifetimes: lifetimes, address: address)
             }
@@ -266,18 +266,34 @@ final class PostgresSessionStore: SessionStore, Sendable {
     /// near the cap (``nearness(of:)``): far from the cap a count a second old is good enough, near it the other
     /// replicas' sign-ins of that second must not take the table past it.
     private func recentCount(near cap: Int) async throws(GatewayError) -> Int {
+        if let recent = freshCount(), recent < Self.nearness(of: cap) { return recent }
+        return try await countAgain()
+    }
+
+    /// Whether a new sign-in is stored under the cap's turn: a count under a second old decides, an older one is read
+    /// again. Near the cap a fresh count is not read here: the insert under the cap's turn counts anyway.
+    private func isNear(_ cap: Int) async throws(GatewayError) -> Bool {
+        let count = if let fresh = freshCount() { fresh } else { try await countAgain() }
+        return count >= Self.nearness(of: cap)
+    }
+
+    /// The last count when it is under a second old.
+    private func freshCount() -> Int? {
         let now = ContinuousClock.now
-        if let recent = lastCount.withLock({ $0.at.map { now - $0 < .seconds(1) } ?? false ? $0.count : nil }), recent < Self.nearness(of: cap) {
-            return recent
-        }
+        return lastCount.withLock { $0.at.map { now - $0 < .seconds(1) } ?? false ? $0.count : nil }
+    }
+
+    /// The live sessions of every replica, counted now (and kept for a second).
+    private func countAgain() async throws(GatewayError) -> Int {
+        let now = ContinuousClock.now
         let count = try await database("count sessions") { () throws(PostgresStorageError) in try await storage.count() }
         lastCount.withLock { $0 = (now, count) }
         return count
     }
 
     /// Where "near the cap" begins: its second half. Below it a count up to a second old decides (plus this replica's
-    /// own sign-ins since); from it on, every new session counts afresh and is stored one at a time for the replicas
-    /// together. The other replicas' sign-ins of the last second before that count can take the table past the cap by
+    /// own sign-ins since); from it on, every new session is stored one at a time for the replicas
+    /// together, counting afresh under that turn. The other replicas' sign-ins of the last second before that can take the table past the cap by
     /// as many; each new sign-in then pushes out up to three untouched sessions until it is back.
     private static func nearness(of cap: Int) -> Int {
         cap - max(1, cap / 2)
