@@ -63,20 +63,31 @@ struct SoakScriptTests {
         let faults_without_effect: [String]
     }
 
-    @Test func theSoakWithFaultsLosesNoTokenAndShowsOnlyClearPages() async throws {
+    /// Runs `scripts/soak` with `arguments` and this build's binary in a scratch directory of its own; its exit status,
+    /// the end of what it printed, and its report (nil when it wrote none that reads).
+    private static func soak<Parsed: Decodable>(
+        _ arguments: [String], seconds: Double, report: Parsed.Type
+    ) async throws -> (status: Int32, output: String, report: Parsed?) {
         let scratch = try Repository.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let result = try await runProgram(
             URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", Repository.root.appendingPathComponent("scripts/soak").path] + arguments
+                + ["--binary", Repository.executable.path, "--scratch", scratch.path],
+            seconds: seconds)
+        let output = "\(result.standardOutput.suffix(4000))\n\(result.standardError.suffix(2000))"
+        let parsed = try? JSONDecoder().decode(Parsed.self, from: Data(contentsOf: scratch.appendingPathComponent("soak-report.json")))
+        return (result.status, output, parsed)
+    }
+
+    @Test func theSoakWithFaultsLosesNoTokenAndShowsOnlyClearPages() async throws {
+        let (status, output, parsed) = try await Self.soak(
             [
-                "python3", Repository.root.appendingPathComponent("scripts/soak").path, "--faults", "--minutes", "0.75", "--concurrency", "8",
-                "--binary", Repository.executable.path, "--scratch", scratch.path, "--settle-seconds", "90", "--sample-seconds", "5",
+                "--faults", "--minutes", "0.75", "--concurrency", "8", "--settle-seconds", "90", "--sample-seconds", "5",
                 "--plan", "normal:2,down:2,normal:2,slow:2,normal:1,5xx:2,normal:1,webhook:3,normal:2",
-            ],
-            seconds: 300)
-        let output = "\(result.standardOutput.suffix(3000))\n\(result.standardError.suffix(2000))"
-        #expect(result.status == 0, "scripts/soak --faults failed: \(output)")
-        let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: scratch.appendingPathComponent("soak-report.json")))
+            ], seconds: 300, report: Report.self)
+        #expect(status == 0, "scripts/soak --faults failed: \(output)")
+        let report = try #require(parsed, "no soak-report.json: \(output)")
         #expect(report.sign_ins.completed > 0 && report.sign_ins.failed_clear > 0, "\(output)")
         #expect(report.sign_ins.failed_otherwise == 0, "\(output)")
         #expect(report.tokens.lost == 0 && report.tokens.extra == 0 && report.tokens.bad_signatures == 0, "\(output)")
@@ -87,18 +98,11 @@ struct SoakScriptTests {
 
     @Test(.enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)"))
     func theSoakAcrossReplicasLosesNoTokenAndDeliversNoneTwice() async throws {
-        let scratch = try Repository.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let result = try await runProgram(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            [
-                "python3", Repository.root.appendingPathComponent("scripts/soak").path, "--replicas", "--minutes", "1", "--concurrency", "6",
-                "--devices", "2", "--binary", Repository.executable.path, "--scratch", scratch.path, "--settle-seconds", "120", "--sample-seconds", "5",
-            ],
-            seconds: 420)
-        let output = "\(result.standardOutput.suffix(4000))\n\(result.standardError.suffix(2000))"
-        #expect(result.status == 0, "scripts/soak --replicas failed: \(output)")
-        let report = try JSONDecoder().decode(ReplicaReport.self, from: Data(contentsOf: scratch.appendingPathComponent("soak-report.json")))
+        let (status, output, parsed) = try await Self.soak(
+            ["--replicas", "--minutes", "1", "--concurrency", "6", "--devices", "2", "--settle-seconds", "120", "--sample-seconds", "5"],
+            seconds: 420, report: ReplicaReport.self)
+        #expect(status == 0, "scripts/soak --replicas failed: \(output)")
+        let report = try #require(parsed, "no soak-report.json: \(output)")
         #expect(report.sign_ins.browser.completed > 0 && report.sign_ins.device.completed > 0, "\(output)")
         #expect(report.sign_ins.browser.failed_otherwise == 0 && report.sign_ins.device.failed_otherwise == 0, "\(output)")
         #expect(report.tokens.browser.lost == 0 && report.tokens.browser.duplicates == 0 && report.tokens.browser.bad_signatures == 0, "\(output)")

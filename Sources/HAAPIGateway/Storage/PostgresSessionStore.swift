@@ -292,9 +292,9 @@ final class PostgresSessionStore: SessionStore, Sendable {
     }
 
     /// Where "near the cap" begins: its second half. Below it a count up to a second old decides (plus this replica's
-    /// own sign-ins since); from it on, every new session is stored one at a time for the replicas
-    /// together, counting afresh under that turn. The other replicas' sign-ins of the last second before that can take the table past the cap by
-    /// as many; each new sign-in then pushes out up to three untouched sessions until it is back.
+    /// own sign-ins since); from it on, every new session is stored one at a time for the replicas together, counting
+    /// afresh under that turn. The other replicas' sign-ins of the last second before can take the table past the cap
+    /// by as many; each new sign-in then pushes out up to three untouched sessions until it is back.
     private static func nearness(of cap: Int) -> Int {
         cap - max(1, cap / 2)
     }
