@@ -21,19 +21,33 @@ let package = Package(
         // The `<Target>_main` entry points SwiftPM's Linux link step asks for, handing over to libFuzzer's driver.
         .target(name: "FuzzDriver"),
         .executableTarget(
-            name: "FuzzHAAPIResponseDecoder", dependencies: ["FuzzDriver", .product(name: "HAAPI", package: "haapi-gateway")], swiftSettings: fuzzSettings, linkerSettings: fuzzLinking),
+            name: "FuzzHAAPIResponseDecoder",
+            dependencies: ["FuzzDriver", .product(name: "HAAPI", package: "haapi-gateway")],
+            swiftSettings: fuzzSettings,
+            linkerSettings: fuzzLinking
+        ),
         .executableTarget(
-            name: "FuzzFormBody", dependencies: ["FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway")], swiftSettings: fuzzSettings, linkerSettings: fuzzLinking),
+            name: "FuzzFormBody",
+            dependencies: ["FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway")],
+            swiftSettings: fuzzSettings,
+            linkerSettings: fuzzLinking
+        ),
         .executableTarget(
             name: "FuzzSessionCookie",
             dependencies: [
                 "FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway"), .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
             ],
-            swiftSettings: fuzzSettings, linkerSettings: fuzzLinking),
+            swiftSettings: fuzzSettings,
+            linkerSettings: fuzzLinking
+        ),
         .executableTarget(
             name: "FuzzStepRenderer",
-            dependencies: ["FuzzDriver", .product(name: "HAAPI", package: "haapi-gateway"), .product(name: "HAAPIGateway", package: "haapi-gateway")],
-            swiftSettings: fuzzSettings, linkerSettings: fuzzLinking),
+            dependencies: [
+                "FuzzDriver", .product(name: "HAAPI", package: "haapi-gateway"), .product(name: "HAAPIGateway", package: "haapi-gateway"),
+            ],
+            swiftSettings: fuzzSettings,
+            linkerSettings: fuzzLinking
+        ),
     ]
 )

@@ -24,7 +24,15 @@ public struct AuthorizationParameters: Sendable, Hashable, Codable {
     ///   - maxAgeSeconds: `max_age`.
     ///   - claims: `claims` JSON.
     ///   - additional: Other parameters.
-    public init(acrValues: [String] = [], prompt: String? = nil, uiLocales: [String] = [], loginHint: String? = nil, maxAgeSeconds: Int? = nil, claims: String? = nil, additional: [String: String] = [:]) {
+    public init(
+        acrValues: [String] = [],
+        prompt: String? = nil,
+        uiLocales: [String] = [],
+        loginHint: String? = nil,
+        maxAgeSeconds: Int? = nil,
+        claims: String? = nil,
+        additional: [String: String] = [:]
+    ) {
         self.acrValues = acrValues
         self.prompt = prompt
         self.uiLocales = uiLocales

@@ -6,7 +6,8 @@ extension HAAPIClient {
     /// - Parameter timeout: How long to wait.
     /// - Returns: `true` when the upstream answered.
     public func isUpstreamReachable(timeout: Duration = .seconds(2)) async -> Bool {
-        let url = configuration.endpoints == nil
+        let url =
+            configuration.endpoints == nil
             ? OpenIDDiscovery.documentURL(issuer: configuration.baseURL, discoveryPath: configuration.discoveryPath)
             : configuration.baseURL
         let request = HTTPRequestData(method: "GET", url: url, headers: [(name: "Accept", value: "application/json")])

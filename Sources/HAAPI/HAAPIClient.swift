@@ -26,7 +26,11 @@ public final class HAAPIClient: Sendable {
     ///   - transport: The transport; by default an ``AsyncHTTPClientTransport`` owned by this client.
     ///   - logger: Receives debug and trace output only; never secrets.
     /// - Throws: ``HAAPIError/Code/invalidConfiguration`` listing every problem, or the discovery failure.
-    public init(configuration: HAAPIClientConfiguration, transport: (any HAAPITransport)? = nil, logger: Logger = Logger(label: "haapi")) async throws(HAAPIError) {
+    public init(
+        configuration: HAAPIClientConfiguration,
+        transport: (any HAAPITransport)? = nil,
+        logger: Logger = Logger(label: "haapi")
+    ) async throws(HAAPIError) {
         try configuration.validate()
         let credentials = try ClientCredentials(configuration.clientAuthentication)
         var resolvedTransport: any HAAPITransport
@@ -46,8 +50,13 @@ public final class HAAPIClient: Sendable {
         } else {
             let discoveryURL = OpenIDDiscovery.documentURL(issuer: configuration.baseURL, discoveryPath: configuration.discoveryPath)
             let bootstrap = HAAPIClientContext(
-                configuration: configuration, endpoints: HAAPIEndpoints(authorization: discoveryURL, token: discoveryURL),
-                transport: resolvedTransport, nonceStore: nonceStore, originGuard: originGuard, logger: logger, credentials: credentials
+                configuration: configuration,
+                endpoints: HAAPIEndpoints(authorization: discoveryURL, token: discoveryURL),
+                transport: resolvedTransport,
+                nonceStore: nonceStore,
+                originGuard: originGuard,
+                logger: logger,
+                credentials: credentials
             )
             do throws(HAAPIError) {
                 endpoints = try await OpenIDDiscovery.discover(issuer: configuration.baseURL, discoveryPath: configuration.discoveryPath) {
@@ -58,19 +67,26 @@ public final class HAAPIClient: Sendable {
                 try? await resolvedTransport.shutdown()
                 throw error
             }
-            if configuration.internalURL != nil, let outside = endpoints.named.first(where: { OriginGuard.origin(of: $0.url) != originGuard.origin }) {
+            if configuration.internalURL != nil, let outside = endpoints.named.first(where: { OriginGuard.origin(of: $0.url) != originGuard.origin })
+            {
                 try? await resolvedTransport.shutdown()
                 throw HAAPIError(
                     .invalidConfiguration,
-                    "the discovery document names a \(outside.name) endpoint on \(OriginGuard.origin(of: outside.url)), but with an internal URL only the base URL's origin \(originGuard.origin) is reached")
+                    "the discovery document names a \(outside.name) endpoint on \(OriginGuard.origin(of: outside.url)), but with an internal URL only the base URL's origin \(originGuard.origin) is reached"
+                )
             }
             logger.debug("HAAPI endpoints discovered")
         }
         self.configuration = configuration
         self.endpoints = endpoints
         self.context = HAAPIClientContext(
-            configuration: configuration, endpoints: endpoints, transport: resolvedTransport, nonceStore: nonceStore,
-            originGuard: originGuard, logger: logger, credentials: credentials
+            configuration: configuration,
+            endpoints: endpoints,
+            transport: resolvedTransport,
+            nonceStore: nonceStore,
+            originGuard: originGuard,
+            logger: logger,
+            credentials: credentials
         )
         self.tokenManager = TokenManager(endpointClient: TokenEndpointClient(context: context))
     }
@@ -81,7 +97,11 @@ public final class HAAPIClient: Sendable {
     ///   - configuration: The configuration.
     ///   - httpClient: The caller's client.
     ///   - logger: Receives debug and trace output only.
-    public convenience init(configuration: HAAPIClientConfiguration, httpClient: HTTPClient, logger: Logger = Logger(label: "haapi")) async throws(HAAPIError) {
+    public convenience init(
+        configuration: HAAPIClientConfiguration,
+        httpClient: HTTPClient,
+        logger: Logger = Logger(label: "haapi")
+    ) async throws(HAAPIError) {
         try await self.init(configuration: configuration, transport: AsyncHTTPClientTransport(httpClient: httpClient, logger: logger), logger: logger)
     }
 

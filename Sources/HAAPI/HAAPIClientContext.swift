@@ -28,14 +28,23 @@ final class HAAPIClientContext: Sendable {
     /// - Throws: ``HAAPIError`` when it is not a step's JSON.
     func decodeStep(jsonText: String) throws(HAAPIError) -> Representation {
         let decoded = try stepCache.decode(
-            status: 200, contentType: "application/vnd.auth+json", body: Data(jsonText.utf8), keepingRawJSON: configuration.keepsRawJSON)
+            status: 200,
+            contentType: "application/vnd.auth+json",
+            body: Data(jsonText.utf8),
+            keepingRawJSON: configuration.keepsRawJSON
+        )
         guard case .representation(let representation) = decoded else { throw HAAPIError(.invalidFlowState, "not a step") }
         return representation
     }
 
     init(
-        configuration: HAAPIClientConfiguration, endpoints: HAAPIEndpoints, transport: any HAAPITransport, nonceStore: DPoPNonceStore,
-        originGuard: OriginGuard, logger: Logger, credentials: ClientCredentials
+        configuration: HAAPIClientConfiguration,
+        endpoints: HAAPIEndpoints,
+        transport: any HAAPITransport,
+        nonceStore: DPoPNonceStore,
+        originGuard: OriginGuard,
+        logger: Logger,
+        credentials: ClientCredentials
     ) {
         self.configuration = configuration
         self.authorizationParameters = Boxed(configuration.authorizationParameters)
@@ -63,7 +72,10 @@ final class HAAPIClientContext: Sendable {
     }
 
     private static func send(
-        _ request: HTTPRequestData, transport: any HAAPITransport, configuration: HAAPIClientConfiguration, logger: Logger
+        _ request: HTTPRequestData,
+        transport: any HAAPITransport,
+        configuration: HAAPIClientConfiguration,
+        logger: Logger
     ) async throws(HAAPIError) -> HTTPResponseData {
         logger.trace("HAAPI HTTP request", metadata: ["method": "\(request.method)", "path": "\(request.url.path)"])
         guard let timeout = HAAPIDeadline.remaining(of: configuration.requestTimeout) else {

@@ -31,8 +31,14 @@ public struct HAAPIEndpoints: Sendable, Hashable {
     ///   - idTokenSigningAlgorithms: The ID-token signing algorithms the server names.
     ///   - scopesSupported: The scopes the server names.
     public init(
-        authorization: URL, token: URL, revocation: URL? = nil, issuer: String? = nil, keySet: URL? = nil, userinfo: URL? = nil,
-        idTokenSigningAlgorithms: [String] = [], scopesSupported: [String] = []
+        authorization: URL,
+        token: URL,
+        revocation: URL? = nil,
+        issuer: String? = nil,
+        keySet: URL? = nil,
+        userinfo: URL? = nil,
+        idTokenSigningAlgorithms: [String] = [],
+        scopesSupported: [String] = []
     ) {
         self.authorization = authorization
         self.token = token
@@ -46,7 +52,8 @@ public struct HAAPIEndpoints: Sendable, Hashable {
 
     /// The endpoints given, by name, in a stable order (authorization, token, revocation, jwks, userinfo).
     public var named: [(name: String, url: URL)] {
-        [("authorization", authorization), ("token", token)] + [("revocation", revocation), ("jwks", keySet), ("userinfo", userinfo)]
+        [("authorization", authorization), ("token", token)]
+            + [("revocation", revocation), ("jwks", keySet), ("userinfo", userinfo)]
             .compactMap { name, url in url.map { (name, $0) } }
     }
 }

@@ -107,8 +107,13 @@ public struct DemoServerConfiguration: Sendable {
     ///   - flowLifetimeSeconds: Lifetime of a login flow.
     ///   - maximumFlows: The most login flows held at once.
     public init(
-        host: String = "127.0.0.1", port: Int = 0, requireDPoPNonce: Bool = false, clientKeyPath: String? = nil,
-        publicBaseURL: String? = nil, flowLifetimeSeconds: Double = 600, maximumFlows: Int = 10_000
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        requireDPoPNonce: Bool = false,
+        clientKeyPath: String? = nil,
+        publicBaseURL: String? = nil,
+        flowLifetimeSeconds: Double = 600,
+        maximumFlows: Int = 10_000
     ) {
         self.host = host
         self.port = port
@@ -133,7 +138,8 @@ public struct DemoServerConfiguration: Sendable {
     }
 
     /// A configuration with every strict check on: ``requireDPoPNonce``, ``noncesPerKey``,
-    /// ``issueTokenBoundAuthorizationCodes``, ``requiresStickinessCookie`` and ``writesAbsoluteHrefs``; everything else as ``init(host:port:requireDPoPNonce:clientKeyPath:publicBaseURL:flowLifetimeSeconds:maximumFlows:)``.
+    /// ``issueTokenBoundAuthorizationCodes``, ``requiresStickinessCookie`` and ``writesAbsoluteHrefs``; everything else as
+    /// ``init(host:port:requireDPoPNonce:clientKeyPath:publicBaseURL:flowLifetimeSeconds:maximumFlows:)``.
     public static var strict: DemoServerConfiguration {
         var configuration = DemoServerConfiguration()
         configuration.makeStrict()

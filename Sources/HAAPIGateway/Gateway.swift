@@ -31,9 +31,14 @@ public enum Gateway {
     ///   but is wrong for the client (no discovery there, a refused client secret). An upstream that cannot be reached is
     ///   no failure: the gateway starts and keeps trying (``UpstreamConnection``).
     public static func makeApplication(
-        configuration: GatewayConfiguration, logger: Logger, onRunning: @escaping @Sendable (URL) async -> Void = { _ in },
-        onOutcome: (@Sendable (CompletionOutcome) async -> Void)? = nil, drain: GatewayDrain = GatewayDrain(), metrics: GatewayMetrics = GatewayMetrics(),
-        reloader: GatewayReloader = GatewayReloader(), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        configuration: GatewayConfiguration,
+        logger: Logger,
+        onRunning: @escaping @Sendable (URL) async -> Void = { _ in },
+        onOutcome: (@Sendable (CompletionOutcome) async -> Void)? = nil,
+        drain: GatewayDrain = GatewayDrain(),
+        metrics: GatewayMetrics = GatewayMetrics(),
+        reloader: GatewayReloader = GatewayReloader(),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
         upstreamFactsFile: String? = nil
     ) async throws -> some ApplicationProtocol {
         guard case .haapi(let upstream) = configuration.upstream else {
@@ -70,11 +75,18 @@ public enum Gateway {
         if outbox != nil, let spoolFile = configuration.callbackDelivery.spoolFile {
             logger.warning(
                 "callbacks.spoolFile is not used with sessions.store: postgres: pending callback deliveries are kept in the database's outbox",
-                metadata: ["spoolFile": "\(spoolFile)"])
+                metadata: ["spoolFile": "\(spoolFile)"]
+            )
         }
         let dispatcher = CallbackDispatcher(
-            configurations: configuration.callbacks, settings: configuration.callbackDelivery, logger: logger, observer: onOutcome,
-            spoolPath: configuration.callbackDelivery.spoolFile, outbox: outbox, metrics: metrics)
+            configurations: configuration.callbacks,
+            settings: configuration.callbackDelivery,
+            logger: logger,
+            observer: onOutcome,
+            spoolPath: configuration.callbackDelivery.spoolFile,
+            outbox: outbox,
+            metrics: metrics
+        )
         await dispatcher.start()
         // With the database, device authorizations and used start links are shared by the replicas as sign-ins are.
         let devices: any DeviceAuthorizationStore =
@@ -86,41 +98,79 @@ public enum Gateway {
         let store: any SessionStore<SignInSession> =
             if let sessionStorage {
                 PostgresSessionStore(
-                    storage: sessionStorage, settings: configuration.sessions,
+                    storage: sessionStorage,
+                    settings: configuration.sessions,
                     restorer: SignInRestorer(
-                        upstream: upstreamConnection, dispatcher: dispatcher, live: live, devices: devices, metrics: metrics, logger: logger),
-                    logger: logger)
+                        upstream: upstreamConnection,
+                        dispatcher: dispatcher,
+                        live: live,
+                        devices: devices,
+                        metrics: metrics,
+                        logger: logger
+                    ),
+                    logger: logger
+                )
             } else {
                 MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now)
             }
-        let controller = SignInController(
-            upstream: upstreamConnection, store: store, limiter: limiter, newSessions: newSessions, dispatcher: dispatcher, live: live, drain: drain, metrics: metrics,
-            kioskTickets: HMACToken(keys: HMACToken.keys(for: "kiosk final pages", derivedFrom: sessionStorage?.database.cipher)),
+        let services = GatewayServices(
+            live: live,
+            server: configuration.server,
+            upstream: upstreamConnection,
+            store: store,
+            limiter: limiter,
+            newSessions: newSessions,
+            dispatcher: dispatcher,
+            drain: drain,
+            metrics: metrics,
             originGuard: RequestOriginGuard(
-                publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL), listensWithTLS: configuration.server.tls != nil),
-            logger: logger)
+                publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL),
+                listensWithTLS: configuration.server.tls != nil
+            ),
+            logger: logger
+        )
+        let signIns = BrowserSignIns(services: services)
         let router = Router(context: GatewayRequestContext.self)
         router.middlewares.add(ClientAddressMiddleware(trustedProxies: configuration.server.trustedProxies))
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(SecurityHeadersMiddleware(live: live))
         router.middlewares.add(ErrorPageMiddleware(live: live))
-        router.middlewares.add(TrustedHostMiddleware(live: live))
+        router.middlewares.add(TrustedHostMiddleware(server: configuration.server))
         router.middlewares.add(SessionCheckInMiddleware(store: store))
         let codeAttempts = UserCodeAttemptLimiter(settings: configuration.devices, now: now)
         let startLinks = StartLinkVerifier(
             settings: configuration.startLinks,
-            ledger: sessionStorage.map { PostgresStartLinkLedger(database: $0.database, logger: logger) } ?? MemoryStartLinkLedger())
+            ledger: sessionStorage.map { PostgresStartLinkLedger(database: $0.database, logger: logger) } ?? MemoryStartLinkLedger()
+        )
         reloader.attach(
             ReloadTarget(
-                live: live, store: store, limiter: limiter, newSessions: newSessions, upstream: upstreamConnection, dispatcher: dispatcher,
-                devices: devices, codeAttempts: codeAttempts, startLinks: startLinks, logger: logger))
+                live: live,
+                store: store,
+                limiter: limiter,
+                newSessions: newSessions,
+                upstream: upstreamConnection,
+                dispatcher: dispatcher,
+                devices: devices,
+                codeAttempts: codeAttempts,
+                startLinks: startLinks,
+                logger: logger
+            )
+        )
         let health = HealthController(
-            upstream: upstreamConnection, drain: drain, probe: UpstreamProbe(upstream: upstreamConnection), live: live, sessionStorage: sessionStorage)
+            upstream: upstreamConnection,
+            drain: drain,
+            probe: UpstreamProbe(upstream: upstreamConnection),
+            live: live,
+            sessionStorage: sessionStorage
+        )
         if configuration.server.healthEndpoints { health.register(on: router) }
-        controller.register(on: router)
+        SignInController(
+            services: services,
+            kioskTickets: HMACToken(keys: HMACToken.keys(for: "kiosk final pages", derivedFrom: sessionStorage?.database.cipher))
+        ).register(on: router)
         AssetController(live: live).register(on: router)
-        ExternalBrowserController(signIn: controller).register(on: router)
-        if configuration.startLinks.enabled { StartLinkController(signIn: controller, verifier: startLinks).register(on: router) }
+        ExternalBrowserController(services: services, signIns: signIns).register(on: router)
+        if configuration.startLinks.enabled { StartLinkController(services: services, signIns: signIns, verifier: startLinks).register(on: router) }
         if configuration.devices.enabled {
             // Refresh tokens outlive a process: sealed under the configured keys, else (replicas) keys derived from the
             // sessions' encryption keys, else a key of this process's own.
@@ -133,21 +183,28 @@ public enum Gateway {
                 refreshTokenKeys = [SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }]
             }
             let sealer = SealedRefreshToken(keys: refreshTokenKeys)
-            DeviceAuthorizationController(signIn: controller, store: devices, sealer: sealer).register(on: router)
+            DeviceAuthorizationController(services: services, store: devices, sealer: sealer).register(on: router)
             DeviceVerificationController(
-                signIn: controller, store: devices, limiter: codeAttempts,
+                services: services,
+                signIns: signIns,
+                store: devices,
+                limiter: codeAttempts,
                 formTokens: HMACToken(keys: HMACToken.keys(for: "device form tokens", derivedFrom: sessionStorage?.database.cipher))
             ).register(on: router)
         }
         if let pairing = configuration.pairing {
-            PairingController(signIn: controller, gate: PairingGate(ticket: pairing.ticket), hostName: pairing.hostName).register(on: router)
+            PairingController(services: services, signIns: signIns, gate: PairingGate(ticket: pairing.ticket), hostName: pairing.hostName).register(
+                on: router
+            )
         }
         let server = configuration.server
         // Slow and crowded clients: every connection is counted (in total and per address, within what the open-file
         // limit allows) and must deliver each whole request in time. The same handlers serve the HTTPS listener.
         let limits = ConnectionLimits(
             maximumConnections: OpenFileLimit.prepare(forConnections: server.maximumConnections, logger: logger),
-            maximumConnectionsPerAddress: server.maximumConnectionsPerAddress, exempt: server.trustedProxies)
+            maximumConnectionsPerAddress: server.maximumConnectionsPerAddress,
+            exempt: server.trustedProxies
+        )
         let notices = ConnectionNotices(logger: logger, metrics: metrics)
         let requestTimeLimit = TimeAmount.seconds(Int64(server.requestTimeoutSeconds))
         let http1 = HTTPServerBuilder.http1(
@@ -155,22 +212,34 @@ public enum Gateway {
                 additionalChannelHandlers: [
                     ConnectionLimitHandler(limits: limits, notices: notices), RequestTimeLimitHandler(limit: requestTimeLimit, notices: notices),
                 ],
-                idleTimeout: .seconds(30)))
+                idleTimeout: .seconds(30)
+            )
+        )
         // The database runs first, so that it is shut down last (services stop in reverse order).
-        var services: [any Service] = sessionStorage.map { [$0] } ?? []
-        services += [upstreamConnection, GatewayShutdownService(dispatcher: dispatcher)]
+        var backgroundServices: [any Service] = sessionStorage.map { [$0] } ?? []
+        backgroundServices += [upstreamConnection, GatewayShutdownService(dispatcher: dispatcher)]
         if configuration.metrics.enabled {
-            services.append(
+            backgroundServices.append(
                 NamedListener(
                     listener: Self.metricsApplication(
-                        configuration.metrics, server: http1, metrics: metrics, store: store, limits: limits, health: health, logger: logger),
-                    host: configuration.metrics.host, port: configuration.metrics.port))
+                        configuration.metrics,
+                        server: http1,
+                        metrics: metrics,
+                        store: store,
+                        limits: limits,
+                        health: health,
+                        logger: logger
+                    ),
+                    host: configuration.metrics.host,
+                    port: configuration.metrics.port
+                )
+            )
         }
         return Application(
             responder: NormalizedRequestResponder(wrapped: router.buildResponder()),
             server: try server.tls.map { try .tls(http1, tlsConfiguration: $0.makeTLSConfiguration()) } ?? http1,
             configuration: ApplicationConfiguration(address: .hostname(server.host, port: server.port), serverName: nil),
-            services: services,
+            services: backgroundServices,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? server.port
                 let url = server.publicBaseURL ?? URL(string: "\(server.tls == nil ? "http" : "https")://\(server.host):\(port)")!
@@ -178,12 +247,17 @@ public enum Gateway {
                 drain.markServing()
                 await onRunning(url)
             },
-            logger: logger)
+            logger: logger
+        )
     }
 
     /// Where what the gateway learns about its upstream is kept (``UpstreamFactStore``): `file` when given (`login`), the
     /// database, a file beside `callbacks.spoolFile`, or nowhere (memory only).
-    private static func upstreamFactStore(_ configuration: GatewayConfiguration, database: PostgresDatabase?, file: String?) -> (any UpstreamFactStore)? {
+    private static func upstreamFactStore(
+        _ configuration: GatewayConfiguration,
+        database: PostgresDatabase?,
+        file: String?
+    ) -> (any UpstreamFactStore)? {
         if let file { return UpstreamFactFile(path: file) }
         if let database { return PostgresUpstreamFacts(database: database) }
         if let spoolFile = configuration.callbackDelivery.spoolFile { return UpstreamFactFile.besideSpool(spoolFile) }
@@ -206,8 +280,13 @@ public enum Gateway {
     /// count against the same bounds as the pages' (`server`: `server.maximumConnections` and per address, each
     /// request within `server.requestTimeoutSeconds`), so that it can never hold more descriptors than they allow.
     private static func metricsApplication(
-        _ settings: MetricsSettings, server: HTTPServerBuilder, metrics: GatewayMetrics, store: any SessionStore<SignInSession>,
-        limits: ConnectionLimits, health: HealthController, logger: Logger
+        _ settings: MetricsSettings,
+        server: HTTPServerBuilder,
+        metrics: GatewayMetrics,
+        store: any SessionStore<SignInSession>,
+        limits: ConnectionLimits,
+        health: HealthController,
+        logger: Logger
     ) -> some Service {
         let router = Router(context: BasicRequestContext.self)
         health.register(on: router)
@@ -216,15 +295,19 @@ public enum Gateway {
             metrics.sessionsEvicted(await store.evictions)
             metrics.connectionsOpen(limits.openConnections)
             return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.exposition()))
+            )
         }
         return Application(
-            router: router, server: server,
+            router: router,
+            server: server,
             configuration: ApplicationConfiguration(address: .hostname(settings.host, port: settings.port), serverName: nil),
             onServerRunning: { channel in
                 logger.info("metrics listening", metadata: ["url": "http://\(settings.host):\(channel.localAddress?.port ?? settings.port)/metrics"])
             },
-            logger: logger)
+            logger: logger
+        )
     }
 }

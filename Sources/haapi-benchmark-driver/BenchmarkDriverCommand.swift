@@ -9,6 +9,8 @@ struct BenchmarkDriverCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "haapi-benchmark-driver",
         abstract: "Drive the gateway and the demo upstream for scripts/benchmark (loopback only).",
-        subcommands: [SignInsCommand.self, CompareGatewaysCommand.self, SignInRateCommand.self, OpenSessionsCommand.self, StoreRoundTripsCommand.self]
+        subcommands: [
+            SignInsCommand.self, CompareGatewaysCommand.self, SignInRateCommand.self, OpenSessionsCommand.self, StoreRoundTripsCommand.self,
+        ]
     )
 }

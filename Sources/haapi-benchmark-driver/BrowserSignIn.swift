@@ -20,7 +20,8 @@ struct BrowserSignIn {
                 let response = try await get("/", cookie: nil)
                 cookie = response.cookie
                 page = response.body
-            })
+            }
+        )
         guard cookie != nil else { throw DriverError("the gateway set no session cookie") }
         let presses: [(find: (String) throws -> PageForm, values: [String: String])] = [
             ({ try PageForm.first(in: $0, button: "Username and password") }, [:]),

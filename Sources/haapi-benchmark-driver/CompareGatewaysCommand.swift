@@ -7,7 +7,9 @@ import Foundation
 /// JSON: gateways that differ in one setting (their session store), compared in one run on one machine.
 struct CompareGatewaysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "compare-gateways", abstract: "Interleaved browser sign-ins through several gateways; per-step durations as JSON.")
+        commandName: "compare-gateways",
+        abstract: "Interleaved browser sign-ins through several gateways; per-step durations as JSON."
+    )
 
     @Option(name: .customLong("gateway"), help: "A gateway's base URL (loopback); give it twice or more, all with the same upstream.")
     var gateways: [LoopbackURL]

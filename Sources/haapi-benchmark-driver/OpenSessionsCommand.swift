@@ -6,7 +6,9 @@ import Foundation
 /// leaves them open; prints how many opened.
 struct OpenSessionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "open-sessions", abstract: "Open sessions at the gateway (GET / without a cookie) and leave them open.")
+        commandName: "open-sessions",
+        abstract: "Open sessions at the gateway (GET / without a cookie) and leave them open."
+    )
 
     @Option(help: "The gateway's base URL (loopback).")
     var gateway: LoopbackURL
@@ -27,7 +29,11 @@ struct OpenSessionsCommand: AsyncParsableCommand {
     func run() async throws {
         let client = HTTPClient(
             eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow, connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)))
+            configuration: .init(
+                redirectConfiguration: .disallow,
+                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
+            )
+        )
         let deadline = ContinuousClock.now + .seconds(timeLimitSeconds)
         let url = gateway.base + "/"
         let workers = min(concurrency, max(1, count))

@@ -25,7 +25,10 @@ struct PageForm {
         return pairs.map { "\(Self.percentEncoded($0.name))=\(Self.percentEncoded($0.value))" }.joined(separator: "&")
     }
 
-    private static let formPattern = try! NSRegularExpression(pattern: #"<form method="post" action="([^"]+)"[^>]*>(.*?)</form>"#, options: [.dotMatchesLineSeparators])
+    private static let formPattern = try! NSRegularExpression(
+        pattern: #"<form method="post" action="([^"]+)"[^>]*>(.*?)</form>"#,
+        options: [.dotMatchesLineSeparators]
+    )
     private static let inputPattern = try! NSRegularExpression(pattern: #"<input ([^>]*)>"#)
     private static let buttonPattern = try! NSRegularExpression(pattern: #"<button[^>]*>(.*?)</button>"#, options: [.dotMatchesLineSeparators])
 
@@ -41,8 +44,11 @@ struct PageForm {
                 if attribute("type", of: tag) == "hidden" { hidden.append((name, unescaped(attribute("value", of: tag) ?? ""))) }
             }
             return PageForm(
-                action: unescaped(String(page[actionRange])), hiddenValues: hidden, inputNames: names,
-                button: unescaped(captures(buttonPattern, in: body).first ?? ""))
+                action: unescaped(String(page[actionRange])),
+                hiddenValues: hidden,
+                inputNames: names,
+                button: unescaped(captures(buttonPattern, in: body).first ?? "")
+            )
         }
     }
 

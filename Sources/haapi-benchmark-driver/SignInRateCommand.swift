@@ -8,7 +8,9 @@ import Foundation
 /// the failures as JSON; a failed sign-in is counted and the browser starts another.
 struct SignInRateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sign-in-rate", abstract: "Parallel browser sign-ins, requests spread over the gateways round robin; sign-ins per second as JSON.")
+        commandName: "sign-in-rate",
+        abstract: "Parallel browser sign-ins, requests spread over the gateways round robin; sign-ins per second as JSON."
+    )
 
     @Option(name: .customLong("gateway"), help: "A gateway's base URL (loopback); give one per replica, all sharing their sessions and upstream.")
     var gateways: [LoopbackURL]
@@ -35,7 +37,11 @@ struct SignInRateCommand: AsyncParsableCommand {
     func run() async throws {
         let http = HTTPClient(
             eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow, connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)))
+            configuration: .init(
+                redirectConfiguration: .disallow,
+                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
+            )
+        )
         let browser = BrowserSignIn(client: http, gateways: GatewayRotation(gateways))
         var rate = SignInRate(gateways: gateways.map(\.base), concurrency: concurrency)
         if warmupSeconds > 0 { _ = await load(browser, for: .milliseconds(Int(warmupSeconds * 1000))) }

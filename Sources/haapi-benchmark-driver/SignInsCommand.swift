@@ -7,7 +7,9 @@ import HAAPI
 /// against the gateway (the order swapped every round), and writes each step's duration of every round as JSON.
 struct SignInsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sign-ins", abstract: "Interleaved sign-ins, direct and through the gateway; per-step durations as JSON.")
+        commandName: "sign-ins",
+        abstract: "Interleaved sign-ins, direct and through the gateway; per-step durations as JSON."
+    )
 
     @Option(help: "The demo upstream's issuer (loopback: http://127.0.0.1:PORT/oauth/v2/oauth-anonymous).")
     var upstream: LoopbackURL
@@ -30,8 +32,13 @@ struct SignInsCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try await HAAPIClient(
             configuration: HAAPIClientConfiguration(
-                baseURL: upstream.url, clientID: "demo-gateway", clientAuthentication: .secretBasic("demo-secret"), redirectURI: "haapi:start",
-                scopes: ["openid", "profile", "email"]))
+                baseURL: upstream.url,
+                clientID: "demo-gateway",
+                clientAuthentication: .secretBasic("demo-secret"),
+                redirectURI: "haapi:start",
+                scopes: ["openid", "profile", "email"]
+            )
+        )
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         let browser = BrowserSignIn(client: http, gateways: GatewayRotation([gateway]))
         let deadline = ContinuousClock.now + .seconds(timeLimitSeconds)

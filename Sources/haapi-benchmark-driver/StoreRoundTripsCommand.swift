@@ -9,7 +9,9 @@ import Logging
 /// step through a PostgreSQL-store gateway adds beyond these is the gateway's own work around them.
 struct StoreRoundTripsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "store-round-trips", abstract: "Time a step's claim, save and load through the PostgreSQL storage layer alone; JSON.")
+        commandName: "store-round-trips",
+        abstract: "Time a step's claim, save and load through the PostgreSQL storage layer alone; JSON."
+    )
 
     @Option(help: "A file holding the database's postgres:// URL (loopback).")
     var postgresURLFile: String
@@ -48,7 +50,11 @@ struct StoreRoundTripsCommand: AsyncParsableCommand {
         var options = PostgresDatabase.Options()
         options.synchronousCommit = synchronousCommit
         let database = PostgresDatabase(
-            url: url, cipher: cipher, options: options, logger: Logger(label: "store-round-trips", factory: { _ in SwiftLogNoOpLogHandler() }))
+            url: url,
+            cipher: cipher,
+            options: options,
+            logger: Logger(label: "store-round-trips", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
         let storage = PostgresSessionStorage(database: database)
         let pools = Task { try await database.run() }
         defer { pools.cancel() }
@@ -56,7 +62,11 @@ struct StoreRoundTripsCommand: AsyncParsableCommand {
         let document = (0..<documentBytes).map { _ in UInt8.random(in: 0...255) }
         let id = "store-round-trips-\(UUID().uuidString)"
         var version = try await storage.insert(
-            id: id, document: document, lifetimes: SessionLifetimes(absolute: .seconds(3600), idle: .seconds(3600)), address: nil)
+            id: id,
+            document: document,
+            lifetimes: SessionLifetimes(absolute: .seconds(3600), idle: .seconds(3600)),
+            address: nil
+        )
         var timings = StoreRoundTrips()
         let clock = ContinuousClock()
         for round in 0..<(warmupRounds + rounds) {

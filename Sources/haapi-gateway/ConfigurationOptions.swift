@@ -4,7 +4,13 @@ import HAAPIGateway
 
 /// The options `serve` and `check-config` share: the configuration file and the flags that override its keys.
 struct ConfigurationOptions: ParsableArguments {
-    @Option(name: .customLong("config"), help: ArgumentHelp("YAML configuration file (default: $HAAPI_GATEWAY_CONFIG; without either, built-in defaults). Every key is explained in config/haapi-gateway.yaml.", valueName: "file"))
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "YAML configuration file (default: $HAAPI_GATEWAY_CONFIG; without either, built-in defaults). Every key is explained in config/haapi-gateway.yaml.",
+            valueName: "file"
+        )
+    )
     var configFile: String?
 
     @Option(help: ArgumentHelp("Address to bind (server.host, default 127.0.0.1).", valueName: "address"))
@@ -13,47 +19,88 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Port to bind; 0 picks a free port (server.port, default 8080).", valueName: "port"))
     var port: String?
 
-    @Option(name: .customLong("public-url"), help: ArgumentHelp("The origin browsers use; https enables Secure/__Host- cookies (server.publicURL).", valueName: "url"))
+    @Option(
+        name: .customLong("public-url"),
+        help: ArgumentHelp("The origin browsers use; https enables Secure/__Host- cookies (server.publicURL).", valueName: "url")
+    )
     var publicURL: String?
 
     @Option(
         help: ArgumentHelp(
             "The upstream HAAPI server's issuer (upstream.baseURL): for Curity its anonymous endpoint, https://<base-url>/oauth/v2/oauth-anonymous. Without it the embedded demo server is used.",
-            valueName: "url"))
+            valueName: "url"
+        )
+    )
     var upstream: String?
 
     @Option(name: .customLong("client-id"), help: ArgumentHelp("OAuth client id at the upstream (upstream.clientID).", valueName: "id"))
     var clientID: String?
 
-    @Option(name: .customLong("client-secret"), help: ArgumentHelp("Client secret (upstream.clientSecret). Visible to other users in the process list: prefer --client-secret-file or HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET.", valueName: "secret"))
+    @Option(
+        name: .customLong("client-secret"),
+        help: ArgumentHelp(
+            "Client secret (upstream.clientSecret). Visible to other users in the process list: prefer --client-secret-file or HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET.",
+            valueName: "secret"
+        )
+    )
     var clientSecret: String?
 
-    @Option(name: .customLong("client-secret-file"), help: ArgumentHelp("File holding the client secret (upstream.clientSecretFile); or set HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET.", valueName: "file"))
+    @Option(
+        name: .customLong("client-secret-file"),
+        help: ArgumentHelp(
+            "File holding the client secret (upstream.clientSecretFile); or set HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET.",
+            valueName: "file"
+        )
+    )
     var clientSecretFile: String?
 
-    @Option(name: .customLong("redirect-uri"), help: ArgumentHelp("The client's registered redirect URI (upstream.redirectURI, default haapi:start).", valueName: "uri"))
+    @Option(
+        name: .customLong("redirect-uri"),
+        help: ArgumentHelp("The client's registered redirect URI (upstream.redirectURI, default haapi:start).", valueName: "uri")
+    )
     var redirectURI: String?
 
-    @Option(name: .customLong("callback"), help: ArgumentHelp("Where each outcome goes: file:PATH, exec:PROGRAM or an https:// webhook (callbacks.sinks; repeatable, replaces the file's list).", valueName: "sink"))
+    @Option(
+        name: .customLong("callback"),
+        help: ArgumentHelp(
+            "Where each outcome goes: file:PATH, exec:PROGRAM or an https:// webhook (callbacks.sinks; repeatable, replaces the file's list).",
+            valueName: "sink"
+        )
+    )
     var callbacks: [String] = []
 
-    @Option(name: .customLong("webhook-secret-file"), help: ArgumentHelp("File holding the webhook signing secret (callbacks.webhookSecretFile).", valueName: "file"))
+    @Option(
+        name: .customLong("webhook-secret-file"),
+        help: ArgumentHelp("File holding the webhook signing secret (callbacks.webhookSecretFile).", valueName: "file")
+    )
     var webhookSecretFile: String?
 
-    @Option(help: ArgumentHelp("Templates directory (templates.directory; default ./templates, else templates/ next to the executable).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Templates directory (templates.directory; default ./templates, else templates/ next to the executable).",
+            valueName: "dir"
+        )
+    )
     var templates: String?
 
-    @Option(name: .customLong("template-overrides"), help: ArgumentHelp("Directory of templates layered over the defaults, file by file (templates.overrideDirectory).", valueName: "dir"))
+    @Option(
+        name: .customLong("template-overrides"),
+        help: ArgumentHelp("Directory of templates layered over the defaults, file by file (templates.overrideDirectory).", valueName: "dir")
+    )
     var templateOverrides: String?
 
     @Flag(name: .customLong("demo-nonce"), help: "Make the embedded demo upstream require DPoP nonces (demo.requireDPoPNonce).")
     var demoNonce = false
     @Flag(
         name: .customLong("demo-strict"),
-        help: "Run the embedded demo upstream in its strict mode: DPoP nonces per key, token-bound codes, a stickiness cookie (demo.strict).")
+        help: "Run the embedded demo upstream in its strict mode: DPoP nonces per key, token-bound codes, a stickiness cookie (demo.strict)."
+    )
     var demoStrict = false
 
-    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (logging.level).", valueName: "level"))
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (logging.level).", valueName: "level")
+    )
     var logLevel: String?
 
     /// The flags that were given, by configuration key.
@@ -99,6 +146,11 @@ struct ConfigurationOptions: ParsableArguments {
 
     /// Loads file, environment and flags, and checks the templates; every problem is in the thrown error.
     func loadConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError) -> GatewayConfiguration {
-        try GatewayConfiguration.load(file: configurationFile(environment: environment), environment: environment, flags: flagValues, checkTemplates: true)
+        try GatewayConfiguration.load(
+            file: configurationFile(environment: environment),
+            environment: environment,
+            flags: flagValues,
+            checkTemplates: true
+        )
     }
 }

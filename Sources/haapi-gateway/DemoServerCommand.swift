@@ -28,7 +28,8 @@ struct DemoServerCommand: AsyncParsableCommand {
             to the flow's DPoP key (the code exchange needs a proof from it, else invalid_dpop_proof); a stickiness cookie \
             (demo-node, Path=/) that every HAAPI request after authorize must send back, and a demo-unused cookie \
             (Path=/demo-unused) that must never reach HAAPI paths; absolute hrefs on the base URL. Implies --nonce.
-            """)
+            """
+    )
     var strict = false
 
     @Flag(
@@ -36,7 +37,8 @@ struct DemoServerCommand: AsyncParsableCommand {
         help: """
             With --strict: a code exchange refused for a missing DPoP proof uses its code up, so that the retry with a proof \
             gets invalid_grant; as a server that does so would (Curity does not document whether it does).
-            """)
+            """
+    )
     var consumesCodesOnRefusedProof = false
 
     @Option(name: .customLong("client-key-path"), help: "Write the demo client's private_key_jwt key (PEM) to this path.")
@@ -44,36 +46,48 @@ struct DemoServerCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("public-base-url"),
-        help: "Base URL clients use, when it is not http://host:port (as Curity's base-url: DPoP htu, hrefs and the issuer name it).")
+        help: "Base URL clients use, when it is not http://host:port (as Curity's base-url: DPoP htu, hrefs and the issuer name it)."
+    )
     var publicBaseURL: String?
 
     @Option(name: .customLong("flow-lifetime-seconds"), help: "Lifetime of a login flow.")
     var flowLifetimeSeconds: Double = 600
 
-    @Option(name: .customLong("passkey-rp-id"), help: "WebAuthn relying-party id of the passkey option: the host name browsers use (never an IP address).")
+    @Option(
+        name: .customLong("passkey-rp-id"),
+        help: "WebAuthn relying-party id of the passkey option: the host name browsers use (never an IP address)."
+    )
     var passkeyRelyingPartyID: String = "localhost"
 
     @Option(
         name: .customLong("passkey-origin"),
-        help: "An origin (scheme://host[:port]) allowed to answer passkey ceremonies; repeatable. http(s)://localhost:* is always allowed for the RP id localhost.")
+        help:
+            "An origin (scheme://host[:port]) allowed to answer passkey ceremonies; repeatable. http(s)://localhost:* is always allowed for the RP id localhost."
+    )
     var passkeyOrigins: [String] = []
 
     @Flag(
         name: .customLong("no-metadata"),
-        help: "Publish no OpenID Connect metadata, as Curity without openid-connect/expose-metadata: clients must name the endpoints.")
+        help: "Publish no OpenID Connect metadata, as Curity without openid-connect/expose-metadata: clients must name the endpoints."
+    )
     var withoutMetadata = false
 
     @Flag(
         name: .customLong("require-attestation"),
-        help: "Refuse HAAPI tokens to the client, as Curity's client without capabilities/haapi/allow-without-attestation refuses an unattested one.")
+        help: "Refuse HAAPI tokens to the client, as Curity's client without capabilities/haapi/allow-without-attestation refuses an unattested one."
+    )
     var requireAttestation = false
 
-    @Option(name: .customLong("id-token-algorithm"), help: "Sign ID tokens with es256 (P-256) or ed25519 (EdDSA, as a Curity token profile with an Ed25519 key).")
+    @Option(
+        name: .customLong("id-token-algorithm"),
+        help: "Sign ID tokens with es256 (P-256) or ed25519 (EdDSA, as a Curity token profile with an Ed25519 key)."
+    )
     var idTokenAlgorithm: String = "es256"
 
     @Option(
         name: .customLong("advertise-id-token-algorithm"),
-        help: "Name this algorithm in discovery's id_token_signing_alg_values_supported instead of the one signed with; repeatable.")
+        help: "Name this algorithm in discovery's id_token_signing_alg_values_supported instead of the one signed with; repeatable."
+    )
     var advertisedIDTokenAlgorithms: [String] = []
 
     @Option(name: .customLong("max-flows"), help: "The most login flows held at once; beyond it the one expiring first is dropped.")
@@ -105,8 +119,14 @@ struct DemoServerCommand: AsyncParsableCommand {
     /// The server configuration these options describe.
     var serverConfiguration: DemoServerConfiguration {
         var configuration = DemoServerConfiguration(
-            host: host, port: port, requireDPoPNonce: requireDPoPNonce, clientKeyPath: clientKeyPath, publicBaseURL: publicBaseURL,
-            flowLifetimeSeconds: flowLifetimeSeconds, maximumFlows: maximumFlows)
+            host: host,
+            port: port,
+            requireDPoPNonce: requireDPoPNonce,
+            clientKeyPath: clientKeyPath,
+            publicBaseURL: publicBaseURL,
+            flowLifetimeSeconds: flowLifetimeSeconds,
+            maximumFlows: maximumFlows
+        )
         configuration.passkeyRelyingPartyID = passkeyRelyingPartyID.lowercased()
         configuration.passkeyAllowedOrigins = passkeyOrigins
         if strict { configuration.makeStrict() }

@@ -9,7 +9,9 @@ struct DeviceClientOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "A central haapi-gateway to sign in through as a device client (RFC 8628) instead of starting a local one: its URL (https; http only on a loopback address).",
-            valueName: "url"))
+            valueName: "url"
+        )
+    )
     var via: String?
 
     @Option(name: .customLong("device-client"), help: ArgumentHelp("The device client's id at the central gateway (with --via).", valueName: "id"))
@@ -17,13 +19,16 @@ struct DeviceClientOptions: ParsableArguments {
 
     @Option(
         name: .customLong("device-client-secret-file"),
-        help: ArgumentHelp("File holding the device client's secret (with --via); without it the device is a public client.", valueName: "file"))
+        help: ArgumentHelp("File holding the device client's secret (with --via); without it the device is a public client.", valueName: "file")
+    )
     var deviceClientSecretFile: String?
 
     func validate() throws {
         guard let via else {
             if deviceClient != nil || deviceClientSecretFile != nil {
-                throw ValidationError("--device-client and --device-client-secret-file belong to --via (a central gateway); give --via URL or drop them")
+                throw ValidationError(
+                    "--device-client and --device-client-secret-file belong to --via (a central gateway); give --via URL or drop them"
+                )
             }
             return
         }
@@ -42,7 +47,8 @@ struct DeviceClientOptions: ParsableArguments {
         let local = options.localGatewayFlags
         guard local.isEmpty else {
             throw ValidationError(
-                "--via signs in through a central gateway, so the local gateway's \(local.joined(separator: ", ")) cannot be used with it; drop \(local.count == 1 ? "it" : "them") or --via")
+                "--via signs in through a central gateway, so the local gateway's \(local.joined(separator: ", ")) cannot be used with it; drop \(local.count == 1 ? "it" : "them") or --via"
+            )
         }
     }
 

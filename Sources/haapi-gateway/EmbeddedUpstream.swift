@@ -18,9 +18,15 @@ enum EmbeddedUpstream {
         var resolved = configuration
         resolved.upstream = .haapi(
             HAAPIClientConfiguration(
-                baseURL: server.issuerURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
-                redirectURI: DemoServer.redirectURI, scopes: settings.scopes, connectTimeout: .seconds(settings.timeoutSeconds),
-                requestTimeout: .seconds(settings.timeoutSeconds)))
+                baseURL: server.issuerURL,
+                clientID: DemoServer.clientID,
+                clientAuthentication: .secretBasic(DemoServer.clientSecret),
+                redirectURI: DemoServer.redirectURI,
+                scopes: settings.scopes,
+                connectTimeout: .seconds(settings.timeoutSeconds),
+                requestTimeout: .seconds(settings.timeoutSeconds)
+            )
+        )
         return (resolved, server)
     }
 

@@ -24,7 +24,10 @@ struct KeepCommand: AsyncParsableCommand {
 
     @OptionGroup var tokenFile: TokenFileOption
 
-    @Option(name: .customLong("exec"), help: ArgumentHelp("A program run after each refresh (no arguments; HAAPI_GATEWAY_TOKEN_FILE names the file).", valueName: "program"))
+    @Option(
+        name: .customLong("exec"),
+        help: ArgumentHelp("A program run after each refresh (no arguments; HAAPI_GATEWAY_TOKEN_FILE names the file).", valueName: "program")
+    )
     var hook: String?
 
     @Flag(help: "Refresh once now and exit.")
@@ -40,8 +43,13 @@ struct KeepCommand: AsyncParsableCommand {
         _ = tokenFile.read()  // a missing or foreign file stops here, before the upstream is contacted
         let issuer = await TokenIssuer.make(options: options, device: device, logger: logger)
         let loop = RefreshLoop(
-            keeper: TokenKeeper(path: path), manager: issuer.tokenManager, once: once, hook: hook.map(RefreshHook.init), clock: ContinuousClock(),
-            logger: logger)
+            keeper: TokenKeeper(path: path),
+            manager: issuer.tokenManager,
+            once: once,
+            hook: hook.map(RefreshHook.init),
+            clock: ContinuousClock(),
+            logger: logger
+        )
         // Written unbuffered: a keeper runs for long, and whoever watches its output should see each refresh.
         let ending = await loop.run { line in FileHandle.standardOutput.write(Data(line.utf8)) }
         await issuer.shutdown()
@@ -52,9 +60,15 @@ struct KeepCommand: AsyncParsableCommand {
         case .noRefreshToken: exitWith("haapi-gateway: the tokens in \(path) have no refresh token; sign in again", status: 1)
         case .notWritten(let error): exitWith("haapi-gateway: refreshed, but \(error.message)", status: 1)
         case .signInAgain:
-            exitWith("haapi-gateway: the refresh token is no longer valid (invalid_grant); \(path) was deleted. Sign in again with haapi-gateway login.", status: 1)
+            exitWith(
+                "haapi-gateway: the refresh token is no longer valid (invalid_grant); \(path) was deleted. Sign in again with haapi-gateway login.",
+                status: 1
+            )
         case .refused(let error):
-            exitWith("haapi-gateway: the token endpoint refused the refresh: \(error.error)\(error.errorDescription.map { ": \($0)" } ?? "")", status: 1)
+            exitWith(
+                "haapi-gateway: the token endpoint refused the refresh: \(error.error)\(error.errorDescription.map { ": \($0)" } ?? "")",
+                status: 1
+            )
         }
     }
 }

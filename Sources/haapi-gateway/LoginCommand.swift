@@ -97,7 +97,10 @@ struct LoginCommand: AsyncParsableCommand {
         do {
             // What this run learns about the upstream (token-bound codes) is kept beside the token file for the next run.
             let login = LocalLogin(
-                configuration: resolved, timeoutSeconds: timeoutSeconds, upstreamFactsFile: TokenFile.upstreamFactsPath(besideTokenFile: tokenPath))
+                configuration: resolved,
+                timeoutSeconds: timeoutSeconds,
+                upstreamFactsFile: TokenFile.upstreamFactsPath(besideTokenFile: tokenPath)
+            )
             let outcome = try await login.run(logger: logger) { link, code in
                 let banner = LoginBanner.pairing(link: link, code: code, lifetimeSeconds: timeoutSeconds, qr: qr)
                 (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data(banner.utf8))

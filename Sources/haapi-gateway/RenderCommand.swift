@@ -15,7 +15,12 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: "A configuration file whose templates and theme sections apply (flags and HAAPI_GATEWAY_* variables win as for serve).")
     var config: String?
 
-    @Option(help: ArgumentHelp("Write DIR/index.html and DIR/assets/ (stylesheet, theme.css, scripts, logo) instead of printing the page, so it can be opened styled, e.g. with python3 -m http.server -d DIR.", valueName: "DIR"))
+    @Option(
+        help: ArgumentHelp(
+            "Write DIR/index.html and DIR/assets/ (stylesheet, theme.css, scripts, logo) instead of printing the page, so it can be opened styled, e.g. with python3 -m http.server -d DIR.",
+            valueName: "DIR"
+        )
+    )
     var output: String?
 
     @Option(help: "Templates directory (default: ./templates, else templates/ next to the executable).")
@@ -24,7 +29,9 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(name: .customLong("template-overrides"), help: "Directory of templates layered over the defaults, file by file.")
     var templateOverrides: String?
 
-    @Option(help: ArgumentHelp("Language of the gateway's own texts (a tag such as sv, or an Accept-Language value); default en.", valueName: "locale"))
+    @Option(
+        help: ArgumentHelp("Language of the gateway's own texts (a tag such as sv, or an Accept-Language value); default en.", valueName: "locale")
+    )
     var locale: String?
 
     func run() async throws {
@@ -35,7 +42,8 @@ struct RenderCommand: AsyncParsableCommand {
                 flags: [
                     ("templates.directory", "--templates", templates.map { .scalar($0) }),
                     ("templates.overrideDirectory", "--template-overrides", templateOverrides.map { .scalar($0) }),
-                ])
+                ]
+            )
         } catch {
             let lines = ["haapi-gateway: the configuration has problems:"] + error.problems.map { "  - \($0)" }
             FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))

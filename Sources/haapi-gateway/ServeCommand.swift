@@ -36,14 +36,22 @@ struct ServeCommand: AsyncParsableCommand {
             let discardsTokens = configuration.callbacks.isEmpty
             let drain = GatewayDrain()
             let reloader = GatewayReloader()
-            let application = try await Gateway.makeApplication(configuration: resolved, logger: logger, onRunning: { url in
-                var banner = "HAAPI gateway: open \(url.absoluteString)/ in a browser\n"
-                if isDemo { banner += "Embedded demo upstream; users demo/demo, otp/otp, sms/sms, poll/poll, consent/consent\n" }
-                FileHandle.standardOutput.write(Data(banner.utf8))
-                if discardsTokens {
-                    logger.warning("no callback is configured, so the tokens of each sign-in are discarded; add --callback file:PATH (or callbacks.sinks)")
-                }
-            }, drain: drain, reloader: reloader)
+            let application = try await Gateway.makeApplication(
+                configuration: resolved,
+                logger: logger,
+                onRunning: { url in
+                    var banner = "HAAPI gateway: open \(url.absoluteString)/ in a browser\n"
+                    if isDemo { banner += "Embedded demo upstream; users demo/demo, otp/otp, sms/sms, poll/poll, consent/consent\n" }
+                    FileHandle.standardOutput.write(Data(banner.utf8))
+                    if discardsTokens {
+                        logger.warning(
+                            "no callback is configured, so the tokens of each sign-in are discarded; add --callback file:PATH (or callbacks.sinks)"
+                        )
+                    }
+                },
+                drain: drain,
+                reloader: reloader
+            )
             // The drain service comes after the application, so SIGTERM reaches it first: readiness goes down, new
             // sign-ins are refused, and only after server.drainSeconds does the listener stop.
             let group = ServiceGroup(
@@ -52,7 +60,10 @@ struct ServeCommand: AsyncParsableCommand {
                         ReloadOnHangupService(options: options, reloader: reloader, logger: logger), application,
                         GatewayDrainService(drain: drain, seconds: configuration.server.drainSeconds, logger: logger),
                     ],
-                    gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                    gracefulShutdownSignals: [.sigterm, .sigint],
+                    logger: logger
+                )
+            )
             try await group.run()
         } catch {
             await demo?.shutdown()

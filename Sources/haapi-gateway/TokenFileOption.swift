@@ -7,7 +7,11 @@ import HAAPIGateway
 struct TokenFileOption: ParsableArguments {
     @Option(
         name: .customLong("token-file"),
-        help: ArgumentHelp("The token file (default: $XDG_CONFIG_HOME/haapi-gateway/tokens.json, else ~/.config/haapi-gateway/tokens.json).", valueName: "file"))
+        help: ArgumentHelp(
+            "The token file (default: $XDG_CONFIG_HOME/haapi-gateway/tokens.json, else ~/.config/haapi-gateway/tokens.json).",
+            valueName: "file"
+        )
+    )
     var tokenFile: String?
 
     /// The file in use, as an absolute path.

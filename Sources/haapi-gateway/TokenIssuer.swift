@@ -19,10 +19,20 @@ struct TokenIssuer {
     static func make(options: ConfigurationOptions, device: DeviceClientOptions, logger: Logger) async -> TokenIssuer {
         if let gateway = device.gateway {
             let client = await device.connect(to: gateway, logger: logger)
-            return TokenIssuer(name: "gateway", tokenManager: client.tokenManager, revocation: .refreshTokenThenAccessToken, shutdown: { try? await client.shutdown() })
+            return TokenIssuer(
+                name: "gateway",
+                tokenManager: client.tokenManager,
+                revocation: .refreshTokenThenAccessToken,
+                shutdown: { try? await client.shutdown() }
+            )
         }
         let client = await UpstreamClient.make(options: options, logger: logger)
-        return TokenIssuer(name: "upstream", tokenManager: client.tokenManager, revocation: .refreshTokenElseAccessToken, shutdown: { try? await client.shutdown() })
+        return TokenIssuer(
+            name: "upstream",
+            tokenManager: client.tokenManager,
+            revocation: .refreshTokenElseAccessToken,
+            shutdown: { try? await client.shutdown() }
+        )
     }
 }
 

@@ -17,7 +17,8 @@ enum UpstreamClient {
         guard case .haapi(let upstream) = configuration.upstream else {
             exitWith(
                 "haapi-gateway: set the upstream the tokens came from (--upstream, upstream.baseURL); the embedded demo upstream ends with the command that started it",
-                status: 78)
+                status: 78
+            )
         }
         do {
             return try await HAAPIClient(configuration: upstream, logger: logger)
@@ -41,7 +42,10 @@ func exitStarting(_ error: any Error, listening host: String, port: Int) -> Neve
 
 /// The value of `body`, or, when it throws, `cleanup` and then ``exitStarting(_:listening:port:)``.
 func orExitStarting<Value>(
-    listening host: String, port: Int, cleanup: () async -> Void = {}, _ body: () async throws -> Value
+    listening host: String,
+    port: Int,
+    cleanup: () async -> Void = {},
+    _ body: () async throws -> Value
 ) async -> Value {
     do {
         return try await body()

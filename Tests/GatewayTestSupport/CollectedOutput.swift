@@ -35,12 +35,16 @@ final class CollectedOutput: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let text = self.text(error: inStandardError)
-            if let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), let range = Range(match.range(at: 1), in: text) {
+            if let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                let range = Range(match.range(at: 1), in: text)
+            {
                 return String(text[range])
             }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw CocoaError(
-            .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no output matching \(pattern); got:\n\(text(error: false))\n\(text(error: true))"])
+            .fileReadUnknown,
+            userInfo: [NSLocalizedDescriptionKey: "no output matching \(pattern); got:\n\(text(error: false))\n\(text(error: true))"]
+        )
     }
 }

@@ -72,7 +72,13 @@ public final class PostgresTestServer: @unchecked Sendable {
     }
 
     private init(
-        password: String, port: Int, directory: URL, binaries: Binaries, process: SpawnedProcess, control: Pipe, output: CollectedOutput,
+        password: String,
+        port: Int,
+        directory: URL,
+        binaries: Binaries,
+        process: SpawnedProcess,
+        control: Pipe,
+        output: CollectedOutput,
         exits: AsyncStream<Int32>
     ) {
         self.password = password
@@ -121,8 +127,11 @@ public final class PostgresTestServer: @unchecked Sendable {
         }
         let initialised = try await runAsServerUser(
             binaries.initdb,
-            ["-D", directory.appendingPathComponent("data").path, "-U", "gateway", "--auth-local=trust", "--auth-host=scram-sha-256",
-             "--pwfile=\(passwordFile.path)", "-E", "UTF8", "--no-locale", "--no-sync", "--no-instructions"])
+            [
+                "-D", directory.appendingPathComponent("data").path, "-U", "gateway", "--auth-local=trust", "--auth-host=scram-sha-256",
+                "--pwfile=\(passwordFile.path)", "-E", "UTF8", "--no-locale", "--no-sync", "--no-instructions",
+            ]
+        )
         guard initialised.status == 0 else {
             try? FileManager.default.removeItem(at: directory)
             throw failure("initdb failed (\(initialised.status)): \(initialised.standardError)")
@@ -159,7 +168,9 @@ public final class PostgresTestServer: @unchecked Sendable {
     @discardableResult
     public func psql(_ sql: String, database: String) async throws -> String {
         let result = try await runProgram(
-            binaries.psql, ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-p", "\(port)", "-U", user, "-d", database, "-c", sql])
+            binaries.psql,
+            ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-p", "\(port)", "-U", user, "-d", database, "-c", sql]
+        )
         guard result.status == 0 else { throw Self.failure("psql failed (\(result.status)): \(result.standardError)") }
         return result.standardOutput
     }
@@ -168,7 +179,8 @@ public final class PostgresTestServer: @unchecked Sendable {
     public func psql(file: URL, database: String) async throws {
         let result = try await runProgram(
             binaries.psql,
-            ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-1", "-h", directory.path, "-p", "\(port)", "-U", user, "-d", database, "-f", file.path])
+            ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-1", "-h", directory.path, "-p", "\(port)", "-U", user, "-d", database, "-f", file.path]
+        )
         guard result.status == 0 else { throw Self.failure("psql -f failed (\(result.status)): \(result.standardError)") }
     }
 
@@ -202,15 +214,27 @@ public final class PostgresTestServer: @unchecked Sendable {
         let (standardOutput, standardError) = output.pipes()
         let process = try SpawnedProcess(
             executable: URL(fileURLWithPath: unprivileged == nil ? "/bin/sh" : "/usr/sbin/runuser"),
-            arguments: unprivileged.map { ["-u", $0.name, "--", "/bin/sh"] + arguments } ?? arguments, environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C"],
-            standardInput: control, standardOutput: standardOutput, standardError: standardError)
+            arguments: unprivileged.map { ["-u", $0.name, "--", "/bin/sh"] + arguments } ?? arguments,
+            environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C"],
+            standardInput: control,
+            standardOutput: standardOutput,
+            standardError: standardError
+        )
         let (exits, continuation) = AsyncStream.makeStream(of: Int32.self)
         Task {
             continuation.yield(await process.waitForExit())
             continuation.finish()
         }
         return PostgresTestServer(
-            password: password, port: port, directory: directory, binaries: binaries, process: process, control: control, output: output, exits: exits)
+            password: password,
+            port: port,
+            directory: directory,
+            binaries: binaries,
+            process: process,
+            control: control,
+            output: output,
+            exits: exits
+        )
     }
 
     /// Waits until `postmaster.pid` says the server is ready; false when the process ended first.
@@ -220,7 +244,9 @@ public final class PostgresTestServer: @unchecked Sendable {
         while ContinuousClock.now < deadline {
             // A port taken since it was chosen: "could not bind", then a FATAL line.
             guard process.isRunning, !output.text(error: true).contains("FATAL") else { return false }
-            if let text = try? String(contentsOf: pidFile, encoding: .utf8), text.split(separator: "\n").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "ready" }) {
+            if let text = try? String(contentsOf: pidFile, encoding: .utf8),
+                text.split(separator: "\n").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "ready" })
+            {
                 return true
             }
             try await Task.sleep(for: .milliseconds(50))

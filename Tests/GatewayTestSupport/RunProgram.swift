@@ -3,7 +3,10 @@ import Foundation
 /// Runs a program with arguments and an environment (nothing inherited but PATH and HOME), terminating it after
 /// `seconds`. It waits without blocking a thread: the tests' in-process servers share the few threads of this machine.
 func runProgram(
-    _ executable: URL, _ arguments: [String], environment: [String: String] = [:], directory: URL = FileManager.default.temporaryDirectory,
+    _ executable: URL,
+    _ arguments: [String],
+    environment: [String: String] = [:],
+    directory: URL = FileManager.default.temporaryDirectory,
     seconds: Double = 60
 ) async throws -> ProcessResult {
     let inherited = ProcessInfo.processInfo.environment
@@ -13,9 +16,13 @@ func runProgram(
     output.fileHandleForReading.readabilityHandler = { collected.append($0.availableData, toError: false) }
     error.fileHandleForReading.readabilityHandler = { collected.append($0.availableData, toError: true) }
     let process = try SpawnedProcess(
-        executable: executable, arguments: arguments,
+        executable: executable,
+        arguments: arguments,
         environment: environment.merging(["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": inherited["HOME"] ?? "/tmp"]) { mine, _ in mine },
-        directory: directory, standardOutput: output, standardError: error)
+        directory: directory,
+        standardOutput: output,
+        standardError: error
+    )
     let watchdog = Task {
         try await Task.sleep(for: .seconds(seconds))
         process.terminate()

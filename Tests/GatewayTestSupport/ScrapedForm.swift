@@ -12,7 +12,10 @@ struct ScrapedForm {
 
     /// All `<form method="post">` elements of a page.
     static func all(in html: String) -> [ScrapedForm] {
-        let formPattern = try! NSRegularExpression(pattern: #"<form method="post" action="([^"]+)"(?: class="([^"]*)")?[^>]*>(.*?)</form>"#, options: [.dotMatchesLineSeparators])
+        let formPattern = try! NSRegularExpression(
+            pattern: #"<form method="post" action="([^"]+)"(?: class="([^"]*)")?[^>]*>(.*?)</form>"#,
+            options: [.dotMatchesLineSeparators]
+        )
         let range = NSRange(html.startIndex..., in: html)
         return formPattern.matches(in: html, range: range).map { match in
             let action = unescape(String(html[Range(match.range(at: 1), in: html)!]))

@@ -30,14 +30,21 @@ struct SoftwareAuthenticator {
     static func creation(_ publicKey: [String: Any], origin: String) -> Ceremony {
         let rp = publicKey["rp"] as? [String: Any] ?? [:]
         return Ceremony(
-            challenge: publicKey["challenge"] as? String ?? "", origin: origin, relyingPartyID: rp["id"] as? String ?? "", type: "webauthn.create")
+            challenge: publicKey["challenge"] as? String ?? "",
+            origin: origin,
+            relyingPartyID: rp["id"] as? String ?? "",
+            type: "webauthn.create"
+        )
     }
 
     /// The ceremony of `navigator.credentials.get` for request options (`publicKey` member) and a page origin.
     static func request(_ publicKey: [String: Any], origin: String) -> Ceremony {
         Ceremony(
-            challenge: publicKey["challenge"] as? String ?? "", origin: origin, relyingPartyID: publicKey["rpId"] as? String ?? "",
-            type: "webauthn.get")
+            challenge: publicKey["challenge"] as? String ?? "",
+            origin: origin,
+            relyingPartyID: publicKey["rpId"] as? String ?? "",
+            type: "webauthn.get"
+        )
     }
 
     /// A registration response; `attestationObject` replaces the CBOR when given (malformed input).
@@ -47,7 +54,8 @@ struct SoftwareAuthenticator {
             .map([
                 (.integer(1), .integer(2)), (.integer(3), .integer(-7)), (.integer(-1), .integer(1)),
                 (.integer(-2), .bytes(Array(x963[1..<33]))), (.integer(-3), .bytes(Array(x963[33..<65]))),
-            ]))
+            ])
+        )
         let attested = [UInt8](repeating: 0, count: 16) + [UInt8(credentialID.count >> 8), UInt8(credentialID.count & 0xff)] + credentialID + coseKey
         let authData = Self.authenticatorData(ceremony, flags: ceremony.flags | 0x40, signCount: signCount) + attested
         let attestation =

@@ -30,8 +30,13 @@ public final class SpawnedProcess: @unchecked Sendable {
     ///   - standardOutput: A pipe whose writing end becomes its standard output (`/dev/null` when nil).
     ///   - standardError: The same for standard error.
     public init(
-        executable: URL, arguments: [String], environment: [String: String], directory: URL? = nil, standardInput: Pipe? = nil,
-        standardOutput: Pipe? = nil, standardError: Pipe? = nil
+        executable: URL,
+        arguments: [String],
+        environment: [String: String],
+        directory: URL? = nil,
+        standardInput: Pipe? = nil,
+        standardOutput: Pipe? = nil,
+        standardError: Pipe? = nil
     ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -129,11 +134,17 @@ public final class SpawnedProcess: @unchecked Sendable {
     private typealias FileActionsChangingDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (not in Swift's Glibc module), looked up once.
-    private static let closeFromFunction: FileActionsClosingFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
-        .map { unsafeBitCast($0, to: FileActionsClosingFrom.self) }
+    private static let closeFromFunction: FileActionsClosingFrom? = dlsym(
+        UnsafeMutableRawPointer(bitPattern: 0),
+        "posix_spawn_file_actions_addclosefrom_np"
+    )
+    .map { unsafeBitCast($0, to: FileActionsClosingFrom.self) }
     /// glibc's `posix_spawn_file_actions_addchdir_np`, looked up once.
-    private static let changeDirectoryFunction: FileActionsChangingDirectory? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
-        .map { unsafeBitCast($0, to: FileActionsChangingDirectory.self) }
+    private static let changeDirectoryFunction: FileActionsChangingDirectory? = dlsym(
+        UnsafeMutableRawPointer(bitPattern: 0),
+        "posix_spawn_file_actions_addchdir_np"
+    )
+    .map { unsafeBitCast($0, to: FileActionsChangingDirectory.self) }
 
     private static func closeFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ descriptor: Int32) -> Int32 {
         closeFromFunction?(actions, descriptor) ?? -1

@@ -107,14 +107,24 @@ final class TestBrowser: @unchecked Sendable {
         return try await exchange(form.action, method: .POST, body: ByteBuffer(string: form.urlEncoded), headers: [], following: false)
     }
 
-    private func exchange(_ path: String, method: HTTPMethod, body: ByteBuffer?, headers: [(String, String)], following: Bool = true) async throws -> Page {
+    private func exchange(
+        _ path: String,
+        method: HTTPMethod,
+        body: ByteBuffer?,
+        headers: [(String, String)],
+        following: Bool = true
+    ) async throws -> Page {
         let base = baseURLs[served.count % baseURLs.count]
         served.append(base)
         var request = HTTPClientRequest(url: base + path)
         request.method = method
-        if !cookies.isEmpty, !headers.contains(where: { $0.0 == "Cookie" }) { request.headers.add(name: "Cookie", value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
+        if !cookies.isEmpty, !headers.contains(where: { $0.0 == "Cookie" }) {
+            request.headers.add(name: "Cookie", value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
+        }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let acceptLanguage, !headers.contains(where: { $0.0.lowercased() == "accept-language" }) { request.headers.add(name: "Accept-Language", value: acceptLanguage) }
+        if let acceptLanguage, !headers.contains(where: { $0.0.lowercased() == "accept-language" }) {
+            request.headers.add(name: "Accept-Language", value: acceptLanguage)
+        }
         if let hostName { request.headers.replaceOrAdd(name: "Host", value: hostName) }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -129,7 +139,8 @@ final class TestBrowser: @unchecked Sendable {
         }
         let bytes = try await response.body.collect(upTo: 1 << 22)
         transcript.append(
-            "\(response.status.code)\n" + response.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n") + "\n\n" + String(buffer: bytes))
+            "\(response.status.code)\n" + response.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n") + "\n\n" + String(buffer: bytes)
+        )
         locations += response.headers["Location"]
         if following, response.status.code == 303, let location = response.headers.first(name: "Location"), location.hasPrefix("/") {
             return try await get(location)

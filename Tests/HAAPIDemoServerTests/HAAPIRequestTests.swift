@@ -81,7 +81,10 @@ import Testing
         let harness = try await DemoServerHarness.start(maximumBodyBytes: 2048)
         let flow = HAAPIFlowDriver(harness: harness)
         let form = try await LoginFlowTests.passwordForm(flow)
-        let response = try await flow.submit(try #require(form.action(kind: "login")), ["userName": String(repeating: "a", count: 5000), "password": "x"])
+        let response = try await flow.submit(
+            try #require(form.action(kind: "login")),
+            ["userName": String(repeating: "a", count: 5000), "password": "x"]
+        )
         #expect(response.status == 413)
         try await harness.finish()
     }
@@ -145,7 +148,10 @@ import Testing
         flow.token = issued.token
         var query = base
         query[name] = value
-        let response = try await flow.request("GET", harness.authorizeURL + "?" + TestHTTP.formEncode(query.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+        let response = try await flow.request(
+            "GET",
+            harness.authorizeURL + "?" + TestHTTP.formEncode(query.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        )
         #expect(response.status == 400)
         #expect(response.json["type"] as? String == "https://curity.se/problems/error-authorization-response")
         #expect(response.json["error"] as? String == error)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import HAAPIDemoServer
 import Testing
+
+@testable import HAAPIDemoServer
 
 /// The poll user's waiting step links an image hosted on the server (not a `data:` URI), served only with the flow's
 /// credentials.
@@ -100,7 +101,10 @@ enum PNGCheck {
         let raw = Array(imageData[7..<(7 + length)])
         guard length == height * (1 + width * 3), imageData.count == 7 + length + 4 else { return false }
         var a: UInt32 = 1, b: UInt32 = 0
-        for byte in raw { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+        for byte in raw {
+            a = (a + UInt32(byte)) % 65_521
+            b = (b + a) % 65_521
+        }
         return readUInt32(imageData, 7 + length) == (b << 16 | a)
     }
 

@@ -114,16 +114,26 @@ import Testing
         #expect(stillPending.properties["status"] as? String == "pending")
 
         let outbox = try await harness.http.send(.GET, harness.base + "/demo/outbox").json
-        let approvalLink = try #require((outbox["messages"] as? [[String: Any]])?.first { $0["kind"] as? String == "approval-link" }?["link"] as? String)
+        let approvalLink = try #require(
+            (outbox["messages"] as? [[String: Any]])?.first { $0["kind"] as? String == "approval-link" }?["link"] as? String
+        )
         let page = try await harness.http.send(.GET, approvalLink)
         #expect(page.status == 200)
         #expect(page.contentType?.hasPrefix("text/html") == true)
         #expect(page.text.contains("Approve") && page.text.contains("Deny"))
         let decided = try await harness.http.send(
-            .POST, approvalLink, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "decision=approve")
+            .POST,
+            approvalLink,
+            headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: "decision=approve"
+        )
         #expect(decided.status == 200)
         let second = try await harness.http.send(
-            .POST, approvalLink, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "decision=deny")
+            .POST,
+            approvalLink,
+            headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: "decision=deny"
+        )
         #expect(second.status == 409)
 
         let doneStep = Step(try await flow.submit(try #require(pending.action(kind: "poll"))))
@@ -139,7 +149,9 @@ import Testing
         let form = try await Self.passwordForm(flow, authenticator: "approval")
         let pending = Step(try await flow.submit(try #require(form.action(kind: "login")), ["userName": "poll", "password": "poll"]))
         let outbox = try await harness.http.send(.GET, harness.base + "/demo/outbox").json
-        let approvalLink = try #require((outbox["messages"] as? [[String: Any]])?.first { $0["kind"] as? String == "approval-link" }?["link"] as? String)
+        let approvalLink = try #require(
+            (outbox["messages"] as? [[String: Any]])?.first { $0["kind"] as? String == "approval-link" }?["link"] as? String
+        )
         _ = try await harness.http.send(.POST, approvalLink, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "decision=deny")
         let failed = Step(try await flow.submit(try #require(pending.action(kind: "poll"))))
         #expect(failed.properties["status"] as? String == "failed")
@@ -193,9 +205,13 @@ import Testing
         #expect(page.status == 200)
         let nonceParameter = try #require(URLComponents(string: href)?.queryItems?.first { $0.name == "_launch_nonce" }?.value)
         let login = try await harness.http.send(
-            .POST, harness.base + "/authn/authenticate/external-browser/launch",
+            .POST,
+            harness.base + "/authn/authenticate/external-browser/launch",
             headers: [("Content-Type", "application/x-www-form-urlencoded")],
-            body: TestHTTP.formEncode([("_launch_nonce", nonceParameter), ("redirect_uri", redirectTarget), ("userName", "demo"), ("password", "demo")]))
+            body: TestHTTP.formEncode([
+                ("_launch_nonce", nonceParameter), ("redirect_uri", redirectTarget), ("userName", "demo"), ("password", "demo"),
+            ])
+        )
         #expect(login.status == 303)
         let location = try #require(login.header("Location"))
         #expect(location.hasPrefix("https://gateway.example/callback?flow=1&_resume_nonce="))

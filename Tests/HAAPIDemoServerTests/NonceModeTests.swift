@@ -6,15 +6,25 @@ import Testing
         let harness = try await DemoServerHarness.start(nonce: true)
         let key = TestDPoPKey()
         let fields = [("grant_type", "client_credentials"), ("scope", "urn:se:curity:scopes:haapi")]
-        let first = try await harness.tokenRequest(fields, dpop: key.proof(method: "POST", url: harness.tokenURL), authorization: harness.basicAuthorization)
+        let first = try await harness.tokenRequest(
+            fields,
+            dpop: key.proof(method: "POST", url: harness.tokenURL),
+            authorization: harness.basicAuthorization
+        )
         #expect(first.status == 400)
         #expect(first.json["error"] as? String == "use_dpop_nonce")
         let nonce = try #require(first.header("DPoP-Nonce"))
         let stale = try await harness.tokenRequest(
-            fields, dpop: key.proof(method: "POST", url: harness.tokenURL, nonce: "stale"), authorization: harness.basicAuthorization)
+            fields,
+            dpop: key.proof(method: "POST", url: harness.tokenURL, nonce: "stale"),
+            authorization: harness.basicAuthorization
+        )
         #expect(stale.json["error"] as? String == "use_dpop_nonce")
         let second = try await harness.tokenRequest(
-            fields, dpop: key.proof(method: "POST", url: harness.tokenURL, nonce: nonce), authorization: harness.basicAuthorization)
+            fields,
+            dpop: key.proof(method: "POST", url: harness.tokenURL, nonce: nonce),
+            authorization: harness.basicAuthorization
+        )
         #expect(second.status == 200)
         #expect(second.header("DPoP-Nonce") != nil)
         try await harness.finish()
@@ -25,11 +35,13 @@ import Testing
         let key = TestDPoPKey()
         let (token, _) = try await harness.haapiToken(key: key)
         let response = try await harness.http.send(
-            .GET, harness.authorizeURL,
+            .GET,
+            harness.authorizeURL,
             headers: [
                 ("Accept", "application/vnd.auth+json"), ("Authorization", "DPoP \(token)"),
                 ("DPoP", key.proof(method: "GET", url: harness.authorizeURL, accessToken: token)),
-            ])
+            ]
+        )
         #expect(response.status == 401)
         #expect(response.header("WWW-Authenticate")?.hasPrefix(#"DPoP error="use_dpop_nonce""#) == true)
         #expect(response.header("DPoP-Nonce") != nil)
@@ -52,12 +64,19 @@ import Testing
         let harness = try await DemoServerHarness.start(nonce: true, nonceLifetimeSeconds: 3)
         let key = TestDPoPKey()
         let fields = [("grant_type", "client_credentials"), ("scope", "urn:se:curity:scopes:haapi")]
-        let first = try await harness.tokenRequest(fields, dpop: key.proof(method: "POST", url: harness.tokenURL), authorization: harness.basicAuthorization)
+        let first = try await harness.tokenRequest(
+            fields,
+            dpop: key.proof(method: "POST", url: harness.tokenURL),
+            authorization: harness.basicAuthorization
+        )
         let oldNonce = try #require(first.header("DPoP-Nonce"))
         // A nonce stays valid for at most two periods (6 s); wait past that.
         try await Task.sleep(for: .milliseconds(6500))
         let stale = try await harness.tokenRequest(
-            fields, dpop: key.proof(method: "POST", url: harness.tokenURL, nonce: oldNonce), authorization: harness.basicAuthorization)
+            fields,
+            dpop: key.proof(method: "POST", url: harness.tokenURL, nonce: oldNonce),
+            authorization: harness.basicAuthorization
+        )
         #expect(stale.json["error"] as? String == "use_dpop_nonce")
         let fresh = try #require(stale.header("DPoP-Nonce"))
         #expect(fresh != oldNonce)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import GatewayTestSupport
 import Testing
+
+@testable import GatewayTestSupport
 
 /// The passkey option spoken from scratch with a software authenticator: registration after the password, then
 /// authentication, then the passkey alone; every refused response is an `invalid-input` problem on `credential`, and
@@ -47,7 +48,9 @@ import Testing
         let registration = try await registrationStep(flow, user: user)
         let options = try publicKey(registration, "credentialCreationOptions")
         let response = try await flow.submitJSON(
-            try continueAction(registration), ["credential": authenticator.registration(SoftwareAuthenticator.creation(options, origin: origin))])
+            try continueAction(registration),
+            ["credential": authenticator.registration(SoftwareAuthenticator.creation(options, origin: origin))]
+        )
         let step = Step(response)
         #expect(step.type == "authentication-step", "\(response.text)")
         #expect(try operation(step)["name"] as? String == "webauthn-authentication")
@@ -85,7 +88,9 @@ import Testing
         let userHandle = try Self.userHandle(flow, registration: registration)
 
         let response = try await flow.submitJSON(
-            try Self.continueAction(registration), ["credential": authenticator.registration(SoftwareAuthenticator.creation(creation, origin: Self.origin))])
+            try Self.continueAction(registration),
+            ["credential": authenticator.registration(SoftwareAuthenticator.creation(creation, origin: Self.origin))]
+        )
         let authentication = Step(response)
         #expect(authentication.type == "authentication-step", "\(response.text)")
         let request = try Self.publicKey(authentication, "credentialRequestOptions")
@@ -95,7 +100,8 @@ import Testing
 
         let done = try await flow.submitJSON(
             try Self.continueAction(authentication),
-            ["credential": authenticator.assertion(SoftwareAuthenticator.request(request, origin: Self.origin), userHandle: userHandle)])
+            ["credential": authenticator.assertion(SoftwareAuthenticator.request(request, origin: Self.origin), userHandle: userHandle)]
+        )
         #expect(Step(done).type == "oauth-authorization-response", "\(done.text)")
         let tokens = try await flow.exchange(done)
         #expect(tokens.status == 200, "\(tokens.text)")
@@ -108,7 +114,8 @@ import Testing
         let secondRequest = try Self.publicKey(second, "credentialRequestOptions")
         let finished = try await again.submitJSON(
             try Self.continueAction(second),
-            ["credential": authenticator.assertion(SoftwareAuthenticator.request(secondRequest, origin: Self.origin), userHandle: nil)])
+            ["credential": authenticator.assertion(SoftwareAuthenticator.request(secondRequest, origin: Self.origin), userHandle: nil)]
+        )
         #expect(Step(finished).type == "oauth-authorization-response", "\(finished.text)")
         #expect(try await again.exchange(finished).status == 200)
         try await harness.finish()
@@ -136,12 +143,18 @@ import Testing
         Self.expectRefused(try await flow.submitJSON(action, ["credential": authenticator.registration(wrongRelyingParty)]), "relying party")
         let garbage: [UInt8] = [0xa3, 0x63, 0x66, 0x6d, 0x74]
         Self.expectRefused(
-            try await flow.submitJSON(action, ["credential": authenticator.registration(honest, attestationObject: garbage)]), "CBOR")
+            try await flow.submitJSON(action, ["credential": authenticator.registration(honest, attestationObject: garbage)]),
+            "CBOR"
+        )
         let trailing = CBORWriter.encode(.map([(.text("fmt"), .text("none"))])) + [0x00]
         Self.expectRefused(
-            try await flow.submitJSON(action, ["credential": authenticator.registration(honest, attestationObject: trailing)]), "CBOR")
+            try await flow.submitJSON(action, ["credential": authenticator.registration(honest, attestationObject: trailing)]),
+            "CBOR"
+        )
         Self.expectRefused(
-            try await flow.submitJSON(action, ["credential": SoftwareAuthenticator.json(authenticator.registration(honest))]), "JSON object")
+            try await flow.submitJSON(action, ["credential": SoftwareAuthenticator.json(authenticator.registration(honest))]),
+            "JSON object"
+        )
 
         let accepted = try await flow.submitJSON(action, ["credential": authenticator.registration(honest)])
         #expect(Step(accepted).type == "authentication-step", "\(accepted.text)")
@@ -164,7 +177,8 @@ import Testing
         Self.expectRefused(try await flow.submitJSON(action, ["credential": registrationResponse]), "type")
         Self.expectRefused(
             try await flow.submitJSON(action, ["credential": authenticator.assertion(honest, userHandle: userHandle, corruptSignature: true)]),
-            "signature")
+            "signature"
+        )
         var stranger = SoftwareAuthenticator()
         Self.expectRefused(try await flow.submitJSON(action, ["credential": stranger.assertion(honest, userHandle: userHandle)]), "not registered")
         var wrongType = honest
@@ -173,10 +187,16 @@ import Testing
         var wrongRelyingParty = honest
         wrongRelyingParty.relyingPartyID = "localhost.example"
         Self.expectRefused(
-            try await flow.submitJSON(action, ["credential": authenticator.assertion(wrongRelyingParty, userHandle: userHandle)]), "relying party")
+            try await flow.submitJSON(action, ["credential": authenticator.assertion(wrongRelyingParty, userHandle: userHandle)]),
+            "relying party"
+        )
         Self.expectRefused(
             try await flow.submitJSON(
-                action, ["credential": authenticator.assertion(honest, userHandle: SoftwareAuthenticator.base64url([1, 2, 3]))]), "user handle")
+                action,
+                ["credential": authenticator.assertion(honest, userHandle: SoftwareAuthenticator.base64url([1, 2, 3]))]
+            ),
+            "user handle"
+        )
 
         let signedIn = authenticator.assertion(honest, userHandle: userHandle)
         #expect(Step(try await flow.submitJSON(action, ["credential": signedIn])).type == "oauth-authorization-response")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import HAAPIDemoServer
 import Testing
+
+@testable import HAAPIDemoServer
 
 /// The per-key nonce store on its own: scope, rotation, expiry and the memory bound.
 @Suite struct PerKeyNonceSourceTests {
@@ -30,7 +31,9 @@ import Testing
         let source = PerKeyDPoPNonceSource(lifetime: 10, capacity: 3)
         for index in 0..<50 { _ = source.current(for: "key-\(index)", now: start.addingTimeInterval(Double(index) / 100)) }
         #expect(source.keyCount <= 3)
-        #expect(source.accepts(source.current(for: "key-49", now: start.addingTimeInterval(1)), keyThumbprint: "key-49", now: start.addingTimeInterval(1)))
+        #expect(
+            source.accepts(source.current(for: "key-49", now: start.addingTimeInterval(1)), keyThumbprint: "key-49", now: start.addingTimeInterval(1))
+        )
         // Expired keys go first when the store is full.
         let later = start.addingTimeInterval(100)
         _ = source.current(for: "fresh", now: later)

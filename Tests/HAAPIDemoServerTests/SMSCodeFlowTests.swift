@@ -14,7 +14,9 @@ import Testing
 
     static func smsCode(_ harness: DemoServerHarness) async throws -> String? {
         let outbox = try await harness.http.send(.GET, harness.base + "/demo/outbox").json
-        return (outbox["messages"] as? [[String: Any]])?.first { $0["kind"] as? String == "sms-code" && $0["to"] as? String == "+46 70 123 45 12" }?["code"]
+        return (outbox["messages"] as? [[String: Any]])?.first { $0["kind"] as? String == "sms-code" && $0["to"] as? String == "+46 70 123 45 12" }?[
+            "code"
+        ]
             as? String
     }
 
@@ -81,7 +83,10 @@ import Testing
         let code = try #require(try await Self.smsCode(harness))
         let wrongCode = code == "000000" ? "111111" : "000000"
         for _ in 1...2 {
-            #expect(try await flow.submit(continueAction, ["otp": wrongCode]).json["type"] as? String == "https://curity.se/problems/incorrect-credentials")
+            #expect(
+                try await flow.submit(continueAction, ["otp": wrongCode]).json["type"] as? String
+                    == "https://curity.se/problems/incorrect-credentials"
+            )
         }
         let tooMany = try await flow.submit(continueAction, ["otp": wrongCode])
         #expect(tooMany.status == 400)
@@ -90,7 +95,10 @@ import Testing
         let newCode = try #require(try await Self.smsCode(harness))
         // (A fresh six-digit code equals the old one once in a million runs; then there is no old code to refuse.)
         if newCode != code {
-            #expect(try await flow.submit(continueAction, ["otp": code]).json["type"] as? String == "https://curity.se/problems/incorrect-credentials", "the old code is void")
+            #expect(
+                try await flow.submit(continueAction, ["otp": code]).json["type"] as? String == "https://curity.se/problems/incorrect-credentials",
+                "the old code is void"
+            )
         }
         // The code form the person sees stays usable: the new code signs in with it.
         #expect(Step(try await flow.submit(continueAction, ["otp": newCode])).type == "oauth-authorization-response")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import GatewayTestSupport
 import Testing
+
+@testable import GatewayTestSupport
 
 /// The validator itself; without Python's jsonschema this suite is skipped, and so is the schema check each demo test
 /// makes when it finishes (``DemoServerHarness/finish(validateSchema:)``).

@@ -20,7 +20,11 @@ import Testing
 
     /// The nonce the server hands `key` at the token endpoint (its first, nonce-less proof is refused).
     static func nonce(of key: TestDPoPKey, _ harness: DemoServerHarness) async throws -> String {
-        let first = try await harness.tokenRequest(haapiFields, dpop: key.proof(method: "POST", url: harness.tokenURL), authorization: harness.basicAuthorization)
+        let first = try await harness.tokenRequest(
+            haapiFields,
+            dpop: key.proof(method: "POST", url: harness.tokenURL),
+            authorization: harness.basicAuthorization
+        )
         #expect(first.status == 400)
         #expect(first.json["error"] as? String == "use_dpop_nonce")
         return try #require(first.header("DPoP-Nonce"))
@@ -33,12 +37,18 @@ import Testing
         let nonceB = try await Self.nonce(of: keyB, harness)
         #expect(nonceA != nonceB, "each key has its own nonce")
         let crossed = try await harness.tokenRequest(
-            Self.haapiFields, dpop: keyA.proof(method: "POST", url: harness.tokenURL, nonce: nonceB), authorization: harness.basicAuthorization)
+            Self.haapiFields,
+            dpop: keyA.proof(method: "POST", url: harness.tokenURL, nonce: nonceB),
+            authorization: harness.basicAuthorization
+        )
         #expect(crossed.status == 400)
         #expect(crossed.json["error"] as? String == "use_dpop_nonce")
         #expect(crossed.header("DPoP-Nonce") == nonceA, "the answer names the proof key's own nonce")
         let own = try await harness.tokenRequest(
-            Self.haapiFields, dpop: keyA.proof(method: "POST", url: harness.tokenURL, nonce: nonceA), authorization: harness.basicAuthorization)
+            Self.haapiFields,
+            dpop: keyA.proof(method: "POST", url: harness.tokenURL, nonce: nonceA),
+            authorization: harness.basicAuthorization
+        )
         #expect(own.status == 200)
         #expect(own.header("DPoP-Nonce") == nonceA)
         try await harness.finish()
@@ -71,7 +81,10 @@ import Testing
         for _ in 0..<2 { _ = try await Self.nonce(of: TestDPoPKey(), harness) }
         // Beyond two keys the oldest nonce was dropped: its key is asked for a new one.
         let evicted = try await harness.tokenRequest(
-            Self.haapiFields, dpop: first.proof(method: "POST", url: harness.tokenURL, nonce: firstNonce), authorization: harness.basicAuthorization)
+            Self.haapiFields,
+            dpop: first.proof(method: "POST", url: harness.tokenURL, nonce: firstNonce),
+            authorization: harness.basicAuthorization
+        )
         #expect(evicted.json["error"] as? String == "use_dpop_nonce")
         #expect(evicted.header("DPoP-Nonce") != firstNonce)
         try await harness.finish()
@@ -94,9 +107,11 @@ import Testing
         #expect(tokens.json["token_type"] as? String == "DPoP")
         let accessToken = try #require(tokens.json["access_token"] as? String)
         let introspection = try await harness.http.send(
-            .POST, harness.base + "/oauth/v2/oauth-introspect",
+            .POST,
+            harness.base + "/oauth/v2/oauth-introspect",
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", harness.basicAuthorization)],
-            body: TestHTTP.formEncode([("token", accessToken)]))
+            body: TestHTTP.formEncode([("token", accessToken)])
+        )
         #expect((introspection.json["cnf"] as? [String: Any])?["jkt"] as? String == flow.key.thumbprint)
 
         // Refreshing the bound tokens needs a proof from the same key.
@@ -107,10 +122,16 @@ import Testing
         let stranger = TestDPoPKey()
         let strangerNonce = try await Self.nonce(of: stranger, harness)
         let foreign = try await harness.tokenRequest(
-            refreshFields, dpop: stranger.proof(method: "POST", url: harness.tokenURL, nonce: strangerNonce), authorization: harness.basicAuthorization)
+            refreshFields,
+            dpop: stranger.proof(method: "POST", url: harness.tokenURL, nonce: strangerNonce),
+            authorization: harness.basicAuthorization
+        )
         #expect(foreign.json["error"] as? String == "invalid_dpop_proof")
         let refreshed = try await harness.tokenRequest(
-            refreshFields, dpop: flow.key.proof(method: "POST", url: harness.tokenURL, nonce: flow.nonce), authorization: harness.basicAuthorization)
+            refreshFields,
+            dpop: flow.key.proof(method: "POST", url: harness.tokenURL, nonce: flow.nonce),
+            authorization: harness.basicAuthorization
+        )
         #expect(refreshed.status == 200, "\(refreshed.text)")
         #expect(refreshed.json["token_type"] as? String == "DPoP")
         // The successful exchange did consume the code.

@@ -24,17 +24,23 @@ import Testing
         #expect(response.json["error"] as? String == "invalid_client")
         #expect(response.header("WWW-Authenticate")?.hasPrefix("Basic") == true)
         let post = try await harness.tokenRequest(
-            Self.haapiFields + [("client_id", "demo-gateway"), ("client_secret", "nope")], dpop: key.proof(method: "POST", url: harness.tokenURL))
+            Self.haapiFields + [("client_id", "demo-gateway"), ("client_secret", "nope")],
+            dpop: key.proof(method: "POST", url: harness.tokenURL)
+        )
         #expect(post.status == 401)
         #expect(post.json["error"] as? String == "invalid_client")
         let none = try await harness.tokenRequest(Self.haapiFields, dpop: key.proof(method: "POST", url: harness.tokenURL))
         #expect(none.json["error"] as? String == "invalid_client")
         let both = try await harness.tokenRequest(
-            Self.haapiFields + [("client_id", "demo-gateway"), ("client_secret", "demo-secret")], dpop: key.proof(method: "POST", url: harness.tokenURL),
-            authorization: harness.basicAuthorization)
+            Self.haapiFields + [("client_id", "demo-gateway"), ("client_secret", "demo-secret")],
+            dpop: key.proof(method: "POST", url: harness.tokenURL),
+            authorization: harness.basicAuthorization
+        )
         #expect(both.json["error"] as? String == "invalid_request")
         let goodPost = try await harness.tokenRequest(
-            Self.haapiFields + [("client_id", "demo-gateway"), ("client_secret", "demo-secret")], dpop: key.proof(method: "POST", url: harness.tokenURL))
+            Self.haapiFields + [("client_id", "demo-gateway"), ("client_secret", "demo-secret")],
+            dpop: key.proof(method: "POST", url: harness.tokenURL)
+        )
         #expect(goodPost.status == 200)
         try await harness.finish()
     }
@@ -43,9 +49,10 @@ import Testing
         let harness = try await DemoServerHarness.start()
         let key = TestDPoPKey()
         let assertion = try harness.clientAssertion()
-        let fields = Self.haapiFields + [
-            ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"), ("client_assertion", assertion),
-        ]
+        let fields =
+            Self.haapiFields + [
+                ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"), ("client_assertion", assertion),
+            ]
         let first = try await harness.tokenRequest(fields, dpop: key.proof(method: "POST", url: harness.tokenURL))
         #expect(first.status == 200, "\(first.text)")
         let replay = try await harness.tokenRequest(fields, dpop: key.proof(method: "POST", url: harness.tokenURL))
@@ -54,7 +61,8 @@ import Testing
         for bad in [try harness.clientAssertion(audience: "https://elsewhere.example"), try harness.clientAssertion(expiresIn: -120)] {
             let response = try await harness.tokenRequest(
                 Self.haapiFields + [("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"), ("client_assertion", bad)],
-                dpop: key.proof(method: "POST", url: harness.tokenURL))
+                dpop: key.proof(method: "POST", url: harness.tokenURL)
+            )
             #expect(response.json["error"] as? String == "invalid_client")
         }
         try await harness.finish()
@@ -81,9 +89,11 @@ import Testing
         #expect(again.json["error"] as? String == "invalid_grant")
         // Reusing the code revoked the tokens issued for it.
         let introspection = try await harness.http.send(
-            .POST, harness.base + "/oauth/v2/oauth-introspect",
+            .POST,
+            harness.base + "/oauth/v2/oauth-introspect",
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", harness.basicAuthorization)],
-            body: TestHTTP.formEncode([("token", issued.json["access_token"] as? String ?? "")]))
+            body: TestHTTP.formEncode([("token", issued.json["access_token"] as? String ?? "")])
+        )
         #expect(introspection.json["active"] as? Bool == false)
         try await harness.finish()
     }
@@ -98,45 +108,62 @@ import Testing
         let refreshToken = try #require(tokens.json["refresh_token"] as? String)
 
         let introspection = try await harness.http.send(
-            .POST, harness.base + "/oauth/v2/oauth-introspect",
+            .POST,
+            harness.base + "/oauth/v2/oauth-introspect",
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", harness.basicAuthorization)],
-            body: TestHTTP.formEncode([("token", accessToken)]))
+            body: TestHTTP.formEncode([("token", accessToken)])
+        )
         #expect(introspection.json["active"] as? Bool == true)
         #expect((introspection.json["cnf"] as? [String: Any])?["jkt"] as? String == userKey.thumbprint)
 
         // The bound access token works at userinfo only with a matching proof.
         let userinfo = harness.base + "/oauth/v2/oauth-userinfo"
         let good = try await harness.http.send(
-            .GET, userinfo, headers: [("Authorization", "DPoP \(accessToken)"), ("DPoP", userKey.proof(method: "GET", url: userinfo, accessToken: accessToken))])
+            .GET,
+            userinfo,
+            headers: [("Authorization", "DPoP \(accessToken)"), ("DPoP", userKey.proof(method: "GET", url: userinfo, accessToken: accessToken))]
+        )
         #expect(good.status == 200)
         #expect(good.json["sub"] as? String == "demo")
         let asBearer = try await harness.http.send(.GET, userinfo, headers: [("Authorization", "Bearer \(accessToken)")])
         #expect(asBearer.status == 401)
         let foreignKey = try await harness.http.send(
-            .GET, userinfo,
-            headers: [("Authorization", "DPoP \(accessToken)"), ("DPoP", TestDPoPKey().proof(method: "GET", url: userinfo, accessToken: accessToken))])
+            .GET,
+            userinfo,
+            headers: [
+                ("Authorization", "DPoP \(accessToken)"), ("DPoP", TestDPoPKey().proof(method: "GET", url: userinfo, accessToken: accessToken)),
+            ]
+        )
         #expect(foreignKey.status == 401)
         #expect(foreignKey.header("WWW-Authenticate")?.contains("invalid_dpop_proof") == true)
         // A proof from another key cannot use the bound refresh token.
         let otherKey = try await harness.tokenRequest(
-            [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], dpop: TestDPoPKey().proof(method: "POST", url: harness.tokenURL),
-            authorization: harness.basicAuthorization)
+            [("grant_type", "refresh_token"), ("refresh_token", refreshToken)],
+            dpop: TestDPoPKey().proof(method: "POST", url: harness.tokenURL),
+            authorization: harness.basicAuthorization
+        )
         #expect(otherKey.json["error"] as? String == "invalid_dpop_proof")
 
         let refreshed = try await harness.tokenRequest(
-            [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], dpop: userKey.proof(method: "POST", url: harness.tokenURL),
-            authorization: harness.basicAuthorization)
+            [("grant_type", "refresh_token"), ("refresh_token", refreshToken)],
+            dpop: userKey.proof(method: "POST", url: harness.tokenURL),
+            authorization: harness.basicAuthorization
+        )
         #expect(refreshed.status == 200, "\(refreshed.text)")
         let rotated = try #require(refreshed.json["refresh_token"] as? String)
         #expect(rotated != refreshToken)
         let old = try await harness.tokenRequest(
-            [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], dpop: userKey.proof(method: "POST", url: harness.tokenURL),
-            authorization: harness.basicAuthorization)
+            [("grant_type", "refresh_token"), ("refresh_token", refreshToken)],
+            dpop: userKey.proof(method: "POST", url: harness.tokenURL),
+            authorization: harness.basicAuthorization
+        )
         #expect(old.json["error"] as? String == "invalid_grant")
         // Reuse of a rotated refresh token revokes the whole grant, including the newest tokens.
         let afterReuse = try await harness.tokenRequest(
-            [("grant_type", "refresh_token"), ("refresh_token", rotated)], dpop: userKey.proof(method: "POST", url: harness.tokenURL),
-            authorization: harness.basicAuthorization)
+            [("grant_type", "refresh_token"), ("refresh_token", rotated)],
+            dpop: userKey.proof(method: "POST", url: harness.tokenURL),
+            authorization: harness.basicAuthorization
+        )
         #expect(afterReuse.json["error"] as? String == "invalid_grant")
 
         try await harness.finish()
@@ -149,18 +176,25 @@ import Testing
         let refreshToken = try #require(tokens.json["refresh_token"] as? String)
         func revoke(_ token: String) async throws -> TestResponse {
             try await harness.http.send(
-                .POST, harness.base + "/oauth/v2/oauth-revoke",
+                .POST,
+                harness.base + "/oauth/v2/oauth-revoke",
                 headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", harness.basicAuthorization)],
-                body: TestHTTP.formEncode([("token", token), ("token_type_hint", "refresh_token")]))
+                body: TestHTTP.formEncode([("token", token), ("token_type_hint", "refresh_token")])
+            )
         }
         #expect(try await revoke("unknown-token").status == 200)
         #expect(try await revoke(refreshToken).status == 200)
         let refused = try await harness.tokenRequest(
-            [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], authorization: harness.basicAuthorization)
+            [("grant_type", "refresh_token"), ("refresh_token", refreshToken)],
+            authorization: harness.basicAuthorization
+        )
         #expect(refused.json["error"] as? String == "invalid_grant")
         let unauthenticated = try await harness.http.send(
-            .POST, harness.base + "/oauth/v2/oauth-revoke", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-            body: "token=\(refreshToken)")
+            .POST,
+            harness.base + "/oauth/v2/oauth-revoke",
+            headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: "token=\(refreshToken)"
+        )
         #expect(unauthenticated.status == 401)
         try await harness.finish()
     }
@@ -168,26 +202,40 @@ import Testing
     @Test func malformedTokenRequestsGetOAuthErrors() async throws {
         let harness = try await DemoServerHarness.start(maximumBodyBytes: 4096)
         let auth = harness.basicAuthorization
-        #expect(try await harness.tokenRequest([("grant_type", "password")], authorization: auth).json["error"] as? String == "unsupported_grant_type")
+        #expect(
+            try await harness.tokenRequest([("grant_type", "password")], authorization: auth).json["error"] as? String == "unsupported_grant_type"
+        )
         #expect(try await harness.tokenRequest([("scope", "x")], authorization: auth).json["error"] as? String == "invalid_request")
         #expect(
             try await harness.tokenRequest([("grant_type", "client_credentials"), ("grant_type", "client_credentials")], authorization: auth)
-                .json["error"] as? String == "invalid_request")
+                .json["error"] as? String == "invalid_request"
+        )
         #expect(
             try await harness.tokenRequest([("grant_type", "client_credentials")], authorization: auth, contentType: "application/json")
-                .json["error"] as? String == "invalid_request")
+                .json["error"] as? String == "invalid_request"
+        )
         let other = try await harness.tokenRequest(
-            [("grant_type", "client_credentials"), ("scope", "openid")], dpop: TestDPoPKey().proof(method: "POST", url: harness.tokenURL),
-            authorization: auth)
+            [("grant_type", "client_credentials"), ("scope", "openid")],
+            dpop: TestDPoPKey().proof(method: "POST", url: harness.tokenURL),
+            authorization: auth
+        )
         #expect(other.json["error"] as? String == "invalid_scope")
         let oversized = try await harness.tokenRequest([("grant_type", String(repeating: "x", count: 10_000))], authorization: auth)
         #expect(oversized.status == 413)
         let badCode = try await harness.tokenRequest(
-            [("grant_type", "authorization_code"), ("code", "nope"), ("redirect_uri", "haapi:start"), ("code_verifier", String(repeating: "b", count: 43))],
-            authorization: auth)
+            [
+                ("grant_type", "authorization_code"), ("code", "nope"), ("redirect_uri", "haapi:start"),
+                ("code_verifier", String(repeating: "b", count: 43)),
+            ],
+            authorization: auth
+        )
         #expect(badCode.json["error"] as? String == "invalid_grant")
         let garbage = try await harness.http.send(
-            .POST, harness.tokenURL, headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", "Basic %%%")], body: "%zz=%")
+            .POST,
+            harness.tokenURL,
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", "Basic %%%")],
+            body: "%zz=%"
+        )
         #expect(garbage.status == 400 || garbage.status == 401)
         try await harness.finish()
     }

@@ -1,12 +1,14 @@
-@testable import HAAPIDemoServer
-@testable import GatewayTestSupport
 import Testing
+
+@testable import GatewayTestSupport
+@testable import HAAPIDemoServer
 
 /// The demo's CBOR decoder, authenticator-data parser and origin policy on hostile and edge-case input.
 @Suite struct WebAuthnParsingTests {
     @Test func cborDecodesTheItemsWebAuthnUses() throws {
         let bytes = CBORWriter.encode(
-            .map([(.text("fmt"), .text("none")), (.integer(-7), .bytes([1, 2])), (.integer(300), .integer(-300)), (.text("m"), .map([]))]))
+            .map([(.text("fmt"), .text("none")), (.integer(-7), .bytes([1, 2])), (.integer(300), .integer(-300)), (.text("m"), .map([]))])
+        )
         let value = try CBORDecoder.decodeWhole(bytes)
         #expect(value[text: "fmt"]?.textValue == "none")
         #expect(value[integer: -7]?.bytesValue == [1, 2])
@@ -16,17 +18,19 @@ import Testing
         #expect(try CBORDecoder.decodeWhole([0x82, 0x01, 0xf6]) == .array([.unsigned(1), .null]))
     }
 
-    @Test(arguments: [
-        ([0xa1, 0x01], CBORDecoder.Failure.truncated),  // a map without its value
-        ([0x5f, 0x41, 0x00, 0xff], .unsupported("indefinite or reserved length 31")),  // an indefinite byte string
-        ([0xc2, 0x41, 0x00], .unsupported("major type 6")),  // a tag
-        ([0xf9, 0x3c, 0x00], .unsupported("simple value or float 25")),  // a half float
-        ([0xa2, 0x01, 0x01, 0x01, 0x02], .duplicateKey),
-        ([0x01, 0x02], .trailingBytes),
-        ([0x62, 0xc3, 0x28], .invalidText),
-        ([0x5b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], .truncated),  // a length beyond the input
-        ([0x9b, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff], .tooLarge),  // an absurd element count
-    ] as [([UInt8], CBORDecoder.Failure)])
+    @Test(
+        arguments: [
+            ([0xa1, 0x01], CBORDecoder.Failure.truncated),  // a map without its value
+            ([0x5f, 0x41, 0x00, 0xff], .unsupported("indefinite or reserved length 31")),  // an indefinite byte string
+            ([0xc2, 0x41, 0x00], .unsupported("major type 6")),  // a tag
+            ([0xf9, 0x3c, 0x00], .unsupported("simple value or float 25")),  // a half float
+            ([0xa2, 0x01, 0x01, 0x01, 0x02], .duplicateKey),
+            ([0x01, 0x02], .trailingBytes),
+            ([0x62, 0xc3, 0x28], .invalidText),
+            ([0x5b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], .truncated),  // a length beyond the input
+            ([0x9b, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff], .tooLarge),  // an absurd element count
+        ] as [([UInt8], CBORDecoder.Failure)]
+    )
     func cborRefusesWhatWebAuthnNeverSends(bytes: [UInt8], failure: CBORDecoder.Failure) {
         #expect(throws: failure) { try CBORDecoder.decodeWhole(bytes) }
     }

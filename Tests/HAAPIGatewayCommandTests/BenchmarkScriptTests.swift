@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GatewayTestSupport
 
 /// `scripts/benchmark --tiny` runs the whole macro benchmark on a few rounds and sessions with the binaries of this
@@ -71,7 +72,8 @@ struct BenchmarkScriptTests {
                 "python3", Repository.root.appendingPathComponent("scripts/benchmark").path, "--tiny", "--bin-dir",
                 Repository.executable.deletingLastPathComponent().path, "--output-dir", output.path,
             ],
-            seconds: 300)
+            seconds: 300
+        )
         #expect(result.status == 0, "scripts/benchmark --tiny failed: \(result.standardOutput.suffix(2000)) \(result.standardError.suffix(2000))")
         let results = try JSONDecoder().decode(Results.self, from: Data(contentsOf: output.appendingPathComponent("results.json")))
         #expect(results.sign_in.rounds == 3)

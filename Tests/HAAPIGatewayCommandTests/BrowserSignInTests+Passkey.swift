@@ -1,13 +1,15 @@
 import Foundation
 import HAAPIDemoServer
 import Testing
+
 @testable import GatewayTestSupport
 
 /// Passkeys in a real browser: headless Chromium with a virtual authenticator creates a passkey through the built
 /// gateway and signs in with it, then signs in with it alone, on a 1280 px desktop and a 375 px phone; once the
 /// authenticator has lost it, the browser's refusal is announced and the password fallback offered; reached by IP
 /// address (where the relying-party id `localhost` cannot be used) the page offers the password fallback instead.
-/// Every page is scanned with axe-core (no serious or critical violation) and checked by the Nu validator. Screenshots go to `artifacts/screenshots/passkey/`. Needs Debian's chromium and chromium-driver and Python's
+/// Every page is scanned with axe-core (no serious or critical violation) and checked by the Nu validator. Screenshots go to
+/// `artifacts/screenshots/passkey/`. Needs Debian's chromium and chromium-driver and Python's
 /// selenium, which `.ci/run` installs.
 ///
 /// Part of the serialized `BrowserSignInTests` suite, so that two Chromiums never share the machine's cores and neither
@@ -15,7 +17,10 @@ import Testing
 extension BrowserSignInTests {
     private struct PasskeyReport: Decodable {
         struct Walk: Decodable {
-            struct Page: Decodable { let name: String; let h1: String }
+            struct Page: Decodable {
+                let name: String
+                let h1: String
+            }
             let walk: String
             let user: String
             let width: Int

@@ -1,6 +1,7 @@
 import Foundation
 import HAAPIDemoServer
 import Testing
+
 @testable import GatewayTestSupport
 
 /// Every demo user signs in through the built gateway in headless Chromium, as a person would, on a 1280 px desktop
@@ -14,7 +15,10 @@ import Testing
 @Suite(.serialized) struct BrowserSignInTests {
     private struct Report: Decodable {
         struct Walk: Decodable {
-            struct Page: Decodable { let name: String; let h1: String }
+            struct Page: Decodable {
+                let name: String
+                let h1: String
+            }
             let user: String
             let width: Int
             let pages: [Page]
@@ -60,7 +64,9 @@ import Testing
         // For the record (the closing note's figures): timings, pages, and axe findings of lesser impact.
         let minor = report.axe.map { "\($0.key) (\($0.value.impact), \($0.value.pages.count) pages)" }.sorted()
         let timings = report.walks.map { "\($0.user)@\($0.width) \($0.seconds) s" }.joined(separator: ", ")
-        print("browser walks: \(report.walks.count) in \(report.seconds) s, \(report.pages) pages (\(timings)); axe findings: \(minor.isEmpty ? "none" : minor.joined(separator: ", "))")
+        print(
+            "browser walks: \(report.walks.count) in \(report.seconds) s, \(report.pages) pages (\(timings)); axe findings: \(minor.isEmpty ? "none" : minor.joined(separator: ", "))"
+        )
     }
 
     /// Starts the demo upstream and the built gateway in front of it, runs `Tests/Browser/<script>` with the arguments made
@@ -76,15 +82,18 @@ import Testing
             environment: [
                 "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60", "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0",
                 // The device walk signs a device in (RFC 8628) through the verification pages.
-                "HAAPI_GATEWAY_DEVICES_ENABLED": "true", "HAAPI_GATEWAY_DEVICES_CLIENTS": #"[{"id":"browser-walk","name":"Walk device","receivesDPoPKey":"true"}]"#,
-            ])
+                "HAAPI_GATEWAY_DEVICES_ENABLED": "true",
+                "HAAPI_GATEWAY_DEVICES_CLIENTS": #"[{"id":"browser-walk","name":"Walk device","receivesDPoPKey":"true"}]"#,
+            ]
+        )
         let result: ProcessResult
         do {
             let gateway = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
             result = try await runProgram(
                 URL(fileURLWithPath: "/usr/bin/env"),
                 ["python3", Repository.root.appendingPathComponent("Tests/Browser/\(script)").path] + arguments(gateway, demo.baseURL.absoluteString),
-                seconds: 600)
+                seconds: 600
+            )
         } catch {
             serve.signal(SIGTERM)
             await demo.shutdown()

@@ -10,22 +10,24 @@ enum CentralGateway {
     static func start(in directory: URL, secret: String, strict: Bool = false) async throws -> (RunningGateway, String) {
         try (secret + "\n").write(to: directory.appendingPathComponent("device-secret"), atomically: true, encoding: .utf8)
         try """
-            server:
-              port: 0
-              drainSeconds: 0
-            demo:
-              strict: \(strict)
-            devices:
-              enabled: true
-              pollIntervalSeconds: 1
-              clients:
-                - id: build-host
-                  name: Build host 3
-                  secretFile: device-secret
-                  receivesDPoPKey: true
-            """.write(to: directory.appendingPathComponent("gateway.yaml"), atomically: true, encoding: .utf8)
+        server:
+          port: 0
+          drainSeconds: 0
+        demo:
+          strict: \(strict)
+        devices:
+          enabled: true
+          pollIntervalSeconds: 1
+          clients:
+            - id: build-host
+              name: Build host 3
+              secretFile: device-secret
+              receivesDPoPKey: true
+        """.write(to: directory.appendingPathComponent("gateway.yaml"), atomically: true, encoding: .utf8)
         let gateway = try RunningGateway(
-            ["serve", "--config", directory.appendingPathComponent("gateway.yaml").path], environment: ["HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60"])
+            ["serve", "--config", directory.appendingPathComponent("gateway.yaml").path],
+            environment: ["HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60"]
+        )
         let url = try await gateway.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
         return (gateway, url)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GatewayTestSupport
 
 /// `haapi-gateway check-config` and `serve` with bad configuration, run as the built binary.
@@ -24,7 +25,10 @@ import Testing
         try "a-webhook-secret-of-some-length\n".write(to: directory.appendingPathComponent("webhook"), atomically: true, encoding: .utf8)
         let file = directory.appendingPathComponent("curity.yaml")
         try example.write(to: file, atomically: true, encoding: .utf8)
-        let result = try await runGatewayInRepository(["check-config", file.path], environment: ["HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": "canary-client-secret-0f9a"])
+        let result = try await runGatewayInRepository(
+            ["check-config", file.path],
+            environment: ["HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": "canary-client-secret-0f9a"]
+        )
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("https://idsvr.example.com/"))
         #expect(result.standardOutput.contains("<redacted>"))
@@ -42,17 +46,17 @@ import Testing
     @Test func aBadFileListsEveryProblemWithLineNumbersAndExits78() async throws {
         let file = try Repository.temporaryDirectory().appendingPathComponent("bad.yaml")
         try """
-            server:
-              prot: 8080
-              port: eighty
-            upstream:
-              clientSecret: canary-inline-secret-77
-            sesions:
-              idleTimeoutSeconds: 5
-            callbacks:
-              sinks: [ftp://nowhere]
+        server:
+          prot: 8080
+          port: eighty
+        upstream:
+          clientSecret: canary-inline-secret-77
+        sesions:
+          idleTimeoutSeconds: 5
+        callbacks:
+          sinks: [ftp://nowhere]
 
-            """.write(to: file, atomically: true, encoding: .utf8)
+        """.write(to: file, atomically: true, encoding: .utf8)
         let result = try await runGatewayInRepository(["check-config", file.path])
         #expect(result.status == 78)
         #expect(result.standardOutput.isEmpty)
@@ -66,7 +70,10 @@ import Testing
     }
 
     @Test func serveRefusesToStartWithABadConfiguration() async throws {
-        let result = try await runGatewayInRepository(["serve", "--port", "0", "--callback", "exec:relative/program"], environment: ["HAAPI_GATEWAY_SESSIONS_MAXIMUM_SESSIONS": "0"])
+        let result = try await runGatewayInRepository(
+            ["serve", "--port", "0", "--callback", "exec:relative/program"],
+            environment: ["HAAPI_GATEWAY_SESSIONS_MAXIMUM_SESSIONS": "0"]
+        )
         #expect(result.status == 78)
         #expect(result.standardError.contains("exec:PATH needs an absolute path"))
         #expect(result.standardError.contains("sessions.maximumSessions (environment variable HAAPI_GATEWAY_SESSIONS_MAXIMUM_SESSIONS)"))
@@ -93,7 +100,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let preview = directory.appendingPathComponent("preview")
         let result = try await runGatewayInRepository(
-            ["render", sample, "--output", preview.path], environment: ["HAAPI_GATEWAY_THEME_PRODUCT_NAME": "Acme", "HAAPI_GATEWAY_THEME_ACCENT_COLOR": "#0b5cad"])
+            ["render", sample, "--output", preview.path],
+            environment: ["HAAPI_GATEWAY_THEME_PRODUCT_NAME": "Acme", "HAAPI_GATEWAY_THEME_ACCENT_COLOR": "#0b5cad"]
+        )
         #expect(result.status == 0, "\(result.standardError)")
         let page = try String(contentsOf: preview.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(page.contains("<title>Login – Acme</title>") || page.contains(" – Acme</title>"))

@@ -12,7 +12,9 @@ struct CrowdedClientsTests {
         // Long enough that the time bound does not clear the crowd while the person signs in: the caps must.
         let serve = try RunningGateway(
             ["serve", "--port", "0"],
-            environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0", "HAAPI_GATEWAY_SERVER_REQUEST_TIMEOUT_SECONDS": "60"], openFileLimit: (1024, 1024))
+            environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0", "HAAPI_GATEWAY_SERVER_REQUEST_TIMEOUT_SECONDS": "60"],
+            openFileLimit: (1024, 1024)
+        )
         let gateway = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
         let port = try #require(URL(string: gateway)?.port)
 
@@ -61,10 +63,16 @@ struct CrowdedClientsTests {
 
     @Test("a soft open-file limit below server.maximumConnections and 256 is raised toward the hard limit at startup")
     func softLimitIsRaised() async throws {
-        let serve = try RunningGateway(["serve", "--port", "0"], environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0"], openFileLimit: (1024, 8192))
+        let serve = try RunningGateway(
+            ["serve", "--port", "0"],
+            environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0"],
+            openFileLimit: (1024, 8192)
+        )
         _ = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
         let limits = try String(contentsOfFile: "/proc/\(serve.processIdentifier)/limits", encoding: .utf8)
-        let line = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let line = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }.map {
+            $0.split(separator: " ", omittingEmptySubsequences: true)
+        }
         #expect(line.map { Array($0.suffix(3)) } == ["4352", "8192", "files"], "\(limits)")
         serve.signal(SIGTERM)
         _ = try await serve.waitForExit(timeout: .seconds(30))

@@ -16,11 +16,11 @@ struct DeliveryAcrossKillTests {
         // PID (its process group's) first.
         let sink = directory.appendingPathComponent("sink.sh")
         try """
-            #!/bin/sh
-            echo $$ > '\(directory.path)/pid-'$$
-            while [ ! -f '\(directory.path)/ok' ]; do sleep 0.1; done
-            cat > '\(directory.path)/delivered-'"$HAAPI_GATEWAY_DELIVERY"
-            """.write(to: sink, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        echo $$ > '\(directory.path)/pid-'$$
+        while [ ! -f '\(directory.path)/ok' ]; do sleep 0.1; done
+        cat > '\(directory.path)/delivered-'"$HAAPI_GATEWAY_DELIVERY"
+        """.write(to: sink, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: sink.path)
         let spool = directory.appendingPathComponent("callbacks.spool").path
         let environment = [
@@ -39,7 +39,9 @@ struct DeliveryAcrossKillTests {
         #expect(spooled.count == 1, "in the spool while the sink is stuck")
         first.signal(signal)
         _ = try await first.waitForExit(timeout: .seconds(30))
-        let groups = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("pid-") }.compactMap { pid_t($0.dropFirst(4)) }
+        let groups = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("pid-") }.compactMap {
+            pid_t($0.dropFirst(4))
+        }
         #expect(groups.count == 1, "one attempt was under way")
         if signal == SIGKILL {
             // A killed gateway cannot end anything: its service manager ends what is left of it (systemd's default
@@ -48,7 +50,10 @@ struct DeliveryAcrossKillTests {
         }
         // A stopped gateway ended the receiver's whole process group itself, before it exited.
         for group in groups {
-            #expect(await ProcessGroups.waitUntilGone([group], within: .seconds(5)), "the stuck receiver is gone after the \(signal == SIGKILL ? "kill" : "stop")")
+            #expect(
+                await ProcessGroups.waitUntilGone([group], within: .seconds(5)),
+                "the stuck receiver is gone after the \(signal == SIGKILL ? "kill" : "stop")"
+            )
         }
         #expect(try SpooledDeliveries.ids(in: spool) == spooled, "still spooled after the \(signal == SIGKILL ? "kill" : "stop")")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("delivered-") }.isEmpty)

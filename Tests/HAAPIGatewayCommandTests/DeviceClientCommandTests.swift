@@ -44,25 +44,38 @@ import Testing
             let help = try await runGateway([command, "--help"], directory: Repository.root)
             #expect(help.status == 0)
             let text = help.standardOutput.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
-            for option in ["--via <url>", "--device-client <id>", "--device-client-secret-file <file>", "A central haapi-gateway to sign in through as a device client"] {
+            for option in [
+                "--via <url>", "--device-client <id>", "--device-client-secret-file <file>",
+                "A central haapi-gateway to sign in through as a device client",
+            ] {
                 #expect(text.contains(option), "\(command) --help lacks \(option)")
             }
         }
         let login = try await runGateway(["login", "--help"], directory: Repository.root)
-        #expect(login.standardOutput.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ").contains("2 timed out or the code expired"))
+        #expect(
+            login.standardOutput.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ").contains(
+                "2 timed out or the code expired"
+            )
+        )
     }
 
     @Test func anUnreachableGatewayOrAnUnreadableSecretStopsLoginBeforeAnythingIsShown() async throws {
         let tokenFile = try Repository.temporaryDirectory().appendingPathComponent("private/tokens.json")
         // Port 1 on loopback: nothing listens.
         let unreachable = try await runGateway(
-            ["login", "--via", "http://127.0.0.1:1", "--device-client", "pi", "--token-file", tokenFile.path], directory: Repository.root)
+            ["login", "--via", "http://127.0.0.1:1", "--device-client", "pi", "--token-file", tokenFile.path],
+            directory: Repository.root
+        )
         #expect(unreachable.status == 1)
         #expect(unreachable.standardError.contains("the gateway at http://127.0.0.1:1 could not be reached"), "\(unreachable.standardError)")
         #expect(unreachable.standardOutput.isEmpty)
         let unreadable = try await runGateway(
-            ["login", "--via", "http://127.0.0.1:1", "--device-client", "pi", "--device-client-secret-file", "/nonexistent/secret", "--token-file", tokenFile.path],
-            directory: Repository.root)
+            [
+                "login", "--via", "http://127.0.0.1:1", "--device-client", "pi", "--device-client-secret-file", "/nonexistent/secret", "--token-file",
+                tokenFile.path,
+            ],
+            directory: Repository.root
+        )
         #expect(unreadable.status == 78)
         #expect(unreadable.standardError.contains("cannot read the device client secret file /nonexistent/secret"))
     }
@@ -74,14 +87,20 @@ import Testing
         let tokenFile = directory.appendingPathComponent("private/tokens.json")
         let gateway = ScriptedDeviceGateway(deviceCodeAnswers: ["authorization_pending", nil])
         try await gateway.serving { url in
-            let device = ["--via", url.absoluteString, "--device-client", "pi", "--device-client-secret-file", secretFile.path, "--token-file", tokenFile.path]
+            let device = [
+                "--via", url.absoluteString, "--device-client", "pi", "--device-client-secret-file", secretFile.path, "--token-file", tokenFile.path,
+            ]
 
             let login = try await runGateway(["login", "--qr", "--timeout-seconds", "60"] + device, directory: Repository.root)
             #expect(login.status == 0, "\(login.standardError)")
             #expect(login.standardOutput.contains("    \(url.absoluteString)/device?user_code=WDJB-MJHT\n"))
             #expect(login.standardOutput.contains("go to \(url.absoluteString)/device and enter the code WDJB-MJHT"))
             #expect(login.standardOutput.contains("█"), "--qr draws the link")
-            #expect(login.standardOutput.contains("Signed in as alice with scopes openid profile; the access token expires in 300 s. Tokens written to \(tokenFile.path) (mode 0600)."))
+            #expect(
+                login.standardOutput.contains(
+                    "Signed in as alice with scopes openid profile; the access token expires in 300 s. Tokens written to \(tokenFile.path) (mode 0600)."
+                )
+            )
             for secret in ["device-access", "device-refresh", "scripted-device-code", "s3cret"] {
                 #expect(!login.standardOutput.contains(secret) && !login.standardError.contains(secret), "\(secret) shown")
             }
@@ -90,7 +109,9 @@ import Testing
             #expect(gateway.requests(to: "/oauth/device_authorization").first?.basicCredentials == "pi:s3cret")
             let polls = gateway.requests(to: "/oauth/token")
             #expect(polls.count == 2)
-            #expect(polls.allSatisfy { $0.form["grant_type"] == "urn:ietf:params:oauth:grant-type:device_code" && $0.basicCredentials == "pi:s3cret" })
+            #expect(
+                polls.allSatisfy { $0.form["grant_type"] == "urn:ietf:params:oauth:grant-type:device_code" && $0.basicCredentials == "pi:s3cret" }
+            )
 
             let keep = try await runGateway(["keep", "--once"] + device, directory: Repository.root)
             #expect(keep.status == 0, "\(keep.standardError)")
@@ -104,8 +125,10 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: tokenFile.path))
             #expect(
                 gateway.requests(to: "/oauth/revoke").map(\.form) == [
-                    ["token": "refreshed-refresh", "token_type_hint": "refresh_token"], ["token": "refreshed-access", "token_type_hint": "access_token"],
-                ])
+                    ["token": "refreshed-refresh", "token_type_hint": "refresh_token"],
+                    ["token": "refreshed-access", "token_type_hint": "access_token"],
+                ]
+            )
         }
     }
 
@@ -114,9 +137,14 @@ import Testing
         let gateway = ScriptedDeviceGateway(deviceCodeAnswers: ["access_denied"])
         try await gateway.serving { url in
             let login = try await runGateway(
-                ["login", "--json", "--via", url.absoluteString, "--device-client", "pi", "--token-file", tokenFile.path], directory: Repository.root)
+                ["login", "--json", "--via", url.absoluteString, "--device-client", "pi", "--token-file", tokenFile.path],
+                directory: Repository.root
+            )
             #expect(login.status == 1)
-            #expect(login.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"error":"access_denied","errorDescription":"","outcome":"error"}"#)
+            #expect(
+                login.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+                    == #"{"error":"access_denied","errorDescription":"","outcome":"error"}"#
+            )
             #expect(login.standardError.contains("WDJB-MJHT"), "with --json the banner goes to standard error")
             #expect(login.standardError.contains("the sign-in failed: access_denied"))
             #expect(gateway.requests(to: "/oauth/device_authorization").first?.form == ["client_id": "pi"], "a public client names itself")

@@ -29,7 +29,10 @@ struct DeviceClientInteropTests {
         init(baseURL: String, pollAndRefresh: (poll: String, refresh: String)? = nil) throws {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments =
-                ["python3", Repository.root.appendingPathComponent("Tests/Interop/rfc8628_client.py").path, baseURL, "build-host", DeviceClientInteropTests.secret]
+                [
+                    "python3", Repository.root.appendingPathComponent("Tests/Interop/rfc8628_client.py").path, baseURL, "build-host",
+                    DeviceClientInteropTests.secret,
+                ]
                 + (pollAndRefresh.map { [$0.poll, $0.refresh] } ?? [])
             output.attach(to: process)
             try process.run()
@@ -46,7 +49,8 @@ struct DeviceClientInteropTests {
 
     @Test(
         "requests-oauth2client: device code, the person signs in, the library's polling gets Bearer tokens; refresh and revocation go through the gateway",
-        .enabled(if: TestTools.deviceClientAvailable, "needs Python's requests-oauth2client (.ci/run installs it)"))
+        .enabled(if: TestTools.deviceClientAvailable, "needs Python's requests-oauth2client (.ci/run installs it)")
+    )
     func standardClientSignsIn() async throws {
         let (gateway, url, directory) = try await Self.startGateway()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -73,7 +77,8 @@ struct DeviceClientInteropTests {
 
     @Test(
         "requests-oauth2client: the person refuses the device; the library stops with access_denied",
-        .enabled(if: TestTools.deviceClientAvailable, "needs Python's requests-oauth2client (.ci/run installs it)"))
+        .enabled(if: TestTools.deviceClientAvailable, "needs Python's requests-oauth2client (.ci/run installs it)")
+    )
     func standardClientIsRefused() async throws {
         let (gateway, url, directory) = try await Self.startGateway()
         defer { try? FileManager.default.removeItem(at: directory) }

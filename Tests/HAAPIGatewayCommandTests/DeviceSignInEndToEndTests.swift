@@ -9,7 +9,11 @@ import Testing
 @Suite("login, keep and logout --via against a central gateway", .serialized)
 struct DeviceSignInEndToEndTests {
     private struct TokenDocument: Decodable {
-        struct Token: Decodable { let accessToken: String; let refreshToken: String?; let tokenType: String }
+        struct Token: Decodable {
+            let accessToken: String
+            let refreshToken: String?
+            let tokenType: String
+        }
         let token: Token
         let dpopPrivateKey: String?
     }
@@ -69,9 +73,14 @@ struct DeviceSignInEndToEndTests {
         #expect(logout.standardOutput.contains("Signed out"))
         #expect(!FileManager.default.fileExists(atPath: tokenFile.path))
         let refused = try await runGateway(
-            ["keep", "--once", "--via", url, "--device-client", "build-host", "--device-client-secret-file", directory.appendingPathComponent("device-secret").path,
-             "--token-file", stale.path],
-            environment: TokenKeeperTests.patient, directory: Repository.root)
+            [
+                "keep", "--once", "--via", url, "--device-client", "build-host", "--device-client-secret-file",
+                directory.appendingPathComponent("device-secret").path,
+                "--token-file", stale.path,
+            ],
+            environment: TokenKeeperTests.patient,
+            directory: Repository.root
+        )
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("invalid_grant"), "\(refused.standardError)")
         #expect(!FileManager.default.fileExists(atPath: stale.path))
@@ -84,7 +93,10 @@ struct DeviceSignInEndToEndTests {
         let tokenFile = directory.appendingPathComponent("private/tokens.json")
         let secretFile = directory.appendingPathComponent("device-secret").path
 
-        let login = try RunningGateway(["login", "--json", "--via", url, "--device-client", "build-host", "--device-client-secret-file", secretFile, "--token-file", tokenFile.path])
+        let login = try RunningGateway([
+            "login", "--json", "--via", url, "--device-client", "build-host", "--device-client-secret-file", secretFile, "--token-file",
+            tokenFile.path,
+        ])
         let link = try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/device\?user_code=[A-Z-]+)"#, inStandardError: true)
         try await TestBrowser.using(url) { person in
             let confirm = try await person.enterDeviceCode(completeURI: link)
@@ -98,8 +110,12 @@ struct DeviceSignInEndToEndTests {
         let wrongSecret = directory.appendingPathComponent("wrong-secret")
         try "not-the-secret".write(to: wrongSecret, atomically: true, encoding: .utf8)
         let refused = try await runGateway(
-            ["login", "--via", url, "--device-client", "build-host", "--device-client-secret-file", wrongSecret.path, "--token-file", tokenFile.path],
-            directory: Repository.root)
+            [
+                "login", "--via", url, "--device-client", "build-host", "--device-client-secret-file", wrongSecret.path, "--token-file",
+                tokenFile.path,
+            ],
+            directory: Repository.root
+        )
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("invalid_client"), "\(refused.standardError)")
         #expect(!refused.standardOutput.contains("/device?user_code="))

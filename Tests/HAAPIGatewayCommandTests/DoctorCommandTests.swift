@@ -26,7 +26,8 @@ struct DoctorCommandTests {
     static func doctor(_ issuer: String, _ extra: [String] = []) async throws -> ProcessResult {
         try await runGateway(
             ["doctor", "--upstream", issuer, "--client-id", DemoServer.clientID, "--client-secret", DemoServer.clientSecret] + extra,
-            directory: Repository.root)
+            directory: Repository.root
+        )
     }
 
     @Test("set up right (strict): every line ✓ or →, 'A sign-in can start.', exit 0")

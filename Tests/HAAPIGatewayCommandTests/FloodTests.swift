@@ -15,7 +15,10 @@ struct FloodTests {
                     var statuses: [Int] = []
                     for _ in stride(from: lane, to: count, by: parallel) {
                         let answer = try? await RawHTTPExchange.send(
-                            "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n", port: port, from: source)
+                            "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n",
+                            port: port,
+                            from: source
+                        )
                         statuses.append(answer?.status ?? 0)
                     }
                     return statuses
@@ -40,7 +43,8 @@ struct FloodTests {
                 "HAAPI_GATEWAY_SESSIONS_MAXIMUM_SESSIONS": "\(maximumSessions)",
                 "HAAPI_GATEWAY_SESSIONS_MAXIMUM_NEW_SESSIONS_PER_ADDRESS": "\(newSessionsPerAddress)",
                 "HAAPI_GATEWAY_SESSIONS_NEW_SESSION_WINDOW_SECONDS": "300",
-            ])
+            ]
+        )
         let metrics = try await serve.waitForOutput(#"url=http://127\.0\.0\.1:(\d+)/metrics"#, inStandardError: true)
         let base = try await serve.waitForOutput(#"open http://127\.0\.0\.1:(\d+)/ in a browser"#)
         return (serve, Int(base)!, Int(metrics)!)
@@ -53,11 +57,15 @@ struct FloodTests {
             let done = try await browser.signInAsDemo()
             let elapsed = ContinuousClock.now - started
             let statuses = browser.transcript.compactMap { Int($0.prefix { $0.isNumber }) }
-            return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, statuses, done.html.contains("You are signed in"))
+            return (
+                Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, statuses, done.html.contains("You are signed in")
+            )
         }
     }
 
-    @Test("one address floods while a person signs in from another: the flood gets 429 past its budget and starts at most that many flows upstream; the person never sees a 503")
+    @Test(
+        "one address floods while a person signs in from another: the flood gets 429 past its budget and starts at most that many flows upstream; the person never sees a 503"
+    )
     func floodFromOneAddress() async throws {
         let (serve, port, metricsPort) = try await Self.startGateway(maximumSessions: 50, newSessionsPerAddress: 10)
         async let flood = Self.flood(port: port, from: "127.0.0.2", count: 2000, parallel: 8)
@@ -66,8 +74,10 @@ struct FloodTests {
         let statuses = await flood
         let flows = try await Self.flowsStarted(metricsPort: metricsPort)
         let started = statuses.filter { $0 == 200 }.count
-        print("flood from one address: \(statuses.count) requests, \(started) answered with a sign-in page, \(statuses.filter { $0 == 429 }.count) × 429; "
-            + "\(flows) flows started upstream in all (the person's included); the person signed in in \(String(format: "%.2f", person.seconds)) s")
+        print(
+            "flood from one address: \(statuses.count) requests, \(started) answered with a sign-in page, \(statuses.filter { $0 == 429 }.count) × 429; "
+                + "\(flows) flows started upstream in all (the person's included); the person signed in in \(String(format: "%.2f", person.seconds)) s"
+        )
         #expect(person.signedIn)
         #expect(!person.statuses.contains(503), "\(person.statuses)")
         #expect(started == 10, "the budget of one address")
@@ -77,7 +87,9 @@ struct FloodTests {
         _ = try await serve.waitForExit(timeout: .seconds(30))
     }
 
-    @Test("many addresses fill the session cap with sessions nobody comes back to: a person arriving at the full cap still signs in start to finish, and the flows started upstream stay within the addresses' budgets")
+    @Test(
+        "many addresses fill the session cap with sessions nobody comes back to: a person arriving at the full cap still signs in start to finish, and the flows started upstream stay within the addresses' budgets"
+    )
     func floodFromManyAddressesAtTheCap() async throws {
         let (serve, port, metricsPort) = try await Self.startGateway(maximumSessions: 30, newSessionsPerAddress: 5)
         let attackers = (2...21).map { "127.0.0.\($0)" }
@@ -95,8 +107,10 @@ struct FloodTests {
         let person = try await Self.personSignsIn(port: port)
         let second = await secondWave
         let flows = try await Self.flowsStarted(metricsPort: metricsPort)
-        print("flood from \(attackers.count) addresses at a cap of 30: \(firstWave.count + second.count) requests, \(flows) flows started upstream "
-            + "(bound \(attackers.count * 5) + the person's); the person signed in in \(String(format: "%.2f", person.seconds)) s")
+        print(
+            "flood from \(attackers.count) addresses at a cap of 30: \(firstWave.count + second.count) requests, \(flows) flows started upstream "
+                + "(bound \(attackers.count * 5) + the person's); the person signed in in \(String(format: "%.2f", person.seconds)) s"
+        )
         #expect(person.signedIn)
         #expect(!person.statuses.contains(503), "\(person.statuses)")
         #expect(second.allSatisfy { $0 == 429 }, "every address spent its budget in the first wave")
@@ -107,7 +121,8 @@ struct FloodTests {
 
     @Test(
         "two replicas on PostgreSQL: 20 addresses flood both in turn; each address's budget holds for the two together, the cap fills with sessions nobody comes back to, and a person arriving at the full cap, balanced over both, still signs in",
-        .enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)"))
+        .enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)")
+    )
     func floodAtPostgresReplicas() async throws {
         try await SharedStoreGateways.run { shared in
             let environment = [
@@ -143,8 +158,10 @@ struct FloodTests {
             for replica in replicas { flows += try await Self.flowsStarted(metricsPort: replica.metricsPort) }
             let sessions = try await shared.postgres.psql("SELECT count(*) FROM haapi_gateway_sessions", database: shared.database)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            print("flood at two PostgreSQL replicas: \(statuses.count) requests from \(attackers.count) addresses, \(statuses.filter { $0 == 200 }.count) admitted, "
-                + "\(flows) flows started upstream in all (the person's included), \(sessions) sessions stored at a cap of 40")
+            print(
+                "flood at two PostgreSQL replicas: \(statuses.count) requests from \(attackers.count) addresses, \(statuses.filter { $0 == 200 }.count) admitted, "
+                    + "\(flows) flows started upstream in all (the person's included), \(sessions) sessions stored at a cap of 40"
+            )
             #expect(statuses.filter { $0 == 200 }.count == attackers.count * 5, "each address's budget is one for both replicas")
             #expect(statuses.filter { $0 == 429 }.count == attackers.count * 5)
             #expect(person.1, "the person signed in")

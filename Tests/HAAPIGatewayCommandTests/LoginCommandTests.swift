@@ -17,7 +17,9 @@ import Testing
         let tokenFile = directory.appendingPathComponent("tokens.json")
         // The embedded demo in its strict mode (--demo-strict): token-bound codes, so the tokens come bound with their key.
         let login = try RunningGateway(
-            ["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120", "--demo-strict"], environment: TokenKeeperTests.patient)
+            ["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120", "--demo-strict"],
+            environment: TokenKeeperTests.patient
+        )
         let link = try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)
         let code = try await login.waitForOutput(#"shows the code ([B-Z]{4}-[B-Z]{4})"#)
         let url = try #require(URL(string: link))
@@ -123,7 +125,10 @@ import Testing
 
     @Test func aCodeThatDoesNotMatchCancelsAndExits1() async throws {
         let tokenFile = try tokenDirectory().appendingPathComponent("tokens.json")
-        let login = try RunningGateway(["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120", "--json"], environment: TokenKeeperTests.patient)
+        let login = try RunningGateway(
+            ["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120", "--json"],
+            environment: TokenKeeperTests.patient
+        )
         let url = try #require(URL(string: try await waitForLink(login)))
         try await TestBrowser.using("http://127.0.0.1:\(url.port!)") { browser in
             let confirm = try await browser.get(url.path)
@@ -139,7 +144,10 @@ import Testing
     @Test func aTokenDirectoryOthersCanEnterIsRefused() async throws {
         let shared = try Repository.temporaryDirectory()
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: shared.path)
-        let result = try await runGateway(["login", "--port", "0", "--token-file", shared.appendingPathComponent("tokens.json").path], directory: Repository.root)
+        let result = try await runGateway(
+            ["login", "--port", "0", "--token-file", shared.appendingPathComponent("tokens.json").path],
+            directory: Repository.root
+        )
         #expect(result.status == 78)
         #expect(result.standardError.contains("accessible by other users"))
     }
@@ -150,7 +158,9 @@ import Testing
         let expression = try NSRegularExpression(pattern: #"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)
         while ContinuousClock.now < deadline {
             let text = login.standardError
-            if let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), let range = Range(match.range(at: 1), in: text) {
+            if let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                let range = Range(match.range(at: 1), in: text)
+            {
                 return String(text[range])
             }
             try await Task.sleep(for: .milliseconds(50))

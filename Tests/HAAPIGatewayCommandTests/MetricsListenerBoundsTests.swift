@@ -7,14 +7,17 @@ import Testing
 /// flood of connections to it cannot take the descriptors the gateway needs (a whole gateway process).
 @Suite("The metrics listener's connections")
 struct MetricsListenerBoundsTests {
-    @Test("connections to the metrics listener count against server.maximumConnections: past it one is closed at once, unanswered; a closed one gives its place back")
+    @Test(
+        "connections to the metrics listener count against server.maximumConnections: past it one is closed at once, unanswered; a closed one gives its place back"
+    )
     func bounded() async throws {
         let serve = try RunningGateway(
             ["serve", "--port", "0"],
             environment: [
                 "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0", "HAAPI_GATEWAY_METRICS_ENABLED": "true", "HAAPI_GATEWAY_METRICS_PORT": "0",
                 "HAAPI_GATEWAY_SERVER_MAXIMUM_CONNECTIONS": "3", "HAAPI_GATEWAY_SERVER_MAXIMUM_CONNECTIONS_PER_ADDRESS": "0",
-            ])
+            ]
+        )
         let port = try #require(Int(try await serve.waitForOutput(#"url=http://127\.0\.0\.1:(\d+)/metrics"#, inStandardError: true)))
         func isServed(_ connection: RawConnection) async -> Bool {
             guard connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") else { return false }

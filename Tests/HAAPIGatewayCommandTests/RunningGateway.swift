@@ -14,17 +14,23 @@ final class RunningGateway: @unchecked Sendable {
         let commandLine: [String]
         if let openFileLimit {
             executable = URL(fileURLWithPath: "/bin/sh")
-            commandLine = [
-                "-c", "ulimit -Sn \(openFileLimit.soft) && ulimit -Hn \(openFileLimit.hard) && exec \"$0\" \"$@\"", Repository.executable.path,
-            ] + arguments
+            commandLine =
+                [
+                    "-c", "ulimit -Sn \(openFileLimit.soft) && ulimit -Hn \(openFileLimit.hard) && exec \"$0\" \"$@\"", Repository.executable.path,
+                ] + arguments
         } else {
             executable = Repository.executable
             commandLine = arguments
         }
         let (output, error) = collected.pipes()
         process = try SpawnedProcess(
-            executable: executable, arguments: commandLine, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine },
-            directory: Repository.root, standardOutput: output, standardError: error)
+            executable: executable,
+            arguments: commandLine,
+            environment: environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine },
+            directory: Repository.root,
+            standardOutput: output,
+            standardError: error
+        )
     }
 
     var standardOutput: String { collected.text(error: false) }

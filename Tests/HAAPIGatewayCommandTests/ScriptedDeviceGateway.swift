@@ -16,7 +16,9 @@ final class ScriptedDeviceGateway: Sendable {
 
         /// The HTTP Basic credentials, decoded (`id:secret`).
         var basicCredentials: String? {
-            guard let authorization, authorization.hasPrefix("Basic "), let data = Data(base64Encoded: String(authorization.dropFirst(6))) else { return nil }
+            guard let authorization, authorization.hasPrefix("Basic "), let data = Data(base64Encoded: String(authorization.dropFirst(6))) else {
+                return nil
+            }
             return String(decoding: data, as: UTF8.self)
         }
     }
@@ -39,29 +41,40 @@ final class ScriptedDeviceGateway: Sendable {
     func serving<T: Sendable>(_ body: (URL) async throws -> T) async throws -> T {
         let router = Router()
         router.get("/.well-known/oauth-authorization-server") { _, _ in
-            self.json(200, """
+            self.json(
+                200,
+                """
                 {"issuer":"\(self.base)","device_authorization_endpoint":"\(self.base)/oauth/device_authorization",
                 "token_endpoint":"\(self.base)/oauth/token","revocation_endpoint":"\(self.base)/oauth/revoke",
                 "grant_types_supported":["urn:ietf:params:oauth:grant-type:device_code","refresh_token"],
                 "token_endpoint_auth_methods_supported":["client_secret_basic","client_secret_post","none"]}
-                """)
+                """
+            )
         }
         router.post("/oauth/device_authorization") { request, _ in
             try await self.record(request)
-            return self.json(200, """
+            return self.json(
+                200,
+                """
                 {"device_code":"scripted-device-code","user_code":"WDJB-MJHT","verification_uri":"\(self.base)/device",
                 "verification_uri_complete":"\(self.base)/device?user_code=WDJB-MJHT","expires_in":60,"interval":1}
-                """)
+                """
+            )
         }
         router.post("/oauth/token") { request, _ in
             let form = try await self.record(request)
             if form["grant_type"] == "refresh_token" {
-                return self.json(200, #"{"access_token":"refreshed-access","token_type":"Bearer","expires_in":300,"refresh_token":"refreshed-refresh"}"#)
+                return self.json(
+                    200,
+                    #"{"access_token":"refreshed-access","token_type":"Bearer","expires_in":300,"refresh_token":"refreshed-refresh"}"#
+                )
             }
             let answer = self.deviceCodeAnswers.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
             if let error = answer { return self.json(400, #"{"error":"\#(error)"}"#) }
             return self.json(
-                200, #"{"access_token":"device-access","token_type":"Bearer","expires_in":300,"refresh_token":"device-refresh","id_token":"\#(Self.idToken)","scope":"openid profile"}"#)
+                200,
+                #"{"access_token":"device-access","token_type":"Bearer","expires_in":300,"refresh_token":"device-refresh","id_token":"\#(Self.idToken)","scope":"openid profile"}"#
+            )
         }
         router.post("/oauth/revoke") { request, _ in
             try await self.record(request)

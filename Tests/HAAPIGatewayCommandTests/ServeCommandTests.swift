@@ -3,8 +3,8 @@ import HAAPI
 import HAAPIGateway
 import Testing
 
-@testable import haapi_gateway
 @testable import GatewayTestSupport
+@testable import haapi_gateway
 
 /// `haapi-gateway serve` (the default subcommand): flags, and how they layer over file and environment.
 @Suite struct ServeCommandTests {
@@ -16,7 +16,10 @@ import Testing
         let configuration = try serve.options.loadConfiguration(environment: [:])
         #expect(configuration.server.host == "127.0.0.1")
         #expect(configuration.server.port == 8080)
-        guard case .demo(let demo) = configuration.upstream else { Issue.record("expected the demo upstream"); return }
+        guard case .demo(let demo) = configuration.upstream else {
+            Issue.record("expected the demo upstream")
+            return
+        }
         #expect(!demo.requireDPoPNonce)
     }
 
@@ -24,11 +27,13 @@ import Testing
         let directory = try Repository.temporaryDirectory()
         let secretFile = directory.appendingPathComponent("secret")
         try "s3cret-from-a-file\n".write(to: secretFile, atomically: true, encoding: .utf8)
-        let serve = try ServeCommand.parse([
-            "--host", "127.0.0.2", "--port", "0", "--callback", "file:\(directory.path)/out.json", "--callback", "exec:/bin/true",
-            "--public-url", "https://gw.example", "--upstream", "https://idsvr.example", "--client-id", "c",
-            "--client-secret-file", secretFile.path, "--redirect-uri", "app:cb", "--log-level", "debug",
-        ] + templates)
+        let serve = try ServeCommand.parse(
+            [
+                "--host", "127.0.0.2", "--port", "0", "--callback", "file:\(directory.path)/out.json", "--callback", "exec:/bin/true",
+                "--public-url", "https://gw.example", "--upstream", "https://idsvr.example", "--client-id", "c",
+                "--client-secret-file", secretFile.path, "--redirect-uri", "app:cb", "--log-level", "debug",
+            ] + templates
+        )
         let configuration = try serve.options.loadConfiguration(environment: [:])
         #expect(configuration.server.host == "127.0.0.2")
         #expect(configuration.server.port == 0)
@@ -36,10 +41,16 @@ import Testing
         #expect(configuration.callbacks == [.file(path: "\(directory.path)/out.json"), .exec(program: "/bin/true")])
         #expect(configuration.templates.directory?.path == Repository.templates.path)
         #expect(configuration.logging.level == .debug)
-        guard case .haapi(let client) = configuration.upstream else { Issue.record("expected a HAAPI upstream"); return }
+        guard case .haapi(let client) = configuration.upstream else {
+            Issue.record("expected a HAAPI upstream")
+            return
+        }
         #expect(client.clientID == "c")
         #expect(client.redirectURI == "app:cb")
-        guard case .secretBasic(let secret) = client.clientAuthentication else { Issue.record("expected client_secret_basic"); return }
+        guard case .secretBasic(let secret) = client.clientAuthentication else {
+            Issue.record("expected client_secret_basic")
+            return
+        }
         #expect(secret == "s3cret-from-a-file")
     }
 
@@ -47,7 +58,10 @@ import Testing
         let serve = try ServeCommand.parse(["--upstream", "https://idsvr.example", "--client-id", "c", "--client-secret", "flag-secret"] + templates)
         guard case .haapi(let client) = try serve.options.loadConfiguration(environment: [:]).upstream,
             case .secretBasic(let secret) = client.clientAuthentication
-        else { Issue.record("expected client_secret_basic"); return }
+        else {
+            Issue.record("expected client_secret_basic")
+            return
+        }
         #expect(secret == "flag-secret")
     }
 

@@ -25,7 +25,8 @@ import Testing
             environment: [
                 "HAAPI_GATEWAY_LOGGING_FORMAT": "json", "HAAPI_GATEWAY_LOGGING_LEVEL": "debug", "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0",
                 "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60",
-            ])
+            ]
+        )
         let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
         let cookies = try await TestBrowser.using(base) { browser in
             let done = try await browser.signInAsDemo()
@@ -56,7 +57,9 @@ import Testing
         let document = try JSONSerialization.jsonObject(with: try Data(contentsOf: sink)) as? [String: Any]
         let token = try #require(document?["token"] as? [String: Any])
         var secrets = ["accessToken", "refreshToken", "idToken"].compactMap { token[$0] as? String }
-        secrets += cookies.compactMap { $0.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init) }.filter { $0.count > 20 }
+        secrets += cookies.compactMap { $0.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init) }.filter {
+            $0.count > 20
+        }
         #expect(secrets.count >= 4)
         for secret in secrets { #expect(!serve.standardError.contains(secret), "a secret is in the logs") }
     }
@@ -67,7 +70,8 @@ import Testing
             environment: [
                 "HAAPI_GATEWAY_METRICS_ENABLED": "true", "HAAPI_GATEWAY_METRICS_PORT": "0", "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0",
                 "HAAPI_GATEWAY_SERVER_HEALTH_ENDPOINTS": "false",
-            ])
+            ]
+        )
         let metricsURL = try #require(URL(string: try await serve.waitForOutput(#"url=(http://127\.0\.0\.1:\d+/metrics)"#, inStandardError: true)))
         let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
         _ = try await TestBrowser.using(base) { try await $0.get("/") }
@@ -89,7 +93,11 @@ import Testing
         let directory = try Repository.temporaryDirectory()
         let overrides = directory.appendingPathComponent("overrides")
         try FileManager.default.createDirectory(at: overrides.appendingPathComponent("messages"), withIntermediateDirectories: true)
-        try #"{"cancelSignIn": "Abort the sign-in"}"#.write(to: overrides.appendingPathComponent("messages/en.json"), atomically: true, encoding: .utf8)
+        try #"{"cancelSignIn": "Abort the sign-in"}"#.write(
+            to: overrides.appendingPathComponent("messages/en.json"),
+            atomically: true,
+            encoding: .utf8
+        )
         let file = directory.appendingPathComponent("gateway.yaml")
         try "server:\n  port: 0\n  drainSeconds: 0\n".write(to: file, atomically: true, encoding: .utf8)
         let serve = try RunningGateway(["serve", "--config", file.path, "--templates", Repository.templates.path])
@@ -103,7 +111,11 @@ import Testing
             #expect(serve.standardError.contains("unknown section 'sesions'"))
             #expect(try await browser.get("/").html.contains("Cancel sign-in"), "still serving, unchanged")
 
-            try "server:\n  port: 0\n  drainSeconds: 0\ntemplates:\n  overrideDirectory: overrides\n".write(to: file, atomically: true, encoding: .utf8)
+            try "server:\n  port: 0\n  drainSeconds: 0\ntemplates:\n  overrideDirectory: overrides\n".write(
+                to: file,
+                atomically: true,
+                encoding: .utf8
+            )
             serve.signal(SIGHUP)
             _ = try await serve.waitForOutput(#"(reload applied)"#, inStandardError: true)
             #expect(try await browser.get("/").html.contains("Abort the sign-in"), "the same sign-in, new texts")

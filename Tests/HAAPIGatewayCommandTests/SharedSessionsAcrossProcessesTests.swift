@@ -6,8 +6,10 @@ import Testing
 /// `sessions.store: postgres` with real processes: `haapi-gateway serve` twice on one PostgreSQL database (a server of the
 /// test's own), a `demo-server` process as their upstream, a browser whose requests go to the gateways in turn.
 @Suite(
-    "Sign-ins shared by gateway processes through PostgreSQL", .serialized,
-    .enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)"))
+    "Sign-ins shared by gateway processes through PostgreSQL",
+    .serialized,
+    .enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)")
+)
 struct SharedSessionsAcrossProcessesTests {
     @Test(
         "two gateway processes, one database: demo, otp, poll (waiting page) and consent alternate between them page by page and complete; each outcome is delivered once"
@@ -19,8 +21,10 @@ struct SharedSessionsAcrossProcessesTests {
             for user in TestBrowser.secondStepUsers {
                 try await TestBrowser(roundRobin: [first, second]).closing { browser in
                     let page = try await browser.signIn(
-                        asDemoUser: user, code: { try #require(try await shared.outbox().first { $0["code"] is String }?["code"] as? String) },
-                        approve: { try await shared.approve() })
+                        asDemoUser: user,
+                        code: { try #require(try await shared.outbox().first { $0["code"] is String }?["code"] as? String) },
+                        approve: { try await shared.approve() }
+                    )
                     #expect(page.html.contains("You are signed in"), "\(user): \(page.html)")
                     let served = browser.served
                     #expect(Set(served) == [first, second], "\(user): both processes served it")
@@ -73,20 +77,25 @@ struct SharedSessionsAcrossProcessesTests {
     }
     @Test(
         "requests-oauth2client asks replica A for a device code, the person signs in through a balancer alternating A and B, the library polls B and gets the tokens once, then refreshes and revokes on A",
-        .enabled(if: TestTools.deviceClientAvailable, "needs Python's requests-oauth2client (.ci/run installs it)"))
+        .enabled(if: TestTools.deviceClientAvailable, "needs Python's requests-oauth2client (.ci/run installs it)")
+    )
     func aStandardDeviceClientAcrossReplicas() async throws {
         try await SharedStoreGateways.run(strict: false) { shared in
-            try (DeviceClientInteropTests.secret + "\n").write(to: shared.directory.appendingPathComponent("device-secret"), atomically: true, encoding: .utf8)
+            try (DeviceClientInteropTests.secret + "\n").write(
+                to: shared.directory.appendingPathComponent("device-secret"),
+                atomically: true,
+                encoding: .utf8
+            )
             let configuration = shared.directory.appendingPathComponent("devices.yaml")
             try """
-                devices:
-                  enabled: true
-                  pollIntervalSeconds: 1
-                  clients:
-                    - id: build-host
-                      name: Build host 3
-                      secretFile: device-secret
-                """.write(to: configuration, atomically: true, encoding: .utf8)
+            devices:
+              enabled: true
+              pollIntervalSeconds: 1
+              clients:
+                - id: build-host
+                  name: Build host 3
+                  secretFile: device-secret
+            """.write(to: configuration, atomically: true, encoding: .utf8)
             let (_, first) = try await shared.start(extraArguments: ["--config", configuration.path])
             let (_, second) = try await shared.start(extraArguments: ["--config", configuration.path])
             let client = try DeviceClientInteropTests.PythonClient(baseURL: first, pollAndRefresh: (poll: second, refresh: first))
@@ -105,7 +114,9 @@ struct SharedSessionsAcrossProcessesTests {
             #expect(try await client.step("revoked")["refused"] as? Bool == true)
             #expect(
                 try await shared.postgres.psql("SELECT count(*) FROM haapi_gateway_device_authorizations", database: shared.database)
-                    .trimmingCharacters(in: .whitespacesAndNewlines) == "0", "the tokens were collected once, and the row with them")
+                    .trimmingCharacters(in: .whitespacesAndNewlines) == "0",
+                "the tokens were collected once, and the row with them"
+            )
         }
     }
 
@@ -117,7 +128,11 @@ struct SharedSessionsAcrossProcessesTests {
                 let environment = ["HAAPI_GATEWAY_CALLBACKS_HAND_OVER_SECONDS": "1"]
                 let (doomed, doomedURL) = try await shared.start(callback: hook.absoluteString, extraEnvironment: environment)
                 _ = try await shared.start(callback: hook.absoluteString, extraEnvironment: environment)
-                let outbox = { try await shared.postgres.psql("SELECT count(*) FROM haapi_gateway_outbox", database: shared.database).trimmingCharacters(in: .whitespacesAndNewlines) }
+                let outbox = {
+                    try await shared.postgres.psql("SELECT count(*) FROM haapi_gateway_outbox", database: shared.database).trimmingCharacters(
+                        in: .whitespacesAndNewlines
+                    )
+                }
                 // The receiver holds the first attempt: it is under way, claimed by the gateway that made it, when that one dies.
                 receiver.hold(true)
                 try await TestBrowser.using(doomedURL) { browser in

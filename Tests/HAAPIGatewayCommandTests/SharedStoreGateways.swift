@@ -36,9 +36,9 @@ final class SharedStoreGateways: @unchecked Sendable {
             try postgres.url(database: database).write(to: directory.appendingPathComponent("postgres-url"), atomically: true, encoding: .utf8)
             let sink = directory.appendingPathComponent("sink.sh")
             try """
-                #!/bin/sh
-                cat > '\(directory.path)/delivered-'"$HAAPI_GATEWAY_DELIVERY"
-                """.write(to: sink, atomically: true, encoding: .utf8)
+            #!/bin/sh
+            cat > '\(directory.path)/delivered-'"$HAAPI_GATEWAY_DELIVERY"
+            """.write(to: sink, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: sink.path)
             let started = try RunningGateway(["demo-server", "--port", "0"] + (strict ? ["--strict"] : []))
             demo = started
@@ -70,7 +70,10 @@ final class SharedStoreGateways: @unchecked Sendable {
     ///   - extraEnvironment: More settings, as environment variables.
     ///   - extraArguments: More command-line options (such as `--config` with a file of settings the options do not reach).
     func start(
-        port: Int = 0, callback: String? = nil, extraEnvironment: [String: String] = [:], extraArguments: [String] = []
+        port: Int = 0,
+        callback: String? = nil,
+        extraEnvironment: [String: String] = [:],
+        extraArguments: [String] = []
     ) async throws -> (RunningGateway, String) {
         var environment = [
             "HAAPI_GATEWAY_SESSIONS_STORE": "postgres",
@@ -84,10 +87,13 @@ final class SharedStoreGateways: @unchecked Sendable {
         environment.merge(extraEnvironment) { _, given in given }
         let gateway = try RunningGateway(
             [
-                "serve", "--port", "\(port)", "--upstream", demoURL + "/oauth/v2/oauth-anonymous", "--client-id", "demo-gateway", "--client-secret-file",
+                "serve", "--port", "\(port)", "--upstream", demoURL + "/oauth/v2/oauth-anonymous", "--client-id", "demo-gateway",
+                "--client-secret-file",
                 directory.appendingPathComponent("client-secret").path, "--redirect-uri", "haapi:start", "--callback",
                 callback ?? "exec:\(directory.appendingPathComponent("sink.sh").path)",
-            ] + extraArguments, environment: environment)
+            ] + extraArguments,
+            environment: environment
+        )
         gateways.append(gateway)
         let url = try await gateway.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
         try await TestBrowser.using(url) { browser in

@@ -8,7 +8,9 @@ enum SpooledDeliveries {
         var done: Set<String> = []
         for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") {
             guard let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-            if let add = record["add"] as? [String: Any], let id = add["id"] as? String, let sink = add["sink"] as? String { added.append((id, sink)) }
+            if let add = record["add"] as? [String: Any], let id = add["id"] as? String, let sink = add["sink"] as? String {
+                added.append((id, sink))
+            }
             if let id = record["doneID"] as? String, let sink = record["doneSink"] as? String { done.insert(id + "|" + sink) }
         }
         return added.filter { !done.contains($0.id + "|" + $0.sink) }.map(\.id)

@@ -28,11 +28,17 @@ struct StartupFailureTests {
     @Test("serve, login and demo-server on a port in use: one line naming host and port, exit 69, no drain")
     func addressInUse() async throws {
         try await Self.withTakenPort { port in
-            for arguments in [["serve", "--port", "\(port)"], ["login", "--port", "\(port)", "--timeout-seconds", "60"], ["demo-server", "--port", "\(port)"]] {
+            for arguments in [
+                ["serve", "--port", "\(port)"], ["login", "--port", "\(port)", "--timeout-seconds", "60"], ["demo-server", "--port", "\(port)"],
+            ] {
                 let started = ContinuousClock.now
                 let result = try await runGateway(arguments, environment: Self.longDrain, directory: Repository.root)
                 #expect(result.status == StartupFailure.addressInUseStatus, "\(arguments[0]): \(result.standardError)")
-                #expect(Self.errorLines(result) == ["haapi-gateway: cannot listen on 127.0.0.1:\(port): the address is already in use (another process listens there)"])
+                #expect(
+                    Self.errorLines(result) == [
+                        "haapi-gateway: cannot listen on 127.0.0.1:\(port): the address is already in use (another process listens there)"
+                    ]
+                )
                 #expect(!result.standardError.contains("interrupted"))
                 // It did not wait out the 120 s drain (runGateway would have stopped it at 60 s with another status).
                 #expect(ContinuousClock.now - started < .seconds(60))
@@ -44,8 +50,10 @@ struct StartupFailureTests {
     func metricsAddressInUse() async throws {
         try await Self.withTakenPort { port in
             let result = try await runGateway(
-                ["serve", "--port", "0"], environment: Self.longDrain.merging(["HAAPI_GATEWAY_METRICS_ENABLED": "true", "HAAPI_GATEWAY_METRICS_PORT": "\(port)"]) { $1 },
-                directory: Repository.root)
+                ["serve", "--port", "0"],
+                environment: Self.longDrain.merging(["HAAPI_GATEWAY_METRICS_ENABLED": "true", "HAAPI_GATEWAY_METRICS_PORT": "\(port)"]) { $1 },
+                directory: Repository.root
+            )
             #expect(result.status == StartupFailure.addressInUseStatus)
             #expect(result.standardError.contains("haapi-gateway: cannot listen on 127.0.0.1:\(port): the address is already in use"))
         }
@@ -54,14 +62,19 @@ struct StartupFailureTests {
     @Test("an address that is not this machine's: exit 68")
     func addressNotOnThisMachine() async throws {
         // 192.0.2.1 is TEST-NET-1 (RFC 5737), never assigned to a host.
-        let result = try await runGateway(["serve", "--host", "192.0.2.1", "--port", "8080"], environment: Self.longDrain, directory: Repository.root)
+        let result = try await runGateway(
+            ["serve", "--host", "192.0.2.1", "--port", "8080"],
+            environment: Self.longDrain,
+            directory: Repository.root
+        )
         #expect(result.status == StartupFailure.addressUnavailableStatus)
         #expect(Self.errorLines(result) == ["haapi-gateway: cannot listen on 192.0.2.1:8080: the address is not one of this machine's"])
     }
 
     /// The first privileged port, when this machine has any (`net.ipv4.ip_unprivileged_port_start`).
     static let privilegedPort: Int? = {
-        let start = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_unprivileged_port_start", encoding: .utf8))
+        let start =
+            (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_unprivileged_port_start", encoding: .utf8))
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 1024
         return start > 1 ? start - 1 : nil
     }()
@@ -74,25 +87,38 @@ struct StartupFailureTests {
         let result: ProcessResult =
             getuid() == 0
             ? try await runProgram(
-                URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", Repository.executable.path] + arguments,
-                environment: Self.longDrain, directory: URL(fileURLWithPath: "/"))
+                URL(fileURLWithPath: "/usr/bin/setpriv"),
+                ["--reuid=65534", "--regid=65534", "--clear-groups", Repository.executable.path] + arguments,
+                environment: Self.longDrain,
+                directory: URL(fileURLWithPath: "/")
+            )
             : try await runGateway(arguments, environment: Self.longDrain, directory: Repository.root)
         #expect(result.status == StartupFailure.permissionDeniedStatus, "\(result.standardError)")
-        #expect(Self.errorLines(result) == ["haapi-gateway: cannot listen on 127.0.0.1:\(port): permission denied (ports below 1024 need privileges; use a higher port or a proxy)"])
+        #expect(
+            Self.errorLines(result) == [
+                "haapi-gateway: cannot listen on 127.0.0.1:\(port): permission denied (ports below 1024 need privileges; use a higher port or a proxy)"
+            ]
+        )
     }
 
     @Test("missing templates or an unreadable certificate: one line, exit 66; a wrong value with it: exit 78")
     func unreadableInputs() async throws {
         let missing = try await runGateway(["serve", "--port", "0", "--templates", "/nonexistent-templates"], directory: Repository.root)
         #expect(missing.status == StartupFailure.unreadableInputStatus)
-        #expect(Self.errorLines(missing) == ["haapi-gateway: invalid configuration: templates: templates directory /nonexistent-templates does not exist"])
+        #expect(
+            Self.errorLines(missing) == ["haapi-gateway: invalid configuration: templates: templates directory /nonexistent-templates does not exist"]
+        )
         let certificate = [
             "HAAPI_GATEWAY_SERVER_TLS_CERTIFICATE_FILE": "/nonexistent/cert.pem", "HAAPI_GATEWAY_SERVER_TLS_KEY_FILE": "/nonexistent/key.pem",
         ]
         let unreadable = try await runGateway(["serve", "--port", "0"], environment: certificate, directory: Repository.root)
         #expect(unreadable.status == StartupFailure.unreadableInputStatus, "\(unreadable.standardError)")
         #expect(unreadable.standardError.contains("cannot read /nonexistent/cert.pem"))
-        let mixed = try await runGateway(["serve", "--port", "0"], environment: certificate.merging(["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "-1"]) { $1 }, directory: Repository.root)
+        let mixed = try await runGateway(
+            ["serve", "--port", "0"],
+            environment: certificate.merging(["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "-1"]) { $1 },
+            directory: Repository.root
+        )
         #expect(mixed.status == StartupFailure.configurationStatus)
     }
 

@@ -7,7 +7,10 @@ import Testing
 /// `login`, then `keep` and `logout` against a demo upstream that outlives them (short access tokens).
 @Suite(.serialized) struct TokenKeeperTests {
     private struct Tokens: Decodable {
-        struct Token: Decodable { let accessToken: String; let refreshToken: String? }
+        struct Token: Decodable {
+            let accessToken: String
+            let refreshToken: String?
+        }
         let token: Token
     }
 
@@ -84,7 +87,11 @@ import Testing
         let logout = try await runGateway(["logout"] + tokenArguments + upstream, environment: environment, directory: Repository.root)
         #expect(logout.status == 0, "\(logout.standardError)")
         #expect(!FileManager.default.fileExists(atPath: tokenFile.path))
-        let refused = try await runGateway(["keep", "--once", "--token-file", stale.path] + upstream, environment: environment, directory: Repository.root)
+        let refused = try await runGateway(
+            ["keep", "--once", "--token-file", stale.path] + upstream,
+            environment: environment,
+            directory: Repository.root
+        )
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("invalid_grant"))
         #expect(refused.standardError.contains("Sign in again"))
@@ -94,11 +101,18 @@ import Testing
     @Test func keepAndLogoutNeedARealUpstream() async throws {
         let directory = try Repository.temporaryDirectory()
         let file = directory.appendingPathComponent("tokens.json")
-        try #"{"outcome":"success","token":{"accessToken":"a","refreshToken":"r","tokenType":"Bearer","expiresIn":60}}"#.write(to: file, atomically: true, encoding: .utf8)
+        try #"{"outcome":"success","token":{"accessToken":"a","refreshToken":"r","tokenType":"Bearer","expiresIn":60}}"#.write(
+            to: file,
+            atomically: true,
+            encoding: .utf8
+        )
         let keep = try await runGateway(["keep", "--once", "--token-file", file.path], directory: Repository.root)
         #expect(keep.status == 78)
         #expect(keep.standardError.contains("set the upstream the tokens came from"))
-        let missing = try await runGateway(["logout", "--token-file", directory.appendingPathComponent("none.json").path], directory: Repository.root)
+        let missing = try await runGateway(
+            ["logout", "--token-file", directory.appendingPathComponent("none.json").path],
+            directory: Repository.root
+        )
         #expect(missing.status == 78)
         #expect(missing.standardError.contains("sign in with haapi-gateway login first"))
     }

@@ -28,7 +28,8 @@ struct UpstreamAtStartTests {
         let upstreamPort = try await Self.freePort()
         let serve = try RunningGateway(
             ["serve", "--port", "0"] + Self.upstreamArguments(port: upstreamPort),
-            environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0", "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "2"])
+            environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0", "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "2"]
+        )
         let gateway = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
         try await TestBrowser.using(gateway) { browser in
             let notReady = try await browser.get("/readyz")
@@ -68,9 +69,15 @@ struct UpstreamAtStartTests {
         let demo = try RunningGateway(["demo-server", "--port", "0", "--log-level", "error"])
         let discovery = try await demo.waitForOutput(#"Demo HAAPI server: issuer (http://127\.0\.0\.1:\d+)/oauth/v2/oauth-anonymous"#)
         let port = try #require(URL(string: discovery)?.port)
-        let result = try await runGateway(["serve", "--port", "0"] + Self.upstreamArguments(port: port, secret: "not-the-secret"), directory: Repository.root)
+        let result = try await runGateway(
+            ["serve", "--port", "0"] + Self.upstreamArguments(port: port, secret: "not-the-secret"),
+            directory: Repository.root
+        )
         #expect(result.status == StartupFailure.configurationStatus)
-        #expect(result.standardError.split(separator: "\n").last == "haapi-gateway: invalid configuration: upstream: the upstream http://127.0.0.1:\(port)/oauth/v2/oauth-anonymous answered, but not as a HAAPI server for this client: the token endpoint refused the HAAPI token request (invalid_client)")
+        #expect(
+            result.standardError.split(separator: "\n").last
+                == "haapi-gateway: invalid configuration: upstream: the upstream http://127.0.0.1:\(port)/oauth/v2/oauth-anonymous answered, but not as a HAAPI server for this client: the token endpoint refused the HAAPI token request (invalid_client)"
+        )
         demo.signal(SIGTERM)
         _ = try await demo.waitForExit(timeout: .seconds(30))
     }
@@ -81,11 +88,13 @@ struct UpstreamAtStartTests {
         let origin = try await demo.waitForOutput(#"Demo HAAPI server: issuer (http://127\.0\.0\.1:\d+)/oauth/v2/oauth-anonymous"#)
         let result = try await runGateway(
             ["serve", "--port", "0", "--upstream", origin, "--client-id", DemoServer.clientID, "--client-secret", DemoServer.clientSecret],
-            directory: Repository.root)
+            directory: Repository.root
+        )
         #expect(result.status == StartupFailure.configurationStatus)
         #expect(
             result.standardError.split(separator: "\n").last
-                == "haapi-gateway: invalid configuration: upstream: upstream.baseURL must be the issuer, under which the server publishes its metadata (OpenID Connect Discovery 1.0 §4): no discovery document at \(origin)/.well-known/openid-configuration (HTTP 404); there is one at \(origin)/oauth/v2/oauth-anonymous/.well-known/openid-configuration, naming the issuer \(origin)/oauth/v2/oauth-anonymous")
+                == "haapi-gateway: invalid configuration: upstream: upstream.baseURL must be the issuer, under which the server publishes its metadata (OpenID Connect Discovery 1.0 §4): no discovery document at \(origin)/.well-known/openid-configuration (HTTP 404); there is one at \(origin)/oauth/v2/oauth-anonymous/.well-known/openid-configuration, naming the issuer \(origin)/oauth/v2/oauth-anonymous"
+        )
         demo.signal(SIGTERM)
         _ = try await demo.waitForExit(timeout: .seconds(30))
     }

@@ -8,12 +8,16 @@ import Testing
 @Suite("HAAPI client against the demo server")
 struct ClientAgainstDemoServerTests {
     private func withUpstream(
-        requireDPoPNonce: Bool = false, bindTokensToDPoP: Bool = true, clientKeyPath: String? = nil,
+        requireDPoPNonce: Bool = false,
+        bindTokensToDPoP: Bool = true,
+        clientKeyPath: String? = nil,
         clientAuthentication: ((RunningDemoServer) throws -> ClientAuthentication)? = nil,
         _ body: (DemoUpstream) async throws -> Void
     ) async throws {
         try await DemoUpstream.start(
-            requireDPoPNonce: requireDPoPNonce, clientAuthentication: clientAuthentication, clientKeyPath: clientKeyPath,
+            requireDPoPNonce: requireDPoPNonce,
+            clientAuthentication: clientAuthentication,
+            clientKeyPath: clientKeyPath,
             bindTokensToDPoP: bindTokensToDPoP
         ).closing(body)
     }
@@ -39,8 +43,12 @@ struct ClientAgainstDemoServerTests {
         quiet.logLevel = .critical
         let server = try await DemoServer.start(configuration: .strict, logger: quiet)
         let configuration = HAAPIClientConfiguration(
-            baseURL: server.issuerURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
-            redirectURI: DemoServer.redirectURI, scopes: ["openid"])
+            baseURL: server.issuerURL,
+            clientID: DemoServer.clientID,
+            clientAuthentication: .secretBasic(DemoServer.clientSecret),
+            redirectURI: DemoServer.redirectURI,
+            scopes: ["openid"]
+        )
         let inner = try AsyncHTTPClientTransport(configuration: configuration)
         let challenges = NonceChallengeCounter()
         let transport = ClosureHAAPITransport { request in
@@ -171,7 +179,10 @@ struct ClientAgainstDemoServerTests {
             let pending = try await walker.submitExpectingStep(.login, on: form, ["userName": "poll", "password": "poll"])
             #expect(pending.stepKind == .polling)
             #expect(pending.polling?.status == .pending)
-            #expect(pending.links.contains { $0.rel == "activation" && !$0.isImage }, "the approval link itself, for the gateway to draw as a QR code")
+            #expect(
+                pending.links.contains { $0.rel == "activation" && !$0.isImage },
+                "the approval link itself, for the gateway to draw as a QR code"
+            )
 
             let stillPending = try await walker.submitExpectingStep(.poll, on: pending)
             #expect(stillPending.polling?.status == .pending)
@@ -230,7 +241,11 @@ struct ClientAgainstDemoServerTests {
             let operation = try #require(operationStep.actions.compactMap(\.clientOperation).first)
             let href = try #require(operation.arguments?["href"]?.stringValue)
             let nonce = try await upstream.externalBrowserLogin(
-                launchHref: href, redirectTarget: "https://gateway.example/resume", username: "demo", password: "demo")
+                launchHref: href,
+                redirectTarget: "https://gateway.example/resume",
+                username: "demo",
+                password: "demo"
+            )
             let resumeNonce = try #require(nonce)
             let continueAction = try #require(operation.continueActions.first)
             let done = try await walker.submit(continueAction, ["_resume_nonce": resumeNonce])
@@ -242,9 +257,12 @@ struct ClientAgainstDemoServerTests {
     func privateKeyJWT() async throws {
         let keyPath = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-it-\(UUID().uuidString)/client.pem").path
         defer { try? FileManager.default.removeItem(atPath: (keyPath as NSString).deletingLastPathComponent) }
-        try await withUpstream(clientKeyPath: keyPath, clientAuthentication: { server in
-            .privateKeyJWT(privateKeyPEM: try String(contentsOfFile: try #require(server.clientKeyPath), encoding: .utf8))
-        }) { upstream in
+        try await withUpstream(
+            clientKeyPath: keyPath,
+            clientAuthentication: { server in
+                .privateKeyJWT(privateKeyPEM: try String(contentsOfFile: try #require(server.clientKeyPath), encoding: .utf8))
+            }
+        ) { upstream in
             let flow = upstream.client.makeFlow()
             let done = try await signInAsDemo(SignInWalker(flow: flow))
             let tokens = try #require(try await flow.exchangeCode(from: done).tokens)

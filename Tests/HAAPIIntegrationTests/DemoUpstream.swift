@@ -28,8 +28,13 @@ struct DemoUpstream {
         do {
             let authentication = try clientAuthentication?(server) ?? .secretBasic(DemoServer.clientSecret)
             let configuration = HAAPIClientConfiguration(
-                baseURL: server.issuerURL, clientID: DemoServer.clientID, clientAuthentication: authentication,
-                redirectURI: DemoServer.redirectURI, scopes: scopes, bindTokensToDPoP: bindTokensToDPoP)
+                baseURL: server.issuerURL,
+                clientID: DemoServer.clientID,
+                clientAuthentication: authentication,
+                redirectURI: DemoServer.redirectURI,
+                scopes: scopes,
+                bindTokensToDPoP: bindTokensToDPoP
+            )
             let client = try await HAAPIClient(configuration: configuration)
             return DemoUpstream(server: server, client: client)
         } catch {

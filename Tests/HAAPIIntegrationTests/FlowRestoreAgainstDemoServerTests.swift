@@ -43,15 +43,22 @@ struct FlowRestoreAgainstDemoServerTests {
     /// Runs `body` against a demo server of `demo`'s configuration; with `gatewayLike`, clients are configured as the
     /// gateway's (no raw JSON kept, a shared step cache), so steps are saved from their typed members.
     private func withUpstream(
-        _ demo: DemoServerConfiguration = DemoServerConfiguration(), gatewayLike: Bool = false, bindTokensToDPoP: Bool = true,
+        _ demo: DemoServerConfiguration = DemoServerConfiguration(),
+        gatewayLike: Bool = false,
+        bindTokensToDPoP: Bool = true,
         _ body: (Upstream) async throws -> Void
     ) async throws {
         var quiet = Logger(label: "haapi-demo-server")
         quiet.logLevel = .critical
         let server = try await DemoServer.start(configuration: demo, logger: quiet)
         var configuration = HAAPIClientConfiguration(
-            baseURL: server.issuerURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
-            redirectURI: DemoServer.redirectURI, scopes: ["openid", "profile", "email"], bindTokensToDPoP: bindTokensToDPoP)
+            baseURL: server.issuerURL,
+            clientID: DemoServer.clientID,
+            clientAuthentication: .secretBasic(DemoServer.clientSecret),
+            redirectURI: DemoServer.redirectURI,
+            scopes: ["openid", "profile", "email"],
+            bindTokensToDPoP: bindTokensToDPoP
+        )
         if gatewayLike {
             configuration.keepsRawJSON = false
             configuration.sharedStepCacheSize = 256
@@ -90,7 +97,10 @@ struct FlowRestoreAgainstDemoServerTests {
     /// demo/demo from the password form on: the notice step, its `email-copy` (continue-same-step) and `continue`. With
     /// `restoreAfterCopy`, the flow also moves to a new client after the continue-same-step, whose step the client made.
     private func finishDemoUser(
-        _ flow: HAAPIFlow, of client: HAAPIClient, from form: Representation, restoreAfterCopy: Bool
+        _ flow: HAAPIFlow,
+        of client: HAAPIClient,
+        from form: Representation,
+        restoreAfterCopy: Bool
     ) async throws -> (HAAPIClient, HAAPIFlow, Representation) {
         var (client, flow) = (client, flow)
         let notice = try await SignInWalker(flow: flow).submitExpectingStep(.login, on: form, ["userName": "demo", "password": "demo"])

@@ -8,7 +8,8 @@ import Testing
 @Suite("ID tokens signed with Ed25519, validated against the demo server")
 struct IDTokenAlgorithmsAgainstDemoServerTests {
     private func withEd25519Upstream(
-        _ configure: @escaping (inout DemoServerConfiguration) -> Void = { _ in }, _ body: (DemoUpstream) async throws -> Void
+        _ configure: @escaping (inout DemoServerConfiguration) -> Void = { _ in },
+        _ body: (DemoUpstream) async throws -> Void
     ) async throws {
         try await DemoUpstream.start(configure: {
             $0.idTokenSigningAlgorithm = .ed25519

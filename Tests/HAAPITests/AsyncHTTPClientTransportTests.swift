@@ -6,8 +6,12 @@ import Testing
 @Suite struct AsyncHTTPClientTransportTests {
     static func configuration(_ authentication: ClientAuthentication, trustRoots: [String] = []) throws -> HAAPIClientConfiguration {
         HAAPIClientConfiguration(
-            baseURL: try #require(URL(string: "https://idp.example.com")), clientID: "c", clientAuthentication: authentication,
-            additionalTrustRootsPEM: trustRoots, redirectURI: "haapi:start", scopes: ["openid"]
+            baseURL: try #require(URL(string: "https://idp.example.com")),
+            clientID: "c",
+            clientAuthentication: authentication,
+            additionalTrustRootsPEM: trustRoots,
+            redirectURI: "haapi:start",
+            scopes: ["openid"]
         )
     }
 
@@ -23,7 +27,9 @@ import Testing
 
     @Test func unloadableClientKeyIsACryptoError() throws {
         let error = #expect(throws: HAAPIError.self) {
-            try AsyncHTTPClientTransport(configuration: try Self.configuration(.mutualTLS(certificatePEM: TestKeyMaterial.certificatePEM, privateKeyPEM: "nope")))
+            try AsyncHTTPClientTransport(
+                configuration: try Self.configuration(.mutualTLS(certificatePEM: TestKeyMaterial.certificatePEM, privateKeyPEM: "nope"))
+            )
         }
         #expect(error?.code == .crypto)
         #expect(error?.message.contains("nope") == false)

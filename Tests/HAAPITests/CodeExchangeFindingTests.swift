@@ -75,7 +75,9 @@ import Testing
 
     @Test func codesThatAreNotTokenBoundAreToldAsProofNotRequired() async throws {
         let heard = Heard()
-        try await CodeExchangeUpstream.run(answering: { _ in .json(200, #"{"access_token":"bearer","token_type":"Bearer","expires_in":300}"#) }) { client, _ in
+        try await CodeExchangeUpstream.run(answering: { _ in .json(200, #"{"access_token":"bearer","token_type":"Bearer","expires_in":300}"#) }) {
+            client,
+            _ in
             heard.observe(client)
             _ = try await CodeExchangeUpstream.signIn(client)
             _ = try await CodeExchangeUpstream.signIn(client)

@@ -7,8 +7,11 @@ import Testing
 @Suite struct ConfigurationValidationTests {
     static func valid() throws -> HAAPIClientConfiguration {
         HAAPIClientConfiguration(
-            baseURL: try #require(URL(string: "https://idp.example.com")), clientID: "demo-gateway",
-            clientAuthentication: .secretBasic("demo-secret"), redirectURI: "haapi:start", scopes: ["openid", "profile"]
+            baseURL: try #require(URL(string: "https://idp.example.com")),
+            clientID: "demo-gateway",
+            clientAuthentication: .secretBasic("demo-secret"),
+            redirectURI: "haapi:start",
+            scopes: ["openid", "profile"]
         )
     }
 
@@ -25,7 +28,11 @@ import Testing
         configuration.scopes = ["openid", "bad scope"]
         configuration.clientAuthentication = .privateKeyJWT(privateKeyPEM: "not a key")
         configuration.additionalTrustRootsPEM = ["not a certificate"]
-        configuration.authorizationParameters = AuthorizationParameters(maxAgeSeconds: -1, claims: "[not an object]", additional: ["state": "x", "client_id": "y"])
+        configuration.authorizationParameters = AuthorizationParameters(
+            maxAgeSeconds: -1,
+            claims: "[not an object]",
+            additional: ["state": "x", "client_id": "y"]
+        )
         configuration.requestTimeout = .zero
         configuration.connectTimeout = .seconds(-1)
         configuration.maxResponseBodyBytes = 0

@@ -25,7 +25,8 @@ import Testing
             case Up.tokenPath: return .haapiToken()
             case Up.authorizePath: return .step(Up.loginStep, headers: [("Set-Session-Id", "first")])
             // Curity may send a new value; the latest one is kept.
-            case Up.loginPath where await log.requests(path: Up.loginPath).count == 1: return .step(Up.loginStep, headers: [("Set-Session-Id", "second")])
+            case Up.loginPath where await log.requests(path: Up.loginPath).count == 1:
+                return .step(Up.loginStep, headers: [("Set-Session-Id", "second")])
             // A response with both headers: Set-Session-Id wins.
             default: return .step(Up.loginStep, headers: [("Set-Session-Id", "third"), ("Session-Id", "ignored")])
             }
@@ -67,10 +68,12 @@ import Testing
                 return .step(
                     Up.loginStep,
                     headers: [
-                        ("Set-Session-Id", "s"), ("Set-Cookie", "lb=\(node); Path=/; HttpOnly; SameSite=Lax"), ("Set-Cookie", "elsewhere=1; Path=/other"),
+                        ("Set-Session-Id", "s"), ("Set-Cookie", "lb=\(node); Path=/; HttpOnly; SameSite=Lax"),
+                        ("Set-Cookie", "elsewhere=1; Path=/other"),
                         ("Set-Cookie", "tls-only=1; Secure"), ("Set-Cookie", "foreign=1; Domain=evil.example"), ("Set-Cookie", "gone=1; Max-Age=0"),
                         ("Set-Cookie", "oauth=1"),
-                    ])
+                    ]
+                )
             default:
                 return .step(Up.loginStep, headers: [("Set-Cookie", "oauth=2; Path=/oauth; Max-Age=0")])
             }
@@ -101,7 +104,9 @@ import Testing
             [
                 "a=1", "b=2; Path=/authn", "c=3; Domain=.example.com", "d=4; Domain=other.example", "e=5; Expires=Wed, 21 Oct 2015 07:28:00 GMT",
                 "f=6; Max-Age=3600; Secure", "=7", "g", "h=8; Path=/authn/login",
-            ], from: url)
+            ],
+            from: url
+        )
         func header(_ text: String) throws -> String? { jar.cookieHeader(for: try #require(URL(string: text))) }
         #expect(try header("https://login.example.com/oauth/v2/token") == "a=1; c=3; f=6")
         #expect(try header("https://login.example.com/authn/login/x") == "h=8; b=2")
@@ -135,7 +140,8 @@ import Testing
             }
             let next = await nonces.rotate(for: key)
             switch request.path {
-            case Up.tokenPath: return .json(200, #"{"access_token":"t-\#(next)","token_type":"DPoP","expires_in":600}"#, headers: [("DPoP-Nonce", next)])
+            case Up.tokenPath:
+                return .json(200, #"{"access_token":"t-\#(next)","token_type":"DPoP","expires_in":600}"#, headers: [("DPoP-Nonce", next)])
             default: return .step(Up.loginStep, headers: [("DPoP-Nonce", next), ("Set-Session-Id", "s")])
             }
         }
@@ -183,7 +189,9 @@ import Testing
     }
 
     @Test func codesThatAreNotTokenBoundAreExchangedWithoutAProof() async throws {
-        try await CodeExchangeUpstream.run(answering: { _ in .json(200, #"{"access_token":"bearer","token_type":"Bearer","expires_in":300}"#) }) { client, log in
+        try await CodeExchangeUpstream.run(answering: { _ in .json(200, #"{"access_token":"bearer","token_type":"Bearer","expires_in":300}"#) }) {
+            client,
+            log in
             let tokens = try #require(try await CodeExchangeUpstream.signIn(client).outcome.tokens)
             #expect(!tokens.isDPoPBound && tokens.dpopKey == nil)
             #expect(await CodeExchangeUpstream.exchanges(log).map { $0.header("DPoP") } == [nil])
@@ -192,7 +200,9 @@ import Testing
 
     /// `invalid_dpop_proof` for a proved exchange is an OAuth error value, not a crash path.
     @Test func aRefusedProofIsAnOAuthErrorValue() async throws {
-        try await CodeExchangeUpstream.run(answering: { _ in .json(400, #"{"error":"invalid_dpop_proof","error_description":"wrong key"}"#) }) { client, log in
+        try await CodeExchangeUpstream.run(answering: { _ in .json(400, #"{"error":"invalid_dpop_proof","error_description":"wrong key"}"#) }) {
+            client,
+            log in
             let outcome = try await CodeExchangeUpstream.signIn(client).outcome
             #expect(outcome.oauthError?.error == "invalid_dpop_proof")
             #expect(outcome.oauthError?.httpStatus == 400)
@@ -254,7 +264,8 @@ import Testing
 
     /// An action of a template this library does not know, whose model is a form, is submitted like one.
     @Test func anUnknownTemplateWithAFormModelIsSubmittedLikeAForm() async throws {
-        let step = #"{"type":"authentication-step","actions":[{"template":"future-form","kind":"login","title":"Go on","model":{"href":"/authn/future","method":"POST","fields":[{"name":"answer","type":"text"},{"name":"fixed","type":"hidden","value":"f"}]}}]}"#
+        let step =
+            #"{"type":"authentication-step","actions":[{"template":"future-form","kind":"login","title":"Go on","model":{"href":"/authn/future","method":"POST","fields":[{"name":"answer","type":"text"},{"name":"fixed","type":"hidden","value":"f"}]}}]}"#
         let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, _ in
             switch request.path {
             case Up.tokenPath: .haapiToken()
@@ -276,7 +287,8 @@ import Testing
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
 
     @Test func upstreamImagesAreFetchedWithTheFlowsCredentialsWithinTypeAndSize() async throws {
-        let step = #"{"type":"polling-step","properties":{"status":"pending"},"links":[{"href":"/img/ok.png","rel":"illustration","type":"image/png"},{"href":"/img/svg","rel":"x","type":"image/png"},{"href":"/img/big","rel":"x","type":"image/png"},{"href":"https://evil.example/x.png","rel":"x","type":"image/png"}]}"#
+        let step =
+            #"{"type":"polling-step","properties":{"status":"pending"},"links":[{"href":"/img/ok.png","rel":"illustration","type":"image/png"},{"href":"/img/svg","rel":"x","type":"image/png"},{"href":"/img/big","rel":"x","type":"image/png"},{"href":"https://evil.example/x.png","rel":"x","type":"image/png"}]}"#
         let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, _ in
             switch request.path {
             case Up.tokenPath: .haapiToken()

@@ -110,7 +110,11 @@ struct DeploymentAddressingTests {
             #expect(await log.count == 2, "the configured place and Curity's, once each")
             let atAnonymous = await Self.refusal(Self.discovering(base))
             #expect(atAnonymous != nil, "the client was not refused")
-            #expect(atAnonymous?.message.hasSuffix("Curity publishes it here only when the token service exposes its OpenID Connect metadata; otherwise name the endpoints") == true)
+            #expect(
+                atAnonymous?.message.hasSuffix(
+                    "Curity publishes it here only when the token service exposes its OpenID Connect metadata; otherwise name the endpoints"
+                ) == true
+            )
         }
     }
 
@@ -170,9 +174,11 @@ struct DeploymentAddressingTests {
         let transport = InternalRouteTransport(
             base: ClosureHAAPITransport { _ in HTTPResponseData(status: 200) },
             externalURL: URL(string: "https://login.example.com:8443/oauth/v2/oauth-anonymous")!,
-            internalURL: URL(string: "http://curity.identity.svc:8080")!)
+            internalURL: URL(string: "http://curity.identity.svc:8080")!
+        )
         let routed = try transport.route(
-            HTTPRequestData(method: "GET", url: URL(string: "https://login.example.com:8443/authn/login?a=b%20c")!, headers: [("Host", "spoofed")]))
+            HTTPRequestData(method: "GET", url: URL(string: "https://login.example.com:8443/authn/login?a=b%20c")!, headers: [("Host", "spoofed")])
+        )
         #expect(routed.url.absoluteString == "http://curity.identity.svc:8080/authn/login?a=b%20c")
         #expect(routed.headers.filter { $0.name.lowercased() == "host" }.map(\.value) == ["login.example.com:8443"])
         #expect(throws: HAAPIError.self) {
@@ -180,7 +186,9 @@ struct DeploymentAddressingTests {
         }
         let loopback6 = InternalRouteTransport(
             base: ClosureHAAPITransport { _ in HTTPResponseData(status: 200) },
-            externalURL: URL(string: "https://login.example.com/oauth/v2/oauth-anonymous")!, internalURL: URL(string: "http://[::1]:8443")!)
+            externalURL: URL(string: "https://login.example.com/oauth/v2/oauth-anonymous")!,
+            internalURL: URL(string: "http://[::1]:8443")!
+        )
         let routed6 = try loopback6.route(HTTPRequestData(method: "POST", url: URL(string: "https://login.example.com/oauth/v2/oauth-token")!))
         #expect(routed6.url.absoluteString == "http://[::1]:8443/oauth/v2/oauth-token")
         #expect(routed6.headers.filter { $0.name.lowercased() == "host" }.map(\.value) == ["login.example.com"])

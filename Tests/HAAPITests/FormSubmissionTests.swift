@@ -23,7 +23,12 @@ import Testing
     }
 
     @Test func getFormAppendsFieldsToTheExistingQuery() throws {
-        let json = try JSONParser.parse(Data(#"{"href":"/authn/poll?x=1","method":"GET","fields":[{"name":"moveOn","type":"hidden","value":"true"},{"name":"code","type":"text"}]}"#.utf8))
+        let json = try JSONParser.parse(
+            Data(
+                #"{"href":"/authn/poll?x=1","method":"GET","fields":[{"name":"moveOn","type":"hidden","value":"true"},{"name":"code","type":"text"}]}"#
+                    .utf8
+            )
+        )
         let form = try FormModel(json: json)
         let submission = try FormSubmission(form: form, values: ["code": "a b&c"], originGuard: try Self.originGuard())
         #expect(submission.body == nil)
@@ -33,7 +38,11 @@ import Testing
     /// A read-only checkbox keeps the step's state, checked or not, whatever the caller sends.
     @Test func readOnlyCheckboxesKeepTheStepsStateWhateverTheCallerSends() throws {
         let json = try JSONParser.parse(
-            Data(#"{"href":"/consent","method":"POST","fields":[{"name":"fixedOn","type":"checkbox","readonly":true,"checked":true},{"name":"fixedOff","type":"checkbox","readonly":true,"checked":false,"value":"yes"},{"name":"free","type":"checkbox","value":"yes"}]}"#.utf8))
+            Data(
+                #"{"href":"/consent","method":"POST","fields":[{"name":"fixedOn","type":"checkbox","readonly":true,"checked":true},{"name":"fixedOff","type":"checkbox","readonly":true,"checked":false,"value":"yes"},{"name":"free","type":"checkbox","value":"yes"}]}"#
+                    .utf8
+            )
+        )
         let form = try FormModel(json: json)
         let submission = try FormSubmission(form: form, values: ["fixedOff": "yes", "free": "yes"], originGuard: try Self.originGuard())
         let sent = RecordedRequest.decodeForm(String(decoding: try #require(submission.body), as: UTF8.self))

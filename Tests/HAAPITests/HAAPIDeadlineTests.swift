@@ -5,7 +5,9 @@ import Testing
 /// ``HAAPIDeadline``: a chain of upstream requests bounded as a whole.
 @Suite("A deadline for a whole chain of requests")
 struct HAAPIDeadlineTests {
-    @Test("without a deadline each request gets the configured timeout; within one, at most what is left, the earlier deadline winning; none once it passed")
+    @Test(
+        "without a deadline each request gets the configured timeout; within one, at most what is left, the earlier deadline winning; none once it passed"
+    )
     func remainingTime() async throws {
         #expect(HAAPIDeadline.remaining(of: .seconds(15)) == .seconds(15))
         try await HAAPIDeadline.within(.seconds(2)) {

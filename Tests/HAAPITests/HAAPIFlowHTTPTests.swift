@@ -112,7 +112,11 @@ import Testing
         let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, log in
             if request.path == Up.tokenPath {
                 if await log.requests(path: Up.tokenPath).count == 1 {
-                    return .json(400, #"{"error":"use_dpop_nonce","error_description":"nonce required"}"#, headers: [("DPoP-Nonce", "server-nonce-1")])
+                    return .json(
+                        400,
+                        #"{"error":"use_dpop_nonce","error_description":"nonce required"}"#,
+                        headers: [("DPoP-Nonce", "server-nonce-1")]
+                    )
                 }
                 return .haapiToken()
             }
@@ -154,7 +158,13 @@ import Testing
             case Up.tokenPath: return .haapiToken()
             case Up.authorizePath:
                 if await log.requests(path: Up.authorizePath).count == 1 {
-                    return ScriptedReply(status: 401, headers: [("WWW-Authenticate", #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce""#), ("DPoP-Nonce", "rs-nonce")])
+                    return ScriptedReply(
+                        status: 401,
+                        headers: [
+                            ("WWW-Authenticate", #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce""#),
+                            ("DPoP-Nonce", "rs-nonce"),
+                        ]
+                    )
                 }
                 return .step(Up.loginStep, headers: [("DPoP-Nonce", "rs-nonce-2")])
             default:
@@ -231,7 +241,9 @@ import Testing
     }
 
     @Test func serverErrorBecomesUpstreamStatusError() async throws {
-        try await ScriptedUpstream.run(Self.standard(authorize: .json(503, "<html>Service Unavailable</html>", contentType: "text/html"))) { base, _ in
+        try await ScriptedUpstream.run(Self.standard(authorize: .json(503, "<html>Service Unavailable</html>", contentType: "text/html"))) {
+            base,
+            _ in
             let client = try await Up.client(base)
             defer { Task { try? await client.shutdown() } }
             let error = await #expect(throws: HAAPIError.self) { try await client.makeFlow().start() }
@@ -252,7 +264,9 @@ import Testing
     }
 
     @Test func htmlPageFromAProxyBecomesMalformedResponseWithContentType() async throws {
-        try await ScriptedUpstream.run(Self.standard(authorize: .json(200, "<html><body>Login</body></html>", contentType: "text/html; charset=utf-8"))) { base, _ in
+        try await ScriptedUpstream.run(
+            Self.standard(authorize: .json(200, "<html><body>Login</body></html>", contentType: "text/html; charset=utf-8"))
+        ) { base, _ in
             let client = try await Up.client(base)
             defer { Task { try? await client.shutdown() } }
             let error = await #expect(throws: HAAPIError.self) { try await client.makeFlow().start() }
@@ -315,7 +329,8 @@ import Testing
     }
 
     @Test func offOriginHrefsAreRefusedAndNothingIsSent() async throws {
-        let evilForm = #"{"type":"authentication-step","actions":[{"template":"form","kind":"login","model":{"href":"https://evil.example/collect","method":"POST","fields":[{"name":"password","type":"password"}]}},{"template":"form","kind":"login","model":{"href":"file:///etc/passwd","method":"GET"}},{"template":"form","kind":"login","model":{"href":"//evil.example/x","method":"GET"}}]}"#
+        let evilForm =
+            #"{"type":"authentication-step","actions":[{"template":"form","kind":"login","model":{"href":"https://evil.example/collect","method":"POST","fields":[{"name":"password","type":"password"}]}},{"template":"form","kind":"login","model":{"href":"file:///etc/passwd","method":"GET"}},{"template":"form","kind":"login","model":{"href":"//evil.example/x","method":"GET"}}]}"#
         try await ScriptedUpstream.run(Self.standard(authorize: .step(evilForm))) { base, log in
             let client = try await Up.client(base)
             defer { Task { try? await client.shutdown() } }
@@ -344,7 +359,8 @@ import Testing
         let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, _ in
             switch request.path {
             case Up.tokenPath: .haapiToken()
-            case Up.authorizePath: .step(Up.loginStep, headers: [("Set-Session-Id", "session-\(request.queryValues["state"].map { String($0.prefix(4)) } ?? "")")])
+            case Up.authorizePath:
+                .step(Up.loginStep, headers: [("Set-Session-Id", "session-\(request.queryValues["state"].map { String($0.prefix(4)) } ?? "")")])
             default: .step(Up.loginStep)
             }
         }
@@ -444,7 +460,8 @@ import Testing
             let moveOn = try #require(await log.requests(path: "/dev/authn/authenticate/duo1/device-poller").first)
             #expect(moveOn.method == "POST" && moveOn.formValues == ["moveOn": "true"])
         }
-        let again = #"{"type":"polling-step","properties":{"status":"done"},"actions":[{"template":"form","kind":"redirect","model":{"href":"/again","method":"POST"}}]}"#
+        let again =
+            #"{"type":"polling-step","properties":{"status":"done"},"actions":[{"template":"form","kind":"redirect","model":{"href":"/again","method":"POST"}}]}"#
         try await ScriptedUpstream.run({ request, _ in request.path == Up.tokenPath ? .haapiToken() : .step(again) }) { base, log in
             let client = try await Up.client(base) { $0.maxAutomaticSteps = 3 }
             defer { Task { try? await client.shutdown() } }
@@ -490,7 +507,12 @@ import Testing
         try await ScriptedUpstream.run(Self.standard()) { base, _ in
             let sharing = try await Up.client(base) { $0.sharedStepCacheSize = 4 }
             let separate = try await Up.client(base)
-            defer { Task { try? await sharing.shutdown(); try? await separate.shutdown() } }
+            defer {
+                Task {
+                    try? await sharing.shutdown()
+                    try? await separate.shutdown()
+                }
+            }
             let first = sharing.makeFlow(), second = sharing.makeFlow()
             _ = try await first.start()
             _ = try await second.start()
@@ -509,7 +531,10 @@ import Testing
     @Test func theStepCacheKeepsAtMostItsCapacityReusedStepsLongestAndNoAuthorizationResponse() throws {
         let cache = SharedStepCache(capacity: 2)
         func body(_ title: String) -> Data {
-            Data(#"{"type":"authentication-step","actions":[{"template":"form","kind":"login","title":"\#(title)","model":{"href":"/a","method":"POST"}}]}"#.utf8)
+            Data(
+                #"{"type":"authentication-step","actions":[{"template":"form","kind":"login","title":"\#(title)","model":{"href":"/a","method":"POST"}}]}"#
+                    .utf8
+            )
         }
         func decode(_ data: Data, status: Int = 200) throws -> HAAPIResponse {
             try cache.decode(status: status, contentType: "application/vnd.auth+json", body: data, keepingRawJSON: false)
@@ -529,7 +554,9 @@ import Testing
         let problem = Data(#"{"type":"https://curity.se/problems/invalid-input","title":"Invalid"}"#.utf8)
         _ = try decode(problem, status: 400)
         #expect(cache.count == 2, "problems are not kept")
-        let big = Data(#"{"type":"authentication-step","messages":[{"text":"\#(String(repeating: "x", count: SharedStepCache.maximumBodyBytes))"}]}"#.utf8)
+        let big = Data(
+            #"{"type":"authentication-step","messages":[{"text":"\#(String(repeating: "x", count: SharedStepCache.maximumBodyBytes))"}]}"#.utf8
+        )
         _ = try decode(big)
         #expect(cache.count == 2, "bodies over the limit are not kept")
     }
@@ -542,16 +569,25 @@ import Testing
             switch request.path {
             case TestUpstream.tokenPath:
                 if request.formValues["grant_type"] == "client_credentials" { return .haapiToken("haapi-secret-token") }
-                return .json(200, #"{"access_token":"final-secret-at","token_type":"Bearer","refresh_token":"final-secret-rt","id_token":"final-secret-id"}"#)
+                return .json(
+                    200,
+                    #"{"access_token":"final-secret-at","token_type":"Bearer","refresh_token":"final-secret-rt","id_token":"final-secret-id"}"#
+                )
             case TestUpstream.authorizePath:
-                return .step(TestUpstream.authorizationResponseStep(state: request.queryValues["state"] ?? "", code: "secret-code-1"), headers: [("Set-Session-Id", "secret-session")])
+                return .step(
+                    TestUpstream.authorizationResponseStep(state: request.queryValues["state"] ?? "", code: "secret-code-1"),
+                    headers: [("Set-Session-Id", "secret-session")]
+                )
             default:
                 return .step(TestUpstream.loginStep)
             }
         }
         let capture = LogCapture()
         try await ScriptedUpstream.run(handler) { base, log in
-            let client = try await HAAPIClient(configuration: TestUpstream.configuration(base, authentication: .secretPost("client-secret-value")), logger: capture.logger())
+            let client = try await HAAPIClient(
+                configuration: TestUpstream.configuration(base, authentication: .secretPost("client-secret-value")),
+                logger: capture.logger()
+            )
             defer { Task { try? await client.shutdown() } }
             let flow = client.makeFlow()
             let step = try #require(try await flow.start().representation)
@@ -561,7 +597,10 @@ import Testing
             #expect(!lines.isEmpty)
             let secrets = ["haapi-secret-token", "final-secret", "secret-code-1", "client-secret-value", "secret-session", "code_verifier"] + proofs
             for secret in secrets {
-                #expect(!lines.contains { $0.contains(secret) }, "a log line contains \(secret.prefix(12)): \(lines.first { $0.contains(secret) }?.prefix(300) ?? "")")
+                #expect(
+                    !lines.contains { $0.contains(secret) },
+                    "a log line contains \(secret.prefix(12)): \(lines.first { $0.contains(secret) }?.prefix(300) ?? "")"
+                )
             }
         }
     }

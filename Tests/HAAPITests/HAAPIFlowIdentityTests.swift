@@ -21,7 +21,8 @@ struct HAAPIFlowIdentityTests {
     /// The token endpoint answers with an ID token signed for the nonce of the first authorize request it saw;
     /// `userinfo` answers the userinfo endpoint.
     static func handler(
-        base: @escaping @Sendable () -> String, userinfo: @escaping @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply
+        base: @escaping @Sendable () -> String,
+        userinfo: @escaping @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply
     ) -> @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply {
         { request, log in
             switch request.path {
@@ -30,9 +31,14 @@ struct HAAPIFlowIdentityTests {
                 let nonce = await log.requests(path: Up.authorizePath).first?.queryValues["nonce"] ?? ""
                 let now = Int(Date().timeIntervalSince1970)
                 let idToken = key.sign(
-                    ["iss": base(), "sub": "user-7", "aud": "demo-gateway", "exp": now + 300, "iat": now, "nonce": nonce, "name": "Demo"], algorithm: "ES256")
+                    ["iss": base(), "sub": "user-7", "aud": "demo-gateway", "exp": now + 300, "iat": now, "nonce": nonce, "name": "Demo"],
+                    algorithm: "ES256"
+                )
                 let type = request.header("DPoP") != nil ? "DPoP" : "Bearer"
-                return .json(200, #"{"access_token":"at-1","token_type":"\#(type)","expires_in":300,"scope":"openid profile","id_token":"\#(idToken)"}"#)
+                return .json(
+                    200,
+                    #"{"access_token":"at-1","token_type":"\#(type)","expires_in":300,"scope":"openid profile","id_token":"\#(idToken)"}"#
+                )
             case Up.authorizePath:
                 return .step(Up.authorizationResponseStep(state: request.queryValues["state"] ?? ""))
             case "/jwks":
@@ -133,7 +139,10 @@ struct HAAPIFlowIdentityTests {
                 #expect(proof?.claims["ath"] as? String == IndependentJWSVerifier.sha256Base64URL("at-1"))
                 #expect(proof?.claims["htm"] as? String == "GET")
                 if proof?.claims["nonce"] as? String != "userinfo-nonce" {
-                    return ScriptedReply(status: 401, headers: [("WWW-Authenticate", #"DPoP error="use_dpop_nonce""#), ("DPoP-Nonce", "userinfo-nonce")])
+                    return ScriptedReply(
+                        status: 401,
+                        headers: [("WWW-Authenticate", #"DPoP error="use_dpop_nonce""#), ("DPoP-Nonce", "userinfo-nonce")]
+                    )
                 }
                 return .json(200, #"{"sub":"user-7","email":"demo@example.com"}"#)
             }

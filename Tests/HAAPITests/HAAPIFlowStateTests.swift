@@ -27,7 +27,8 @@ struct HAAPIFlowStateTests {
                 headers: [
                     ("Set-Session-Id", "session-one"), ("DPoP-Nonce", "authorize-nonce"), ("Set-Cookie", "node=sticky-one; Path=/"),
                     ("Set-Cookie", "route=deep-one; Path=/authn; Max-Age=600"),
-                ])
+                ]
+            )
         case Up.loginPath:
             let state = await log.requests(path: Up.authorizePath).last?.queryValues["state"] ?? ""
             return .step(Up.authorizationResponseStep(state: state))
@@ -41,7 +42,10 @@ struct HAAPIFlowStateTests {
     }
 
     /// Starts a flow of a first client, saves it, shuts that client down and returns the state through JSON.
-    static func savedAtLoginForm(_ base: URL, _ configure: (inout HAAPIClientConfiguration) -> Void = { _ in }) async throws -> (HAAPIFlowState, PublicJWK) {
+    static func savedAtLoginForm(
+        _ base: URL,
+        _ configure: (inout HAAPIClientConfiguration) -> Void = { _ in }
+    ) async throws -> (HAAPIFlowState, PublicJWK) {
         let first = try await Up.client(base, configure)
         let flow = first.makeFlow()
         _ = try await flow.start()
@@ -110,7 +114,10 @@ struct HAAPIFlowStateTests {
         try await ScriptedUpstream.run(Self.handler) { base, log in
             let client = try await Up.client(base)
             defer { Task { try? await client.shutdown() } }
-            let original = client.makeFlow(scopes: ["openid"], parameters: AuthorizationParameters(loginHint: "device-7", additional: ["x_origin": "tv"]))
+            let original = client.makeFlow(
+                scopes: ["openid"],
+                parameters: AuthorizationParameters(loginHint: "device-7", additional: ["x_origin": "tv"])
+            )
             let saved = await original.exportState()
             #expect(!saved.started && saved.haapiToken == nil && saved.currentStep == nil)
             let flow = try client.restoreFlow(try JSONDecoder().decode(HAAPIFlowState.self, from: try JSONEncoder().encode(saved)))
@@ -141,7 +148,10 @@ struct HAAPIFlowStateTests {
             #expect(proof.claims["nonce"] as? String == "authorize-nonce")
             let login = try #require(await log.requests(path: Up.loginPath).last)
             #expect(login.header("Authorization") == "DPoP haapi-token-2")
-            #expect(try Self.proof(login).header["jwk"] as? [String: String] == (try Self.proof(try #require(tokenRequests.first)).header["jwk"] as? [String: String]))
+            #expect(
+                try Self.proof(login).header["jwk"] as? [String: String]
+                    == (try Self.proof(try #require(tokenRequests.first)).header["jwk"] as? [String: String])
+            )
             #expect(await flow.exportState().haapiToken?.value == "haapi-token-2")
         }
     }
@@ -176,7 +186,14 @@ struct HAAPIFlowStateTests {
             #expect(saved.dpopPrivateKeyPEM.hasPrefix("-----BEGIN PRIVATE KEY-----"))
             let lines = saved.dpopPrivateKeyPEM.split(separator: "\n").map(String.init)
             let corruptions: [(String, (inout HAAPIFlowState) -> Void)] = [
-                ("a corrupt key", { $0.dpopPrivateKeyPEM = lines.map { $0.hasPrefix("-----") ? $0 : String(repeating: "A", count: $0.count) }.joined(separator: "\n") }),
+                (
+                    "a corrupt key",
+                    {
+                        $0.dpopPrivateKeyPEM = lines.map { $0.hasPrefix("-----") ? $0 : String(repeating: "A", count: $0.count) }.joined(
+                            separator: "\n"
+                        )
+                    }
+                ),
                 ("a truncated key", { $0.dpopPrivateKeyPEM = lines.dropLast(2).joined(separator: "\n") }),
                 ("no key", { $0.dpopPrivateKeyPEM = "" }),
                 ("another client id", { $0.clientID = "another-client" }),
@@ -203,17 +220,21 @@ struct HAAPIFlowStateTests {
             let (saved, _) = try await Self.savedAtLoginForm(base)
             let token = try #require(saved.haapiToken)
             let keyBody = saved.dpopPrivateKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
-            let secrets = [
-                saved.dpopPrivateKeyPEM, String(keyBody.prefix(24)), String(keyBody.suffix(24)), token.value, saved.codeVerifier, saved.oauthState,
-                try #require(saved.oidcNonce), try #require(saved.dpopNonce), try #require(saved.sessionID),
-            ] + saved.cookies.map(\.value)
+            let secrets =
+                [
+                    saved.dpopPrivateKeyPEM, String(keyBody.prefix(24)), String(keyBody.suffix(24)), token.value, saved.codeVerifier,
+                    saved.oauthState,
+                    try #require(saved.oidcNonce), try #require(saved.dpopNonce), try #require(saved.sessionID),
+                ] + saved.cookies.map(\.value)
             var dumped = ""
             dump(saved, to: &dumped)
             var dumpedToken = ""
             dump(token, to: &dumpedToken)
-            let printed = [
-                String(describing: saved), String(reflecting: saved), dumped, "\(saved)", String(describing: token), String(reflecting: token), dumpedToken,
-            ] + saved.cookies.flatMap { [String(describing: $0), String(reflecting: $0)] }
+            let printed =
+                [
+                    String(describing: saved), String(reflecting: saved), dumped, "\(saved)", String(describing: token), String(reflecting: token),
+                    dumpedToken,
+                ] + saved.cookies.flatMap { [String(describing: $0), String(reflecting: $0)] }
             for text in printed {
                 for secret in secrets {
                     #expect(!text.contains(secret), "a secret is printed in: \(text.prefix(60))…")
@@ -273,7 +294,13 @@ struct HAAPIFlowStateTests {
             defer { Task { try? await client.shutdown() } }
             let one = try client.restoreFlow(first)
             #expect(client.context.stepCache.count == 1)
-            #expect(client.context.stepCache.contains(status: 200, contentType: "application/vnd.auth+json", body: Data(try #require(first.currentStep).utf8)))
+            #expect(
+                client.context.stepCache.contains(
+                    status: 200,
+                    contentType: "application/vnd.auth+json",
+                    body: Data(try #require(first.currentStep).utf8)
+                )
+            )
             let two = try client.restoreFlow(second)
             #expect(client.context.stepCache.count == 1, "the second restore takes the step from the cache")
             let step = try #require(await one.currentStep)

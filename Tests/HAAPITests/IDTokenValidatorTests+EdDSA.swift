@@ -31,14 +31,17 @@ extension IDTokenValidatorTests {
         let key = try #require(JSONWebKey(jwk))
         let input = Data("eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc".utf8)
         var signature = try #require(
-            Base64URL.decode("hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg"))
+            Base64URL.decode("hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg")
+        )
         #expect(key.verifies(signature, of: input, with: .edDSA))
         #expect(!key.verifies(signature, of: input, with: .es256), "an Ed25519 key verifies EdDSA only")
         signature[0] ^= 0x01
         #expect(!key.verifies(signature, of: input, with: .edDSA))
     }
 
-    @Test("an EdDSA signature that does not verify is refused (invalidSignature): a flipped bit, changed claims, another Ed25519 key under the kid, a short signature")
+    @Test(
+        "an EdDSA signature that does not verify is refused (invalidSignature): a flipped bit, changed claims, another Ed25519 key under the kid, a short signature"
+    )
     func wrongEd25519SignatureIsRefused() async throws {
         let key = TestSigningKey.ed25519("okp-1")
         let validator = KeySetEndpoint([key.publicJWK()]).validator()
@@ -58,7 +61,9 @@ extension IDTokenValidatorTests {
         #expect(untouched.algorithm == .edDSA)
     }
 
-    @Test("an Ed25519 key is used only for EdDSA, only when its alg is EdDSA or absent, its use sig and its key_ops verify; EdDSA never reaches an EC or RSA key")
+    @Test(
+        "an Ed25519 key is used only for EdDSA, only when its alg is EdDSA or absent, its use sig and its key_ops verify; EdDSA never reaches an EC or RSA key"
+    )
     func ed25519KeysAreBoundToEdDSA() async throws {
         let key = TestSigningKey.ed25519()
         let token = key.sign(Self.claims(), algorithm: "EdDSA")
@@ -91,7 +96,10 @@ extension IDTokenValidatorTests {
     @Test("an OKP JWK carrying the private member d is not trusted, even with the right public key (unknownKey)")
     func ed25519KeyWithPrivateMemberIsSkipped() async throws {
         let key = TestSigningKey.ed25519()
-        guard case .ed25519(let privateKey) = key.material else { Issue.record("not an Ed25519 key"); return }
+        guard case .ed25519(let privateKey) = key.material else {
+            Issue.record("not an Ed25519 key")
+            return
+        }
         let withPrivate = key.publicJWK(extra: ["d": TestSigningKey.base64URL(privateKey.rawRepresentation)])
         let set = try JSONWebKeySet(json: Data(TestSigningKey.keySet([withPrivate]).utf8))
         #expect(set.keys.isEmpty)
@@ -99,7 +107,9 @@ extension IDTokenValidatorTests {
         #expect(await Self.refusal(validator, key.sign(Self.claims(), algorithm: "EdDSA"))?.reason == .unknownKey)
     }
 
-    @Test("Ed448 keys are skipped when read; an EdDSA token whose only keys are Ed448 (by kid, or without a kid) and an alg of Ed448 are refused naming Ed448")
+    @Test(
+        "Ed448 keys are skipped when read; an EdDSA token whose only keys are Ed448 (by kid, or without a kid) and an alg of Ed448 are refused naming Ed448"
+    )
     func ed448IsRefusedByName() async throws {
         let ed448 = TestSigningKey.ed448JWK("ed448-1", extra: ["use": "sig", "alg": "EdDSA"])
         let set = try JSONWebKeySet(json: Data(TestSigningKey.keySet([ed448]).utf8))
@@ -149,12 +159,16 @@ extension IDTokenValidatorTests {
         #expect(endpoint.fetchCount == 2)
     }
 
-    @Test("unvalidatable names the advertised algorithms the validator refuses or does not know, in their order; EdDSA and every accepted one are validatable")
+    @Test(
+        "unvalidatable names the advertised algorithms the validator refuses or does not know, in their order; EdDSA and every accepted one are validatable"
+    )
     func unvalidatableAlgorithms() {
         #expect(JWSAlgorithm.unvalidatable(["RS256", "EdDSA", "HS256", "none", "ES256K"]) == ["HS256", "none", "ES256K"])
         #expect(JWSAlgorithm.unvalidatable(JWSAlgorithm.allCases.map(\.rawValue)).isEmpty)
         #expect(JWSAlgorithm.unvalidatable([]).isEmpty)
-        #expect(JWSAlgorithm.unvalidatable(["Ed448", "Ed25519", "HS512", "eddsa", "es256", "ES256"]) == ["Ed448", "Ed25519", "HS512", "eddsa", "es256"])
+        #expect(
+            JWSAlgorithm.unvalidatable(["Ed448", "Ed25519", "HS512", "eddsa", "es256", "ES256"]) == ["Ed448", "Ed25519", "HS512", "eddsa", "es256"]
+        )
         #expect(JWSAlgorithm.edDSA.keyType == "OKP")
     }
 
@@ -174,7 +188,8 @@ extension IDTokenValidatorTests {
 
     @Test(
         "an EdDSA token signed by Python's cryptography (an Ed25519 implementation this project did not write) is accepted",
-        .enabled(if: TestTools.cryptographyAvailable, "needs Python's cryptography (pip install cryptography)"))
+        .enabled(if: TestTools.cryptographyAvailable, "needs Python's cryptography (pip install cryptography)")
+    )
     func ed25519TokenFromAnIndependentSigner() async throws {
         let claims = String(decoding: try JSONSerialization.data(withJSONObject: Self.claims(), options: [.sortedKeys]), as: UTF8.self)
         let made = try await runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", Self.pythonEd25519Token, claims])

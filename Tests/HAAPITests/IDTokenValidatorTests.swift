@@ -24,15 +24,22 @@ struct IDTokenValidatorTests {
 
         func validator(minimumRefetchInterval: Duration = .seconds(5), keySetMaximumAge: Duration = .seconds(3600)) -> IDTokenValidator {
             IDTokenValidator(
-                issuer: IDTokenValidatorTests.issuer, clientID: IDTokenValidatorTests.clientID, keySetURL: IDTokenValidatorTests.keySetURL,
+                issuer: IDTokenValidatorTests.issuer,
+                clientID: IDTokenValidatorTests.clientID,
+                keySetURL: IDTokenValidatorTests.keySetURL,
                 transport: ClosureHAAPITransport { request in
                     #expect(request.url == IDTokenValidatorTests.keySetURL)
                     self.fetches.withLock { $0 += 1 }
                     try await Task.sleep(for: .milliseconds(20))
                     return HTTPResponseData(
-                        status: self.status.withLock { $0 }, headers: [("Content-Type", "application/jwk-set+json")],
-                        body: Data(self.document.withLock { $0 }.utf8))
-                }, minimumRefetchInterval: minimumRefetchInterval, keySetMaximumAge: keySetMaximumAge)
+                        status: self.status.withLock { $0 },
+                        headers: [("Content-Type", "application/jwk-set+json")],
+                        body: Data(self.document.withLock { $0 }.utf8)
+                    )
+                },
+                minimumRefetchInterval: minimumRefetchInterval,
+                keySetMaximumAge: keySetMaximumAge
+            )
         }
     }
 
@@ -148,7 +155,9 @@ struct IDTokenValidatorTests {
         #expect(endpoint.fetchCount == 2)
     }
 
-    @Test("a set older than keySetMaximumAge is fetched again, and a key withdrawn from it is no longer trusted; a failing fetch then keeps the old set")
+    @Test(
+        "a set older than keySetMaximumAge is fetched again, and a key withdrawn from it is no longer trusted; a failing fetch then keeps the old set"
+    )
     func oldSetsAreFetchedAgain() async throws {
         let first = TestSigningKey.p256("first"), second = TestSigningKey.p256("second")
         let endpoint = KeySetEndpoint([first.publicJWK()])
@@ -246,7 +255,8 @@ struct IDTokenValidatorTests {
         let secretish = "value-that-must-not-show"
         let tokens = [
             key.sign(Self.claims(["iss": secretish]), algorithm: "ES256"), key.sign(Self.claims(["aud": secretish]), algorithm: "ES256"),
-            key.sign(Self.claims(["nonce": secretish]), algorithm: "ES256"), key.sign(Self.claims(["aud": [Self.clientID, secretish], "azp": secretish]), algorithm: "ES256"),
+            key.sign(Self.claims(["nonce": secretish]), algorithm: "ES256"),
+            key.sign(Self.claims(["aud": [Self.clientID, secretish], "azp": secretish]), algorithm: "ES256"),
             TestSigningKey.p256(secretish).sign(Self.claims(), algorithm: "ES256"),
         ]
         for token in tokens {

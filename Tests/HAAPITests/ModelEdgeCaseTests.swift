@@ -44,10 +44,12 @@ import Testing
 
     @Test func errorAuthorizationResponseProblemCarriesOAuthError() throws {
         let response = try HAAPIResponse.decode(
-            status: 400, contentType: "application/problem+json; charset=utf-8",
+            status: 400,
+            contentType: "application/problem+json; charset=utf-8",
             body: Data(
                 #"{"type":"https://curity.se/problems/error-authorization-response","title":"Denied","error":"access_denied","error_description":"User cancelled","iss":"https://idsvr.example/oauth/v2/oauth-anonymous"}"#
-                    .utf8)
+                    .utf8
+            )
         )
         let problem = try #require(response.problem)
         #expect(problem.kind == .errorAuthorizationResponse)
@@ -73,8 +75,12 @@ import Testing
 
     @Test func otherProblemTypesAreGeneric() throws {
         let response = try HAAPIResponse.decode(
-            status: 429, contentType: "application/problem+json",
-            body: Data(#"{"type":"https://example.com/problems/slow-down","title":"Slow down","detail":"Too many tries","status":429,"messages":[{"text":"Wait","classList":["warning"]}]}"#.utf8)
+            status: 429,
+            contentType: "application/problem+json",
+            body: Data(
+                #"{"type":"https://example.com/problems/slow-down","title":"Slow down","detail":"Too many tries","status":429,"messages":[{"text":"Wait","classList":["warning"]}]}"#
+                    .utf8
+            )
         )
         let problem = try #require(response.problem)
         #expect(problem.kind == .other("https://example.com/problems/slow-down"))

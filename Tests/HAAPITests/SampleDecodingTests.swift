@@ -100,10 +100,18 @@ import Testing
         #expect(reencoded == original)
     }
 
-    @Test("decoded without keeping JSON, no step, action, field or link of any sample holds a raw tree", arguments: SampleDecodingTests.table.keys.sorted())
+    @Test(
+        "decoded without keeping JSON, no step, action, field or link of any sample holds a raw tree",
+        arguments: SampleDecodingTests.table.keys.sorted()
+    )
     func leanDecodingKeepsNoRawJSON(path: String) throws {
         guard !path.contains("problem") else { return }
-        let response = try HAAPIResponse.decode(status: 200, contentType: "application/vnd.auth+json", body: try Fixture.data(path), keepingRawJSON: false)
+        let response = try HAAPIResponse.decode(
+            status: 200,
+            contentType: "application/vnd.auth+json",
+            body: try Fixture.data(path),
+            keepingRawJSON: false
+        )
         guard case .representation(let step) = response else { return }
         #expect(step.raw == .null)
         var actions = step.actions
@@ -229,10 +237,12 @@ import Testing
 
     /// Curity's `interval` is milliseconds as a string ([UIKIT] `Number(properties.interval)`); `pollInterval` exists only in
     /// its HTML templates and is not read.
-    @Test(arguments: [
-        (#""interval":"3000""#, 3000), (#""interval":1500"#, 1500), (#""interval":"250""#, 250), (#""pollInterval":"3""#, nil),
-        (#""interval":"soon""#, nil), (#""interval":"-5""#, nil),
-    ] as [(String, Int?)])
+    @Test(
+        arguments: [
+            (#""interval":"3000""#, 3000), (#""interval":1500"#, 1500), (#""interval":"250""#, 250), (#""pollInterval":"3""#, nil),
+            (#""interval":"soon""#, nil), (#""interval":"-5""#, nil),
+        ] as [(String, Int?)]
+    )
     func pollingIntervalIsMillisecondsAsSent(member: String, milliseconds: Int?) throws {
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"type":"polling-step","properties":{"status":"pending",\#(member)}}"#.utf8))
         #expect(try Representation(json: json).polling?.intervalMilliseconds == milliseconds)

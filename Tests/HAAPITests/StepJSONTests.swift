@@ -11,8 +11,11 @@ import Testing
         try Fixture.allSamplePaths().compactMap { path in
             let isProblem = path.contains("problem")
             let response = try HAAPIResponse.decode(
-                status: isProblem ? 400 : 200, contentType: isProblem ? "application/problem+json" : "application/vnd.auth+json",
-                body: try Fixture.data(path), keepingRawJSON: keepingRawJSON)
+                status: isProblem ? 400 : 200,
+                contentType: isProblem ? "application/problem+json" : "application/vnd.auth+json",
+                body: try Fixture.data(path),
+                keepingRawJSON: keepingRawJSON
+            )
             return response.representation.map { (path, $0) }
         }
     }
@@ -26,7 +29,10 @@ import Testing
 
     /// Decodes a step from text as a restore does.
     static func step(from text: String, keepingRawJSON: Bool) throws -> Representation {
-        try #require(try HAAPIResponse.decode(status: 200, contentType: "application/vnd.auth+json", body: Data(text.utf8), keepingRawJSON: keepingRawJSON).representation)
+        try #require(
+            try HAAPIResponse.decode(status: 200, contentType: "application/vnd.auth+json", body: Data(text.utf8), keepingRawJSON: keepingRawJSON)
+                .representation
+        )
     }
 
     @Test("every sample step and every action in it decodes again to an equal value, with and without raw JSON", arguments: [false, true])
@@ -60,7 +66,10 @@ import Testing
         let steps = try Self.sampleSteps(keepingRawJSON: keepingRawJSON)
         let (_, previous) = try #require(steps.first { $0.0 == "duo-nested-selectors-continue-actions.json" })
         let sms = try #require(Self.allActions(previous.actions).first { !$0.continueActions.isEmpty })
-        let continued = previous.continuing(with: sms.continueActions, newMessages: [Message(text: "SMS sent", classList: ["info"], properties: .object(["n": 1]))])
+        let continued = previous.continuing(
+            with: sms.continueActions,
+            newMessages: [Message(text: "SMS sent", classList: ["info"], properties: .object(["n": 1]))]
+        )
         #expect(continued.actions == sms.continueActions)
         #expect(try Self.step(from: StepJSON.json(of: continued).jsonText, keepingRawJSON: keepingRawJSON) == continued)
     }

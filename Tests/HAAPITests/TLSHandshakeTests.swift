@@ -18,7 +18,8 @@ import Testing
     private func withTLSServer(requireClientCertificate: Bool, _ body: (URL) async throws -> Void) async throws {
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(TLSTestMaterial.serverCertificatePEM.utf8)).map { .certificate($0) },
-            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(TLSTestMaterial.serverPrivateKeyPEM.utf8), format: .pem)))
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(TLSTestMaterial.serverPrivateKeyPEM.utf8), format: .pem))
+        )
         if requireClientCertificate {
             tls.certificateVerification = .noHostnameVerification
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(TLSTestMaterial.caCertificatePEM.utf8)))
@@ -26,17 +27,21 @@ import Testing
         let router = Router()
         router.get(".well-known/openid-configuration") { request, _ in
             Response(
-                status: .ok, headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(string: Self.discovery(authority: request.head.authority ?? ""))))
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: Self.discovery(authority: request.head.authority ?? "")))
+            )
         }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
-            router: router, server: try .tls(.http1(), tlsConfiguration: tls),
+            router: router,
+            server: try .tls(.http1(), tlsConfiguration: tls),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()
-            })
+            }
+        )
         let server = Task { try await app.run() }
         defer { server.cancel() }
         var iterator = ports.makeAsyncIterator()
@@ -46,9 +51,16 @@ import Testing
 
     private func configuration(_ base: URL, trustTestCA: Bool, authentication: ClientAuthentication) -> HAAPIClientConfiguration {
         HAAPIClientConfiguration(
-            baseURL: base, clientID: "demo-gateway", clientAuthentication: authentication,
-            additionalTrustRootsPEM: trustTestCA ? [TLSTestMaterial.caCertificatePEM] : [], redirectURI: "haapi:start", scopes: ["openid"],
-            connectTimeout: .seconds(5), requestTimeout: .seconds(5))
+            baseURL: base,
+            clientID: "demo-gateway",
+            clientAuthentication: authentication,
+            additionalTrustRootsPEM: trustTestCA ? [TLSTestMaterial.caCertificatePEM] : [],
+            redirectURI: "haapi:start",
+            scopes: ["openid"],
+            // Generous: the handshakes are what is tested, and a test machine busy with every suite at once has been slow.
+            connectTimeout: .seconds(20),
+            requestTimeout: .seconds(20)
+        )
     }
 
     @Test func anUpstreamSignedByAnExtraTrustRootIsAccepted() async throws {
@@ -62,7 +74,13 @@ import Testing
     /// A host name that does not resolve is named so (`.invalid` never resolves: RFC 2606).
     @Test func aNameThatDoesNotResolveIsANameResolutionError() async throws {
         let error = await #expect(throws: HAAPIError.self) {
-            _ = try await HAAPIClient(configuration: configuration(try #require(URL(string: "https://idsvr.nothing.invalid")), trustTestCA: false, authentication: .secretBasic("s")))
+            _ = try await HAAPIClient(
+                configuration: configuration(
+                    try #require(URL(string: "https://idsvr.nothing.invalid")),
+                    trustTestCA: false,
+                    authentication: .secretBasic("s")
+                )
+            )
         }
         #expect(error?.code == .nameResolution, "\(String(describing: error))")
     }
@@ -79,7 +97,9 @@ import Testing
     @Test func mutualTLSPresentsTheClientCertificate() async throws {
         try await withTLSServer(requireClientCertificate: true) { base in
             let authentication = ClientAuthentication.mutualTLS(
-                certificatePEM: TLSTestMaterial.clientCertificatePEM, privateKeyPEM: TLSTestMaterial.clientPrivateKeyPEM)
+                certificatePEM: TLSTestMaterial.clientCertificatePEM,
+                privateKeyPEM: TLSTestMaterial.clientPrivateKeyPEM
+            )
             let client = try await HAAPIClient(configuration: configuration(base, trustTestCA: true, authentication: authentication))
             #expect(client.endpoints.authorization.absoluteString == "https://127.0.0.1:\(base.port ?? 0)/oauth/authorize")
             try await client.shutdown()

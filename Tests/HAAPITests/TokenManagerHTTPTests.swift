@@ -8,10 +8,14 @@ import Testing
 @Suite struct TokenManagerHTTPTests {
     typealias Up = TestUpstream
 
-    static let finalTokensJSON = #"{"access_token":"at-1","token_type":"Bearer","expires_in":300,"refresh_token":"rt-1","scope":"openid profile","id_token":"id.tok.en"}"#
+    static let finalTokensJSON =
+        #"{"access_token":"at-1","token_type":"Bearer","expires_in":300,"refresh_token":"rt-1","scope":"openid profile","id_token":"id.tok.en"}"#
 
     /// Token endpoint: HAAPI token for client_credentials, final tokens otherwise.
-    static func handler(authorize: @escaping @Sendable (RecordedRequest) -> ScriptedReply, finalTokens: String = finalTokensJSON) -> @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply {
+    static func handler(
+        authorize: @escaping @Sendable (RecordedRequest) -> ScriptedReply,
+        finalTokens: String = finalTokensJSON
+    ) -> @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply {
         { request, _ in
             switch request.path {
             case Up.tokenPath:
@@ -41,7 +45,17 @@ import Testing
             #expect(step.stepKind == .oauthAuthorizationResponse)
             let outcome = try await flow.exchangeCode(from: step)
             let tokens = try #require(outcome.tokens)
-            #expect(tokens == OAuthTokens(accessToken: "at-1", expiresIn: 300, refreshToken: "rt-1", tokenType: "Bearer", scope: "openid profile", idToken: "id.tok.en"))
+            #expect(
+                tokens
+                    == OAuthTokens(
+                        accessToken: "at-1",
+                        expiresIn: 300,
+                        refreshToken: "rt-1",
+                        tokenType: "Bearer",
+                        scope: "openid profile",
+                        idToken: "id.tok.en"
+                    )
+            )
             #expect(tokens.dpopKey == nil)
 
             let authorize = try #require(await log.requests(path: Up.authorizePath).first)
@@ -72,9 +86,11 @@ import Testing
             #expect(error?.code == .authorizationResponseMismatch)
             #expect(await log.requests(path: Up.tokenPath).count == 1)
         }
-        try await ScriptedUpstream.run(Self.handler(authorize: { request in
-            .step(Up.authorizationResponseStep(state: request.queryValues["state"] ?? "", issuer: "https://other-issuer"))
-        })) { base, log in
+        try await ScriptedUpstream.run(
+            Self.handler(authorize: { request in
+                .step(Up.authorizationResponseStep(state: request.queryValues["state"] ?? "", issuer: "https://other-issuer"))
+            })
+        ) { base, log in
             let client = try await Up.client(base)
             defer { Task { try? await client.shutdown() } }
             let flow = client.makeFlow()
@@ -121,9 +137,19 @@ import Testing
             let client = try await Up.client(base)
             defer { Task { try? await client.shutdown() } }
             let outcome = try await client.tokenManager.refresh(refreshToken: "rt-x")
-            #expect(outcome.oauthError == OAuthErrorResponse(error: "invalid_grant", errorDescription: "The code was already used", errorURI: "https://docs/e", httpStatus: 400))
+            #expect(
+                outcome.oauthError
+                    == OAuthErrorResponse(
+                        error: "invalid_grant",
+                        errorDescription: "The code was already used",
+                        errorURI: "https://docs/e",
+                        httpStatus: 400
+                    )
+            )
             let revoked = try await client.tokenManager.revoke(token: "rt-x", typeHint: "refresh_token")
-            #expect(revoked == .oauthError(OAuthErrorResponse(error: "unsupported_token_type", errorDescription: nil, errorURI: nil, httpStatus: 400)))
+            #expect(
+                revoked == .oauthError(OAuthErrorResponse(error: "unsupported_token_type", errorDescription: nil, errorURI: nil, httpStatus: 400))
+            )
         }
     }
 
@@ -140,7 +166,9 @@ import Testing
     }
 
     @Test func tokenEndpointServerErrorIsThrown() async throws {
-        let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { _, _ in .json(500, "<html>oops</html>", contentType: "text/html") }
+        let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { _, _ in
+            .json(500, "<html>oops</html>", contentType: "text/html")
+        }
         try await ScriptedUpstream.run(handler) { base, _ in
             let client = try await Up.client(base)
             defer { Task { try? await client.shutdown() } }
@@ -223,7 +251,10 @@ import Testing
             switch request.path {
             case "/.well-known/openid-configuration":
                 let base = "http://\(request.header("Host") ?? "")"
-                return .json(200, #"{"issuer":"\#(base)","authorization_endpoint":"\#(base)/oauth/authorize","token_endpoint":"\#(base)/oauth/token","revocation_endpoint":"\#(base)/oauth/revoke","dpop_signing_alg_values_supported":["ES256"]}"#)
+                return .json(
+                    200,
+                    #"{"issuer":"\#(base)","authorization_endpoint":"\#(base)/oauth/authorize","token_endpoint":"\#(base)/oauth/token","revocation_endpoint":"\#(base)/oauth/revoke","dpop_signing_alg_values_supported":["ES256"]}"#
+                )
             case Up.tokenPath: return .haapiToken()
             default: return .step(Up.loginStep)
             }
@@ -242,7 +273,9 @@ import Testing
     @Test func brokenDiscoveryDocumentIsAMalformedResponse() async throws {
         let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { _, _ in .json(200, #"{"jwks_uri":"x"}"#) }
         try await ScriptedUpstream.run(handler) { base, _ in
-            let error = await #expect(throws: HAAPIError.self) { try await HAAPIClient(configuration: Up.configuration(base, explicitEndpoints: false)) }
+            let error = await #expect(throws: HAAPIError.self) {
+                try await HAAPIClient(configuration: Up.configuration(base, explicitEndpoints: false))
+            }
             #expect(error?.code == .malformedResponse)
         }
     }

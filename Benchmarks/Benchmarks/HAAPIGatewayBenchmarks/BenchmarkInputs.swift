@@ -18,7 +18,8 @@ enum BenchmarkInputs {
 
     /// A sample decoded as a step.
     static func representation(_ name: String) throws -> Representation {
-        guard case .representation(let step) = try HAAPIResponse.decode(status: 200, contentType: "application/vnd.auth+json", body: sample(name)) else {
+        guard case .representation(let step) = try HAAPIResponse.decode(status: 200, contentType: "application/vnd.auth+json", body: sample(name))
+        else {
             fatalError("the HAAPI sample \(name) is not a step")
         }
         return step

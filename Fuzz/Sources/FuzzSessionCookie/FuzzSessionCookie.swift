@@ -16,7 +16,9 @@ public func fuzzSessionCookie(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     var fields = HTTPFields()
     fields[.cookie] = text
     let request = Request(
-        head: HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/", headerFields: fields), body: .init(buffer: ByteBuffer()))
+        head: HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/", headerFields: fields),
+        body: .init(buffer: ByteBuffer())
+    )
     for name in ["haapi-gateway", "__Host-haapi-gateway"] {
         guard let id = request.cookies[name]?.value else { continue }
         if SecureToken.constantTimeEquals(id, knownSessionID), id != knownSessionID { fatalError("a different value matched the session id") }

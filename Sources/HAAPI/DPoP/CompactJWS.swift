@@ -8,7 +8,8 @@ enum CompactJWS {
     ///   - header: The JOSE header.
     ///   - claims: The claims.
     ///   - key: The P-256 signing key.
-    static func sign<Header: Encodable, Claims: Encodable>(header: Header, claims: Claims, key: P256.Signing.PrivateKey) throws(HAAPIError) -> String {
+    static func sign<Header: Encodable, Claims: Encodable>(header: Header, claims: Claims, key: P256.Signing.PrivateKey) throws(HAAPIError) -> String
+    {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         let headerData: Data

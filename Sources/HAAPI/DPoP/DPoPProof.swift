@@ -12,7 +12,14 @@ public enum DPoPProof {
     ///   - nonce: The latest server nonce, if any.
     ///   - issuedAt: The creation time.
     /// - Returns: The compact JWS for the `DPoP` header.
-    public static func make(key: DPoPKey, method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, issuedAt: Date = Date()) throws(HAAPIError) -> String {
+    public static func make(
+        key: DPoPKey,
+        method: String,
+        url: URL,
+        accessToken: String? = nil,
+        nonce: String? = nil,
+        issuedAt: Date = Date()
+    ) throws(HAAPIError) -> String {
         var claims = #"{"jti":""# + RandomToken.make(byteCount: 18)
         claims += #"","htm":"# + JSONString.quoted(method.uppercased())
         claims += #","htu":"# + JSONString.quoted(htu(for: url))

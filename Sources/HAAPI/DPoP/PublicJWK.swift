@@ -28,4 +28,3 @@ public struct PublicJWK: Sendable, Hashable, Codable {
         return Base64URL.encode(SHA256.hash(data: Array(canonical.utf8)))
     }
 }
-

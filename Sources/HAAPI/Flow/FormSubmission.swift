@@ -14,7 +14,11 @@ struct FormSubmission {
         let declared = Set(form.fields.map(\.name))
         let undeclared = values.keys.filter { !declared.contains($0) }.sorted()
         guard undeclared.isEmpty else {
-            throw HAAPIError(.invalidParameters, "the form does not declare \(undeclared.count) parameter(s)", problems: undeclared.map { "undeclared parameter '\(HAAPIFlow.safeToken($0))'" })
+            throw HAAPIError(
+                .invalidParameters,
+                "the form does not declare \(undeclared.count) parameter(s)",
+                problems: undeclared.map { "undeclared parameter '\(HAAPIFlow.safeToken($0))'" }
+            )
         }
         let target = try originGuard.resolve(form.href)
         var pairs: [(String, JSONValue)] = []

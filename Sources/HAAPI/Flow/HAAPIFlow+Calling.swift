@@ -3,10 +3,20 @@ import Foundation
 extension HAAPIFlow {
     /// One HAAPI call with the flow's credentials, decoded as a step or a problem.
     func call(method: String, url: URL, body: Data?, contentType: String?, acceptLanguage: String?) async throws(HAAPIError) -> HAAPIResponse {
-        let response = try await exchange(method: method, url: url, body: body, contentType: contentType, accept: "application/vnd.auth+json", acceptLanguage: acceptLanguage)
+        let response = try await exchange(
+            method: method,
+            url: url,
+            body: body,
+            contentType: contentType,
+            accept: "application/vnd.auth+json",
+            acceptLanguage: acceptLanguage
+        )
         let decoded = try context.stepCache.decode(
-            status: response.status, contentType: response.header("Content-Type"), body: response.body,
-            keepingRawJSON: context.configuration.keepsRawJSON)
+            status: response.status,
+            contentType: response.header("Content-Type"),
+            body: response.body,
+            keepingRawJSON: context.configuration.keepsRawJSON
+        )
         if case .representation(let step) = decoded, step.stepKind != .continueSame {
             currentStep = step
         }
@@ -17,7 +27,12 @@ extension HAAPIFlow {
     /// nonce, the flow's `Session-Id` and upstream cookies. Answers one `use_dpop_nonce` challenge and one rejected token;
     /// keeps the latest `Set-Session-Id`, `DPoP-Nonce` and cookies of every response.
     func exchange(
-        method: String, url: URL, body: Data?, contentType: String?, accept: String, acceptLanguage: String?
+        method: String,
+        url: URL,
+        body: Data?,
+        contentType: String?,
+        accept: String,
+        acceptLanguage: String?
     ) async throws(HAAPIError) -> HTTPResponseData {
         var retriedForNonce = false
         var refetchedToken = false
@@ -41,7 +56,11 @@ extension HAAPIFlow {
                         logger.debug("HAAPI call asked for a DPoP nonce; retrying once")
                         continue
                     }
-                    throw HAAPIError(.dpopRejected, "the upstream demanded a DPoP nonce (use_dpop_nonce) again after one retry, or without sending one", status: 401)
+                    throw HAAPIError(
+                        .dpopRejected,
+                        "the upstream demanded a DPoP nonce (use_dpop_nonce) again after one retry, or without sending one",
+                        status: 401
+                    )
                 case "invalid_token"?:
                     switch tokenMachine.tokenRejected(token, alreadyRefetched: refetchedToken) {
                     case .fetch:
@@ -75,7 +94,10 @@ extension HAAPIFlow {
 
     /// Posts a token request (HAAPI token, code exchange) as part of this flow: the flow's nonce and cookies go with it,
     /// and what the answer gives back is kept. A proof is sent when `prove` is true.
-    func postToTokenEndpoint(_ form: [(String, String)], prove: Bool) async throws(HAAPIError) -> (status: Int, json: JSONValue?, response: HTTPResponseData) {
+    func postToTokenEndpoint(
+        _ form: [(String, String)],
+        prove: Bool
+    ) async throws(HAAPIError) -> (status: Int, json: JSONValue?, response: HTTPResponseData) {
         let url = context.endpoints.token
         var dpop: DPoPProofing? = prove ? DPoPProofing(key: dpopKey, nonce: dpopNonce) : nil
         let answer = try await TokenEndpointClient(context: context).post(form, to: url, dpop: &dpop, cookieHeader: cookies.cookieHeader(for: url))
@@ -106,15 +128,28 @@ extension HAAPIFlow {
         let (status, json, response) = try await postToTokenEndpoint(form, prove: true)
         guard (200..<300).contains(status) else {
             let code = json?["error"]?.stringValue.map(Self.safeToken) ?? "no OAuth error"
-            var error = HAAPIError(.upstreamStatus, "the token endpoint refused the HAAPI token request (\(code))", status: status, contentType: response.header("Content-Type") ?? "none")
+            var error = HAAPIError(
+                .upstreamStatus,
+                "the token endpoint refused the HAAPI token request (\(code))",
+                status: status,
+                contentType: response.header("Content-Type") ?? "none"
+            )
             if let sent = json?["error"]?.stringValue {
                 error.oauthError = OAuthErrorResponse(
-                    error: sent, errorDescription: json?["error_description"]?.stringValue, errorURI: json?["error_uri"]?.stringValue, httpStatus: status)
+                    error: sent,
+                    errorDescription: json?["error_description"]?.stringValue,
+                    errorURI: json?["error_uri"]?.stringValue,
+                    httpStatus: status
+                )
             }
             throw error
         }
         guard let json, let value = json["access_token"]?.stringValue, !value.isEmpty else {
-            throw HAAPIError.malformed("the HAAPI token answer has no access_token", status: status, contentType: response.header("Content-Type") ?? "none")
+            throw HAAPIError.malformed(
+                "the HAAPI token answer has no access_token",
+                status: status,
+                contentType: response.header("Content-Type") ?? "none"
+            )
         }
         logger.debug("HAAPI token fetched")
         return HAAPIAccessToken(value: value, tokenType: json["token_type"]?.stringValue ?? "DPoP", expiresIn: json["expires_in"]?.intValue ?? 600)

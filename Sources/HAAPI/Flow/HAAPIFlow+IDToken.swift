@@ -12,7 +12,10 @@ extension HAAPIFlow {
     public func validateIDToken(of tokens: OAuthTokens, now: Date = Date()) async throws(IDTokenValidationError) -> ValidatedIDToken? {
         guard let idToken = tokens.idToken else { return nil }
         guard let validator = context.idTokenValidator else {
-            throw IDTokenValidationError(.keySetUnavailable, "the upstream's discovery names no issuer or no jwks_uri, so the ID token cannot be validated")
+            throw IDTokenValidationError(
+                .keySetUnavailable,
+                "the upstream's discovery names no issuer or no jwks_uri, so the ID token cannot be validated"
+            )
         }
         return try await validator.validate(idToken, nonce: oidcNonce, now: now)
     }

@@ -21,8 +21,11 @@ extension HAAPIFlow {
             // that an expiry restored from a saved state, read back through this process's clocks, exports as itself.
             let expiry = (now.timeIntervalSince1970 + seconds + 0.001).rounded(.down)
             return HAAPIFlowState.Token(
-                value: cached.token.value, tokenType: cached.token.tokenType, expiresIn: cached.token.expiresIn,
-                expiresAt: Date(timeIntervalSince1970: expiry))
+                value: cached.token.value,
+                tokenType: cached.token.tokenType,
+                expiresIn: cached.token.expiresIn,
+                expiresAt: Date(timeIntervalSince1970: expiry)
+            )
         }
         return HAAPIFlowState(
             formatVersion: HAAPIFlowState.currentFormatVersion,
@@ -41,7 +44,8 @@ extension HAAPIFlow {
             currentStep: currentStep.map { StepJSON.json(of: $0).jsonText },
             lastSubmittedAction: lastSubmittedAction.map { StepJSON.json(of: $0).jsonText },
             started: started,
-            codeExchanged: codeExchanged)
+            codeExchanged: codeExchanged
+        )
     }
 
     /// A flow of `context`'s client made from a saved state: checks its format and that it belongs to this client and

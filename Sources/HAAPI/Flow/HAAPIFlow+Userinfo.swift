@@ -42,10 +42,19 @@ extension HAAPIFlow {
             }
             guard response.status == 200 else {
                 let error = response.header("WWW-Authenticate").flatMap(Self.challengeError).map { ", \($0)" } ?? ""
-                throw HAAPIError(.upstreamStatus, "the userinfo endpoint answered HTTP \(response.status)\(error)", status: response.status, contentType: contentType ?? "none")
+                throw HAAPIError(
+                    .upstreamStatus,
+                    "the userinfo endpoint answered HTTP \(response.status)\(error)",
+                    status: response.status,
+                    contentType: contentType ?? "none"
+                )
             }
             guard MediaType.isJSON(contentType) else {
-                throw HAAPIError.malformed("the userinfo answer is not JSON (signed or encrypted answers are not supported)", status: 200, contentType: contentType ?? "none")
+                throw HAAPIError.malformed(
+                    "the userinfo answer is not JSON (signed or encrypted answers are not supported)",
+                    status: 200,
+                    contentType: contentType ?? "none"
+                )
             }
             guard case .object(let claims)? = try? JSONParser.parse(response.body) else {
                 throw HAAPIError.malformed("the userinfo answer is not a JSON object", status: 200, contentType: contentType)

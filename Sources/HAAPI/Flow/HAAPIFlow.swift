@@ -67,7 +67,8 @@ public actor HAAPIFlow {
         self.state = saved.oauthState
         self.scopes = saved.scopes
         self.parameters =
-            saved.authorizationParameters == context.authorizationParameters.value ? context.authorizationParameters : Boxed(saved.authorizationParameters)
+            saved.authorizationParameters == context.authorizationParameters.value
+            ? context.authorizationParameters : Boxed(saved.authorizationParameters)
         self.oidcNonce = saved.oidcNonce
         self.sessionID = saved.sessionID
         self.dpopNonce = saved.dpopNonce
@@ -131,7 +132,11 @@ public actor HAAPIFlow {
     ///   - acceptLanguage: The end user's `Accept-Language`.
     /// - Throws: ``HAAPIError/Code/invalidParameters`` for a non-form action or undeclared parameter names;
     ///   ``HAAPIError/Code/offOriginHref`` for an href outside the upstream origin (nothing is sent).
-    public func submitForm(_ action: Action, parameters: [String: String] = [:], acceptLanguage: String? = nil) async throws(HAAPIError) -> HAAPIResponse {
+    public func submitForm(
+        _ action: Action,
+        parameters: [String: String] = [:],
+        acceptLanguage: String? = nil
+    ) async throws(HAAPIError) -> HAAPIResponse {
         try await submitForm(action, values: parameters.mapValues { JSONValue.string($0) }, acceptLanguage: acceptLanguage)
     }
 
@@ -150,7 +155,13 @@ public actor HAAPIFlow {
         if !submission.ignoredNames.isEmpty {
             logger.debug("ignored caller values for fixed fields", metadata: ["fields": "\(submission.ignoredNames.joined(separator: ","))"])
         }
-        return try await call(method: submission.method, url: submission.url, body: submission.body, contentType: submission.contentType, acceptLanguage: acceptLanguage)
+        return try await call(
+            method: submission.method,
+            url: submission.url,
+            body: submission.body,
+            contentType: submission.contentType,
+            acceptLanguage: acceptLanguage
+        )
     }
 
     /// Follows a link of the current step with a GET.
@@ -188,7 +199,8 @@ public actor HAAPIFlow {
         var previous = currentStep
         while case .representation(let step) = response {
             switch step.stepKind {
-            case .redirection, .polling where step.polling?.status == .done:
+            case .redirection,
+                .polling where step.polling?.status == .done:
                 guard let action = step.actions.first(where: { $0.form != nil }) else { return response }
                 guard followed < context.configuration.maxAutomaticSteps else {
                     throw HAAPIError(.tooManyRedirects, "more than \(context.configuration.maxAutomaticSteps) automatic steps in a row")
@@ -256,14 +268,18 @@ public actor HAAPIFlow {
     }
 
     /// The code exchange's POST, sent a second time (once, after half a second) when the first got a 5xx (a proxy's, a
-    /// server restarting) or a refused or reset connection; not after a timeout, which used the time up. A code the server did consume makes the second answer `invalid_grant`, the same failure as without it,
+    /// server restarting) or a refused or reset connection; not after a timeout, which used the time up. A code the server did consume makes the
+    /// second answer `invalid_grant`, the same failure as without it,
     /// never a second set of tokens; one it never saw is exchanged, and the sign-in completes instead of failing.
-    private func postExchange(_ form: [(String, String)], prove: Bool) async throws(HAAPIError) -> (status: Int, json: JSONValue?, response: HTTPResponseData) {
+    private func postExchange(
+        _ form: [(String, String)],
+        prove: Bool
+    ) async throws(HAAPIError) -> (status: Int, json: JSONValue?, response: HTTPResponseData) {
         do {
             let answer = try await postToTokenEndpoint(form, prove: prove)
             guard answer.status >= 500 else { return answer }
             logger.notice("code exchange answered \(answer.status); sending it once more")
-        } catch where [.transport, .connectionRefused].contains(error.code) {
+        } catch  where [.transport, .connectionRefused].contains(error.code) {
             logger.notice("code exchange got no answer (\(error.code)); sending it once more")
         }
         try? await Task.sleep(for: .milliseconds(500))
@@ -281,14 +297,30 @@ public actor HAAPIFlow {
     public func fetchImage(_ link: Link, maximumBytes: Int) async throws(HAAPIError) -> (contentType: String, bytes: Data) {
         guard !link.href.lowercased().hasPrefix("data:") else { throw HAAPIError(.offOriginHref, "data: images are shown, never fetched") }
         let url = try context.originGuard.resolve(link.href)
-        let response = try await exchange(method: "GET", url: url, body: nil, contentType: nil, accept: Self.imageTypes.joined(separator: ", "), acceptLanguage: nil)
+        let response = try await exchange(
+            method: "GET",
+            url: url,
+            body: nil,
+            contentType: nil,
+            accept: Self.imageTypes.joined(separator: ", "),
+            acceptLanguage: nil
+        )
         let contentType = response.header("Content-Type")
         guard (200..<300).contains(response.status) else {
-            throw HAAPIError(.upstreamStatus, "the upstream answered an image request with HTTP \(response.status)", status: response.status, contentType: contentType ?? "none")
+            throw HAAPIError(
+                .upstreamStatus,
+                "the upstream answered an image request with HTTP \(response.status)",
+                status: response.status,
+                contentType: contentType ?? "none"
+            )
         }
         let mediaType = MediaType.of(contentType)
         guard Self.imageTypes.contains(mediaType) else {
-            throw HAAPIError.malformed("an image link's answer is not a PNG, JPEG, GIF or WebP image", status: response.status, contentType: contentType ?? "none")
+            throw HAAPIError.malformed(
+                "an image link's answer is not a PNG, JPEG, GIF or WebP image",
+                status: response.status,
+                contentType: contentType ?? "none"
+            )
         }
         guard response.body.count <= maximumBytes else {
             throw HAAPIError.malformed("an image link's answer is larger than \(maximumBytes) bytes", status: response.status, contentType: mediaType)

@@ -98,4 +98,3 @@ public struct Action: Sendable, Hashable {
         return actions
     }
 }
-

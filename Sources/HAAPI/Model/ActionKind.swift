@@ -65,4 +65,3 @@ public struct ActionKind: RawRepresentable, Sendable, Hashable, CustomStringConv
     /// Whether this kind is one of ``known``.
     public var isKnown: Bool { Self.known.contains(self) }
 }
-

@@ -48,4 +48,3 @@ public enum FieldType: Sendable, Hashable {
         }
     }
 }
-

@@ -49,4 +49,3 @@ public struct FormModel: Sendable, Hashable {
         self.errorActions = try Action.list(json["errorActions"], keepingRawJSON: keepingRawJSON)
     }
 }
-

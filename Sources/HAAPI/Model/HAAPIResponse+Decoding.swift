@@ -19,7 +19,12 @@ extension HAAPIResponse {
         let isJSON = mediaType == "application/json"
         guard isRepresentation || isProblem || isJSON else {
             if status >= 400 {
-                throw HAAPIError(.upstreamStatus, "the upstream answered with HTTP \(status) and a non-HAAPI content type", status: status, contentType: contentType ?? "none")
+                throw HAAPIError(
+                    .upstreamStatus,
+                    "the upstream answered with HTTP \(status) and a non-HAAPI content type",
+                    status: status,
+                    contentType: contentType ?? "none"
+                )
             }
             throw .malformed("the upstream answered with a content type that is not HAAPI", status: status, contentType: contentType ?? "none")
         }
@@ -27,7 +32,11 @@ extension HAAPIResponse {
         do throws(JSONParser.SyntaxError) {
             json = try JSONParser.parse(body)
         } catch {
-            throw .malformed("the upstream answer is not valid JSON (\(body.count) bytes, stopped at byte \(error.offset))", status: status, contentType: contentType)
+            throw .malformed(
+                "the upstream answer is not valid JSON (\(body.count) bytes, stopped at byte \(error.offset))",
+                status: status,
+                contentType: contentType
+            )
         }
         let type = json["type"]?.stringValue ?? ""
         let looksLikeProblem = type.contains(":") || type.isEmpty && status >= 400
@@ -39,7 +48,12 @@ extension HAAPIResponse {
             }
         }
         guard (200..<300).contains(status) else {
-            throw HAAPIError(.upstreamStatus, "the upstream answered with HTTP \(status) without a problem document", status: status, contentType: contentType)
+            throw HAAPIError(
+                .upstreamStatus,
+                "the upstream answered with HTTP \(status) without a problem document",
+                status: status,
+                contentType: contentType
+            )
         }
         do throws(HAAPIError) {
             return .representation(try Representation(json: json, keepingRawJSON: keepingRawJSON))

@@ -175,7 +175,9 @@ enum JSONParser {
                         var scalar = try parseHex4()
                         if (0xD800..<0xDC00).contains(scalar) {
                             // A high surrogate must be followed by an escaped low surrogate.
-                            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else { throw fail() }
+                            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                                throw fail()
+                            }
                             index += 2
                             let low = try parseHex4()
                             guard (0xDC00..<0xE000).contains(low) else { throw fail() }

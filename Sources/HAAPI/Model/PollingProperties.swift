@@ -27,7 +27,8 @@ public struct PollingProperties: Sendable, Hashable {
         // Curity sends the recommended interval in milliseconds as a string ("3000") [UIKIT]; a number is taken too.
         switch json?["interval"] {
         case .number(let value) where value.isFinite && value >= 0: self.intervalMilliseconds = Int(min(value, 3_600_000))
-        case .string(let text): self.intervalMilliseconds = Double(text.trimmingWhitespace).flatMap { $0.isFinite && $0 >= 0 ? Int(min($0, 3_600_000)) : nil }
+        case .string(let text):
+            self.intervalMilliseconds = Double(text.trimmingWhitespace).flatMap { $0.isFinite && $0 >= 0 ? Int(min($0, 3_600_000)) : nil }
         default: self.intervalMilliseconds = nil
         }
     }

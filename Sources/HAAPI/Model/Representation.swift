@@ -49,7 +49,8 @@ public struct Representation: Sendable, Hashable {
             properties: json["properties"],
             polling: type == .pollingStep ? PollingProperties(json: json["properties"]) : nil,
             authorizationResponse: type == .oauthAuthorizationResponse ? AuthorizationResponse(json: json["properties"]) : nil,
-            raw: keepingRawJSON ? json : .null)
+            raw: keepingRawJSON ? json : .null
+        )
     }
 
     /// The step a `continue-same-step` leads to: this step with `actions` (the submitted form's `continueActions`) and
@@ -85,7 +86,8 @@ public struct Representation: Sendable, Hashable {
             properties: other.properties,
             polling: other.polling,
             authorizationResponse: other.authorizationResponse,
-            raw: raw)
+            raw: raw
+        )
     }
 
     /// Classifies a step as Curity's SDK step factories do.
@@ -126,8 +128,15 @@ public struct Representation: Sendable, Hashable {
         var links: [Link] = []
         for element in elements {
             guard let href = element["href"]?.stringValue else { throw .malformed("a link has no href") }
-            links.append(Link(href: href, rel: element["rel"]?.stringValue ?? "", title: element["title"]?.stringValue, type: element["type"]?.stringValue,
-                    raw: keepingRawJSON ? element : .null))
+            links.append(
+                Link(
+                    href: href,
+                    rel: element["rel"]?.stringValue ?? "",
+                    title: element["title"]?.stringValue,
+                    type: element["type"]?.stringValue,
+                    raw: keepingRawJSON ? element : .null
+                )
+            )
         }
         return links
     }

@@ -13,8 +13,17 @@ final class RepresentationStorage: Sendable, Hashable {
     let raw: JSONValue
 
     init(
-        type: RepresentationType, title: String?, stepKind: StepKind, actions: [Action], links: [Link], messages: [Message], metadata: Metadata?,
-        properties: JSONValue?, polling: PollingProperties?, authorizationResponse: AuthorizationResponse?, raw: JSONValue
+        type: RepresentationType,
+        title: String?,
+        stepKind: StepKind,
+        actions: [Action],
+        links: [Link],
+        messages: [Message],
+        metadata: Metadata?,
+        properties: JSONValue?,
+        polling: PollingProperties?,
+        authorizationResponse: AuthorizationResponse?,
+        raw: JSONValue
     ) {
         self.type = type
         self.title = title

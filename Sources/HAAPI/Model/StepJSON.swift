@@ -68,7 +68,8 @@ enum StepJSON {
         if let readonly = field.readonly { members["readonly"] = .bool(readonly) }
         if !field.options.isEmpty {
             members["options"] = .array(
-                field.options.map { .object(["label": .string($0.label), "value": .string($0.value), "selected": .bool($0.selected)]) })
+                field.options.map { .object(["label": .string($0.label), "value": .string($0.value), "selected": .bool($0.selected)]) }
+            )
         }
         return .object(members)
     }

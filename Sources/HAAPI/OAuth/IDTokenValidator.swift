@@ -51,13 +51,25 @@ public actor IDTokenValidator {
     ///   - keySetMaximumAge: How long a fetched set is used (default one hour).
     ///   - logger: Receives debug output only; never a token or claim.
     public init(
-        issuer: String, clientID: String, keySetURL: URL, transport: any HAAPITransport, requestTimeout: Duration = .seconds(5),
-        maximumKeySetBytes: Int = 1 << 20, clockSkew: Duration = .seconds(60), minimumRefetchInterval: Duration = .seconds(5),
-        keySetMaximumAge: Duration = .seconds(3600), logger: Logger = Logger(label: "haapi")
+        issuer: String,
+        clientID: String,
+        keySetURL: URL,
+        transport: any HAAPITransport,
+        requestTimeout: Duration = .seconds(5),
+        maximumKeySetBytes: Int = 1 << 20,
+        clockSkew: Duration = .seconds(60),
+        minimumRefetchInterval: Duration = .seconds(5),
+        keySetMaximumAge: Duration = .seconds(3600),
+        logger: Logger = Logger(label: "haapi")
     ) {
         self.init(
-            issuer: issuer, clientID: clientID, keySetURL: keySetURL, clockSkew: clockSkew, minimumRefetchInterval: minimumRefetchInterval,
-            keySetMaximumAge: keySetMaximumAge, logger: logger
+            issuer: issuer,
+            clientID: clientID,
+            keySetURL: keySetURL,
+            clockSkew: clockSkew,
+            minimumRefetchInterval: minimumRefetchInterval,
+            keySetMaximumAge: keySetMaximumAge,
+            logger: logger
         ) { (request: HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData in
             guard let timeout = HAAPIDeadline.remaining(of: requestTimeout) else {
                 throw HAAPIError(.timeout, "the time for the whole request was used up before the JWKS was fetched")
@@ -72,8 +84,13 @@ public actor IDTokenValidator {
 
     /// Creates a validator that fetches with `send` (a client's transport, timeout and body cap).
     init(
-        issuer: String, clientID: String, keySetURL: URL, clockSkew: Duration = .seconds(60), minimumRefetchInterval: Duration = .seconds(5),
-        keySetMaximumAge: Duration = .seconds(3600), logger: Logger,
+        issuer: String,
+        clientID: String,
+        keySetURL: URL,
+        clockSkew: Duration = .seconds(60),
+        minimumRefetchInterval: Duration = .seconds(5),
+        keySetMaximumAge: Duration = .seconds(3600),
+        logger: Logger,
         send: @escaping @Sendable (HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData
     ) {
         self.issuer = issuer
@@ -102,7 +119,8 @@ public actor IDTokenValidator {
             let named = token.header["alg"]?.stringValue.map { " '\(Self.printable($0))'" } ?? ""
             throw IDTokenValidationError(
                 .unsupportedAlgorithm,
-                "the ID token's algorithm\(named) is not accepted (\(JWSAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")))")
+                "the ID token's algorithm\(named) is not accepted (\(JWSAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")))"
+            )
         }
         // RFC 7515 §4.1.11: a critical extension the validator does not understand makes the token invalid.
         guard token.header["crit"] == nil else {
@@ -134,7 +152,8 @@ public actor IDTokenValidator {
             guard authorizedParty?.stringValue == clientID else {
                 throw IDTokenValidationError(
                     .wrongAuthorizedParty,
-                    authorizedParty == nil ? "the ID token has several audiences but no azp" : "the ID token's azp is not the client id")
+                    authorizedParty == nil ? "the ID token has several audiences but no azp" : "the ID token's azp is not the client id"
+                )
             }
         }
         // Item 9: the current time before exp (with the allowed skew).
@@ -173,7 +192,10 @@ public actor IDTokenValidator {
                 fetchedNow = true
             } catch {
                 guard let kept = keySet else { throw error }
-                logger.notice("the upstream's JWKS could not be fetched again; the kept one is used", metadata: ["reason": "\(error.reason.rawValue)"])
+                logger.notice(
+                    "the upstream's JWKS could not be fetched again; the kept one is used",
+                    metadata: ["reason": "\(error.reason.rawValue)"]
+                )
                 set = kept
             }
         }
@@ -190,7 +212,10 @@ public actor IDTokenValidator {
             if algorithm == .edDSA, set.hasEd448Key(keyID: keyID) { throw Self.signedWithEd448 }
             throw IDTokenValidationError(
                 .unknownKey,
-                keyID == nil ? "no key of the upstream's JWKS can verify \(algorithm.rawValue)" : "the upstream's JWKS has no \(algorithm.rawValue) key with the ID token's kid")
+                keyID == nil
+                    ? "no key of the upstream's JWKS can verify \(algorithm.rawValue)"
+                    : "the upstream's JWKS has no \(algorithm.rawValue) key with the ID token's kid"
+            )
         }
         return candidates
     }
@@ -218,7 +243,8 @@ public actor IDTokenValidator {
     }
 
     private static func download(
-        _ url: URL, send: @Sendable (HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData
+        _ url: URL,
+        send: @Sendable (HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData
     ) async throws(IDTokenValidationError) -> JSONWebKeySet {
         let response: HTTPResponseData
         do {
@@ -236,7 +262,8 @@ public actor IDTokenValidator {
     private static var signedWithEd448: IDTokenValidationError {
         IDTokenValidationError(
             .unsupportedAlgorithm,
-            "the ID token is signed with Ed448, which this gateway cannot validate; use an Ed25519, EC or RSA signing key in the token profile")
+            "the ID token is signed with Ed448, which this gateway cannot validate; use an Ed25519, EC or RSA signing key in the token profile"
+        )
     }
 
     private static func seconds(_ duration: Duration) -> Double {

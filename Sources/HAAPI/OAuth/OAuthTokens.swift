@@ -32,7 +32,15 @@ public struct OAuthTokens: Sendable, Hashable, Codable, CustomStringConvertible 
     ///   - scope: The scope.
     ///   - idToken: The ID token.
     ///   - dpopKey: The DPoP key, when bound.
-    public init(accessToken: String, expiresIn: Int?, refreshToken: String?, tokenType: String, scope: String?, idToken: String?, dpopKey: DPoPKey? = nil) {
+    public init(
+        accessToken: String,
+        expiresIn: Int?,
+        refreshToken: String?,
+        tokenType: String,
+        scope: String?,
+        idToken: String?,
+        dpopKey: DPoPKey? = nil
+    ) {
         self.accessToken = accessToken
         self.expiresIn = expiresIn
         self.refreshToken = refreshToken
@@ -60,4 +68,3 @@ public struct OAuthTokens: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Hashes the access token.
     public func hash(into hasher: inout Hasher) { hasher.combine(accessToken) }
 }
-

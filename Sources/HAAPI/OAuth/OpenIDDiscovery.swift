@@ -32,12 +32,14 @@ enum OpenIDDiscovery {
     /// - Throws: ``HAAPIError/Code/noDiscoveryDocument`` (with where Curity publishes it, and where one was found when
     ///   it was), ``HAAPIError/Code/issuerMismatch``, or the transport's and status errors.
     static func discover(
-        issuer: URL, discoveryPath: String, send: (HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData
+        issuer: URL,
+        discoveryPath: String,
+        send: (HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData
     ) async throws(HAAPIError) -> HAAPIEndpoints {
         let url = documentURL(issuer: issuer, discoveryPath: discoveryPath)
         do throws(HAAPIError) {
             return try await discover(at: url, expectedIssuer: issuer.absoluteString, send: send)
-        } catch where error.code == .noDiscoveryDocument {
+        } catch  where error.code == .noDiscoveryDocument {
             let (text, found) = await hint(issuer: issuer, discoveryPath: discoveryPath, send: send)
             var hinted = HAAPIError(.noDiscoveryDocument, error.message + "; " + text, status: error.status, contentType: error.contentType)
             hinted.foundIssuer = found
@@ -48,7 +50,9 @@ enum OpenIDDiscovery {
     /// What to change, looked up once: a document at Curity's default issuer on the same origin, or where Curity would
     /// have it.
     private static func hint(
-        issuer: URL, discoveryPath: String, send: (HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData
+        issuer: URL,
+        discoveryPath: String,
+        send: (HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData
     ) async -> (text: String, foundIssuer: String?) {
         guard let curity = curityIssuer(near: issuer), !sameIssuer(curity.absoluteString, issuer.absoluteString) else {
             return ("Curity publishes it here only when the token service exposes its OpenID Connect metadata; otherwise name the endpoints", nil)
@@ -66,29 +70,44 @@ enum OpenIDDiscovery {
     /// Fetches and parses one document.
     /// - Parameter expectedIssuer: The issuer it must name, or nil to take any.
     static func discover(
-        at url: URL, expectedIssuer: String?, send: (HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData
+        at url: URL,
+        expectedIssuer: String?,
+        send: (HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData
     ) async throws(HAAPIError) -> HAAPIEndpoints {
         let response = try await send(HTTPRequestData(method: "GET", url: url, headers: [("Accept", "application/json")]))
         let contentType = response.header("Content-Type")
         if response.status == 404 || response.status == 410 {
             throw HAAPIError(
-                .noDiscoveryDocument, "no discovery document at \(url.absoluteString) (HTTP \(response.status))", status: response.status,
-                contentType: contentType ?? "none")
+                .noDiscoveryDocument,
+                "no discovery document at \(url.absoluteString) (HTTP \(response.status))",
+                status: response.status,
+                contentType: contentType ?? "none"
+            )
         }
         guard (200..<300).contains(response.status) else {
-            throw HAAPIError(.upstreamStatus, "the discovery document at \(url.absoluteString) could not be fetched", status: response.status, contentType: contentType ?? "none")
+            throw HAAPIError(
+                .upstreamStatus,
+                "the discovery document at \(url.absoluteString) could not be fetched",
+                status: response.status,
+                contentType: contentType ?? "none"
+            )
         }
         guard let json = try? JSONParser.parse(response.body), case .object = json else {
             throw HAAPIError(
-                .noDiscoveryDocument, "\(url.absoluteString) answered with something that is not a discovery document (not a JSON object)",
-                status: response.status, contentType: contentType ?? "none")
+                .noDiscoveryDocument,
+                "\(url.absoluteString) answered with something that is not a discovery document (not a JSON object)",
+                status: response.status,
+                contentType: contentType ?? "none"
+            )
         }
         let issuer = json["issuer"]?.stringValue
         if let expectedIssuer, let issuer, !sameIssuer(issuer, expectedIssuer) {
             throw HAAPIError(
                 .issuerMismatch,
                 "the discovery document at \(url.absoluteString) names the issuer \(issuer.prefix(200)), not the configured \(expectedIssuer)",
-                status: response.status, contentType: contentType)
+                status: response.status,
+                contentType: contentType
+            )
         }
         func endpoint(_ name: String) -> URL? {
             guard let text = json[name]?.stringValue, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
@@ -97,16 +116,26 @@ enum OpenIDDiscovery {
             return url
         }
         guard let authorization = endpoint("authorization_endpoint"), let token = endpoint("token_endpoint") else {
-            throw HAAPIError.malformed("the discovery document lacks a valid authorization_endpoint or token_endpoint", status: response.status, contentType: contentType)
+            throw HAAPIError.malformed(
+                "the discovery document lacks a valid authorization_endpoint or token_endpoint",
+                status: response.status,
+                contentType: contentType
+            )
         }
         func strings(_ name: String) -> [String] {
             guard case .array(let values)? = json[name] else { return [] }
             return values.compactMap(\.stringValue)
         }
         return HAAPIEndpoints(
-            authorization: authorization, token: token, revocation: endpoint("revocation_endpoint"), issuer: issuer,
-            keySet: endpoint("jwks_uri"), userinfo: endpoint("userinfo_endpoint"),
-            idTokenSigningAlgorithms: strings("id_token_signing_alg_values_supported"), scopesSupported: strings("scopes_supported"))
+            authorization: authorization,
+            token: token,
+            revocation: endpoint("revocation_endpoint"),
+            issuer: issuer,
+            keySet: endpoint("jwks_uri"),
+            userinfo: endpoint("userinfo_endpoint"),
+            idTokenSigningAlgorithms: strings("id_token_signing_alg_values_supported"),
+            scopesSupported: strings("scopes_supported")
+        )
     }
 
     /// Whether two issuers are the same, a trailing slash aside (the configured base URL may have one).

@@ -38,8 +38,9 @@ struct SignedJWT: Sendable {
 
     /// Whether `part` uses only the base64url alphabet, without padding (RFC 7515 §2).
     private static func isBase64URL(_ part: Substring) -> Bool {
-        !part.isEmpty && part.utf8.allSatisfy { byte in
-            (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D || byte == 0x5F
-        }
+        !part.isEmpty
+            && part.utf8.allSatisfy { byte in
+                (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D || byte == 0x5F
+            }
     }
 }

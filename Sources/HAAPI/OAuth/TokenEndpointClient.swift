@@ -16,7 +16,10 @@ struct TokenEndpointClient: Sendable {
     ///   `invalid_dpop_proof` included, are answers, not thrown.
     /// - Throws: ``HAAPIError/Code/dpopRejected`` when the server demands a nonce again after the one retry.
     func post(
-        _ form: [(String, String)], to url: URL, dpop: inout DPoPProofing?, cookieHeader: String? = nil
+        _ form: [(String, String)],
+        to url: URL,
+        dpop: inout DPoPProofing?,
+        cookieHeader: String? = nil
     ) async throws(HAAPIError) -> (status: Int, json: JSONValue?, response: HTTPResponseData) {
         var retriedForNonce = false
         while true {
@@ -32,7 +35,11 @@ struct TokenEndpointClient: Sendable {
                     context.logger.debug("token endpoint asked for a DPoP nonce; retrying once")
                     continue
                 }
-                throw HAAPIError(.dpopRejected, "the token endpoint demanded a DPoP nonce (use_dpop_nonce) again after one retry, or without sending one", status: response.status)
+                throw HAAPIError(
+                    .dpopRejected,
+                    "the token endpoint demanded a DPoP nonce (use_dpop_nonce) again after one retry, or without sending one",
+                    status: response.status
+                )
             }
             return (response.status, json, response)
         }
@@ -40,7 +47,11 @@ struct TokenEndpointClient: Sendable {
 
     /// Posts `form` with a proof by `dpopKey` (if any), using and updating the client's per-key nonce store: for token
     /// requests outside a flow (refresh, revocation).
-    func post(_ form: [(String, String)], to url: URL, dpopKey: DPoPKey?) async throws(HAAPIError) -> (status: Int, json: JSONValue?, response: HTTPResponseData) {
+    func post(
+        _ form: [(String, String)],
+        to url: URL,
+        dpopKey: DPoPKey?
+    ) async throws(HAAPIError) -> (status: Int, json: JSONValue?, response: HTTPResponseData) {
         var dpop = dpopKey.map { DPoPProofing(key: $0, nonce: context.nonceStore.nonce(for: $0)) }
         let answer = try await post(form, to: url, dpop: &dpop)
         if let dpop, let nonce = dpop.nonce { context.nonceStore.update(nonce, for: dpop.key) }
@@ -57,7 +68,10 @@ struct TokenEndpointClient: Sendable {
 
     /// Interprets a token endpoint answer: tokens (with `dpopKey` when the server bound them to it, `token_type` DPoP),
     /// an OAuth error value (RFC 6749 §5.2, and RFC 9449's `invalid_dpop_proof` / `use_dpop_nonce`), or a failure.
-    static func tokens(from answer: (status: Int, json: JSONValue?, response: HTTPResponseData), dpopKey: DPoPKey?) throws(HAAPIError) -> TokenExchangeOutcome {
+    static func tokens(
+        from answer: (status: Int, json: JSONValue?, response: HTTPResponseData),
+        dpopKey: DPoPKey?
+    ) throws(HAAPIError) -> TokenExchangeOutcome {
         let (status, json, response) = answer
         let contentType = response.header("Content-Type")
         if (200..<300).contains(status) {
@@ -82,13 +96,23 @@ struct TokenEndpointClient: Sendable {
             )
         }
         if let error = oauthError(status: status, json: json) { return .oauthError(error) }
-        throw HAAPIError(.upstreamStatus, "the token endpoint answered with HTTP \(status) and no OAuth error", status: status, contentType: contentType ?? "none")
+        throw HAAPIError(
+            .upstreamStatus,
+            "the token endpoint answered with HTTP \(status) and no OAuth error",
+            status: status,
+            contentType: contentType ?? "none"
+        )
     }
 
     /// An OAuth error value from a 4xx JSON answer with `error`.
     static func oauthError(status: Int, json: JSONValue?) -> OAuthErrorResponse? {
         guard (400..<500).contains(status), let error = json?["error"]?.stringValue else { return nil }
-        return OAuthErrorResponse(error: error, errorDescription: json?["error_description"]?.stringValue, errorURI: json?["error_uri"]?.stringValue, httpStatus: status)
+        return OAuthErrorResponse(
+            error: error,
+            errorDescription: json?["error_description"]?.stringValue,
+            errorURI: json?["error_uri"]?.stringValue,
+            httpStatus: status
+        )
     }
 
     private func makeRequest(_ form: [(String, String)], to url: URL) throws(HAAPIError) -> HTTPRequestData {
@@ -111,7 +135,9 @@ struct TokenEndpointClient: Sendable {
             guard let signer = assertionSigner else { throw HAAPIError(.crypto, "the client assertion key is not loaded") }
             pairs.append(("client_id", configuration.clientID))
             pairs.append(("client_assertion_type", ClientAssertion.type))
-            pairs.append(("client_assertion", try ClientAssertion.make(clientID: configuration.clientID, audience: context.endpoints.token, signer: signer)))
+            pairs.append(
+                ("client_assertion", try ClientAssertion.make(clientID: configuration.clientID, audience: context.endpoints.token, signer: signer))
+            )
         }
         return HTTPRequestData(method: "POST", url: url, headers: headers, body: Data(FormURLEncoding.encode(pairs).utf8))
     }

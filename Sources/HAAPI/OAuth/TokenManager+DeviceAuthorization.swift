@@ -19,14 +19,20 @@ extension TokenManager {
         if (200..<300).contains(status) {
             guard let json else {
                 throw HAAPIError.malformed(
-                    "the device authorization endpoint answer is not a JSON object", status: status, contentType: response.header("Content-Type") ?? "none")
+                    "the device authorization endpoint answer is not a JSON object",
+                    status: status,
+                    contentType: response.header("Content-Type") ?? "none"
+                )
             }
             return .json(json)
         }
         if let error = TokenEndpointClient.oauthError(status: status, json: json) { return .oauthError(error) }
         throw HAAPIError(
-            .upstreamStatus, "the device authorization endpoint answered with HTTP \(status) and no OAuth error", status: status,
-            contentType: response.header("Content-Type") ?? "none")
+            .upstreamStatus,
+            "the device authorization endpoint answered with HTTP \(status) and no OAuth error",
+            status: status,
+            contentType: response.header("Content-Type") ?? "none"
+        )
     }
 
     /// Asks the token endpoint for the tokens of a device authorization (RFC 8628 §3.4), once. While the person has not
@@ -40,7 +46,10 @@ extension TokenManager {
     ///   sends a `dpop_private_key` that is not a P-256 private key.
     public func exchange(deviceCode: String) async throws(HAAPIError) -> TokenExchangeOutcome {
         let answer = try await endpointClient.post(
-            [("grant_type", Self.deviceCodeGrantType), ("device_code", deviceCode)], to: endpointClient.context.endpoints.token, dpopKey: nil)
+            [("grant_type", Self.deviceCodeGrantType), ("device_code", deviceCode)],
+            to: endpointClient.context.endpoints.token,
+            dpopKey: nil
+        )
         var key: DPoPKey?
         if (200..<300).contains(answer.status), let pem = answer.json?["dpop_private_key"]?.stringValue {
             do {

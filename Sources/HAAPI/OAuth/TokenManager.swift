@@ -51,7 +51,12 @@ public struct TokenManager: Sendable {
         let (status, json, response) = try await endpointClient.post(form, to: url, dpopKey: nil)
         if (200..<300).contains(status) { return .revoked }
         if let error = TokenEndpointClient.oauthError(status: status, json: json) { return .oauthError(error) }
-        throw HAAPIError(.upstreamStatus, "the revocation endpoint answered with HTTP \(status)", status: status, contentType: response.header("Content-Type") ?? "none")
+        throw HAAPIError(
+            .upstreamStatus,
+            "the revocation endpoint answered with HTTP \(status)",
+            status: status,
+            contentType: response.header("Content-Type") ?? "none"
+        )
     }
 
     /// Revokes the refresh token of `tokens` if any, else the access token.

@@ -48,7 +48,9 @@ public final class AsyncHTTPClientTransport: HAAPITransport {
             throw HAAPIError(.crypto, "a TLS certificate or key could not be loaded")
         }
         var pool = HTTPClient.Configuration.ConnectionPool(
-            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.maximumConnections))
+            idleTimeout: .seconds(60),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.maximumConnections)
+        )
         // A connection that cannot be made fails its request at once, named (refused, name resolution, TLS): a person
         // gets "try again" without waiting out the timeout, and no pool slot sits in AsyncHTTPClient's reconnect backoff
         // (up to a minute) after an outage, which kept the pool from growing again (found by `scripts/soak --faults`).
@@ -56,7 +58,10 @@ public final class AsyncHTTPClientTransport: HAAPITransport {
         let clientConfiguration = HTTPClient.Configuration(
             tlsConfiguration: tls,
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .nanoseconds(Self.nanoseconds(configuration.connectTimeout)), read: .nanoseconds(Self.nanoseconds(configuration.requestTimeout))),
+            timeout: .init(
+                connect: .nanoseconds(Self.nanoseconds(configuration.connectTimeout)),
+                read: .nanoseconds(Self.nanoseconds(configuration.requestTimeout))
+            ),
             connectionPool: pool
         )
         self.httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)

@@ -16,7 +16,11 @@ public struct ClosureHAAPITransport: HAAPITransport {
     public func send(_ request: HTTPRequestData, timeout: Duration, maxBodyBytes: Int) async throws -> HTTPResponseData {
         let response = try await handler(request)
         guard response.body.count <= maxBodyBytes else {
-            throw HAAPIError.malformed("the response body exceeds \(maxBodyBytes) bytes", status: response.status, contentType: response.header("Content-Type"))
+            throw HAAPIError.malformed(
+                "the response body exceeds \(maxBodyBytes) bytes",
+                status: response.status,
+                contentType: response.header("Content-Type")
+            )
         }
         return response
     }

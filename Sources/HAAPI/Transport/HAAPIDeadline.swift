@@ -10,7 +10,9 @@ public enum HAAPIDeadline {
     /// Runs `operation` with every upstream request it makes bounded by `duration` from now as a whole (or by an
     /// earlier deadline already in effect).
     public static func within<T>(
-        _ duration: Duration, isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> T
+        _ duration: Duration,
+        isolation: isolated (any Actor)? = #isolation,
+        _ operation: () async throws -> T
     ) async rethrows -> T {
         let deadline = ContinuousClock.now + duration
         return try await $current.withValue(current.map { min($0, deadline) } ?? deadline, operation: operation, isolation: isolation)

@@ -50,7 +50,9 @@ struct InternalRouteTransport: HAAPITransport {
         let origin = OriginGuard.origin(of: request.url)
         guard origin == externalOrigin else {
             throw HAAPIError(
-                .offOriginHref, "a request for \(origin) was refused: with an internal URL only the upstream's external origin \(externalOrigin) is reached")
+                .offOriginHref,
+                "a request for \(origin) was refused: with an internal URL only the upstream's external origin \(externalOrigin) is reached"
+            )
         }
         guard var components = URLComponents(url: request.url, resolvingAgainstBaseURL: true) else {
             throw HAAPIError(.invalidParameters, "the request URL cannot be parsed")

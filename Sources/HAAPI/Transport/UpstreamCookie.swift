@@ -47,6 +47,7 @@ struct UpstreamCookie: Sendable, Hashable {
     }
 
     static func isIPAddress(_ host: String) -> Bool {
-        host.contains(":") || (!host.isEmpty && host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) })
+        host.contains(":")
+            || (!host.isEmpty && host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) })
     }
 }

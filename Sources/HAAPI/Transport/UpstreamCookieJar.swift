@@ -96,8 +96,15 @@ struct UpstreamCookieJar: Sendable {
             hostOnly = domainAttribute == nil
         }
         let cookie = UpstreamCookie(
-            name: name, value: value, domain: domain, hostOnly: hostOnly, path: path ?? UpstreamCookie.defaultPath(of: url), secure: secure,
-            expires: maxAge ?? expires, created: counter)
+            name: name,
+            value: value,
+            domain: domain,
+            hostOnly: hostOnly,
+            path: path ?? UpstreamCookie.defaultPath(of: url),
+            secure: secure,
+            expires: maxAge ?? expires,
+            created: counter
+        )
         counter += 1
         // §5.3 step 11: a cookie with the same name, domain and path replaces the old one and keeps its creation time.
         if let existing = cookies.firstIndex(where: { $0.name == name && $0.domain == domain && $0.path == cookie.path }) {
@@ -118,7 +125,9 @@ struct UpstreamCookieJar: Sendable {
     }
 
     /// The date formats of `Expires` met in practice (RFC 1123, RFC 850, asctime, and the common `dd-MMM-yyyy` mix).
-    private static let dateFormats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy", "EEE, dd-MMM-yyyy HH:mm:ss zzz"]
+    private static let dateFormats = [
+        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy", "EEE, dd-MMM-yyyy HH:mm:ss zzz",
+    ]
 
     private static func parseDate(_ text: String) -> Date? {
         let formatter = DateFormatter()

@@ -14,7 +14,13 @@ struct DPoPProofVerifier: Sendable {
     ///   - method: The request method (`htm`).
     ///   - url: The URL the server is reachable at for this request, without query (`htu`).
     ///   - accessToken: The presented access token, when the proof must carry `ath`.
-    func verify(headerValues: [String], method: String, url: String, accessToken: String?, now: Date = Date())
+    func verify(
+        headerValues: [String],
+        method: String,
+        url: String,
+        accessToken: String?,
+        now: Date = Date()
+    )
         -> Result<VerifiedDPoPProof, DPoPFailure>
     {
         guard !headerValues.isEmpty else { return .failure(.missing) }

@@ -26,8 +26,14 @@ final class DemoOutbox: Sendable {
     func send(to: String, kind: String, subject: String, code: String? = nil, link: String? = nil) {
         state.withLock { state in
             let entry = Entry(
-                id: state.nextID, sentAt: ISO8601DateFormatter().string(from: Date()), to: to, kind: kind, subject: subject,
-                code: code, link: link)
+                id: state.nextID,
+                sentAt: ISO8601DateFormatter().string(from: Date()),
+                to: to,
+                kind: kind,
+                subject: subject,
+                code: code,
+                link: link
+            )
             state.nextID += 1
             state.entries.append(entry)
             if state.entries.count > capacity { state.entries.removeFirst(state.entries.count - capacity) }

@@ -23,7 +23,10 @@ struct DemoPagesController: Sendable {
 
     private func approvalPage(id: String) -> Response {
         guard let found = context.flows.withApproval(id, { flow in (flow.approvalStatus, flow.user?.username ?? "") }) else {
-            return DemoResponse.html(HTMLPage.render(title: "Unknown approval", body: "<p>This approval link is unknown or has expired.</p>"), status: .notFound)
+            return DemoResponse.html(
+                HTMLPage.render(title: "Unknown approval", body: "<p>This approval link is unknown or has expired.</p>"),
+                status: .notFound
+            )
         }
         let (status, username) = found
         guard status == .pending else {
@@ -37,7 +40,9 @@ struct DemoPagesController: Sendable {
                     <p>Someone is signing in to the demo HAAPI server as <strong>\(HTMLPage.escape(username))</strong>.</p>
                     <form method="post" action="\(action)"><input type="hidden" name="decision" value="approve"><button type="submit">Approve</button></form>
                     <form method="post" action="\(action)"><input type="hidden" name="decision" value="deny"><button type="submit">Deny</button></form>
-                    """))
+                    """
+            )
+        )
     }
 
     private func decide(_ request: Request, id: String) async -> Response {
@@ -51,7 +56,9 @@ struct DemoPagesController: Sendable {
         let engine = LoginFlowEngine(context: context)
         guard context.flows.withApproval(id, { engine.decide(&$0, approve: decision == "approve") }) == true else {
             return DemoResponse.html(
-                HTMLPage.render(title: "Not possible", body: "<p>This approval is unknown, expired or already decided.</p>"), status: .conflict)
+                HTMLPage.render(title: "Not possible", body: "<p>This approval is unknown, expired or already decided.</p>"),
+                status: .conflict
+            )
         }
         let word = decision == "approve" ? "approved" : "denied"
         return DemoResponse.html(HTMLPage.render(title: "Login \(word)", body: "<p>The login was \(word). You can close this page.</p>"))
@@ -62,7 +69,9 @@ struct DemoPagesController: Sendable {
     private func launchPage(launchNonce: String, redirectURI: String?, error: String?, status: HTTPResponse.Status = .ok) -> Response {
         guard context.flows.withLaunchNonce(launchNonce, { $0.stage == .externalBrowser && $0.resumeNonce == nil }) == true else {
             return DemoResponse.html(
-                HTMLPage.render(title: "Unknown login", body: "<p>This login link is unknown, used or expired.</p>"), status: .notFound)
+                HTMLPage.render(title: "Unknown login", body: "<p>This login link is unknown, used or expired.</p>"),
+                status: .notFound
+            )
         }
         if let redirectURI, Self.acceptableRedirect(redirectURI) == nil {
             return DemoResponse.html(HTMLPage.render(title: "Bad redirect", body: "<p>The redirect_uri is not acceptable.</p>"), status: .badRequest)
@@ -81,7 +90,10 @@ struct DemoPagesController: Sendable {
                     <label>Password <input name="password" type="password" autocomplete="current-password"></label>
                     <button type="submit">Sign in</button>
                     </form>
-                    """), status: status)
+                    """
+            ),
+            status: status
+        )
     }
 
     private func externalLogin(_ request: Request) async -> Response {
@@ -91,26 +103,34 @@ struct DemoPagesController: Sendable {
         let form = FormParameters(encoded: text)
         let launchNonce = form["_launch_nonce"] ?? ""
         let redirectURI = form.nonEmpty("redirect_uri")
-        guard let user = form["userName"].flatMap(DemoUser.named), RandomToken.constantTimeEquals(form["password"] ?? "", context.password(of: user)) else {
+        guard let user = form["userName"].flatMap(DemoUser.named), RandomToken.constantTimeEquals(form["password"] ?? "", context.password(of: user))
+        else {
             return launchPage(launchNonce: launchNonce, redirectURI: redirectURI, error: "Incorrect username or password.", status: .badRequest)
         }
         var target: URLComponents?
         if let redirectURI {
             guard let components = Self.acceptableRedirect(redirectURI) else {
-                return DemoResponse.html(HTMLPage.render(title: "Bad redirect", body: "<p>The redirect_uri is not acceptable.</p>"), status: .badRequest)
+                return DemoResponse.html(
+                    HTMLPage.render(title: "Bad redirect", body: "<p>The redirect_uri is not acceptable.</p>"),
+                    status: .badRequest
+                )
             }
             target = components
         }
         let engine = LoginFlowEngine(context: context)
         guard let resumeNonce = context.flows.withLaunchNonce(launchNonce, { engine.externalBrowserAuthenticated(&$0, user: user) }) ?? nil else {
             return DemoResponse.html(
-                HTMLPage.render(title: "Unknown login", body: "<p>This login link is unknown, used or expired.</p>"), status: .notFound)
+                HTMLPage.render(title: "Unknown login", body: "<p>This login link is unknown, used or expired.</p>"),
+                status: .notFound
+            )
         }
         guard var target else {
             return DemoResponse.html(
                 HTMLPage.render(
                     title: "Signed in",
-                    body: "<p>Return to the application and enter this resume nonce:</p><p><code>\(HTMLPage.escape(resumeNonce))</code></p>"))
+                    body: "<p>Return to the application and enter this resume nonce:</p><p><code>\(HTMLPage.escape(resumeNonce))</code></p>"
+                )
+            )
         }
         target.queryItems = (target.queryItems ?? []) + [URLQueryItem(name: "_resume_nonce", value: resumeNonce)]
         var headers: HTTPFields = [:]

@@ -30,7 +30,13 @@ struct DemoUser: Sendable {
         DemoUser(username: "poll", password: "poll", email: "poll@example.com", name: "Polling User", secondStep: .approval),
         DemoUser(username: "consent", password: "consent", email: "consent@example.com", name: "Consent User", secondStep: .consent),
         DemoUser(
-            username: "sms", password: "sms", email: "sms@example.com", name: "SMS Code User", secondStep: .smsCode, phone: "+46 70 123 45 12"),
+            username: "sms",
+            password: "sms",
+            email: "sms@example.com",
+            name: "SMS Code User",
+            secondStep: .smsCode,
+            phone: "+46 70 123 45 12"
+        ),
         DemoUser(username: "locked", password: "locked", email: "locked@example.com", name: "Locked User", secondStep: .notice, isLocked: true),
     ]
 

@@ -5,5 +5,6 @@ enum FlowOutcome: Sendable {
 
     /// The problem for a call that does not fit the flow's current stage.
     static let unexpectedStep = FlowOutcome.problem(
-        .unexpected(code: "unexpected_step", messages: ["This step is not available at this point of the login."]))
+        .unexpected(code: "unexpected_step", messages: ["This step is not available at this point of the login."])
+    )
 }

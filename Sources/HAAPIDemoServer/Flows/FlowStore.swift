@@ -32,8 +32,12 @@ final class FlowStore: Sendable {
     /// Starts a flow bound to `keyThumbprint`, whose requests must carry `stickinessCookie` when it is set.
     func start(request: AuthorizationRequest, keyThumbprint: String, stickinessCookie: String? = nil, now: Date = Date()) -> LoginFlow {
         let flow = LoginFlow(
-            sessionID: RandomToken.make(), keyThumbprint: keyThumbprint, expiresAt: now.addingTimeInterval(lifetime), request: request,
-            stickinessCookie: stickinessCookie)
+            sessionID: RandomToken.make(),
+            keyThumbprint: keyThumbprint,
+            expiresAt: now.addingTimeInterval(lifetime),
+            request: request,
+            stickinessCookie: stickinessCookie
+        )
         state.withLock { state in
             if state.flows.count >= capacity { Self.purge(&state, now: now) }
             if state.flows.count >= capacity, let oldest = state.flows.values.min(by: { $0.expiresAt < $1.expiresAt }) {

@@ -26,7 +26,8 @@ extension LoginFlowEngine {
         }
         guard let password = form.nonEmpty("password") else {
             return .problem(
-                .invalidInput([.init(name: "password", reason: "missing", detail: "Enter your password to create your first passkey")]))
+                .invalidInput([.init(name: "password", reason: "missing", detail: "Enter your password to create your first passkey")])
+            )
         }
         guard let user = DemoUser.named(username), RandomToken.constantTimeEquals(password, user.password) else {
             flow.failedPasswordAttempts += 1
@@ -43,9 +44,13 @@ extension LoginFlowEngine {
         flow.stage = .passkeyRegistration
         return .step(
             FlowSteps.passkeyRegistration(
-                user: user, userHandle: Base64URL.encode(context.passkeys.userHandle(of: user.username)),
-                relyingPartyID: context.configuration.passkeyRelyingPartyID, challenge: challenge,
-                excludedCredentialIDs: context.passkeys.passkeys(of: user.username).map { Base64URL.encode($0.credentialID) }))
+                user: user,
+                userHandle: Base64URL.encode(context.passkeys.userHandle(of: user.username)),
+                relyingPartyID: context.configuration.passkeyRelyingPartyID,
+                challenge: challenge,
+                excludedCredentialIDs: context.passkeys.passkeys(of: user.username).map { Base64URL.encode($0.credentialID) }
+            )
+        )
     }
 
     /// `POST` the registration response (JSON with the `credential` object): verified and stored, then authentication.
@@ -69,8 +74,11 @@ extension LoginFlowEngine {
         guard flow.stage == .passkeyAuthentication, let user = flow.user, let challenge = flow.passkeyChallenge else { return .unexpectedStep }
         guard let credential = form.jsonMembers["credential"] else { return .problem(Self.missingCredential) }
         let verification = context.webAuthn.verifyAssertion(
-            credential, challenge: challenge, userHandle: context.passkeys.userHandle(of: user.username),
-            passkeys: context.passkeys.passkeys(of: user.username))
+            credential,
+            challenge: challenge,
+            userHandle: context.passkeys.userHandle(of: user.username),
+            passkeys: context.passkeys.passkeys(of: user.username)
+        )
         switch verification {
         case .failure(let rejection):
             return refused(&flow, rejection)
@@ -91,8 +99,11 @@ extension LoginFlowEngine {
         flow.stage = .passkeyAuthentication
         return .step(
             FlowSteps.passkeyAuthentication(
-                relyingPartyID: context.configuration.passkeyRelyingPartyID, challenge: challenge,
-                allowedCredentialIDs: context.passkeys.passkeys(of: user.username).map { Base64URL.encode($0.credentialID) }))
+                relyingPartyID: context.configuration.passkeyRelyingPartyID,
+                challenge: challenge,
+                allowedCredentialIDs: context.passkeys.passkeys(of: user.username).map { Base64URL.encode($0.credentialID) }
+            )
+        )
     }
 
     /// A refused response: `invalid-input` on `credential`, or the end of the flow after too many.
@@ -102,7 +113,8 @@ extension LoginFlowEngine {
         guard flow.failedPasskeyAttempts < Self.maximumPasskeyAttempts else {
             flow.stage = .finished
             return .problem(
-                .errorAuthorizationResponse(error: "access_denied", description: "Too many refused passkey responses", issuer: context.issuer))
+                .errorAuthorizationResponse(error: "access_denied", description: "Too many refused passkey responses", issuer: context.issuer)
+            )
         }
         return .problem(rejection.problem)
     }

@@ -52,11 +52,14 @@ struct LoginFlowEngine: Sendable {
                 .incorrectCredentials([
                     .error("Incorrect username or password."),
                     .info("\(remaining) attempt\(remaining == 1 ? "" : "s") left before the account is locked."),
-                ]))
+                ])
+            )
         }
         if user.isLocked {
             // `authentication-failed`: an input problem, the form stays valid ([UIKIT], notes 3.9).
-            return .problem(.authenticationFailed([.error("The account \(user.username) is locked."), .info("This is a demo: sign in as another user.")]))
+            return .problem(
+                .authenticationFailed([.error("The account \(user.username) is locked."), .info("This is a demo: sign in as another user.")])
+            )
         }
         flow.failedPasswordAttempts = 0
         flow.user = user
@@ -172,12 +175,20 @@ struct LoginFlowEngine: Sendable {
         let elapsed = Int(Date().timeIntervalSince(flow.approvalStartedAt ?? Date()))
         let view =
             flow.bankIDAutoStartToken.map { FlowSteps.bankIDView(autoStartToken: $0) }
-            ?? FlowSteps.approvalView(approvalURL: context.url(DemoPaths.approvePrefix + (flow.approvalID ?? "")), recipient: flow.user?.maskedEmail ?? "")
+            ?? FlowSteps.approvalView(
+                approvalURL: context.url(DemoPaths.approvePrefix + (flow.approvalID ?? "")),
+                recipient: flow.user?.maskedEmail ?? ""
+            )
         return .step(
             FlowSteps.polling(
-                status: flow.approvalStatus, view: view, maxWaitSeconds: context.configuration.approvalMaxWaitSeconds,
+                status: flow.approvalStatus,
+                view: view,
+                maxWaitSeconds: context.configuration.approvalMaxWaitSeconds,
                 remainingSeconds: max(0, context.configuration.approvalMaxWaitSeconds - elapsed),
-                intervalSeconds: context.configuration.pollingIntervalSeconds, timedOut: approvalTimedOut(flow)))
+                intervalSeconds: context.configuration.pollingIntervalSeconds,
+                timedOut: approvalTimedOut(flow)
+            )
+        )
     }
 
     // MARK: BankID (demo)
@@ -268,7 +279,12 @@ struct LoginFlowEngine: Sendable {
             flow.formState = RandomToken.make(byteCount: 16)
             return .step(
                 FlowSteps.consent(
-                    user: user, scopes: flow.request.scopes, clientName: context.client.displayName, formState: flow.formState))
+                    user: user,
+                    scopes: flow.request.scopes,
+                    clientName: context.client.displayName,
+                    formState: flow.formState
+                )
+            )
         }
         return authorizationResponse(&flow, scopes: flow.request.scopes)
     }
@@ -279,12 +295,25 @@ struct LoginFlowEngine: Sendable {
         let now = Date()
         let code = context.codes.issue(
             AuthorizationCode(
-                clientID: flow.request.clientID, redirectURI: flow.request.redirectURI, codeChallenge: flow.request.codeChallenge,
-                subject: user.username, scopes: scopes, nonce: flow.request.nonce, authTime: flow.authenticatedAt ?? now,
-                expiresAt: now.addingTimeInterval(context.configuration.authorizationCodeLifetimeSeconds), keyThumbprint: flow.keyThumbprint))
+                clientID: flow.request.clientID,
+                redirectURI: flow.request.redirectURI,
+                codeChallenge: flow.request.codeChallenge,
+                subject: user.username,
+                scopes: scopes,
+                nonce: flow.request.nonce,
+                authTime: flow.authenticatedAt ?? now,
+                expiresAt: now.addingTimeInterval(context.configuration.authorizationCodeLifetimeSeconds),
+                keyThumbprint: flow.keyThumbprint
+            )
+        )
         return .step(
             FlowSteps.authorizationResponse(
-                redirectURI: flow.request.redirectURI, code: code, state: flow.request.state, issuer: context.issuer))
+                redirectURI: flow.request.redirectURI,
+                code: code,
+                state: flow.request.state,
+                issuer: context.issuer
+            )
+        )
     }
 
     // MARK: Helpers

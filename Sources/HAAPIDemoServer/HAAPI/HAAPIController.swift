@@ -107,8 +107,14 @@ struct HAAPIController: Sendable {
         for scope in scopes where !uniqueScopes.contains(scope) { uniqueScopes.append(scope) }
         return .success(
             AuthorizationRequest(
-                clientID: clientID, redirectURI: redirectURI, scopes: uniqueScopes, state: query["state"], codeChallenge: challenge,
-                nonce: query["nonce"]))
+                clientID: clientID,
+                redirectURI: redirectURI,
+                scopes: uniqueScopes,
+                state: query["state"],
+                codeChallenge: challenge,
+                nonce: query["nonce"]
+            )
+        )
     }
 
     // MARK: Steps
@@ -173,7 +179,8 @@ struct HAAPIController: Sendable {
     private static func missingSession(headers: HTTPFields) -> Response {
         DemoResponse.problem(
             .unexpected(code: "missing_session", messages: ["The Session-Id header is missing; start with the authorize request."]),
-            headers: headers)
+            headers: headers
+        )
     }
 
     /// Why `caller` may not use `flow`: another DPoP key, or (strict mode) cookies that a load balancer would not
@@ -193,18 +200,22 @@ struct HAAPIController: Sendable {
         if lookup == .expired {
             return DemoResponse.problem(
                 .unexpected(code: "session_expired", title: "Session Expired", messages: ["The login took too long; please start again."]),
-                headers: commonHeaders(sessionID: nil, caller: caller))
+                headers: commonHeaders(sessionID: nil, caller: caller)
+            )
         }
         return DemoResponse.problem(
             .unexpected(code: "unknown_session", messages: ["The session is unknown or has ended; please start again."]),
-            headers: commonHeaders(sessionID: nil, caller: caller))
+            headers: commonHeaders(sessionID: nil, caller: caller)
+        )
     }
 
     /// The `unexpected` problem for a flow accessed with another DPoP key (as Curity answers).
     static let dpopSessionMismatch = Problem.unexpected(
         code: "authorization_failed",
         messages: ["You are not authorized to execute this request.", "A session can only be accessed using the original DPoP keys."],
-        status: 403, links: [Link(href: DemoPaths.authenticate, rel: "restart", title: "Try again")])
+        status: 403,
+        links: [Link(href: DemoPaths.authenticate, rel: "restart", title: "Try again")]
+    )
 
     /// Query parameters of a GET, or the URL-encoded body of a POST.
     private func parameters(of request: Request) async -> Result<FormParameters, Problem> {
@@ -214,7 +225,9 @@ struct HAAPIController: Sendable {
         let text: String
         switch await RequestBodyReader(maximumBytes: context.configuration.maximumRequestBodyBytes).text(of: request) {
         case .failure(.tooLarge):
-            return .failure(.unexpected(code: "request_too_large", title: "Request Too Large", messages: ["The request body is too large."], status: 413))
+            return .failure(
+                .unexpected(code: "request_too_large", title: "Request Too Large", messages: ["The request body is too large."], status: 413)
+            )
         case .failure(.unreadable):
             return .failure(.unexpected(code: "invalid_request", messages: ["The request body could not be read."]))
         case .success(let value): text = value
@@ -230,13 +243,23 @@ struct HAAPIController: Sendable {
         guard contentType == FormModel.urlEncoded || (contentType == nil && text.isEmpty) else {
             return .failure(
                 .unexpected(
-                    code: "invalid_request", messages: ["Forms must be posted as application/x-www-form-urlencoded or application/json."],
-                    status: 415))
+                    code: "invalid_request",
+                    messages: ["Forms must be posted as application/x-www-form-urlencoded or application/json."],
+                    status: 415
+                )
+            )
         }
         let form = FormParameters(encoded: text)
         guard form.isWellFormed, form.repeatedNames.isEmpty else {
-            return .failure(.invalidInput(form.repeatedNames.sorted().map { Problem.InvalidField(name: $0, reason: "invalidValue", detail: "The field was sent more than once") }
-                + (form.isWellFormed ? [] : [Problem.InvalidField(name: "body", reason: "invalidValue", detail: "The body is not well-formed")])))
+            return .failure(
+                .invalidInput(
+                    form.repeatedNames.sorted().map {
+                        Problem.InvalidField(name: $0, reason: "invalidValue", detail: "The field was sent more than once")
+                    }
+                        + (form.isWellFormed
+                            ? [] : [Problem.InvalidField(name: "body", reason: "invalidValue", detail: "The body is not well-formed")])
+                )
+            )
         }
         return .success(form)
     }

@@ -29,8 +29,14 @@ struct HAAPIRequestGuard: Sendable {
             return .refused(
                 DemoResponse.problem(
                     .unexpected(
-                        code: "not_acceptable", title: "Not Acceptable",
-                        messages: ["This request must accept \(mediaType)."], status: 406), headers: anonymousNonce))
+                        code: "not_acceptable",
+                        title: "Not Acceptable",
+                        messages: ["This request must accept \(mediaType)."],
+                        status: 406
+                    ),
+                    headers: anonymousNonce
+                )
+            )
         }
         let authorizations = request.headers[values: .authorization]
         guard authorizations.count == 1, let authorization = authorizations.first else {
@@ -41,7 +47,9 @@ struct HAAPIRequestGuard: Sendable {
             return .refused(
                 DemoResponse.unauthorized(
                     challenge: #"DPoP error="invalid_token", error_description="The HAAPI token must be sent with the DPoP scheme", algs="ES256""#,
-                    headers: anonymousNonce))
+                    headers: anonymousNonce
+                )
+            )
         }
         let accessToken = parts[1].trimmingCharacters(in: .whitespaces)
         guard let token = context.tokens.lookup(accessToken, kind: .access),
@@ -49,34 +57,51 @@ struct HAAPIRequestGuard: Sendable {
         else {
             return .refused(
                 DemoResponse.unauthorized(
-                    challenge: #"DPoP error="invalid_token", error_description="The HAAPI token is unknown, expired or not a HAAPI token", algs="ES256""#,
-                    headers: anonymousNonce))
+                    challenge:
+                        #"DPoP error="invalid_token", error_description="The HAAPI token is unknown, expired or not a HAAPI token", algs="ES256""#,
+                    headers: anonymousNonce
+                )
+            )
         }
         let result = context.dpopVerifier.verify(
-            headerValues: request.headers[values: .dpop], method: request.method.rawValue, url: url, accessToken: accessToken)
+            headerValues: request.headers[values: .dpop],
+            method: request.method.rawValue,
+            url: url,
+            accessToken: accessToken
+        )
         switch result {
         case .failure(.useNonce(let keyThumbprint)):
             // RFC 9449 §9: 401 with `WWW-Authenticate: DPoP error="use_dpop_nonce"` and the nonce for the proof's key.
             return .refused(
                 DemoResponse.unauthorized(
                     challenge: #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof", algs="ES256""#,
-                    headers: context.nonceHeaders(for: keyThumbprint)))
+                    headers: context.nonceHeaders(for: keyThumbprint)
+                )
+            )
         case .failure(.missing):
             return .refused(
                 DemoResponse.unauthorized(
                     challenge: #"DPoP error="invalid_dpop_proof", error_description="A DPoP proof is required", algs="ES256""#,
-                    headers: anonymousNonce))
+                    headers: anonymousNonce
+                )
+            )
         case .failure(.invalid(let reason)):
             context.logger.debug("DPoP proof refused", metadata: ["reason": "\(reason)"])
             return .refused(
                 DemoResponse.unauthorized(
-                    challenge: #"DPoP error="invalid_dpop_proof", error_description="\#(reason)", algs="ES256""#, headers: anonymousNonce))
+                    challenge: #"DPoP error="invalid_dpop_proof", error_description="\#(reason)", algs="ES256""#,
+                    headers: anonymousNonce
+                )
+            )
         case .success(let proof):
             guard proof.keyThumbprint == boundKey else {
                 return .refused(
                     DemoResponse.unauthorized(
-                        challenge: #"DPoP error="invalid_dpop_proof", error_description="The proof key does not match the token's cnf.jkt", algs="ES256""#,
-                        headers: context.nonceHeaders(for: proof.keyThumbprint)))
+                        challenge:
+                            #"DPoP error="invalid_dpop_proof", error_description="The proof key does not match the token's cnf.jkt", algs="ES256""#,
+                        headers: context.nonceHeaders(for: proof.keyThumbprint)
+                    )
+                )
             }
             return .accepted(HAAPICaller(token: token, keyThumbprint: proof.keyThumbprint))
         }

@@ -23,7 +23,8 @@ enum StickinessCookie {
         if pairs.contains(where: { $0.name == unusedName }) {
             return .unexpected(
                 code: "cookie_outside_its_path",
-                messages: ["The cookie \(unusedName) was set with Path=\(unusedPath) and must not be sent to this path (RFC 6265 §5.4)."])
+                messages: ["The cookie \(unusedName) was set with Path=\(unusedPath) and must not be sent to this path (RFC 6265 §5.4)."]
+            )
         }
         let values = pairs.filter { $0.name == name }.map(\.value)
         guard !values.isEmpty else {
@@ -32,12 +33,14 @@ enum StickinessCookie {
                 messages: [
                     "The cookie \(name) set by the authorize response is missing: this request would reach another node of the cluster. "
                         + "Send the flow's cookies back on every request of the flow."
-                ])
+                ]
+            )
         }
         guard values.count == 1, let value = values.first, RandomToken.constantTimeEquals(value, expected) else {
             return .unexpected(
                 code: "wrong_stickiness_cookie",
-                messages: ["The cookie \(name) does not belong to this flow: send back the value its authorize response set, once."])
+                messages: ["The cookie \(name) does not belong to this flow: send back the value its authorize response set, once."]
+            )
         }
         return nil
     }

@@ -14,7 +14,9 @@ enum DemoResponse {
 
     /// A JSON body with the given content type; no caching, as for every OAuth and HAAPI answer.
     static func json(
-        _ value: some Encodable, status: HTTPResponse.Status = .ok, contentType: String = "application/json",
+        _ value: some Encodable,
+        status: HTTPResponse.Status = .ok,
+        contentType: String = "application/json",
         headers: HTTPFields = [:]
     ) -> Response {
         let data = (try? encoder().encode(value)) ?? Data("{}".utf8)
@@ -39,8 +41,10 @@ enum DemoResponse {
         var fields = headers
         if let challenge = error.wwwAuthenticate { fields[.wwwAuthenticate] = challenge }
         return json(
-            ["error": error.code, "error_description": error.description], status: HTTPResponse.Status(code: error.status),
-            headers: fields)
+            ["error": error.code, "error_description": error.description],
+            status: HTTPResponse.Status(code: error.status),
+            headers: fields
+        )
     }
 
     /// A PNG image; not cached (it belongs to one flow).

@@ -29,9 +29,12 @@ struct DiscoveryController: Sendable {
             "grant_types_supported": strings(["authorization_code", "refresh_token", "client_credentials"]),
             "subject_types_supported": strings(["public"]),
             "id_token_signing_alg_values_supported": strings(
-                context.configuration.advertisedIDTokenAlgorithms ?? [context.idTokenSigner.algorithm.jwsAlgorithm]),
+                context.configuration.advertisedIDTokenAlgorithms ?? [context.idTokenSigner.algorithm.jwsAlgorithm]
+            ),
             "scopes_supported": strings(["openid", "profile", "email", RegisteredClient.haapiScope]),
-            "claims_supported": strings(["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "name", "preferred_username", "email", "email_verified"]),
+            "claims_supported": strings([
+                "sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "name", "preferred_username", "email", "email_verified",
+            ]),
             "token_endpoint_auth_methods_supported": strings(["client_secret_basic", "client_secret_post", "private_key_jwt"]),
             "token_endpoint_auth_signing_alg_values_supported": strings(["ES256"]),
             "revocation_endpoint_auth_methods_supported": strings(["client_secret_basic", "client_secret_post", "private_key_jwt"]),

@@ -13,13 +13,23 @@ struct RegisteredClient: Sendable {
 
     /// `demo-gateway` / `demo-secret`, redirect URI `haapi:start`, scopes `openid profile email`.
     static let demoGateway = RegisteredClient(
-        clientID: "demo-gateway", secret: "demo-secret", redirectURIs: ["haapi:start"], scopes: ["openid", "profile", "email"],
-        clientCredentialsScopes: [haapiScope], displayName: "HAAPI Gateway (demo client)")
+        clientID: "demo-gateway",
+        secret: "demo-secret",
+        redirectURIs: ["haapi:start"],
+        scopes: ["openid", "profile", "email"],
+        clientCredentialsScopes: [haapiScope],
+        displayName: "HAAPI Gateway (demo client)"
+    )
 
     /// The same client with another secret (``DemoServerConfiguration/clientSecret``).
     func with(secret: String) -> RegisteredClient {
         RegisteredClient(
-            clientID: clientID, secret: secret, redirectURIs: redirectURIs, scopes: scopes, clientCredentialsScopes: clientCredentialsScopes,
-            displayName: displayName)
+            clientID: clientID,
+            secret: secret,
+            redirectURIs: redirectURIs,
+            scopes: scopes,
+            clientCredentialsScopes: clientCredentialsScopes,
+            displayName: displayName
+        )
     }
 }

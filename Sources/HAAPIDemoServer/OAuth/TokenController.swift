@@ -43,7 +43,10 @@ struct TokenController: Sendable {
         }
     }
 
-    private func tokenResponse(_ request: Request, proof verifiedProof: Result<VerifiedDPoPProof?, OAuthError>) async
+    private func tokenResponse(
+        _ request: Request,
+        proof verifiedProof: Result<VerifiedDPoPProof?, OAuthError>
+    ) async
         -> Result<[String: JSONValue], OAuthError>
     {
         let form: FormParameters
@@ -70,7 +73,11 @@ struct TokenController: Sendable {
         }
     }
 
-    private func clientCredentials(form: FormParameters, client: RegisteredClient, proof: VerifiedDPoPProof?) -> Result<[String: JSONValue], OAuthError> {
+    private func clientCredentials(
+        form: FormParameters,
+        client: RegisteredClient,
+        proof: VerifiedDPoPProof?
+    ) -> Result<[String: JSONValue], OAuthError> {
         let scopes = (form["scope"] ?? "").split(separator: " ").map(String.init)
         guard !scopes.isEmpty else { return .failure(.invalidScope("scope is required; use \(RegisteredClient.haapiScope)")) }
         guard scopes.allSatisfy(client.clientCredentialsScopes.contains) else {
@@ -83,9 +90,17 @@ struct TokenController: Sendable {
         let now = Date()
         let lifetime = context.configuration.haapiTokenLifetimeSeconds
         let record = IssuedToken(
-            kind: .access, clientID: client.clientID, subject: nil, scopes: [RegisteredClient.haapiScope],
-            keyThumbprint: proof.keyThumbprint, issuedAt: now, expiresAt: now.addingTimeInterval(lifetime), grantID: RandomToken.make(),
-            authTime: nil, nonce: nil)
+            kind: .access,
+            clientID: client.clientID,
+            subject: nil,
+            scopes: [RegisteredClient.haapiScope],
+            keyThumbprint: proof.keyThumbprint,
+            issuedAt: now,
+            expiresAt: now.addingTimeInterval(lifetime),
+            grantID: RandomToken.make(),
+            authTime: nil,
+            nonce: nil
+        )
         let accessToken = context.tokens.issue(record)
         return .success([
             "access_token": .string(accessToken), "token_type": .string("DPoP"), "expires_in": .number(lifetime.rounded()),
@@ -93,7 +108,11 @@ struct TokenController: Sendable {
         ])
     }
 
-    private func authorizationCode(form: FormParameters, client: RegisteredClient, proof: VerifiedDPoPProof?) -> Result<[String: JSONValue], OAuthError> {
+    private func authorizationCode(
+        form: FormParameters,
+        client: RegisteredClient,
+        proof: VerifiedDPoPProof?
+    ) -> Result<[String: JSONValue], OAuthError> {
         guard let code = form.nonEmpty("code") else { return .failure(.invalidRequest("code is missing")) }
         guard let redirectURI = form.nonEmpty("redirect_uri") else { return .failure(.invalidRequest("redirect_uri is missing")) }
         guard let verifier = form.nonEmpty("code_verifier") else { return .failure(.invalidRequest("code_verifier is missing (PKCE)")) }
@@ -134,8 +153,15 @@ struct TokenController: Sendable {
         }
         return .success(
             issueUserTokens(
-                client: client, subject: grant.subject, scopes: grant.scopes, keyThumbprint: proof?.keyThumbprint, grantID: grantID,
-                authTime: grant.authTime, nonce: grant.nonce))
+                client: client,
+                subject: grant.subject,
+                scopes: grant.scopes,
+                keyThumbprint: proof?.keyThumbprint,
+                grantID: grantID,
+                authTime: grant.authTime,
+                nonce: grant.nonce
+            )
+        )
     }
 
     private func refresh(form: FormParameters, client: RegisteredClient, proof: VerifiedDPoPProof?) -> Result<[String: JSONValue], OAuthError> {
@@ -158,23 +184,54 @@ struct TokenController: Sendable {
         }
         return .success(
             issueUserTokens(
-                client: client, subject: record.subject ?? "", scopes: scopes, keyThumbprint: record.keyThumbprint ?? proof?.keyThumbprint,
-                grantID: record.grantID, authTime: record.authTime ?? Date(), nonce: record.nonce, refreshScopes: record.scopes))
+                client: client,
+                subject: record.subject ?? "",
+                scopes: scopes,
+                keyThumbprint: record.keyThumbprint ?? proof?.keyThumbprint,
+                grantID: record.grantID,
+                authTime: record.authTime ?? Date(),
+                nonce: record.nonce,
+                refreshScopes: record.scopes
+            )
+        )
     }
 
     private func issueUserTokens(
-        client: RegisteredClient, subject: String, scopes: [String], keyThumbprint: String?, grantID: String, authTime: Date, nonce: String?,
+        client: RegisteredClient,
+        subject: String,
+        scopes: [String],
+        keyThumbprint: String?,
+        grantID: String,
+        authTime: Date,
+        nonce: String?,
         refreshScopes: [String]? = nil
     ) -> [String: JSONValue] {
         let now = Date()
         let configuration = context.configuration
         let access = IssuedToken(
-            kind: .access, clientID: client.clientID, subject: subject, scopes: scopes, keyThumbprint: keyThumbprint, issuedAt: now,
-            expiresAt: now.addingTimeInterval(configuration.accessTokenLifetimeSeconds), grantID: grantID, authTime: authTime, nonce: nonce)
+            kind: .access,
+            clientID: client.clientID,
+            subject: subject,
+            scopes: scopes,
+            keyThumbprint: keyThumbprint,
+            issuedAt: now,
+            expiresAt: now.addingTimeInterval(configuration.accessTokenLifetimeSeconds),
+            grantID: grantID,
+            authTime: authTime,
+            nonce: nonce
+        )
         let refresh = IssuedToken(
-            kind: .refresh, clientID: client.clientID, subject: subject, scopes: refreshScopes ?? scopes, keyThumbprint: keyThumbprint,
-            issuedAt: now, expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetimeSeconds), grantID: grantID, authTime: authTime,
-            nonce: nonce)
+            kind: .refresh,
+            clientID: client.clientID,
+            subject: subject,
+            scopes: refreshScopes ?? scopes,
+            keyThumbprint: keyThumbprint,
+            issuedAt: now,
+            expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetimeSeconds),
+            grantID: grantID,
+            authTime: authTime,
+            nonce: nonce
+        )
         var body: [String: JSONValue] = [
             "access_token": .string(context.tokens.issue(access)), "token_type": .string(access.tokenType),
             "expires_in": .number(configuration.accessTokenLifetimeSeconds.rounded()), "scope": .string(scopes.joined(separator: " ")),

@@ -21,32 +21,50 @@ struct UserInfoController: Sendable {
         }
         let scheme = parts[0].lowercased(), accessToken = parts[1]
         guard let token = context.tokens.lookup(accessToken, kind: .access), let subject = token.subject else {
-            return DemoResponse.unauthorized(challenge: Self.challenge(scheme, "invalid_token", "The access token is unknown or expired"), headers: headers)
+            return DemoResponse.unauthorized(
+                challenge: Self.challenge(scheme, "invalid_token", "The access token is unknown or expired"),
+                headers: headers
+            )
         }
         if let bound = token.keyThumbprint {
             guard scheme == "dpop" else {
                 return DemoResponse.unauthorized(
-                    challenge: Self.challenge("dpop", "invalid_token", "The access token is DPoP-bound"), headers: headers)
+                    challenge: Self.challenge("dpop", "invalid_token", "The access token is DPoP-bound"),
+                    headers: headers
+                )
             }
             switch context.dpopVerifier.verify(
-                headerValues: request.headers[values: .dpop], method: request.method.rawValue, url: context.url(DemoPaths.userinfo),
-                accessToken: accessToken)
+                headerValues: request.headers[values: .dpop],
+                method: request.method.rawValue,
+                url: context.url(DemoPaths.userinfo),
+                accessToken: accessToken
+            )
             {
             case .failure(.useNonce(let keyThumbprint)):
                 return DemoResponse.unauthorized(
-                    challenge: Self.challenge("dpop", "use_dpop_nonce", "Nonce required"), headers: context.nonceHeaders(for: keyThumbprint))
+                    challenge: Self.challenge("dpop", "use_dpop_nonce", "Nonce required"),
+                    headers: context.nonceHeaders(for: keyThumbprint)
+                )
             case .failure(.missing):
-                return DemoResponse.unauthorized(challenge: Self.challenge("dpop", "invalid_dpop_proof", "A DPoP proof is required"), headers: headers)
+                return DemoResponse.unauthorized(
+                    challenge: Self.challenge("dpop", "invalid_dpop_proof", "A DPoP proof is required"),
+                    headers: headers
+                )
             case .failure(.invalid(let reason)):
                 return DemoResponse.unauthorized(challenge: Self.challenge("dpop", "invalid_dpop_proof", reason), headers: headers)
             case .success(let proof) where proof.keyThumbprint != bound:
                 return DemoResponse.unauthorized(
-                    challenge: Self.challenge("dpop", "invalid_dpop_proof", "The proof key does not match the token's cnf.jkt"), headers: headers)
+                    challenge: Self.challenge("dpop", "invalid_dpop_proof", "The proof key does not match the token's cnf.jkt"),
+                    headers: headers
+                )
             case .success:
                 break
             }
         } else if scheme != "bearer" {
-            return DemoResponse.unauthorized(challenge: Self.challenge("bearer", "invalid_token", "The access token is a Bearer token"), headers: headers)
+            return DemoResponse.unauthorized(
+                challenge: Self.challenge("bearer", "invalid_token", "The access token is a Bearer token"),
+                headers: headers
+            )
         }
         guard token.scopes.contains("openid") else {
             var fields = headers

@@ -39,8 +39,12 @@ struct Problem: Encodable, Sendable, Error {
     /// `invalid-input` with the given fields (HTTP 400).
     static func invalidInput(_ fields: [InvalidField]) -> Problem {
         Problem(
-            type: invalidInputType, title: "Form Errors", invalidFields: fields,
-            metadata: RepresentationMetadata(viewName: nil, templateArea: "html1"), status: 400)
+            type: invalidInputType,
+            title: "Form Errors",
+            invalidFields: fields,
+            metadata: RepresentationMetadata(viewName: nil, templateArea: "html1"),
+            status: 400
+        )
     }
 
     /// `incorrect-credentials` with messages (HTTP 400).
@@ -67,13 +71,24 @@ struct Problem: Encodable, Sendable, Error {
     /// issuer in `iss` ([IOSPT][UIKIT][ANDOLD]); the flow is over.
     static func errorAuthorizationResponse(error: String, description: String, issuer: String, status: Int = 400) -> Problem {
         Problem(
-            type: errorAuthorizationResponseType, title: "Authorization Error", error: error, errorDescription: description, iss: issuer,
-            status: status)
+            type: errorAuthorizationResponseType,
+            title: "Authorization Error",
+            error: error,
+            errorDescription: description,
+            iss: issuer,
+            status: status
+        )
     }
 
     /// The generic `unexpected` problem.
     static func unexpected(code: String, title: String = "General Error", messages: [String], status: Int = 400, links: [Link]? = nil) -> Problem {
         Problem(
-            type: unexpectedType, title: title, code: code, messages: messages.map(Message.error), links: links, status: status)
+            type: unexpectedType,
+            title: title,
+            code: code,
+            messages: messages.map(Message.error),
+            links: links,
+            status: status
+        )
     }
 }

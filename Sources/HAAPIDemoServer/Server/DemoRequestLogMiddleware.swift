@@ -16,7 +16,10 @@ struct DemoRequestLogMiddleware: RouterMiddleware {
             logger.debug("\(request.method) \(Self.loggablePath(request.uri.path)) -> \(error.status.code)")
             throw error
         } catch {
-            logger.error("\(request.method) \(Self.loggablePath(request.uri.path)) failed unexpectedly", metadata: ["error.type": "\(type(of: error))"])
+            logger.error(
+                "\(request.method) \(Self.loggablePath(request.uri.path)) failed unexpectedly",
+                metadata: ["error.type": "\(type(of: error))"]
+            )
             return DemoResponse.json(["error": "invalid_request", "error_description": "The request could not be processed"], status: .badRequest)
         }
     }

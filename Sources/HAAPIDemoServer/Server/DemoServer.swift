@@ -34,7 +34,8 @@ public enum DemoServer {
     ///   - onRunning: Called with the base URL (for example `http://127.0.0.1:54321`) and the bound port once the server listens.
     /// - Returns: The application; run it with `runService()` or add it to a `ServiceGroup`.
     public static func makeApplication(
-        configuration: DemoServerConfiguration = .init(), logger: Logger = Logger(label: "haapi-demo-server"),
+        configuration: DemoServerConfiguration = .init(),
+        logger: Logger = Logger(label: "haapi-demo-server"),
         onRunning: @escaping @Sendable (URL, Int) async -> Void = { _, _ in }
     ) throws -> some ApplicationProtocol {
         let context = DemoServerContext(configuration: configuration, logger: logger)
@@ -67,7 +68,8 @@ public enum DemoServer {
                 logger.info("Demo HAAPI server listening", metadata: ["baseURL": "\(context.baseURL)", "issuer": "\(context.issuer)"])
                 if let url = URL(string: context.baseURL) { await onRunning(url, port) }
             },
-            logger: logger)
+            logger: logger
+        )
     }
 
     /// Starts the demo server in the background and returns once it listens.
@@ -78,7 +80,8 @@ public enum DemoServer {
     ///   - logger: The logger.
     /// - Returns: The running server; call ``RunningDemoServer/shutdown()`` when done.
     public static func start(
-        configuration: DemoServerConfiguration = .init(), logger: Logger = Logger(label: "haapi-demo-server")
+        configuration: DemoServerConfiguration = .init(),
+        logger: Logger = Logger(label: "haapi-demo-server")
     ) async throws -> RunningDemoServer {
         let (urls, continuation) = AsyncStream.makeStream(of: (url: URL, port: Int).self)
         let application = try makeApplication(configuration: configuration, logger: logger) { url, port in
@@ -95,8 +98,12 @@ public enum DemoServer {
             if host == "0.0.0.0" || host == "::" || host.isEmpty { host = "127.0.0.1" }
             if host.contains(":") && !host.hasPrefix("[") { host = "[\(host)]" }
             return RunningDemoServer(
-                baseURL: url, listeningURL: URL(string: "http://\(host):\(port)") ?? url, group: group, task: task,
-                clientKeyPath: configuration.clientKeyPath)
+                baseURL: url,
+                listeningURL: URL(string: "http://\(host):\(port)") ?? url,
+                group: group,
+                task: task,
+                clientKeyPath: configuration.clientKeyPath
+            )
         }
         // The stream finished without a URL: the server failed to start.
         task.cancel()

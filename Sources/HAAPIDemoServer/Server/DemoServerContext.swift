@@ -42,9 +42,12 @@ final class DemoServerContext: Sendable {
         self.nonces = nonces
         self.dpopVerifier = DPoPProofVerifier(
             replayCache: ReplayCache(capacity: 50_000, retention: 2 * configuration.dpopProofWindowSeconds + 5),
-            nonces: nonces, iatWindow: configuration.dpopProofWindowSeconds)
+            nonces: nonces,
+            iatWindow: configuration.dpopProofWindowSeconds
+        )
         self.baseURLStorage = Mutex(
-            Self.baseURL(configuration: configuration, boundPort: configuration.port))
+            Self.baseURL(configuration: configuration, boundPort: configuration.port)
+        )
     }
 
     /// The URL the server is reachable at (its external URL, as Curity's `base-url`), without a trailing slash.
@@ -78,8 +81,11 @@ final class DemoServerContext: Sendable {
     /// Client authentication for the token, revocation and introspection endpoints.
     var clientAuthenticator: ClientAuthenticator {
         ClientAuthenticator(
-            client: client, assertionKey: ImmutableKey(clientAssertionKey.value.publicKey), assertionReplayCache: assertionReplayCache,
-            audiences: [issuer, url(DemoPaths.token)])
+            client: client,
+            assertionKey: ImmutableKey(clientAssertionKey.value.publicKey),
+            assertionReplayCache: assertionReplayCache,
+            audiences: [issuer, url(DemoPaths.token)]
+        )
     }
 
     private static func baseURL(configuration: DemoServerConfiguration, boundPort: Int) -> String {

@@ -33,18 +33,30 @@ enum CBORValue: Sendable, Hashable {
 
     func hash(into hasher: inout Hasher) {
         switch self {
-        case .unsigned(let value): hasher.combine(0); hasher.combine(value)
-        case .negative(let value): hasher.combine(1); hasher.combine(value)
-        case .bytes(let value): hasher.combine(2); hasher.combine(value)
-        case .text(let value): hasher.combine(3); hasher.combine(value)
-        case .array(let value): hasher.combine(4); hasher.combine(value)
+        case .unsigned(let value):
+            hasher.combine(0)
+            hasher.combine(value)
+        case .negative(let value):
+            hasher.combine(1)
+            hasher.combine(value)
+        case .bytes(let value):
+            hasher.combine(2)
+            hasher.combine(value)
+        case .text(let value):
+            hasher.combine(3)
+            hasher.combine(value)
+        case .array(let value):
+            hasher.combine(4)
+            hasher.combine(value)
         case .map(let pairs):
             hasher.combine(5)
             for pair in pairs {
                 hasher.combine(pair.key)
                 hasher.combine(pair.value)
             }
-        case .bool(let value): hasher.combine(6); hasher.combine(value)
+        case .bool(let value):
+            hasher.combine(6)
+            hasher.combine(value)
         case .null: hasher.combine(7)
         }
     }

@@ -16,8 +16,10 @@ struct PasskeyOriginPolicy: Sendable {
 
     init(configuration: DemoServerConfiguration) {
         self.init(
-            relyingPartyID: configuration.passkeyRelyingPartyID, allowedOrigins: configuration.passkeyAllowedOrigins,
-            acceptsLocalhostOrigins: configuration.passkeyAcceptsLocalhostOrigins)
+            relyingPartyID: configuration.passkeyRelyingPartyID,
+            allowedOrigins: configuration.passkeyAllowedOrigins,
+            acceptsLocalhostOrigins: configuration.passkeyAcceptsLocalhostOrigins
+        )
     }
 
     /// Whether a `clientDataJSON.origin` is acceptable.

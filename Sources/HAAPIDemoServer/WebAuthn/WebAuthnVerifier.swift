@@ -41,7 +41,11 @@ struct WebAuthnVerifier: Sendable {
             guard attested.credentialID == rawID else { throw WebAuthnRejection("the credential id does not match rawId") }
             return .success(
                 StoredPasskey(
-                    credentialID: attested.credentialID, publicKey: attested.publicKey.key, signCount: authenticatorData.signCount))
+                    credentialID: attested.credentialID,
+                    publicKey: attested.publicKey.key,
+                    signCount: authenticatorData.signCount
+                )
+            )
         } catch {
             return .failure(error)
         }
@@ -49,7 +53,12 @@ struct WebAuthnVerifier: Sendable {
 
     /// Verifies an authentication response (`navigator.credentials.get`) to the challenge that was issued, by one of
     /// the user's `passkeys`, for the user with `userHandle`.
-    func verifyAssertion(_ credential: JSONValue?, challenge: String, userHandle: [UInt8], passkeys: [StoredPasskey])
+    func verifyAssertion(
+        _ credential: JSONValue?,
+        challenge: String,
+        userHandle: [UInt8],
+        passkeys: [StoredPasskey]
+    )
         -> Result<VerifiedAssertion, WebAuthnRejection>
     {
         do throws(WebAuthnRejection) {
@@ -73,7 +82,8 @@ struct WebAuthnVerifier: Sendable {
                 throw WebAuthnRejection("the signature does not verify")
             }
             return .success(
-                VerifiedAssertion(credentialID: rawID, signCount: authenticatorData.signCount, userVerified: authenticatorData.isUserVerified))
+                VerifiedAssertion(credentialID: rawID, signCount: authenticatorData.signCount, userVerified: authenticatorData.isUserVerified)
+            )
         } catch {
             return .failure(error)
         }

@@ -82,8 +82,12 @@ actor CallbackDispatcher {
     /// A dispatcher journaling in the outbox when `outbox` is given, else in the spool file at `spoolPath`, else in
     /// memory only.
     init(
-        sinks: [any CallbackSink], settings: CallbackDeliverySettings = .init(), logger: Logger,
-        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil, spoolPath: String? = nil, outbox: CallbackOutbox? = nil,
+        sinks: [any CallbackSink],
+        settings: CallbackDeliverySettings = .init(),
+        logger: Logger,
+        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil,
+        spoolPath: String? = nil,
+        outbox: CallbackOutbox? = nil,
         metrics: GatewayMetrics? = nil
     ) {
         self.sinks = sinks
@@ -95,13 +99,23 @@ actor CallbackDispatcher {
     }
 
     init(
-        configurations: [CallbackSinkConfiguration], settings: CallbackDeliverySettings = .init(), logger: Logger,
-        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil, spoolPath: String? = nil, outbox: CallbackOutbox? = nil,
+        configurations: [CallbackSinkConfiguration],
+        settings: CallbackDeliverySettings = .init(),
+        logger: Logger,
+        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil,
+        spoolPath: String? = nil,
+        outbox: CallbackOutbox? = nil,
         metrics: GatewayMetrics? = nil
     ) {
         self.init(
-            sinks: Self.sinks(for: configurations), settings: settings, logger: logger, observer: observer, spoolPath: spoolPath, outbox: outbox,
-            metrics: metrics)
+            sinks: Self.sinks(for: configurations),
+            settings: settings,
+            logger: logger,
+            observer: observer,
+            spoolPath: spoolPath,
+            outbox: outbox,
+            metrics: metrics
+        )
     }
 
     private static func sinks(for configurations: [CallbackSinkConfiguration]) -> [any CallbackSink] {
@@ -141,8 +155,15 @@ actor CallbackDispatcher {
         let outboxNames = Self.outboxNames(sinks)
         let entries = sinks.enumerated().map { index, sink in
             Entry(
-                key: "\(delivery.id)|\(index)", sink: sink, delivery: delivery, giveUpAt: now + .seconds(settings.retryForSeconds), attempts: 0, nextAttempt: now,
-                backoff: initialBackoff, outboxName: outboxNames[index])
+                key: "\(delivery.id)|\(index)",
+                sink: sink,
+                delivery: delivery,
+                giveUpAt: now + .seconds(settings.retryForSeconds),
+                attempts: 0,
+                nextAttempt: now,
+                backoff: initialBackoff,
+                outboxName: outboxNames[index]
+            )
         }
         for entry in entries { inFlight[entry.key] = entry }
         switch journal {
@@ -214,7 +235,10 @@ actor CallbackDispatcher {
             logger.warning("callback deliveries spooled for the next start", metadata: ["count": "\(remaining.count)", "spool": "\(file.path)"])
         case .memoryOnly:
             for entry in remaining {
-                abandon(entry, error: GatewayError(.internalError, "the gateway stopped before the sink accepted it, and callbacks.spoolFile is not set"))
+                abandon(
+                    entry,
+                    error: GatewayError(.internalError, "the gateway stopped before the sink accepted it, and callbacks.spoolFile is not set")
+                )
             }
             waiting = [:]
             inFlight = [:]
@@ -244,20 +268,31 @@ actor CallbackDispatcher {
             let aside = "\(spoolPath).unreadable-\(Int(Date().timeIntervalSince1970))"
             let moved = rename(spoolPath, aside) == 0
             logger.error(
-                "the callback spool file cannot be read; its deliveries are not attempted", metadata: ["spool": "\(moved ? aside : spoolPath)"])
+                "the callback spool file cannot be read; its deliveries are not attempted",
+                metadata: ["spool": "\(moved ? aside : spoolPath)"]
+            )
             return
         }
         let now = ContinuousClock.now
         var restored = 0
         for entry in spooled {
             guard let index = sinks.firstIndex(where: { $0.name == entry.sink }) else {
-                logger.error("a spooled callback delivery names a sink that is no longer configured; it stays in the spool", metadata: ["sink": "\(entry.sink)"])
+                logger.error(
+                    "a spooled callback delivery names a sink that is no longer configured; it stays in the spool",
+                    metadata: ["sink": "\(entry.sink)"]
+                )
                 orphans.append(entry)
                 continue
             }
             let restoredEntry = Entry(
-                key: "\(entry.id)|\(index)", sink: sinks[index], delivery: entry.delivery, giveUpAt: now + .seconds(max(1, settings.retryForSeconds)), attempts: 0, nextAttempt: now,
-                backoff: initialBackoff)
+                key: "\(entry.id)|\(index)",
+                sink: sinks[index],
+                delivery: entry.delivery,
+                giveUpAt: now + .seconds(max(1, settings.retryForSeconds)),
+                attempts: 0,
+                nextAttempt: now,
+                backoff: initialBackoff
+            )
             waiting[restoredEntry.key] = restoredEntry
             restored += 1
         }
@@ -302,7 +337,11 @@ actor CallbackDispatcher {
         entry.attempts += 1
         let sinkAttempt = Task { [entry] in try await entry.sink.deliver(entry.delivery) }
         sinkAttempts[key] = sinkAttempt
-        let outcome = await withTaskCancellationHandler { await sinkAttempt.result } onCancel: { sinkAttempt.cancel() }
+        let outcome = await withTaskCancellationHandler {
+            await sinkAttempt.result
+        } onCancel: {
+            sinkAttempt.cancel()
+        }
         sinkAttempts[key] = nil
         // Recorded in the outbox meanwhile (at shutdown, while the database had been unreachable): reported there.
         if let current = inFlight[key] { entry.inOutbox = current.inOutbox }
@@ -318,7 +357,11 @@ actor CallbackDispatcher {
             atShutdown ? "callback delivered at shutdown" : entry.attempts == 1 ? "callback delivered" : "callback delivered after retries"
         logger.info(
             message,
-            metadata: ["sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)", "attempts": "\(entry.attempts)"])
+            metadata: [
+                "sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)",
+                "attempts": "\(entry.attempts)",
+            ]
+        )
         return true
     }
 
@@ -329,7 +372,11 @@ actor CallbackDispatcher {
         var entry = failed
         let key = entry.key
         let now = ContinuousClock.now
-        if entry.attempts == 1 { entry.giveUpAt = now + .seconds(settings.retryForSeconds) } else { entry.backoff = min(entry.backoff * 2, .seconds(60)) }
+        if entry.attempts == 1 {
+            entry.giveUpAt = now + .seconds(settings.retryForSeconds)
+        } else {
+            entry.backoff = min(entry.backoff * 2, .seconds(60))
+        }
         entry.nextAttempt = now + entry.backoff
         // An attempt the shutdown ended is not the sink's refusal: its claim is released with the others, due at once.
         let endedByShutdown = stopping && error is CancellationError
@@ -359,7 +406,8 @@ actor CallbackDispatcher {
             metadata: [
                 "sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)",
                 "error": "\(Self.describe(error))",
-            ])
+            ]
+        )
     }
 
     private func startWorker() {
@@ -395,9 +443,11 @@ actor CallbackDispatcher {
         logger.error(
             "callback delivery given up; this outcome is lost for the sink",
             metadata: [
-                "sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)", "attempts": "\(entry.attempts)",
+                "sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)",
+                "attempts": "\(entry.attempts)",
                 "error": "\(Self.describe(error))",
-            ])
+            ]
+        )
     }
 
     /// Applies a change to the spool file, when there is one; a failure is logged (the deliveries go on in memory).
@@ -406,7 +456,10 @@ actor CallbackDispatcher {
         do throws(GatewayError) {
             try change(&file)
         } catch {
-            logger.error("the callback spool file cannot be written; deliveries under way are not safe from a crash", metadata: ["spool": "\(file.path)"])
+            logger.error(
+                "the callback spool file cannot be written; deliveries under way are not safe from a crash",
+                metadata: ["spool": "\(file.path)"]
+            )
         }
         journal = .spoolFile(file)
     }
@@ -420,9 +473,10 @@ actor CallbackDispatcher {
 
     /// Rewrites the spool file with every delivery not done yet (or removes it when there is none).
     private func compactSpool() {
-        let entries = (Array(inFlight.values) + Array(waiting.values)).sorted { $0.key < $1.key }.map {
-            SpooledDelivery(sink: $0.sink.name, delivery: $0.delivery)
-        } + orphans
+        let entries =
+            (Array(inFlight.values) + Array(waiting.values)).sorted { $0.key < $1.key }.map {
+                SpooledDelivery(sink: $0.sink.name, delivery: $0.delivery)
+            } + orphans
         spool { file throws(GatewayError) in try file.rewrite(entries) }
     }
 
@@ -440,7 +494,8 @@ actor CallbackDispatcher {
             if firstTime {
                 logger.error(
                     "the callback outbox cannot be written; these deliveries are kept in this replica's memory only, retried from there and recorded when the database answers",
-                    metadata: ["delivery": "\(entries[0].delivery.id)", "count": "\(entries.count)", "error": "\(error.message)"])
+                    metadata: ["delivery": "\(entries[0].delivery.id)", "count": "\(entries.count)", "error": "\(error.message)"]
+                )
             }
             return
         }
@@ -461,7 +516,8 @@ actor CallbackDispatcher {
         } catch {
             logger.warning(
                 "a delivered callback could not be removed from the outbox; it may be delivered again, with the same delivery id",
-                metadata: ["sink": "\(entry.sink.name)", "delivery": "\(entry.delivery.id)", "error": "\(error.message)"])
+                metadata: ["sink": "\(entry.sink.name)", "delivery": "\(entry.delivery.id)", "error": "\(error.message)"]
+            )
         }
     }
 
@@ -472,12 +528,17 @@ actor CallbackDispatcher {
         let result: OutboxReschedule
         do throws(PostgresStorageError) {
             result = try await outbox.table.reschedule(
-                id: entry.delivery.id, sink: entry.outboxSink, attempt: entry.attempts, retryAfter: entry.backoff,
-                retryFor: max(.zero, entry.giveUpAt - .now))
+                id: entry.delivery.id,
+                sink: entry.outboxSink,
+                attempt: entry.attempts,
+                retryAfter: entry.backoff,
+                retryFor: max(.zero, entry.giveUpAt - .now)
+            )
         } catch let failure {
             logger.error(
                 "the callback outbox cannot be written; the delivery is retried from this replica's memory",
-                metadata: ["sink": "\(entry.sink.name)", "delivery": "\(entry.delivery.id)", "error": "\(failure.message)"])
+                metadata: ["sink": "\(entry.sink.name)", "delivery": "\(entry.delivery.id)", "error": "\(failure.message)"]
+            )
             return false
         }
         switch result {
@@ -492,7 +553,8 @@ actor CallbackDispatcher {
             if entry.attempts == 1 { noteRetrying(entry, error: error) }
             logger.notice(
                 "a callback delivery's claim ended during its attempt; another replica has it",
-                metadata: ["sink": "\(entry.sink.name)", "delivery": "\(entry.delivery.id)"])
+                metadata: ["sink": "\(entry.sink.name)", "delivery": "\(entry.delivery.id)"]
+            )
         }
         return true
     }
@@ -511,7 +573,11 @@ actor CallbackDispatcher {
                 for entry in unrecorded {
                     abandon(
                         entry,
-                        error: GatewayError(.internalError, "the gateway stopped before the sink accepted it, and the callback outbox cannot be written (\(error.message))"))
+                        error: GatewayError(
+                            .internalError,
+                            "the gateway stopped before the sink accepted it, and the callback outbox cannot be written (\(error.message))"
+                        )
+                    )
                     inFlight[entry.key] = nil
                     waiting[entry.key] = nil
                 }
@@ -523,7 +589,8 @@ actor CallbackDispatcher {
         } catch {
             logger.error(
                 "callback delivery claims could not be released at shutdown; the other replicas take them over when their leases end",
-                metadata: ["lease": "\(outbox.attemptLease)", "error": "\(error.message)"])
+                metadata: ["lease": "\(outbox.attemptLease)", "error": "\(error.message)"]
+            )
         }
         guard !kept.isEmpty else { return }
         for _ in kept { metrics?.callbackDelivery(result: "spooled") }
@@ -534,7 +601,8 @@ actor CallbackDispatcher {
         guard case .outbox(let outbox) = journal, claimer == nil, !stopping else { return }
         logger.notice(
             "callback deliveries are kept in the PostgreSQL outbox; this replica delivers those due for its sinks",
-            metadata: ["pollInterval": "\(outbox.pollInterval)", "attemptLease": "\(outbox.attemptLease)"])
+            metadata: ["pollInterval": "\(outbox.pollInterval)", "attemptLease": "\(outbox.attemptLease)"]
+        )
         claimer = Task { await self.claimLoop(outbox) }
     }
 
@@ -577,7 +645,9 @@ actor CallbackDispatcher {
             if !claimsFailing {
                 claimsFailing = true
                 logger.warning(
-                    "the callback outbox cannot be read; deliveries waiting there are attempted when it answers", metadata: ["error": "\(error.message)"])
+                    "the callback outbox cannot be read; deliveries waiting there are attempted when it answers",
+                    metadata: ["error": "\(error.message)"]
+                )
             }
             return 0
         }
@@ -609,7 +679,8 @@ actor CallbackDispatcher {
             } catch {
                 logger.warning(
                     "a callback delivery that cannot be opened could not be given up; it is given up when next claimed",
-                    metadata: ["sink": "\(claim.sink)", "delivery": "\(claim.id)", "error": "\(error.message)"])
+                    metadata: ["sink": "\(claim.sink)", "delivery": "\(claim.id)", "error": "\(error.message)"]
+                )
                 return
             }
             metrics?.callbackDelivery(result: "given_up")
@@ -618,14 +689,22 @@ actor CallbackDispatcher {
                 metadata: [
                     "sink": "\(claim.sink)", "outcome": "\(claim.outcome)", "delivery": "\(claim.id)", "attempts": "\(claim.attempts)",
                     "error": "\(reason)",
-                ])
+                ]
+            )
             return
         }
         let now = ContinuousClock.now
         inFlight[key] = Entry(
-            key: key, sink: sinks[index], delivery: CallbackDelivery(id: claim.id, document: document, outcome: claim.outcome),
-            giveUpAt: now + .seconds(settings.retryForSeconds), attempts: claim.attempts - 1, nextAttempt: now,
-            backoff: backoff(afterFailures: claim.attempts - 1), inOutbox: true, outboxName: claim.sink)
+            key: key,
+            sink: sinks[index],
+            delivery: CallbackDelivery(id: claim.id, document: document, outcome: claim.outcome),
+            giveUpAt: now + .seconds(settings.retryForSeconds),
+            attempts: claim.attempts - 1,
+            nextAttempt: now,
+            backoff: backoff(afterFailures: claim.attempts - 1),
+            inOutbox: true,
+            outboxName: claim.sink
+        )
         claimedAttempts += 1
         Task {
             _ = await self.attempt(key)

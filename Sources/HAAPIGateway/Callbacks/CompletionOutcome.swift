@@ -77,8 +77,13 @@ public struct CompletionOutcome: Sendable, Encodable {
     ///   - identity: The subject and claims.
     public static func success(_ tokens: OAuthTokens, signIn: SignInReference? = nil, identity: Identity? = nil) -> CompletionOutcome {
         CompletionOutcome(
-            outcome: "success", signIn: signIn, token: tokens, error: nil, dpopPrivateKey: tokens.isDPoPBound ? tokens.dpopKey?.privateKeyPEM : nil,
-            identity: identity)
+            outcome: "success",
+            signIn: signIn,
+            token: tokens,
+            error: nil,
+            dpopPrivateKey: tokens.isDPoPBound ? tokens.dpopKey?.privateKeyPEM : nil,
+            identity: identity
+        )
     }
     /// A device's successful sign-in: the tokens went to the device (its token endpoint poll), not to the sinks, which
     /// learn who signed in for which device.

@@ -50,9 +50,15 @@ public struct GatewayConfiguration: Sendable {
     ///   - callbackDelivery: Retries of failed callback deliveries.
     ///   - logging: What is logged.
     public init(
-        server: ServerSettings = .init(), upstream: UpstreamSettings = .demo(.init()), sessions: SessionSettings = .init(),
-        templates: TemplateSettings = .init(), callbacks: [CallbackSinkConfiguration] = [], completion: CompletionSettings = .init(),
-        polling: PollingSettings = .init(), callbackDelivery: CallbackDeliverySettings = .init(), logging: LoggingSettings = .init()
+        server: ServerSettings = .init(),
+        upstream: UpstreamSettings = .demo(.init()),
+        sessions: SessionSettings = .init(),
+        templates: TemplateSettings = .init(),
+        callbacks: [CallbackSinkConfiguration] = [],
+        completion: CompletionSettings = .init(),
+        polling: PollingSettings = .init(),
+        callbackDelivery: CallbackDeliverySettings = .init(),
+        logging: LoggingSettings = .init()
     ) {
         self.server = server
         self.upstream = upstream

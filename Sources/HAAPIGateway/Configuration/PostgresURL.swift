@@ -93,7 +93,8 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
             case "sslmode":
                 guard let value = item.value, let mode = TLSMode(rawValue: value) else {
                     return .failure(
-                        Refusal(message: "has an sslmode other than \(TLSMode.allCases.map(\.rawValue).joined(separator: ", "))"))
+                        Refusal(message: "has an sslmode other than \(TLSMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                    )
                 }
                 tlsMode = mode
             case "sslrootcert":
@@ -102,7 +103,9 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
                 }
                 trustRootsFile = value
             default:
-                return .failure(Refusal(message: "has the parameter '\(item.name)', which the gateway does not read (it reads sslmode and sslrootcert)"))
+                return .failure(
+                    Refusal(message: "has the parameter '\(item.name)', which the gateway does not read (it reads sslmode and sslrootcert)")
+                )
             }
         }
         let isSocket = rawHost.hasPrefix("/")
@@ -115,9 +118,16 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         }
         return .success(
             PostgresURL(
-                host: isSocket ? nil : rawHost, port: port, socketDirectory: isSocket ? rawHost : nil, username: username,
-                password: components.password, database: path.isEmpty ? nil : path.removingPercentEncoding ?? path,
-                tlsMode: mode, trustRootsFile: trustRootsFile))
+                host: isSocket ? nil : rawHost,
+                port: port,
+                socketDirectory: isSocket ? rawHost : nil,
+                username: username,
+                password: components.password,
+                database: path.isEmpty ? nil : path.removingPercentEncoding ?? path,
+                tlsMode: mode,
+                trustRootsFile: trustRootsFile
+            )
+        )
     }
 
     private static func encodedUserInfo(_ text: String) -> String {

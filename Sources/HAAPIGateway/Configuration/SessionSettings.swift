@@ -34,8 +34,13 @@ public struct SessionSettings: Sendable {
     ///   - maximumFailedPostsPerAddress: The failed-post bound per client address.
     ///   - failedPostWindowSeconds: The window of both bounds.
     public init(
-        idleTimeoutSeconds: Int = 600, absoluteTimeoutSeconds: Int = 3600, maximumSessions: Int = 10_000, maximumNewSessionsPerAddress: Int = 60,
-        newSessionWindowSeconds: Int = 60, maximumFailedPostsPerSession: Int = 10, maximumFailedPostsPerAddress: Int = 100,
+        idleTimeoutSeconds: Int = 600,
+        absoluteTimeoutSeconds: Int = 3600,
+        maximumSessions: Int = 10_000,
+        maximumNewSessionsPerAddress: Int = 60,
+        newSessionWindowSeconds: Int = 60,
+        maximumFailedPostsPerSession: Int = 10,
+        maximumFailedPostsPerAddress: Int = 100,
         failedPostWindowSeconds: Int = 300
     ) {
         self.idleTimeoutSeconds = idleTimeoutSeconds

@@ -10,7 +10,9 @@ public struct ThemeLogo: Sendable, Equatable {
     /// The largest logo accepted.
     public static let maximumBytes = 256 * 1024
     /// The media type for each accepted file extension.
-    public static let contentTypes = ["svg": "image/svg+xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp", "gif": "image/gif"]
+    public static let contentTypes = [
+        "svg": "image/svg+xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp", "gif": "image/gif",
+    ]
 
     /// Creates a logo.
     public init(bytes: Data, contentType: String) {

@@ -14,7 +14,10 @@ public struct ThemeSettings: Sendable, Equatable {
 
     /// Creates theme settings; the defaults are the shipped look.
     public init(
-        productName: String = "", logo: ThemeLogo? = nil, colorScheme: ThemeColorScheme = .auto, light: ThemePalette = .light,
+        productName: String = "",
+        logo: ThemeLogo? = nil,
+        colorScheme: ThemeColorScheme = .auto,
+        light: ThemePalette = .light,
         dark: ThemePalette = .dark
     ) {
         self.productName = productName

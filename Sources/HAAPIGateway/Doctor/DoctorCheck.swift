@@ -36,7 +36,13 @@ public struct DoctorCheck: Sendable, Equatable, Codable {
     }
 
     static func passed(_ name: String, _ found: String) -> DoctorCheck { DoctorCheck(name: name, result: .passed, found: found, fix: nil) }
-    static func failed(_ name: String, _ found: String, fix: String) -> DoctorCheck { DoctorCheck(name: name, result: .failed, found: found, fix: fix) }
-    static func warning(_ name: String, _ found: String, fix: String) -> DoctorCheck { DoctorCheck(name: name, result: .warning, found: found, fix: fix) }
-    static func note(_ name: String, _ found: String, fix: String? = nil) -> DoctorCheck { DoctorCheck(name: name, result: .note, found: found, fix: fix) }
+    static func failed(_ name: String, _ found: String, fix: String) -> DoctorCheck {
+        DoctorCheck(name: name, result: .failed, found: found, fix: fix)
+    }
+    static func warning(_ name: String, _ found: String, fix: String) -> DoctorCheck {
+        DoctorCheck(name: name, result: .warning, found: found, fix: fix)
+    }
+    static func note(_ name: String, _ found: String, fix: String? = nil) -> DoctorCheck {
+        DoctorCheck(name: name, result: .note, found: found, fix: fix)
+    }
 }

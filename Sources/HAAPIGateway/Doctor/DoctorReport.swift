@@ -32,7 +32,8 @@ public struct DoctorReport: Sendable, Equatable, Codable {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(Document(upstream: upstream, clientID: clientID, signInCanStart: signInCanStart, checks: checks))) ?? Data("{}".utf8)
+        let data =
+            (try? encoder.encode(Document(upstream: upstream, clientID: clientID, signInCanStart: signInCanStart, checks: checks))) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

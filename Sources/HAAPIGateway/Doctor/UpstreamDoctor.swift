@@ -74,25 +74,37 @@ public struct UpstreamDoctor: Sendable {
                 return .failed("discovery", error.message + ".", fix: "set upstream.baseURL to \(found), the issuer.")
             }
             return .failed(
-                "discovery", error.message + ".",
+                "discovery",
+                error.message + ".",
                 fix:
-                    "let Curity publish its OpenID Connect metadata (\(CuritySetting.exposeMetadata)), with upstream.baseURL its issuer (the anonymous endpoint, https://<base-url>/oauth/v2/oauth-anonymous by default); or name the endpoints (upstream.endpoints.authorization, .token, .jwks).")
+                    "let Curity publish its OpenID Connect metadata (\(CuritySetting.exposeMetadata)), with upstream.baseURL its issuer (the anonymous endpoint, https://<base-url>/oauth/v2/oauth-anonymous by default); or name the endpoints (upstream.endpoints.authorization, .token, .jwks)."
+            )
         case .issuerMismatch:
             return .failed(
-                "discovery", error.message + ".",
+                "discovery",
+                error.message + ".",
                 fix:
-                    "upstream.baseURL must be the issuer the document names. If that issuer's host is not how this machine reaches the server, it is Curity's external URL (\(CuritySetting.baseURL)): keep it in upstream.baseURL and set upstream.internalURL to where the server is reached.")
+                    "upstream.baseURL must be the issuer the document names. If that issuer's host is not how this machine reaches the server, it is Curity's external URL (\(CuritySetting.baseURL)): keep it in upstream.baseURL and set upstream.internalURL to where the server is reached."
+            )
         case .connectionRefused, .nameResolution, .tls, .timeout, .transport:
             return .failed(
-                "reachable", "the upstream could not be reached\(reach): \(error.message).",
+                "reachable",
+                "the upstream could not be reached\(reach): \(error.message).",
                 fix:
-                    "check upstream.baseURL\(configuration.internalURL == nil ? " (or set upstream.internalURL to the URL this machine reaches the server by)" : " and upstream.internalURL"); for a certificate of a private CA, upstream.trustRootsFile.")
+                    "check upstream.baseURL\(configuration.internalURL == nil ? " (or set upstream.internalURL to the URL this machine reaches the server by)" : " and upstream.internalURL"); for a certificate of a private CA, upstream.trustRootsFile."
+            )
         case .invalidConfiguration:
-            return .failed("discovery", error.message + ".", fix: "name the endpoints on upstream.baseURL's origin (upstream.endpoints), or drop upstream.internalURL.")
+            return .failed(
+                "discovery",
+                error.message + ".",
+                fix: "name the endpoints on upstream.baseURL's origin (upstream.endpoints), or drop upstream.internalURL."
+            )
         default:
             return .failed(
-                "discovery", "the discovery document could not be read: \(error.message)\(error.status.map { " (HTTP \($0))" } ?? "").",
-                fix: "upstream.baseURL must be the issuer; Curity publishes its metadata only with \(CuritySetting.exposeMetadata).")
+                "discovery",
+                "the discovery document could not be read: \(error.message)\(error.status.map { " (HTTP \($0))" } ?? "").",
+                fix: "upstream.baseURL must be the issuer; Curity publishes its metadata only with \(CuritySetting.exposeMetadata)."
+            )
         }
     }
 
@@ -117,29 +129,47 @@ public struct UpstreamDoctor: Sendable {
         } catch {
             guard let refusal = error.oauthError else {
                 if [.connectionRefused, .nameResolution, .tls, .timeout, .transport].contains(error.code) {
-                    return [.failed("reachable", "the token endpoint could not be reached: \(error.message).", fix: "check upstream.baseURL and upstream.internalURL.")]
+                    return [
+                        .failed(
+                            "reachable",
+                            "the token endpoint could not be reached: \(error.message).",
+                            fix: "check upstream.baseURL and upstream.internalURL."
+                        )
+                    ]
                 }
                 return [
                     .failed(
-                        "haapi-token", "the HAAPI token request failed: \(error.message).",
+                        "haapi-token",
+                        "the HAAPI token request failed: \(error.message).",
                         fix:
-                            "DPoP proofs name the server's external URL, which Curity checks them against: upstream.baseURL must be on Curity's base URL (\(CuritySetting.baseURL)), reached through upstream.internalURL when this machine uses another.")
+                            "DPoP proofs name the server's external URL, which Curity checks them against: upstream.baseURL must be on Curity's base URL (\(CuritySetting.baseURL)), reached through upstream.internalURL when this machine uses another."
+                    )
                 ]
             }
-            let said = "HTTP \(refusal.httpStatus) \(DoctorText.quoted(refusal.error))" + (refusal.errorDescription.map { ": \(DoctorText.quoted($0))" } ?? "")
+            let said =
+                "HTTP \(refusal.httpStatus) \(DoctorText.quoted(refusal.error))"
+                + (refusal.errorDescription.map { ": \(DoctorText.quoted($0))" } ?? "")
             if refusal.error == "invalid_client" {
                 return [
                     .failed(
-                        "client-authentication", "the token endpoint refused the client \(configuration.clientID) (\(said)).",
+                        "client-authentication",
+                        "the token endpoint refused the client \(configuration.clientID) (\(said)).",
                         fix:
-                            "the client must exist with this id and authenticate as upstream.clientAuthentication says (\(method)): \(CuritySetting.clientAuthentication(configuration.clientID, method: method))\(method.hasPrefix("secret") ? ", holding the secret in upstream.clientSecret" : "").")
+                            "the client must exist with this id and authenticate as upstream.clientAuthentication says (\(method)): \(CuritySetting.clientAuthentication(configuration.clientID, method: method))\(method.hasPrefix("secret") ? ", holding the secret in upstream.clientSecret" : "")."
+                    )
                 ]
             }
             return [
-                .passed("client-authentication", "the token endpoint did not refuse the client's authentication (it answered \(DoctorText.quoted(refusal.error)), not invalid_client)."),
+                .passed(
+                    "client-authentication",
+                    "the token endpoint did not refuse the client's authentication (it answered \(DoctorText.quoted(refusal.error)), not invalid_client)."
+                ),
                 .failed(
-                    "haapi-token", "the token endpoint refused the HAAPI token (\(said)).",
-                    fix: "the client needs the HAAPI capability without attestation, as a server cannot attest: \(CuritySetting.haapiWithoutAttestation(configuration.clientID)).")
+                    "haapi-token",
+                    "the token endpoint refused the HAAPI token (\(said)).",
+                    fix:
+                        "the client needs the HAAPI capability without attestation, as a server cannot attest: \(CuritySetting.haapiWithoutAttestation(configuration.clientID))."
+                ),
             ]
         }
     }
@@ -162,7 +192,9 @@ public struct UpstreamDoctor: Sendable {
         checks.append(
             .passed(
                 "authorize",
-                "accepted for the redirect URI \(configuration.redirectURI) and the scopes \(configuration.scopes.joined(separator: " "))."))
+                "accepted for the redirect URI \(configuration.redirectURI) and the scopes \(configuration.scopes.joined(separator: " "))."
+            )
+        )
         do throws(HAAPIError) {
             switch try await flow.followAutomaticSteps(from: started) {
             case .representation(let step):
@@ -170,18 +202,27 @@ public struct UpstreamDoctor: Sendable {
             case .problem(let problem):
                 checks.append(
                     .failed(
-                        "first-step", "the first step is a problem: \(Self.describe(problem)).",
-                        fix: "the client's authenticators: \(CuritySetting.client(configuration.clientID))/user-authentication/allowed-authenticators."))
+                        "first-step",
+                        "the first step is a problem: \(Self.describe(problem)).",
+                        fix:
+                            "the client's authenticators: \(CuritySetting.client(configuration.clientID))/user-authentication/allowed-authenticators."
+                    )
+                )
             }
         } catch {
-            checks.append(.failed("first-step", "following the first steps failed: \(error.message).", fix: "check upstream.baseURL and upstream.internalURL."))
+            checks.append(
+                .failed("first-step", "following the first steps failed: \(error.message).", fix: "check upstream.baseURL and upstream.internalURL.")
+            )
         }
         return checks
     }
 
     private func nonces(_ flow: HAAPIFlow) async -> DoctorCheck {
         await flow.receivedDPoPNonce
-            ? .passed("dpop-nonces", "the server sends DPoP nonces (the client's use-legacy-dpop is false, Curity's default since 8.0); the gateway answers use_dpop_nonce.")
+            ? .passed(
+                "dpop-nonces",
+                "the server sends DPoP nonces (the client's use-legacy-dpop is false, Curity's default since 8.0); the gateway answers use_dpop_nonce."
+            )
             : .passed("dpop-nonces", "the server sends no DPoP nonce (the client's use-legacy-dpop is true); the gateway works with and without.")
     }
 
@@ -189,33 +230,48 @@ public struct UpstreamDoctor: Sendable {
         let client = CuritySetting.client(configuration.clientID)
         guard problem.kind == .errorAuthorizationResponse, let error = problem.error else {
             return .failed(
-                "authorize", "the authorize request was answered by a problem: \(Self.describe(problem)).",
-                fix: "the client's Code Flow capability, Redirect URIs and Scopes: \(client)/capabilities/code, /redirect-uris, /scope.")
+                "authorize",
+                "the authorize request was answered by a problem: \(Self.describe(problem)).",
+                fix: "the client's Code Flow capability, Redirect URIs and Scopes: \(client)/capabilities/code, /redirect-uris, /scope."
+            )
         }
         let said = DoctorText.quoted(error) + (problem.errorDescription.map { ": \(DoctorText.quoted($0))" } ?? "")
         let description = (problem.errorDescription ?? "").lowercased()
         if error == "invalid_scope" {
             let unknown = scopesSupported.isEmpty ? [] : configuration.scopes.filter { !scopesSupported.contains($0) }
-            let which = unknown.isEmpty
+            let which =
+                unknown.isEmpty
                 ? "each of \(configuration.scopes.joined(separator: " "))"
                 : "\(unknown.joined(separator: " ")) (the server does not define \(unknown.count == 1 ? "it" : "them"): its scopes_supported lacks \(unknown.count == 1 ? "it" : "them"))"
             return .failed(
-                "authorize", "the authorize request was refused (\(said)): a scope of upstream.scopes is not allowed.",
-                fix: "the client's Scopes must include \(which): \(client)/scope (\(CuritySetting.adminUI(configuration.clientID, "Scopes and Claims"))); or remove it from upstream.scopes.")
+                "authorize",
+                "the authorize request was refused (\(said)): a scope of upstream.scopes is not allowed.",
+                fix:
+                    "the client's Scopes must include \(which): \(client)/scope (\(CuritySetting.adminUI(configuration.clientID, "Scopes and Claims"))); or remove it from upstream.scopes."
+            )
         }
         if description.contains("redirect") || error == "invalid_redirect_uri" {
             return .failed(
-                "authorize", "the authorize request was refused (\(said)): the redirect URI \(configuration.redirectURI) is not registered.",
-                fix: "register it: \(client)/redirect-uris (\(CuritySetting.adminUI(configuration.clientID, "Redirect URIs"))); or set upstream.redirectURI to one that is.")
+                "authorize",
+                "the authorize request was refused (\(said)): the redirect URI \(configuration.redirectURI) is not registered.",
+                fix:
+                    "register it: \(client)/redirect-uris (\(CuritySetting.adminUI(configuration.clientID, "Redirect URIs"))); or set upstream.redirectURI to one that is."
+            )
         }
         if error == "unauthorized_client" {
             return .failed(
-                "authorize", "the authorize request was refused (\(said)).",
-                fix: "the client needs the Code Flow capability: \(client)/capabilities/code (\(CuritySetting.adminUI(configuration.clientID, "Client Capabilities"))).")
+                "authorize",
+                "the authorize request was refused (\(said)).",
+                fix:
+                    "the client needs the Code Flow capability: \(client)/capabilities/code (\(CuritySetting.adminUI(configuration.clientID, "Client Capabilities")))."
+            )
         }
         return .failed(
-            "authorize", "the authorize request was refused (\(said)).",
-            fix: "the client's Code Flow capability, Redirect URIs (\(configuration.redirectURI)) and Scopes (\(configuration.scopes.joined(separator: " "))): \(client)/capabilities/code, /redirect-uris, /scope.")
+            "authorize",
+            "the authorize request was refused (\(said)).",
+            fix:
+                "the client's Code Flow capability, Redirect URIs (\(configuration.redirectURI)) and Scopes (\(configuration.scopes.joined(separator: " "))): \(client)/capabilities/code, /redirect-uris, /scope."
+        )
     }
 
     // MARK: ID tokens
@@ -225,28 +281,47 @@ public struct UpstreamDoctor: Sendable {
         guard endpoints.keySet != nil, endpoints.issuer != nil else {
             return [
                 .failed(
-                    "id-token", "the server names no jwks_uri (or no issuer): ID tokens cannot be validated, so every sign-in would end with invalid_id_token.",
-                    fix: "Curity publishes its keys under the anonymous endpoint (<issuer>/jwks): with named endpoints set upstream.endpoints.jwks.")
+                    "id-token",
+                    "the server names no jwks_uri (or no issuer): ID tokens cannot be validated, so every sign-in would end with invalid_id_token.",
+                    fix: "Curity publishes its keys under the anonymous endpoint (<issuer>/jwks): with named endpoints set upstream.endpoints.jwks."
+                )
             ]
         }
         let advertised = endpoints.idTokenSigningAlgorithms
         guard !advertised.isEmpty else {
-            return [.note("id-token-algorithms", "the server names no id_token_signing_alg_values_supported; the gateway validates RS256/384/512, PS256/384/512, ES256/384/512 and EdDSA with Ed25519 keys.")]
+            return [
+                .note(
+                    "id-token-algorithms",
+                    "the server names no id_token_signing_alg_values_supported; the gateway validates RS256/384/512, PS256/384/512, ES256/384/512 and EdDSA with Ed25519 keys."
+                )
+            ]
         }
         let unvalidatable = JWSAlgorithm.unvalidatable(advertised)
         let eddsa = advertised.contains("EdDSA") ? " (EdDSA is validated with Ed25519 keys, not Ed448)" : ""
         if unvalidatable.isEmpty {
-            return [.passed("id-token-algorithms", "the server signs ID tokens with \(advertised.joined(separator: ", ")); the gateway validates each\(eddsa).")]
+            return [
+                .passed(
+                    "id-token-algorithms",
+                    "the server signs ID tokens with \(advertised.joined(separator: ", ")); the gateway validates each\(eddsa)."
+                )
+            ]
         }
         let fix = "sign ID tokens with an RSA, EC or Ed25519 key: \(CuritySetting.tokenSigning)."
         if unvalidatable.count == advertised.count {
-            return [.failed("id-token-algorithms", "the server signs ID tokens only with \(unvalidatable.joined(separator: ", ")), which the gateway cannot validate.", fix: fix)]
+            return [
+                .failed(
+                    "id-token-algorithms",
+                    "the server signs ID tokens only with \(unvalidatable.joined(separator: ", ")), which the gateway cannot validate.",
+                    fix: fix
+                )
+            ]
         }
         return [
             .warning(
                 "id-token-algorithms",
                 "the server names \(advertised.joined(separator: ", ")); the gateway cannot validate \(unvalidatable.joined(separator: ", "))\(eddsa): a token signed so ends its sign-in with invalid_id_token.",
-                fix: fix)
+                fix: fix
+            )
         ]
     }
 
@@ -258,11 +333,14 @@ public struct UpstreamDoctor: Sendable {
             return .note(
                 "external-browser",
                 "an authenticator that opens an external browser sends it back to <the gateway's origin>\(StepPageBuilder.externalBrowserReturnPath); without server.publicURL that origin is whatever the browser used.",
-                fix: "set server.publicURL, then register <it>\(StepPageBuilder.externalBrowserReturnPath) in \(client)/redirect-uris.")
+                fix: "set server.publicURL, then register <it>\(StepPageBuilder.externalBrowserReturnPath) in \(client)/redirect-uris."
+            )
         }
         return .note(
-            "external-browser", "an authenticator that opens an external browser sends it back to \(url) (the gateway appends it as redirect_uri, as Curity's SDKs append their registered one).",
-            fix: "register \(url) in \(client)/redirect-uris (\(CuritySetting.adminUI(configuration.clientID, "Redirect URIs"))).")
+            "external-browser",
+            "an authenticator that opens an external browser sends it back to \(url) (the gateway appends it as redirect_uri, as Curity's SDKs append their registered one).",
+            fix: "register \(url) in \(client)/redirect-uris (\(CuritySetting.adminUI(configuration.clientID, "Redirect URIs")))."
+        )
     }
 
     private func tokenBinding() -> DoctorCheck? {
@@ -270,7 +348,9 @@ public struct UpstreamDoctor: Sendable {
         return .note(
             "token-bound-codes",
             "upstream.bindTokensToDPoP is false: a server with token-bound codes refuses the first code exchange without a proof, and the gateway proves and retries.",
-            fix: "if the client has \(CuritySetting.client(configuration.clientID))/capabilities/haapi/issue-token-bound-authorization-code = true, set upstream.bindTokensToDPoP: true.")
+            fix:
+                "if the client has \(CuritySetting.client(configuration.clientID))/capabilities/haapi/issue-token-bound-authorization-code = true, set upstream.bindTokensToDPoP: true."
+        )
     }
 
     // MARK: Descriptions

@@ -5,21 +5,26 @@ import Hummingbird
 /// Adds the security headers to every response: a strict CSP (scripts and styles only from the gateway's own
 /// `/assets/`, never inline, no framing), `X-Frame-Options: DENY` for browsers that do not know CSP's
 /// `frame-ancestors`, `nosniff`, `no-referrer` and `no-store`.
-struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The configuration in effect, for where the last form post may lead (`completion.redirectURL`).
+struct SecurityHeadersMiddleware: RouterMiddleware {
+    typealias Context = GatewayRequestContext
+    /// The configuration in effect, for where the last form post may lead (`completion.redirectURL`): the request's own
+    /// (``RequestSettings``), as its controller saw it.
     let live: LiveSettings
 
     /// The policy. `form-action` also governs where a form post's redirect may go, so the origin of
     /// `completion.redirectURL` (reached by a redirect after the last post) is allowed beside the gateway's own.
     static func contentSecurityPolicy(completionURL: URL? = nil) -> String {
         let formAction = (["'self'"] + [RequestOriginGuard.origin(of: completionURL)].compactMap { $0 }).joined(separator: " ")
-        return "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action \(formAction); frame-ancestors 'none'; "
+        return
+            "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action \(formAction); frame-ancestors 'none'; "
             + "base-uri 'none'; object-src 'none'"
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[HTTPField.Name("Content-Security-Policy")!] = Self.contentSecurityPolicy(completionURL: live.configuration.completion.redirectURL)
+        response.headers[HTTPField.Name("Content-Security-Policy")!] = Self.contentSecurityPolicy(
+            completionURL: context.settings.snapshot(from: live).configuration.completion.redirectURL
+        )
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"

@@ -7,7 +7,8 @@ import Hummingbird
 /// A request with more than one `Host` header is refused. Health probes (`/healthz`, `/readyz`) are answered for any
 /// host: load balancers and orchestrators probe by address.
 struct TrustedHostMiddleware<Context: RequestContext>: RouterMiddleware {
-    let live: LiveSettings
+    /// The server's settings (a reload never changes them: they wait for a restart).
+    let server: ServerSettings
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // The first Host header is the request's authority; any other is left among the fields.
@@ -17,8 +18,8 @@ struct TrustedHostMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         let path = request.uri.path
         if path == "/healthz" || path == "/readyz" { return try await next(request, context) }
-        let server = live.configuration.server
-        guard let authority = request.head.authority, TrustedHosts.accepts(authority, publicURL: server.publicBaseURL, listeningHost: server.host) else {
+        guard let authority = request.head.authority, TrustedHosts.accepts(authority, publicURL: server.publicBaseURL, listeningHost: server.host)
+        else {
             context.logger.notice("request refused: not one of the gateway's host names")
             throw GatewayError(.misdirected, .hostRefused)
         }

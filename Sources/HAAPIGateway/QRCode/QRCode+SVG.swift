@@ -19,7 +19,8 @@ extension QRCode {
         }
         let name = label.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-        return ##"<svg xmlns="http://www.w3.org/2000/svg" class="qr-code" viewBox="0 0 \##(width) \##(width)" role="img" aria-label="\##(name)" shape-rendering="crispEdges">"##
+        return
+            ##"<svg xmlns="http://www.w3.org/2000/svg" class="qr-code" viewBox="0 0 \##(width) \##(width)" role="img" aria-label="\##(name)" shape-rendering="crispEdges">"##
             + ##"<rect width="\##(width)" height="\##(width)" fill="#fff"/><path fill="#000" d="\##(path)"/></svg>"##
     }
 }

@@ -26,7 +26,8 @@ public struct QRCode: Sendable {
     /// - Throws: ``TooLong`` past version 10.
     public static func encode(_ text: String, errorCorrection: QRErrorCorrection = .low, mask: Int? = nil) throws(TooLong) -> QRCode {
         let bytes = Array(text.utf8)
-        guard let version = (1...10).first(where: { 4 + ($0 < 10 ? 8 : 16) + 8 * bytes.count <= 8 * errorCorrection.dataCapacity(version: $0) }) else {
+        guard let version = (1...10).first(where: { 4 + ($0 < 10 ? 8 : 16) + 8 * bytes.count <= 8 * errorCorrection.dataCapacity(version: $0) })
+        else {
             throw TooLong(byteCount: bytes.count)
         }
         let codewords = QRCodewords.make(bytes: bytes, version: version, errorCorrection: errorCorrection)

@@ -38,8 +38,11 @@ struct PageRenderer: Sendable {
     /// one; otherwise the person continues here.
     func externalBrowserReturnPage(for snapshot: SessionSnapshot, resumeCode: String, language: String, origin: String?) -> String {
         page(
-            for: snapshot, language: language, origin: origin,
-            extra: ["hasResumeCode": true, "resumeCode": .string(resumeCode), "scripts": ["external-browser-return.js"]])
+            for: snapshot,
+            language: language,
+            origin: origin,
+            extra: ["hasResumeCode": true, "resumeCode": .string(resumeCode), "scripts": ["external-browser-return.js"]]
+        )
     }
 
     private func page(for snapshot: SessionSnapshot, language: String, origin: String?, extra: [String: TemplateValue]) -> String {
@@ -48,8 +51,12 @@ struct PageRenderer: Sendable {
             return render(
                 [
                     "title": .string(messages.text(.pairTitle, language: language)), "notices": [], "code": .string(code),
-                    "check": .string(messages.text(.pairCheck, language: language, arguments: ["host": hostName])), "csrf": .string(snapshot.csrfToken),
-                ], template: "pair", language: language)
+                    "check": .string(messages.text(.pairCheck, language: language, arguments: ["host": hostName])),
+                    "csrf": .string(snapshot.csrfToken),
+                ],
+                template: "pair",
+                language: language
+            )
         case .signedIn:
             // A device's sign-in ends here: the person goes back to the device, which collects the tokens.
             let continueURL = snapshot.deviceName == nil ? completionURL : nil
@@ -58,8 +65,13 @@ struct PageRenderer: Sendable {
                     "title": .string(messages.text(.signedInTitle, language: language)), "notices": [], "hasContinue": .bool(continueURL != nil),
                     "continueURL": .string(continueURL?.absoluteString ?? ""), "deliveryDelayed": .bool(snapshot.deliveryDelayed),
                     "hasDevice": .bool(snapshot.deviceName != nil),
-                    "backToDevice": .string(snapshot.deviceName.map { messages.text(.deviceSignedIn, language: language, arguments: ["device": $0]) } ?? ""),
-                ], template: "signed-in", language: language)
+                    "backToDevice": .string(
+                        snapshot.deviceName.map { messages.text(.deviceSignedIn, language: language, arguments: ["device": $0]) } ?? ""
+                    ),
+                ],
+                template: "signed-in",
+                language: language
+            )
         case .failed(let message):
             let links: [[String: TemplateValue]] = snapshot.problemLinks.enumerated().map { index, link in
                 ["action": "/problem/link/\(index)", "title": .string(link.title ?? link.rel), "csrf": .string(snapshot.csrfToken)]
@@ -72,8 +84,13 @@ struct PageRenderer: Sendable {
                 return messagePage(title: .gateway(.signInFailedTitle), message: .gateway(.signInNotStarted), startAgain: true, language: language)
             }
             let builder = StepPageBuilder(
-                snapshot: snapshot, messages: messages, language: language, defaultPollSeconds: defaultPollSeconds, autocomplete: !kiosk.enabled,
-                origin: origin)
+                snapshot: snapshot,
+                messages: messages,
+                language: language,
+                defaultPollSeconds: defaultPollSeconds,
+                autocomplete: !kiosk.enabled,
+                origin: origin
+            )
             var context = builder.context(for: step).merging(extra) { _, new in new }
             let name = StepPageBuilder.templateCandidates(for: step).first { templates.names.contains($0) } ?? "step"
             // Every member of the step (properties, each action's, field's, message's and link's own members, members the
@@ -90,7 +107,10 @@ struct PageRenderer: Sendable {
             [
                 "title": .string(messages.text(.deviceTitle, language: language)), "entering": true, "userCode": .string(userCode),
                 "csrf": .string(csrfToken), "notices": .list(notice.map { [.string(messages.text($0, language: language))] } ?? []),
-            ], template: "device", language: language)
+            ],
+            template: "device",
+            language: language
+        )
     }
 
     /// Which device asks and the code to compare before anything starts (RFC 8628 §5.4, remote phishing).
@@ -100,24 +120,39 @@ struct PageRenderer: Sendable {
                 "title": .string(messages.text(.deviceConfirmTitle, language: language)), "confirming": true, "userCode": .string(userCode),
                 "check": .string(messages.text(.deviceCheck, language: language, arguments: ["device": deviceName])), "csrf": .string(csrfToken),
                 "notices": [],
-            ], template: "device", language: language)
+            ],
+            template: "device",
+            language: language
+        )
     }
 
     /// "Cancel sign-in?" with a confirming form.
     func cancelConfirmationPage(csrfToken: String, language: String) -> String {
-        render(["title": .string(messages.text(.cancelTitle, language: language)), "csrf": .string(csrfToken), "notices": []], template: "cancel", language: language)
+        render(
+            ["title": .string(messages.text(.cancelTitle, language: language)), "csrf": .string(csrfToken), "notices": []],
+            template: "cancel",
+            language: language
+        )
     }
 
     /// A page with a title, a message and optionally "Start again" / "Try again".
     /// - Parameter links: Buttons that post to the gateway (a problem's links), each with `action`, `title` and `csrf`.
     func messagePage(
-        title: PageText, message: PageText, startAgain: Bool = false, tryAgain: Bool = false, links: [[String: TemplateValue]] = [], language: String
+        title: PageText,
+        message: PageText,
+        startAgain: Bool = false,
+        tryAgain: Bool = false,
+        links: [[String: TemplateValue]] = [],
+        language: String
     ) -> String {
         render(
             [
                 "title": .string(messages.text(title, language: language)), "message": .string(messages.text(message, language: language)),
                 "startAgain": .bool(startAgain), "tryAgain": .bool(tryAgain), "notices": [], "links": .list(links),
-            ], template: "message", language: language)
+            ],
+            template: "message",
+            language: language
+        )
     }
 
     private func render(_ context: [String: TemplateValue], template: String, language: String) -> String {

@@ -36,13 +36,16 @@ struct StepPageBuilder {
         guard viewName.utf8.allSatisfy({ $0 < 0x80 }) else {
             return String(viewName.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
         }
-        return String(decoding: viewName.utf8.map { byte -> UInt8 in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): byte
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
-            default: UInt8(ascii: "-")
-            }
-        }, as: UTF8.self)
+        return String(
+            decoding: viewName.utf8.map { byte -> UInt8 in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): byte
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
+                default: UInt8(ascii: "-")
+                }
+            },
+            as: UTF8.self
+        )
     }
 
     func context(for step: Representation) -> [String: TemplateValue] {
@@ -61,22 +64,30 @@ struct StepPageBuilder {
                 let lowered = link.href.lowercased()
                 guard !lowered.hasPrefix("data:") || lowered.hasPrefix("data:image/") else { continue }
                 let source = lowered.hasPrefix("data:") ? link.href : "/step/\(snapshot.version)/image/\(index)"
-                images.append(["src": .string(source), "alt": .string(link.title ?? text(.image)), "classes": .string(Self.cssClasses([link.rel], prefix: "link-"))])
+                images.append([
+                    "src": .string(source), "alt": .string(link.title ?? text(.image)),
+                    "classes": .string(Self.cssClasses([link.rel], prefix: "link-")),
+                ])
             } else if link.rel == Self.activationRel {
                 // An activation link that is not an image is what a phone should open: shown as a QR code the gateway
                 // draws (and as the link itself, for this device), never followed by the gateway.
                 if let code = Self.qrCode(for: link.href, label: link.title ?? text(.scanCode)) {
                     codes.append([
-                        "svg": .string(code), "href": .string(link.href), "title": .string(link.title ?? text(.scanCode)), "isWeb": .bool(Self.isWebURL(link.href)),
+                        "svg": .string(code), "href": .string(link.href), "title": .string(link.title ?? text(.scanCode)),
+                        "isWeb": .bool(Self.isWebURL(link.href)),
                     ])
                 }
             } else {
-                links.append(["action": "/step/\(snapshot.version)/link/\(index)", "title": .string(link.title ?? link.rel), "csrf": .string(snapshot.csrfToken)])
+                links.append([
+                    "action": "/step/\(snapshot.version)/link/\(index)", "title": .string(link.title ?? link.rel),
+                    "csrf": .string(snapshot.csrfToken),
+                ])
             }
         }
         // A `heading` message is the page's h1; without one the step's own `title`, then the first action's title.
         let heading = step.messages.firstIndex { $0.classList.contains("heading") }
-        let title = heading.map { step.messages[$0].text } ?? step.title ?? step.actions.first?.title ?? step.actions.first?.form?.title ?? text(.signInTitle)
+        let title =
+            heading.map { step.messages[$0].text } ?? step.title ?? step.actions.first?.title ?? step.actions.first?.form?.title ?? text(.signInTitle)
         // A BankID operation's own title ("Login with BankID") heads its link, unless it is the page's heading already.
         for index in operations.indices where operations[index]["isBankID"] == true {
             if case .string(let name)? = operations[index]["title"], !name.isEmpty, name != title { operations[index]["hasTitle"] = true }
@@ -90,7 +101,10 @@ struct StepPageBuilder {
         }
         let messages: [[String: TemplateValue]] = step.messages.indices.filter { $0 != heading }.map { index in
             let message = step.messages[index]
-            return ["text": .string(message.text), "isError": .bool(message.classList.contains("error")), "classes": .string(Self.cssClasses(message.classList))]
+            return [
+                "text": .string(message.text), "isError": .bool(message.classList.contains("error")),
+                "classes": .string(Self.cssClasses(message.classList)),
+            ]
         }
         let context: [String: TemplateValue] = [
             "title": .string(title),
@@ -188,7 +202,12 @@ struct StepPageBuilder {
         messages.text(key, language: language, arguments: arguments)
     }
 
-    private func collect(_ action: Action, address: ActionAddress, into forms: inout [[String: TemplateValue]], operations: inout [[String: TemplateValue]]) {
+    private func collect(
+        _ action: Action,
+        address: ActionAddress,
+        into forms: inout [[String: TemplateValue]],
+        operations: inout [[String: TemplateValue]]
+    ) {
         if let options = action.selectorOptions {
             let first = forms.count
             for (index, option) in options.enumerated() {
@@ -219,8 +238,14 @@ struct StepPageBuilder {
                 runnable = true
             case ClientOperation.Name.webAuthnRegistration, ClientOperation.Name.webAuthnAuthentication:
                 context.merge(
-                    WebAuthnOperationContext(operation: operation, title: action.title, address: address, snapshot: snapshot, gatewayHost: origin.flatMap { URL(string: $0)?.host })
-                        .context(text: text, fieldError: { name in snapshot.fieldErrors[name].map { messages.text($0, language: language) } })
+                    WebAuthnOperationContext(
+                        operation: operation,
+                        title: action.title,
+                        address: address,
+                        snapshot: snapshot,
+                        gatewayHost: origin.flatMap { URL(string: $0)?.host }
+                    )
+                    .context(text: text, fieldError: { name in snapshot.fieldErrors[name].map { messages.text($0, language: language) } })
                 ) { _, new in new }
                 runnable = false
             default:
@@ -233,7 +258,13 @@ struct StepPageBuilder {
             }
             operations.append(context)
             if runnable {
-                collectNested(action, address: address, resumable: operation.name == ClientOperation.Name.externalBrowserFlow, into: &forms, operations: &operations)
+                collectNested(
+                    action,
+                    address: address,
+                    resumable: operation.name == ClientOperation.Name.externalBrowserFlow,
+                    into: &forms,
+                    operations: &operations
+                )
             } else {
                 collectNested(action, address: address, continuing: false, into: &forms, operations: &operations)
             }
@@ -267,7 +298,11 @@ struct StepPageBuilder {
     /// it. With `resumable`, a continue form with a context field is the one an external browser's resume code goes into
     /// (the page's script fills and posts it).
     private func collectNested(
-        _ action: Action, address: ActionAddress, continuing: Bool = true, resumable: Bool = false, into forms: inout [[String: TemplateValue]],
+        _ action: Action,
+        address: ActionAddress,
+        continuing: Bool = true,
+        resumable: Bool = false,
+        into forms: inout [[String: TemplateValue]],
         operations: inout [[String: TemplateValue]]
     ) {
         if continuing {
@@ -338,8 +373,12 @@ struct StepPageBuilder {
             let selected = snapshot.values[field.name]
             context["options"] = .list(
                 field.options.map { option -> [String: TemplateValue] in
-                    ["value": .string(option.value), "label": .string(option.label), "selected": .bool(selected == option.value || (selected == nil && option.selected))]
-                })
+                    [
+                        "value": .string(option.value), "label": .string(option.label),
+                        "selected": .bool(selected == option.value || (selected == nil && option.selected)),
+                    ]
+                }
+            )
         default:
             context["isInput"] = true
             if field.type == .context {
@@ -362,7 +401,8 @@ struct StepPageBuilder {
         case .password:
             let name = field.name.lowercased()
             let kind = actionKind.lowercased()
-            let choosing = ["signup", "sign-up", "register", "registration", "create", "reset", "change"].contains { kind.contains($0) }
+            let choosing =
+                ["signup", "sign-up", "register", "registration", "create", "reset", "change"].contains { kind.contains($0) }
                 || ["new", "confirm", "repeat", "retype"].contains { name.contains($0) }
             return ("password", choosing ? "new-password" : "current-password")
         case .username: return ("text", "username")

@@ -32,7 +32,14 @@ public struct StepRenderer: Sendable {
     ///   - locale: An `Accept-Language` value or language tag; the gateway's texts are in the best available language.
     public func render(_ step: Representation, locale: String? = nil) -> String {
         let snapshot = SessionSnapshot(
-            phase: .step, step: step, version: 1, csrfToken: "CSRF", notices: [], fieldErrors: [:], values: [:])
+            phase: .step,
+            step: step,
+            version: 1,
+            csrfToken: "CSRF",
+            notices: [],
+            fieldErrors: [:],
+            values: [:]
+        )
         return renderer.page(for: snapshot, language: renderer.messages.language(for: locale))
     }
 
@@ -46,14 +53,22 @@ public struct StepRenderer: Sendable {
         if type.hasPrefix("https://") || type.hasPrefix("http://") {
             let problem = try Problem(json: json, httpStatus: 400)
             let fields = problem.invalidFields.map { field in
-                renderer.messages.text(.fieldNotOnPage, language: language, arguments: ["field": field.name, "reason": field.detail ?? field.reason ?? "invalidValue"])
+                renderer.messages.text(
+                    .fieldNotOnPage,
+                    language: language,
+                    arguments: ["field": field.name, "reason": field.detail ?? field.reason ?? "invalidValue"]
+                )
             }
             let message = ([problem.title].compactMap { $0 } + problem.messages.map(\.text) + fields).joined(separator: " ")
             let links: [[String: TemplateValue]] = problem.links.filter { !$0.isImage }.enumerated().map { index, link in
                 ["action": "/problem/link/\(index)", "title": .string(link.title ?? link.rel), "csrf": "CSRF"]
             }
             return renderer.messagePage(
-                title: .gateway(.problemTitle), message: message.isEmpty ? .gateway(.problemText) : .upstream(message), links: links, language: language)
+                title: .gateway(.problemTitle),
+                message: message.isEmpty ? .gateway(.problemText) : .upstream(message),
+                links: links,
+                language: language
+            )
         }
         return render(try Representation(json: json), locale: language)
     }

@@ -26,7 +26,10 @@ struct TemplateLibrary: Sendable {
     /// - Throws: ``GatewayError`` naming the missing directory, the missing templates or the file that does not parse.
     init(settings: TemplateSettings) throws(GatewayError) {
         guard let directory = settings.directory ?? Self.defaultDirectory() else {
-            throw GatewayError(.unreadableInput, "no templates directory: set templates.directory or --templates DIR (looked for ./templates and templates/ next to the executable or above it)")
+            throw GatewayError(
+                .unreadableInput,
+                "no templates directory: set templates.directory or --templates DIR (looked for ./templates and templates/ next to the executable or above it)"
+            )
         }
         var sources = try Self.read(directory: directory)
         var assets = try StaticAsset.load(directory: directory.appendingPathComponent("assets"))
@@ -34,7 +37,9 @@ struct TemplateLibrary: Sendable {
             sources.merge(try Self.read(directory: overrides)) { _, override in override }
             assets.merge(try StaticAsset.load(directory: overrides.appendingPathComponent("assets"))) { _, override in override }
         }
-        let missing = Self.required.filter { sources[$0] == nil }.map { "\($0).mustache" } + Self.requiredAssets.filter { assets[$0] == nil }.map { "assets/\($0)" }
+        let missing =
+            Self.required.filter { sources[$0] == nil }.map { "\($0).mustache" }
+            + Self.requiredAssets.filter { assets[$0] == nil }.map { "assets/\($0)" }
         guard missing.isEmpty else {
             throw GatewayError(.unreadableInput, "missing templates in \(directory.path): \(missing.joined(separator: ", "))")
         }

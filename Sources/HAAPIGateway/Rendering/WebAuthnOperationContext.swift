@@ -77,8 +77,11 @@ struct WebAuthnOperationContext {
                 let json = try? publicKey.encodedData()
             else { continue }
             return Ceremony(
-                kind: isRegistration ? "create" : "get", action: "/step/\(snapshot.version)/action/\(address.appending("c\(index)"))",
-                optionsJSON: String(decoding: json, as: UTF8.self), fieldName: fieldName)
+                kind: isRegistration ? "create" : "get",
+                action: "/step/\(snapshot.version)/action/\(address.appending("c\(index)"))",
+                optionsJSON: String(decoding: json, as: UTF8.self),
+                fieldName: fieldName
+            )
         }
         return nil
     }

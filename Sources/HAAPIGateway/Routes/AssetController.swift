@@ -15,11 +15,18 @@ struct AssetController: Sendable {
     func register(on router: Router<GatewayRequestContext>) {
         router.get("/assets/:name") { _, context in
             guard let name = context.parameters.get("name"), let (contentType, bytes) = asset(named: name) else {
-                return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "not found\n")))
+                return Response(
+                    status: .notFound,
+                    headers: [.contentType: "text/plain; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(string: "not found\n"))
+                )
             }
             // Assets change only with a reload or a new release; a short lifetime keeps both visible soon.
             return Response(
-                status: .ok, headers: [.contentType: contentType, .cacheControl: "public, max-age=300"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+                status: .ok,
+                headers: [.contentType: contentType, .cacheControl: "public, max-age=300"],
+                body: .init(byteBuffer: ByteBuffer(bytes: bytes))
+            )
         }
     }
 
@@ -27,11 +34,11 @@ struct AssetController: Sendable {
     func asset(named name: String) -> (String, Data)? {
         switch name {
         case Self.themeStylesheetName:
-            return ("text/css; charset=utf-8", live.themeStylesheet)
+            return ("text/css; charset=utf-8", live.snapshot.themeStylesheet)
         case Self.logoName:
-            return live.renderer.theme.logo.map { ($0.contentType, $0.bytes) }
+            return live.snapshot.renderer.theme.logo.map { ($0.contentType, $0.bytes) }
         default:
-            return live.renderer.templates.assets[name].map { ($0.contentType, $0.bytes) }
+            return live.snapshot.renderer.templates.assets[name].map { ($0.contentType, $0.bytes) }
         }
     }
 }

@@ -8,28 +8,37 @@ import Hummingbird
 /// code into the step's resume form, and its script hands the code to the tab that opened the browser, which checks the
 /// sender's window and origin and posts the form; without a script the person presses Continue here.
 struct ExternalBrowserController: Sendable {
-    let signIn: SignInController
+    let services: GatewayServices
+    let signIns: BrowserSignIns
 
     /// The longest resume code accepted (Curity's and the demo's are far shorter).
     static let maximumCodeLength = 512
 
     func register(on router: Router<GatewayRequestContext>) {
         router.get(RouterPath(stringLiteral: StepPageBuilder.externalBrowserReturnPath)) { request, context in
-            let session = try await signIn.session(request, context: context, for: .reading).session
-            let language = signIn.renderer.language(for: request)
+            let session = try await signIns.session(request, context: context, for: .reading).session
+            let renderer = services.settings(for: context).renderer
+            let language = renderer.language(for: request)
             let code = request.uri.queryParameters.get("_resume_nonce") ?? ""
             let snapshot = await session.snapshot()
             guard Self.isPlausibleCode(code), let step = snapshot.step, snapshot.phase == .step,
                 let field = Self.resumeFieldName(in: step)
             else {
                 // Not (or no longer) waiting for an external browser: the current page, as at `/`.
-                return signIn.redirectHome()
+                return signIns.redirectHome()
             }
             let filled = SessionSnapshot(
-                phase: snapshot.phase, step: step, version: snapshot.version, csrfToken: snapshot.csrfToken, notices: snapshot.notices,
-                fieldErrors: snapshot.fieldErrors, values: snapshot.values.merging([field: code]) { _, new in new })
+                phase: snapshot.phase,
+                step: step,
+                version: snapshot.version,
+                csrfToken: snapshot.csrfToken,
+                notices: snapshot.notices,
+                fieldErrors: snapshot.fieldErrors,
+                values: snapshot.values.merging([field: code]) { _, new in new }
+            )
             return PageRenderer.response(
-                signIn.renderer.externalBrowserReturnPage(for: filled, resumeCode: code, language: language, origin: signIn.origin(of: request)))
+                renderer.externalBrowserReturnPage(for: filled, resumeCode: code, language: language, origin: services.origin(of: request))
+            )
         }
     }
 

@@ -21,4 +21,6 @@ struct GatewayRequestContext: RequestContext, RemoteAddressRequestContext {
     let flow = RequestFlow()
     /// The sessions this request checked out, checked in when it ends (``SessionCheckInMiddleware``).
     let checkouts = RequestCheckouts()
+    /// The settings this request works with, read once (``GatewayServices/settings(for:)``).
+    let settings = RequestSettings()
 }

@@ -46,7 +46,7 @@ struct HealthController: Sendable {
                 case .unreachable, .notConnected: upstreamState = "unreachable"
                 }
             }
-            let templateProblem = live.renderer.templates.renderingProblem
+            let templateProblem = live.snapshot.renderer.templates.renderingProblem
             var sessionStore: String?
             var sessionStoreReady = true
             if let sessionStorage {
@@ -59,8 +59,13 @@ struct HealthController: Sendable {
             let document = Readiness(
                 ready: ready,
                 checks: .init(
-                    draining: draining, upstream: upstreamState, upstreamURL: upstream.upstreamName,
-                    templates: templateProblem.map { "not renderable (\($0))" } ?? "renderable", sessionStore: sessionStore))
+                    draining: draining,
+                    upstream: upstreamState,
+                    upstreamURL: upstream.upstreamName,
+                    templates: templateProblem.map { "not renderable (\($0))" } ?? "renderable",
+                    sessionStore: sessionStore
+                )
+            )
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let body = (try? encoder.encode(document)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"ready":false}"#

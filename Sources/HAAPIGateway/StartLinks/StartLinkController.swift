@@ -4,12 +4,14 @@ import Hummingbird
 /// `GET /start?…`: a signed start link (``StartLinkVerifier``) starts a sign-in with the application's reference and the
 /// link's authorize parameters. A link that is not valid, has expired or was used gets a clear page and never a flow.
 struct StartLinkController: Sendable {
-    let signIn: SignInController
+    let services: GatewayServices
+    let signIns: BrowserSignIns
     let verifier: StartLinkVerifier
 
     func register(on router: Router<GatewayRequestContext>) {
         router.get("/start") { request, context in
-            let language = signIn.renderer.language(for: request)
+            let renderer = services.settings(for: context).renderer
+            let language = renderer.language(for: request)
             // Decoded as a form (`+` as space, percent escapes); the signature is over the decoded values.
             let query = FormBody(parsing: request.uri.query ?? "")
             let refusal: StartLinkRefusal
@@ -18,18 +20,22 @@ struct StartLinkController: Sendable {
             } else {
                 switch try await verifier.redeem(query.values.map { (name: $0.key, value: $0.value) }) {
                 case .success(let link):
-                    guard !signIn.drain.isDraining else { throw GatewayError(.overloaded, .restarting).retrying(after: 5) }
-                    signIn.logger.info("start link redeemed")
-                    return try await signIn.startSession(request, context: context, link: link)
+                    guard !services.drain.isDraining else { throw GatewayError(.overloaded, .restarting).retrying(after: 5) }
+                    services.logger.info("start link redeemed")
+                    return try await signIns.start(request, context: context, link: link)
                 case .failure(let reason):
                     refusal = reason
                 }
             }
-            signIn.logger.notice("start link refused", metadata: ["reason": "\(refusal.reason)"])
+            services.logger.notice("start link refused", metadata: ["reason": "\(refusal.reason)"])
             return PageRenderer.response(
-                signIn.renderer.messagePage(
-                    title: .gateway(.sessionExpiredTitle), message: .gateway(refusal.isStale ? .startLinkExpired : .startLinkInvalid), language: language),
-                status: refusal.isStale ? .gone : .forbidden)
+                renderer.messagePage(
+                    title: .gateway(.sessionExpiredTitle),
+                    message: .gateway(refusal.isStale ? .startLinkExpired : .startLinkInvalid),
+                    language: language
+                ),
+                status: refusal.isStale ? .gone : .forbidden
+            )
         }
     }
 }

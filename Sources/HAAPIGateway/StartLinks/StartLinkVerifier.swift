@@ -46,7 +46,9 @@ actor StartLinkVerifier {
         let expiry = Date(timeIntervalSince1970: TimeInterval(seconds))
         guard expiry > now else { return .failure(.expired) }
         guard expiry.timeIntervalSince(now) <= TimeInterval(settings.maximumLifetimeSeconds) else { return .failure(.lifetimeTooLong) }
-        if let reference = values["ref"], reference.count > 200 || reference.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        if let reference = values["ref"],
+            reference.count > 200 || reference.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        {
             return .failure(.badReference)
         }
         guard try await ledger.use(signature: signature, expiry: expiry, now: now) else { return .failure(.alreadyUsed) }

@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
-@testable import GatewayTestSupport
 import HAAPIDemoServer
 import Testing
+
+@testable import GatewayTestSupport
 
 /// Starts a demo server on 127.0.0.1:0 for one test and speaks HAAPI to it from scratch.
 final class DemoServerHarness: @unchecked Sendable {
@@ -23,12 +24,21 @@ final class DemoServerHarness: @unchecked Sendable {
 
     /// Starts a server; `strict` turns on ``DemoServerConfiguration/makeStrict()``, `configure` changes anything else.
     static func start(
-        nonce: Bool = false, flowLifetimeSeconds: Double = 600, maximumBodyBytes: Int? = nil, nonceLifetimeSeconds: Double? = nil,
-        strict: Bool = false, configure: (inout DemoServerConfiguration) -> Void = { _ in }
+        nonce: Bool = false,
+        flowLifetimeSeconds: Double = 600,
+        maximumBodyBytes: Int? = nil,
+        nonceLifetimeSeconds: Double? = nil,
+        strict: Bool = false,
+        configure: (inout DemoServerConfiguration) -> Void = { _ in }
     ) async throws -> DemoServerHarness {
         let keyPath = FileManager.default.temporaryDirectory.appendingPathComponent("demo-client-key-\(UUID().uuidString).pem").path
         var configuration = DemoServerConfiguration(
-            host: "127.0.0.1", port: 0, requireDPoPNonce: nonce, clientKeyPath: keyPath, flowLifetimeSeconds: flowLifetimeSeconds)
+            host: "127.0.0.1",
+            port: 0,
+            requireDPoPNonce: nonce,
+            clientKeyPath: keyPath,
+            flowLifetimeSeconds: flowLifetimeSeconds
+        )
         if let maximumBodyBytes { configuration.maximumRequestBodyBytes = maximumBodyBytes }
         if let nonceLifetimeSeconds { configuration.dpopNonceLifetimeSeconds = nonceLifetimeSeconds }
         if strict { configuration.makeStrict() }
@@ -51,7 +61,10 @@ final class DemoServerHarness: @unchecked Sendable {
     // MARK: Token endpoint
 
     func tokenRequest(
-        _ fields: [(String, String)], dpop: String? = nil, authorization: String? = nil, contentType: String = "application/x-www-form-urlencoded"
+        _ fields: [(String, String)],
+        dpop: String? = nil,
+        authorization: String? = nil,
+        contentType: String = "application/x-www-form-urlencoded"
     ) async throws -> TestResponse {
         var headers = [("Content-Type", contentType), ("Accept", "application/json")]
         if let dpop { headers.append(("DPoP", dpop)) }
@@ -65,7 +78,9 @@ final class DemoServerHarness: @unchecked Sendable {
         for _ in 0..<attempts {
             let response = try await tokenRequest(
                 [("grant_type", "client_credentials"), ("scope", "urn:se:curity:scopes:haapi")],
-                dpop: key.proof(method: "POST", url: tokenURL, nonce: nonce), authorization: basicAuthorization)
+                dpop: key.proof(method: "POST", url: tokenURL, nonce: nonce),
+                authorization: basicAuthorization
+            )
             if response.status == 400, response.json["error"] as? String == "use_dpop_nonce" {
                 nonce = response.header("DPoP-Nonce")
                 continue
@@ -88,6 +103,7 @@ final class DemoServerHarness: @unchecked Sendable {
         return TestJWS.es256(
             header: ["alg": "ES256", "typ": "JWT"],
             claims: ["iss": "demo-gateway", "sub": "demo-gateway", "aud": audience ?? tokenURL, "exp": now + expiresIn, "iat": now, "jti": jti],
-            key: try clientAssertionKey())
+            key: try clientAssertionKey()
+        )
     }
 }

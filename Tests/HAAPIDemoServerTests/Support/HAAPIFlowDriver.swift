@@ -25,10 +25,11 @@ final class HAAPIFlowDriver: @unchecked Sendable {
         let issued = try await harness.haapiToken(key: key)
         token = issued.token
         nonce = issued.nonce
-        let query: [(String, String)] = [
-            ("client_id", "demo-gateway"), ("response_type", "code"), ("redirect_uri", "haapi:start"), ("scope", scope),
-            ("state", state), ("code_challenge", TestJWS.sha256(codeVerifier)), ("code_challenge_method", "S256"), ("nonce", oidcNonce),
-        ] + extraQuery
+        let query: [(String, String)] =
+            [
+                ("client_id", "demo-gateway"), ("response_type", "code"), ("redirect_uri", "haapi:start"), ("scope", scope),
+                ("state", state), ("code_challenge", TestJWS.sha256(codeVerifier)), ("code_challenge_method", "S256"), ("nonce", oidcNonce),
+            ] + extraQuery
         return try await request("GET", harness.authorizeURL + "?" + TestHTTP.formEncode(query))
     }
 
@@ -40,8 +41,13 @@ final class HAAPIFlowDriver: @unchecked Sendable {
     /// A HAAPI request with token, fresh proof, Accept, Session-Id and the flow's cookies; retries once on use_dpop_nonce.
     /// Keeps the latest `Set-Session-Id`, `DPoP-Nonce` and cookies of every response.
     func request(
-        _ method: String, _ url: String, fields: [(String, String)] = [], headers extra: [(String, String)] = [],
-        accept: String = "application/vnd.auth+json", proofURL: String? = nil, jsonBody: String? = nil
+        _ method: String,
+        _ url: String,
+        fields: [(String, String)] = [],
+        headers extra: [(String, String)] = [],
+        accept: String = "application/vnd.auth+json",
+        proofURL: String? = nil,
+        jsonBody: String? = nil
     ) async throws -> TestResponse {
         let target = absolute(url)
         var response: TestResponse?
@@ -107,17 +113,26 @@ final class HAAPIFlowDriver: @unchecked Sendable {
 
     /// Exchanges the code of an oauth-authorization-response, with a proof from `dpopKey` when given (retrying once on
     /// use_dpop_nonce; the flow's nonce for the flow's key).
-    func exchange(_ response: TestResponse, dpopKey: TestDPoPKey? = nil, verifier: String? = nil, redirectURI: String = "haapi:start")
+    func exchange(
+        _ response: TestResponse,
+        dpopKey: TestDPoPKey? = nil,
+        verifier: String? = nil,
+        redirectURI: String = "haapi:start"
+    )
         async throws -> TestResponse
     {
         let code = (response.json["properties"] as? [String: Any])?["code"] as? String ?? ""
-        let fields = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier ?? codeVerifier)]
+        let fields = [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier ?? codeVerifier),
+        ]
         var proofNonce = dpopKey?.thumbprint == key.thumbprint ? nonce : nil
         var answer: TestResponse?
         for _ in 0..<2 {
             let current = try await harness.tokenRequest(
-                fields, dpop: dpopKey.map { $0.proof(method: "POST", url: harness.tokenURL, nonce: proofNonce) },
-                authorization: harness.basicAuthorization)
+                fields,
+                dpop: dpopKey.map { $0.proof(method: "POST", url: harness.tokenURL, nonce: proofNonce) },
+                authorization: harness.basicAuthorization
+            )
             answer = current
             guard dpopKey != nil, current.status == 400, current.json["error"] as? String == "use_dpop_nonce" else { break }
             proofNonce = current.header("DPoP-Nonce")

@@ -14,7 +14,8 @@ enum IDTokenVerifier {
         let verified: Bool
         switch (header["alg"] as? String, jwk["kty"] as? String, jwk["crv"] as? String) {
         case ("ES256", "EC", "P-256"):
-            guard let x = (jwk["x"] as? String).flatMap({ TestJWS.base64urlDecode($0) }), let y = (jwk["y"] as? String).flatMap({ TestJWS.base64urlDecode($0) }),
+            guard let x = (jwk["x"] as? String).flatMap({ TestJWS.base64urlDecode($0) }),
+                let y = (jwk["y"] as? String).flatMap({ TestJWS.base64urlDecode($0) }),
                 let key = try? P256.Signing.PublicKey(rawRepresentation: x + y),
                 let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature)
             else { return nil }

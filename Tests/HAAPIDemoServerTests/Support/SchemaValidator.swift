@@ -67,8 +67,12 @@ enum SchemaValidator {
         try Data(script.utf8).write(to: scriptURL)
         let output = Pipe()
         let process = try SpawnedProcess(
-            executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", scriptURL.path, try schemaURL.path] + paths,
-            environment: ProcessInfo.processInfo.environment, standardOutput: output, standardError: output)
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: ["python3", scriptURL.path, try schemaURL.path] + paths,
+            environment: ProcessInfo.processInfo.environment,
+            standardOutput: output,
+            standardError: output
+        )
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let status = process.waitUntilExit()
         guard status == 0 else {

@@ -24,7 +24,12 @@ struct TestDPoPKey: @unchecked Sendable {
     }
 
     func proof(
-        method: String, url: String, accessToken: String? = nil, nonce: String? = nil, iat: Int? = nil, jti: String = UUID().uuidString,
+        method: String,
+        url: String,
+        accessToken: String? = nil,
+        nonce: String? = nil,
+        iat: Int? = nil,
+        jti: String = UUID().uuidString,
         tamper: Tamper = .none
     ) -> String {
         var jwk = publicJWK

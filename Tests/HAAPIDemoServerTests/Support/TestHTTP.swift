@@ -20,7 +20,9 @@ struct TestResponse: Sendable {
 /// (`application/vnd.auth+json` and `application/problem+json`) for schema validation.
 final class TestHTTP: Sendable {
     static let client = HTTPClient(
-        eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow)
+    )
 
     private let recorded = Mutex<[Data]>([])
 
@@ -46,7 +48,9 @@ final class TestHTTP: Sendable {
     static func formEncode(_ fields: [(String, String)]) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        return fields.map { "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
-            .joined(separator: "&")
+        return fields.map {
+            "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+        }
+        .joined(separator: "&")
     }
 }

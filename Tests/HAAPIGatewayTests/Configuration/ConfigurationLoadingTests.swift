@@ -36,7 +36,10 @@ struct ConfigurationLoadingTests {
         #expect(configuration.server.port == 8080)
         #expect(configuration.sessions.idleTimeoutSeconds == 600)
         #expect(configuration.callbacks.isEmpty)
-        guard case .demo = configuration.upstream else { Issue.record("expected the demo upstream"); return }
+        guard case .demo = configuration.upstream else {
+            Issue.record("expected the demo upstream")
+            return
+        }
     }
 
     @Test("config/haapi-gateway.yaml documents every key, in its section, and nothing else")
@@ -104,7 +107,9 @@ struct ConfigurationLoadingTests {
             completion: {redirectURL: https://app.example.com/done, confirmCancel: no}
             polling: {defaultIntervalSeconds: 3, maximumWaitSeconds: 120}
             logging: {level: debug}
-            """, in: directory)
+            """,
+            in: directory
+        )
         let configuration = try GatewayConfiguration.load(file: file, environment: [:])
         #expect(configuration.server.port == 9090)
         #expect(configuration.server.servesTLS)
@@ -116,12 +121,18 @@ struct ConfigurationLoadingTests {
         #expect(configuration.completion.confirmCancel == false)
         #expect(configuration.polling.defaultIntervalSeconds == 3)
         #expect(configuration.logging.level == .debug)
-        guard case .haapi(let client) = configuration.upstream else { Issue.record("expected a HAAPI upstream"); return }
+        guard case .haapi(let client) = configuration.upstream else {
+            Issue.record("expected a HAAPI upstream")
+            return
+        }
         #expect(client.scopes == ["openid", "profile"])
         #expect(client.requestTimeout == .seconds(7))
         #expect(client.authorizationParameters.acrValues == ["urn:a", "urn:b"])
         #expect(client.authorizationParameters.maxAgeSeconds == 60)
-        guard case .secretPost(let secret) = client.clientAuthentication else { Issue.record("expected client_secret_post"); return }
+        guard case .secretPost(let secret) = client.clientAuthentication else {
+            Issue.record("expected client_secret_post")
+            return
+        }
         #expect(secret == "the-client-secret", "the file's trailing newline is not part of the secret")
     }
 
@@ -130,9 +141,14 @@ struct ConfigurationLoadingTests {
         let directory = try temporaryDirectory()
         let file = try write("server:\n  port: 9000\nupstream:\n  scopes: [openid]\n", in: directory)
         let configuration = try GatewayConfiguration.load(
-            file: file, environment: ["HAAPI_GATEWAY_SERVER_PORT": "9001", "HAAPI_GATEWAY_UPSTREAM_SCOPES": "openid, email", "UNRELATED": "x"])
+            file: file,
+            environment: ["HAAPI_GATEWAY_SERVER_PORT": "9001", "HAAPI_GATEWAY_UPSTREAM_SCOPES": "openid, email", "UNRELATED": "x"]
+        )
         #expect(configuration.server.port == 9001)
-        guard case .demo(let demo) = configuration.upstream else { Issue.record("expected the demo upstream"); return }
+        guard case .demo(let demo) = configuration.upstream else {
+            Issue.record("expected the demo upstream")
+            return
+        }
         #expect(demo.scopes == ["openid", "email"])
     }
 
@@ -157,7 +173,9 @@ struct ConfigurationLoadingTests {
               maximumWaitSeconds: -1
             logging:
               level: loud
-            """, in: directory)
+            """,
+            in: directory
+        )
         let found = problems(file: file, environment: ["HAAPI_GATEWAY_SERVER_HOSTNAME": "x"])
         let expected = [
             "environment variable HAAPI_GATEWAY_SERVER_HOSTNAME is not a configuration key",
@@ -178,25 +196,34 @@ struct ConfigurationLoadingTests {
         #expect(found.count == expected.count, "\(found.joined(separator: "\n"))")
     }
 
-    @Test("slow and crowded clients: server.requestTimeoutSeconds, maximumConnections and maximumConnectionsPerAddress, from file or environment, checked")
+    @Test(
+        "slow and crowded clients: server.requestTimeoutSeconds, maximumConnections and maximumConnectionsPerAddress, from file or environment, checked"
+    )
     func connectionBounds() throws {
         let defaults = try GatewayConfiguration.load(file: nil, environment: [:]).server
         #expect(defaults.requestTimeoutSeconds == 10 && defaults.maximumConnections == 4096 && defaults.maximumConnectionsPerAddress == 64)
-        let set = try GatewayConfiguration.load(file: nil, environment: [
-            "HAAPI_GATEWAY_SERVER_REQUEST_TIMEOUT_SECONDS": "2", "HAAPI_GATEWAY_SERVER_MAXIMUM_CONNECTIONS": "100",
-            "HAAPI_GATEWAY_SERVER_MAXIMUM_CONNECTIONS_PER_ADDRESS": "0",
-        ]).server
+        let set = try GatewayConfiguration.load(
+            file: nil,
+            environment: [
+                "HAAPI_GATEWAY_SERVER_REQUEST_TIMEOUT_SECONDS": "2", "HAAPI_GATEWAY_SERVER_MAXIMUM_CONNECTIONS": "100",
+                "HAAPI_GATEWAY_SERVER_MAXIMUM_CONNECTIONS_PER_ADDRESS": "0",
+            ]
+        ).server
         #expect(set.requestTimeoutSeconds == 2 && set.maximumConnections == 100 && set.maximumConnectionsPerAddress == 0)
         let directory = try temporaryDirectory()
         let file = try write("server:\n  requestTimeoutSeconds: 0\n  maximumConnections: 0\n  maximumConnectionsPerAddress: -1\n", in: directory)
-        #expect(problems(file: file) == [
-            "server.requestTimeoutSeconds (\(file):2): must be between 1 and 300, got 0",
-            "server.maximumConnections (\(file):3): must be between 1 and 1000000, got 0",
-            "server.maximumConnectionsPerAddress (\(file):4): must be between 0 and 1000000, got -1",
-        ])
-        #expect(problems(environment: ["HAAPI_GATEWAY_SERVER_MAXIMUM_CONNECTIONS": "10"]) == [
-            "server.maximumConnectionsPerAddress: must not be larger than server.maximumConnections (10)"
-        ])
+        #expect(
+            problems(file: file) == [
+                "server.requestTimeoutSeconds (\(file):2): must be between 1 and 300, got 0",
+                "server.maximumConnections (\(file):3): must be between 1 and 1000000, got 0",
+                "server.maximumConnectionsPerAddress (\(file):4): must be between 0 and 1000000, got -1",
+            ]
+        )
+        #expect(
+            problems(environment: ["HAAPI_GATEWAY_SERVER_MAXIMUM_CONNECTIONS": "10"]) == [
+                "server.maximumConnectionsPerAddress: must not be larger than server.maximumConnections (10)"
+            ]
+        )
     }
 
     @Test("unknown sections and keys are errors with their line and a suggestion")
@@ -215,7 +242,11 @@ struct ConfigurationLoadingTests {
         #expect(problems(file: try write("server: [unclosed\n", in: directory)).first?.contains("is not valid YAML: line") == true)
         #expect(problems(file: try write("server:\n  port: 1\n  port: 2\n", in: directory)).first?.contains("appears twice") == true)
         #expect(problems(file: try write("- a\n- b\n", in: directory)).first?.contains("must be a mapping of sections") == true)
-        #expect(problems(file: directory.appendingPathComponent("missing.yaml").path) == ["configuration file \(directory.path)/missing.yaml cannot be read"])
+        #expect(
+            problems(file: directory.appendingPathComponent("missing.yaml").path) == [
+                "configuration file \(directory.path)/missing.yaml cannot be read"
+            ]
+        )
     }
 
     @Test("secrets: not both inline and file, never empty, never echoed in a problem")
@@ -247,14 +278,18 @@ struct ConfigurationLoadingTests {
     /// A HAAPI client without authentication must attest, which a gateway cannot ([CLIENTAUTH]): refused with the reason
     /// unless the person says their server allows it.
     @Test func clientAuthenticationNoneIsRefusedUnlessExplicitlyAllowed() throws {
-        let base = ["HAAPI_GATEWAY_UPSTREAM_BASE_URL": "https://idsvr.example", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "c", "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "none"]
+        let base = [
+            "HAAPI_GATEWAY_UPSTREAM_BASE_URL": "https://idsvr.example", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "c",
+            "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "none",
+        ]
         let refused = problems(environment: base)
         #expect(refused.count == 1)
         #expect(refused.first?.contains("a gateway cannot") == true)
         #expect(refused.first?.contains("upstream.allowUnauthenticatedClient") == true)
         #expect(problems(environment: base.merging(["HAAPI_GATEWAY_UPSTREAM_ALLOW_UNAUTHENTICATED_CLIENT": "true"]) { $1 }).isEmpty)
         let misplaced = problems(environment: [
-            "HAAPI_GATEWAY_UPSTREAM_BASE_URL": "https://idsvr.example", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "c", "HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": "s",
+            "HAAPI_GATEWAY_UPSTREAM_BASE_URL": "https://idsvr.example", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "c",
+            "HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": "s",
             "HAAPI_GATEWAY_UPSTREAM_ALLOW_UNAUTHENTICATED_CLIENT": "true", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ASSERTION_ALGORITHM": "RS256",
         ])
         #expect(misplaced.count == 2)
@@ -262,18 +297,26 @@ struct ConfigurationLoadingTests {
 
     @Test func signedJWTMethodsNameTheirKeyAndAlgorithm() throws {
         let base = ["HAAPI_GATEWAY_UPSTREAM_BASE_URL": "https://idsvr.example", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "c"]
-        let badAlgorithm = problems(environment: base.merging([
-            "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "private-key-jwt", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ASSERTION_ALGORITHM": "none",
-        ]) { $1 })
+        let badAlgorithm = problems(
+            environment: base.merging([
+                "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "private-key-jwt", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ASSERTION_ALGORITHM": "none",
+            ]) { $1 }
+        )
         #expect(badAlgorithm.contains { $0.hasPrefix("upstream.clientAssertionAlgorithm") && $0.contains("ES256, RS256 or PS256") })
-        let shortSecret = problems(environment: base.merging([
-            "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "secret-jwt", "HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": "canary-too-short",
-        ]) { $1 })
+        let shortSecret = problems(
+            environment: base.merging([
+                "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "secret-jwt", "HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": "canary-too-short",
+            ]) { $1 }
+        )
         #expect(shortSecret.contains { $0.contains("at least 32 bytes") })
         #expect(!shortSecret.contains { $0.contains("canary") })
-        let secretJWT = try GatewayConfiguration.load(file: nil, environment: base.merging([
-            "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "secret-jwt", "HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": String(repeating: "k", count: 32),
-        ]) { $1 })
+        let secretJWT = try GatewayConfiguration.load(
+            file: nil,
+            environment: base.merging([
+                "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "secret-jwt",
+                "HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": String(repeating: "k", count: 32),
+            ]) { $1 }
+        )
         guard case .haapi(let client) = secretJWT.upstream, case .secretJWT = client.clientAuthentication else {
             Issue.record("secret-jwt was not loaded as client_secret_jwt")
             return
@@ -283,7 +326,11 @@ struct ConfigurationLoadingTests {
     @Test("upstream keys without upstream.baseURL, and demo keys with it, are mistakes")
     func modeMistakes() throws {
         let demo = problems(environment: ["HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "c"])
-        #expect(demo == ["upstream.clientID (environment variable HAAPI_GATEWAY_UPSTREAM_CLIENT_ID): is set, but upstream.baseURL is not (without it the embedded demo upstream is used)"])
+        #expect(
+            demo == [
+                "upstream.clientID (environment variable HAAPI_GATEWAY_UPSTREAM_CLIENT_ID): is set, but upstream.baseURL is not (without it the embedded demo upstream is used)"
+            ]
+        )
         let real = problems(environment: [
             "HAAPI_GATEWAY_UPSTREAM_BASE_URL": "https://idsvr.example", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "c",
             "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "none", "HAAPI_GATEWAY_UPSTREAM_ALLOW_UNAUTHENTICATED_CLIENT": "true",
@@ -296,14 +343,19 @@ struct ConfigurationLoadingTests {
             environment: [
                 "HAAPI_GATEWAY_UPSTREAM_BASE_URL": "http://127.0.0.1:8443", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "c",
                 "HAAPI_GATEWAY_UPSTREAM_CLIENT_AUTHENTICATION": "none", "HAAPI_GATEWAY_UPSTREAM_ALLOW_UNAUTHENTICATED_CLIENT": "true",
-            ])
-        guard case .haapi = loopback.upstream else { Issue.record("plain http is fine on loopback"); return }
+            ]
+        )
+        guard case .haapi = loopback.upstream else {
+            Issue.record("plain http is fine on loopback")
+            return
+        }
     }
 
     @Test("callbacks: only file:/abs, exec:/abs (executable) and http(s) webhooks with a secret")
     func callbacks() throws {
         let found = problems(environment: [
-            "HAAPI_GATEWAY_CALLBACKS_SINKS": "file:relative.json,exec:/nonexistent/program,ftp://x,http://hooks.example/x,file:/nonexistent-dir/x.json",
+            "HAAPI_GATEWAY_CALLBACKS_SINKS":
+                "file:relative.json,exec:/nonexistent/program,ftp://x,http://hooks.example/x,file:/nonexistent-dir/x.json",
             "HAAPI_GATEWAY_CALLBACKS_WEBHOOK_SECRET": "sixteen-characters-long",
         ])
         #expect(found.contains { $0.contains("file:PATH needs an absolute path") })
@@ -312,7 +364,9 @@ struct ConfigurationLoadingTests {
         #expect(found.contains { $0.contains("webhook hooks.example must use https") })
         #expect(found.contains { $0.contains("the directory of file:/nonexistent-dir/x.json does not exist") })
         #expect(found.count == 5, "\(found)")
-        #expect(problems(environment: ["HAAPI_GATEWAY_CALLBACKS_WEBHOOK_SECRET": "sixteen-characters-long"]).first?.contains("has no webhook") == true)
+        #expect(
+            problems(environment: ["HAAPI_GATEWAY_CALLBACKS_WEBHOOK_SECRET": "sixteen-characters-long"]).first?.contains("has no webhook") == true
+        )
     }
 
     @Test("the summary names what matters and redacts secrets")
@@ -321,9 +375,11 @@ struct ConfigurationLoadingTests {
             file: nil,
             environment: [
                 "HAAPI_GATEWAY_UPSTREAM_BASE_URL": "https://idsvr.example", "HAAPI_GATEWAY_UPSTREAM_CLIENT_ID": "client-one",
-                "HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": "canary-client-secret", "HAAPI_GATEWAY_CALLBACKS_SINKS": "https://hooks.example/x?token=canary-query",
+                "HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": "canary-client-secret",
+                "HAAPI_GATEWAY_CALLBACKS_SINKS": "https://hooks.example/x?token=canary-query",
                 "HAAPI_GATEWAY_CALLBACKS_WEBHOOK_SECRET": "canary-webhook-secret",
-            ])
+            ]
+        )
         let summary = configuration.summary.joined(separator: "\n")
         #expect(summary.contains("client client-one"))
         #expect(summary.contains("webhook:https://hooks.example/x"))
@@ -336,7 +392,11 @@ struct ConfigurationLoadingTests {
         let file = try write("outcome:\n  idTokenClaims: [email, name]\n  userinfoClaims: [preferred_username]\n", in: directory)
         let configuration = try GatewayConfiguration.load(file: file, environment: [:])
         #expect(configuration.outcome == OutcomeSettings(idTokenClaims: ["email", "name"], userinfoClaims: ["preferred_username"]))
-        #expect(configuration.summary.contains("outcome: signInId, subject (the validated ID token's sub); ID token claims email, name; userinfo claims preferred_username"))
+        #expect(
+            configuration.summary.contains(
+                "outcome: signInId, subject (the validated ID token's sub); ID token claims email, name; userinfo claims preferred_username"
+            )
+        )
         let fromEnvironment = try GatewayConfiguration.load(file: nil, environment: ["HAAPI_GATEWAY_OUTCOME_USERINFO_CLAIMS": "email, address"])
         #expect(fromEnvironment.outcome == OutcomeSettings(userinfoClaims: ["email", "address"]))
         #expect(try GatewayConfiguration.load(file: nil, environment: [:]).outcome == OutcomeSettings())
@@ -352,7 +412,9 @@ struct ConfigurationLoadingTests {
             outcome:
               idTokenClaims: [email, "", email, "a\\u0007b"]
               userinfoClaims: [email, phone_number]
-            """, in: directory)
+            """,
+            in: directory
+        )
         let found = problems(file: file)
         #expect(found.contains { $0.hasPrefix("outcome.idTokenClaims") && $0.contains("must not be empty") }, "\(found)")
         #expect(found.contains { $0.hasPrefix("outcome.idTokenClaims") && $0.contains("'email' is listed twice") })

@@ -29,20 +29,23 @@ struct DeviceConfigurationTests {
         try "a-device-secret-of-some-length\n".write(to: directory.appendingPathComponent("secrets/build-host"), atomically: true, encoding: .utf8)
         let file = directory.appendingPathComponent("gateway.yaml")
         try """
-            devices:
-              enabled: true
-              clients:
-                - id: build-host
-                  name: Build host 3
-                  secretFile: secrets/build-host
-                - id: cli
-                  name: Command line
-            """.write(to: file, atomically: true, encoding: .utf8)
+        devices:
+          enabled: true
+          clients:
+            - id: build-host
+              name: Build host 3
+              secretFile: secrets/build-host
+            - id: cli
+              name: Command line
+        """.write(to: file, atomically: true, encoding: .utf8)
         let configuration = try GatewayConfiguration.load(file: file.path, environment: [:])
         #expect(configuration.devices.enabled)
-        #expect(configuration.devices.clients == [
-            DeviceClient(id: "build-host", name: "Build host 3", secret: "a-device-secret-of-some-length"), DeviceClient(id: "cli", name: "Command line"),
-        ])
+        #expect(
+            configuration.devices.clients == [
+                DeviceClient(id: "build-host", name: "Build host 3", secret: "a-device-secret-of-some-length"),
+                DeviceClient(id: "cli", name: "Command line"),
+            ]
+        )
         #expect(configuration.summary.contains { $0.hasPrefix("devices: on for build-host, cli;") })
         #expect(!configuration.summary.joined().contains("a-device-secret"))
     }
@@ -58,10 +61,16 @@ struct DeviceConfigurationTests {
         } catch {
             problems = error.problems
         }
-        #expect(problems.contains { $0.contains("devices.enabled") && $0.contains("needs server.publicURL") && $0.contains("Host header") }, "\(problems)")
+        #expect(
+            problems.contains { $0.contains("devices.enabled") && $0.contains("needs server.publicURL") && $0.contains("Host header") },
+            "\(problems)"
+        )
         let published = try GatewayConfiguration.load(
             file: nil,
-            environment: devices.merging(["HAAPI_GATEWAY_SERVER_HOST": "0.0.0.0", "HAAPI_GATEWAY_SERVER_PUBLIC_URL": "https://login.example.com"]) { $1 })
+            environment: devices.merging(["HAAPI_GATEWAY_SERVER_HOST": "0.0.0.0", "HAAPI_GATEWAY_SERVER_PUBLIC_URL": "https://login.example.com"]) {
+                $1
+            }
+        )
         #expect(published.devices.enabled)
         #expect(try GatewayConfiguration.load(file: nil, environment: devices).devices.enabled, "127.0.0.1, the default, is loopback")
     }
@@ -69,7 +78,9 @@ struct DeviceConfigurationTests {
     @Test("clients from the environment as a JSON array")
     func clientsFromTheEnvironment() throws {
         let configuration = try GatewayConfiguration.load(
-            file: nil, environment: ["HAAPI_GATEWAY_DEVICES_ENABLED": "true", "HAAPI_GATEWAY_DEVICES_CLIENTS": #"[{"id":"kiosk-1","name":"Lobby kiosk"}]"#])
+            file: nil,
+            environment: ["HAAPI_GATEWAY_DEVICES_ENABLED": "true", "HAAPI_GATEWAY_DEVICES_CLIENTS": #"[{"id":"kiosk-1","name":"Lobby kiosk"}]"#]
+        )
         #expect(configuration.devices.clients == [DeviceClient(id: "kiosk-1", name: "Lobby kiosk")])
         let problems: [String]
         do {
@@ -100,7 +111,9 @@ struct DeviceConfigurationTests {
                   name: C
                   secretFile: secrets/short
                   colour: red
-            """, in: directory)
+            """,
+            in: directory
+        )
         #expect(listed.contains { $0.contains("entry 1") && $0.contains("needs a name") }, "\(listed)")
         #expect(listed.contains { $0.contains("cannot read the secret file") })
         #expect(listed.contains { $0.contains("registered twice") })

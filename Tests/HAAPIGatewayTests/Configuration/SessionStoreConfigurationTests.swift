@@ -27,9 +27,16 @@ struct SessionStoreConfigurationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let old = SessionEncryptionKey.random()
         let new = SessionEncryptionKey.random()
-        try "# rotated 2026-11\n\(new.base64)\n\n\(old.base64)\n".write(to: directory.appendingPathComponent("keys"), atomically: true, encoding: .utf8)
+        try "# rotated 2026-11\n\(new.base64)\n\n\(old.base64)\n".write(
+            to: directory.appendingPathComponent("keys"),
+            atomically: true,
+            encoding: .utf8
+        )
         try "postgres://gateway:s3cr%40t-password@db.example.com:6432/haapi?sslmode=verify-ca\n".write(
-            to: directory.appendingPathComponent("url"), atomically: true, encoding: .utf8)
+            to: directory.appendingPathComponent("url"),
+            atomically: true,
+            encoding: .utf8
+        )
         let file = directory.appendingPathComponent("gateway.yaml")
         try "sessions:\n  store: postgres\n  postgresURLFile: url\n  encryptionKeysFile: keys\n".write(to: file, atomically: true, encoding: .utf8)
         let configuration = try GatewayConfiguration.load(file: file.path, environment: [:])
@@ -49,7 +56,10 @@ struct SessionStoreConfigurationTests {
         #expect(summary.contains("sign-in rows commit without waiting for the disk (sessions.synchronousCommit: false)"))
 
         try "sessions:\n  store: postgres\n  postgresURLFile: url\n  encryptionKeysFile: keys\n  synchronousCommit: true\n".write(
-            to: file, atomically: true, encoding: .utf8)
+            to: file,
+            atomically: true,
+            encoding: .utf8
+        )
         let waiting = try GatewayConfiguration.load(file: file.path, environment: [:])
         guard case .postgres(let durable) = waiting.sessions.store else {
             Issue.record("expected postgres")
@@ -60,7 +70,8 @@ struct SessionStoreConfigurationTests {
         #expect(
             problems(["HAAPI_GATEWAY_SESSIONS_SYNCHRONOUS_COMMIT": "true"]).contains {
                 $0.contains("sessions.synchronousCommit") && $0.contains("sessions.store is memory")
-            })
+            }
+        )
     }
 
     @Test("the URL in the environment, sslmode defaulting to verify-full; a Unix socket directory as the host")
@@ -74,7 +85,8 @@ struct SessionStoreConfigurationTests {
             environment: [
                 "HAAPI_GATEWAY_SESSIONS_STORE": "postgres", "HAAPI_GATEWAY_SESSIONS_POSTGRES_URL": "postgresql://gateway:pw@[::1]/haapi",
                 "HAAPI_GATEWAY_SESSIONS_ENCRYPTION_KEYS_FILE": keys,
-            ])
+            ]
+        )
         guard case .postgres(let store) = tcp.sessions.store else {
             Issue.record("expected postgres")
             return
@@ -90,7 +102,10 @@ struct SessionStoreConfigurationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let good = SessionEncryptionKey.random().base64
         try "\(good)\nnot-a-key-line-with-secret-material\n\(Data(repeating: 7, count: 16).base64EncodedString())\n\(good)\n".write(
-            to: directory.appendingPathComponent("bad-keys"), atomically: true, encoding: .utf8)
+            to: directory.appendingPathComponent("bad-keys"),
+            atomically: true,
+            encoding: .utf8
+        )
         try "# only a comment\n\n".write(to: directory.appendingPathComponent("empty-keys"), atomically: true, encoding: .utf8)
         let badKeys = directory.appendingPathComponent("bad-keys").path
 

@@ -28,7 +28,10 @@ struct StartLinkConfigurationTests {
         #expect(problems.contains { $0.contains("startLinks.secretFile") && $0.contains("at least 32 characters") }, "\(problems)")
         #expect(problems.contains { $0.contains("'redirect_uri' cannot be given by a link") })
         do {
-            _ = try GatewayConfiguration.load(file: nil, environment: ["HAAPI_GATEWAY_START_LINKS_PREVIOUS_SECRET_FILE": directory.appendingPathComponent("secret").path])
+            _ = try GatewayConfiguration.load(
+                file: nil,
+                environment: ["HAAPI_GATEWAY_START_LINKS_PREVIOUS_SECRET_FILE": directory.appendingPathComponent("secret").path]
+            )
             Issue.record("a previous secret without a secret loaded")
         } catch {
             #expect(error.problems.contains { $0.contains("startLinks.secretFile is not") })

@@ -12,7 +12,8 @@ import Testing
 struct UpstreamDoctorTests {
     /// Runs the doctor against a fresh demo of `demo`, with the gateway's client configuration changed by `change`.
     static func examine(
-        demo demoConfiguration: DemoServerConfiguration = .strict, publicURL: URL? = nil,
+        demo demoConfiguration: DemoServerConfiguration = .strict,
+        publicURL: URL? = nil,
         _ change: (inout HAAPIClientConfiguration, RunningDemoServer) -> Void = { _, _ in }
     ) async throws -> DoctorReport {
         let demo = try await DemoServer.start(configuration: demoConfiguration)
@@ -34,11 +35,19 @@ struct UpstreamDoctorTests {
         #expect(report.exitStatus == 0)
         #expect(
             report.checks.map(\.name)
-                == ["discovery", "client-authentication", "haapi-token", "dpop-nonces", "authorize", "first-step", "id-token-algorithms", "external-browser", "token-bound-codes"])
+                == [
+                    "discovery", "client-authentication", "haapi-token", "dpop-nonces", "authorize", "first-step", "id-token-algorithms",
+                    "external-browser", "token-bound-codes",
+                ]
+        )
         #expect(report.checks.filter { $0.result == .passed }.count == 7)
         #expect(try Self.check("dpop-nonces", in: report).found.contains("sends DPoP nonces"))
         #expect(try Self.check("first-step", in: report).found.hasPrefix("authentication-step: a choice of"))
-        #expect(try Self.check("external-browser", in: report).fix?.contains("register https://login.example.com/external-browser/return in profiles/profile{token-service}/settings/authorization-server/client-store/config-backed/client{demo-gateway}/redirect-uris") == true)
+        #expect(
+            try Self.check("external-browser", in: report).fix?.contains(
+                "register https://login.example.com/external-browser/return in profiles/profile{token-service}/settings/authorization-server/client-store/config-backed/client{demo-gateway}/redirect-uris"
+            ) == true
+        )
     }
 
     /// The issuer a report's upstream would have had: its configured base URL (the demo's root) with the anonymous endpoint.
@@ -65,8 +74,11 @@ struct UpstreamDoctorTests {
         let named = try await Self.examine(demo: hidden) { configuration, demo in
             let base = demo.baseURL.absoluteString
             configuration.endpoints = HAAPIEndpoints(
-                authorization: URL(string: base + "/oauth/v2/oauth-authorize")!, token: URL(string: base + "/oauth/v2/oauth-token")!,
-                issuer: demo.issuer, keySet: URL(string: demo.issuer + "/jwks")!)
+                authorization: URL(string: base + "/oauth/v2/oauth-authorize")!,
+                token: URL(string: base + "/oauth/v2/oauth-token")!,
+                issuer: demo.issuer,
+                keySet: URL(string: demo.issuer + "/jwks")!
+            )
         }
         #expect(named.signInCanStart, "\(named.text)")
         #expect(try Self.check("discovery", in: named).found.hasPrefix("not used: the endpoints are named"))
@@ -147,7 +159,11 @@ struct UpstreamDoctorTests {
         external.publicBaseURL = "https://idsvr.example.test"
         let report = try await Self.examine(demo: external) { configuration, demo in configuration.internalURL = demo.listeningURL }
         #expect(report.signInCanStart, "\(report.text)")
-        #expect(try Self.check("discovery", in: report).found.hasPrefix("https://idsvr.example.test/oauth/v2/oauth-anonymous/.well-known/openid-configuration names the issuer https://idsvr.example.test/oauth/v2/oauth-anonymous"))
+        #expect(
+            try Self.check("discovery", in: report).found.hasPrefix(
+                "https://idsvr.example.test/oauth/v2/oauth-anonymous/.well-known/openid-configuration names the issuer https://idsvr.example.test/oauth/v2/oauth-anonymous"
+            )
+        )
     }
 
     @Test("bindTokensToDPoP on: no token-bound-codes note")
@@ -160,15 +176,22 @@ struct UpstreamDoctorTests {
     func authorizeRefusals() throws {
         let doctor = UpstreamDoctor(
             configuration: HAAPIClientConfiguration(
-                baseURL: URL(string: "https://idsvr.example/oauth/v2/oauth-anonymous")!, clientID: "gw", clientAuthentication: .secretBasic("s"),
-                redirectURI: "haapi:start", scopes: ["openid"]),
-            publicURL: nil)
+                baseURL: URL(string: "https://idsvr.example/oauth/v2/oauth-anonymous")!,
+                clientID: "gw",
+                clientAuthentication: .secretBasic("s"),
+                redirectURI: "haapi:start",
+                scopes: ["openid"]
+            ),
+            publicURL: nil
+        )
         func problem(_ error: String, _ description: String) throws -> Problem {
             try Problem(
                 json: .object([
                     "type": .string("https://curity.se/problems/error-authorization-response"), "error": .string(error),
                     "error_description": .string(description),
-                ]), httpStatus: 400)
+                ]),
+                httpStatus: 400
+            )
         }
         let code = doctor.authorizeRefused(try problem("unauthorized_client", "The client may not use this flow"), scopesSupported: [])
         #expect(code.result == .failed)
@@ -177,18 +200,26 @@ struct UpstreamDoctorTests {
         #expect(other.fix?.contains("/capabilities/code, /redirect-uris, /scope") == true)
         #expect(!other.found.contains("\u{1B}"), "upstream text is printed without control characters")
         let unknownProblem = doctor.authorizeRefused(
-            try Problem(json: .object(["type": .string("https://curity.se/problems/unexpected"), "title": .string("Oops")]), httpStatus: 500), scopesSupported: [])
+            try Problem(json: .object(["type": .string("https://curity.se/problems/unexpected"), "title": .string("Oops")]), httpStatus: 500),
+            scopesSupported: []
+        )
         #expect(unknownProblem.found.contains("https://curity.se/problems/unexpected (Oops)"))
     }
 
     @Test("the report as text and as JSON")
     func rendering() throws {
         let report = DoctorReport(
-            upstream: "https://idsvr.example/oauth/v2/oauth-anonymous", clientID: "gw",
-            checks: [.passed("discovery", "found."), .failed("haapi-token", "refused.", fix: "allow it."), .note("external-browser", "x.", fix: "register y.")])
+            upstream: "https://idsvr.example/oauth/v2/oauth-anonymous",
+            clientID: "gw",
+            checks: [
+                .passed("discovery", "found."), .failed("haapi-token", "refused.", fix: "allow it."),
+                .note("external-browser", "x.", fix: "register y."),
+            ]
+        )
         #expect(
             report.text
-                == "haapi-gateway doctor: https://idsvr.example/oauth/v2/oauth-anonymous (client gw)\n✓ discovery: found.\n✗ haapi-token: refused. Fix: allow it.\n→ external-browser: x. To do: register y.\nSign-ins cannot start: change what the ✗ lines say, then run doctor again.\n")
+                == "haapi-gateway doctor: https://idsvr.example/oauth/v2/oauth-anonymous (client gw)\n✓ discovery: found.\n✗ haapi-token: refused. Fix: allow it.\n→ external-browser: x. To do: register y.\nSign-ins cannot start: change what the ✗ lines say, then run doctor again.\n"
+        )
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
         #expect(json["signInCanStart"] as? Bool == false)
         #expect((json["checks"] as? [[String: Any]])?[1]["result"] as? String == "failed")

@@ -61,7 +61,9 @@ struct QRCodeTests {
 
     @Test(
         "every mask and level matches the reference encoder module for module",
-        .enabled(if: TestTools.qrReferenceAvailable, "needs Python's qrcode (.ci/run installs it)"), arguments: texts)
+        .enabled(if: TestTools.qrReferenceAvailable, "needs Python's qrcode (.ci/run installs it)"),
+        arguments: texts
+    )
     func matchesReference(_ text: String) async throws {
         var versions: [QRErrorCorrection: Int] = [:]
         for errorCorrection in QRErrorCorrection.allCases {
@@ -142,7 +144,11 @@ struct QRCodeTests {
         let code = try QRCode.encode("https://gw.example/pair/x")
         let svg = code.svg(label: "Scan <this> & \"that\"")
         let width = code.size + 8
-        #expect(svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" class="qr-code" viewBox="0 0 \#(width) \#(width)" role="img" aria-label="Scan &lt;this&gt; &amp; &quot;that&quot;""#))
+        #expect(
+            svg.hasPrefix(
+                #"<svg xmlns="http://www.w3.org/2000/svg" class="qr-code" viewBox="0 0 \#(width) \#(width)" role="img" aria-label="Scan &lt;this&gt; &amp; &quot;that&quot;""#
+            )
+        )
         #expect(!svg.contains("style") && !svg.contains("<script"))
         // Read the path back: each `Mx yhNv1h-Nz` is a run of N dark modules in row y from column x.
         let path = try #require(svg.firstMatch(of: /d="([^"]*)"/)).1

@@ -14,7 +14,10 @@ extension SecurityAndReliabilityTests {
         /// Signs in with the password form the test started from; proves nothing was lost.
         private func finishSignIn(_ browser: TestBrowser) async throws {
             let current = try await browser.get("/")
-            let form = try #require(current.forms.first { $0.inputs.contains { $0.type == "password" } }, "still on the password step:\n\(current.html)")
+            let form = try #require(
+                current.forms.first { $0.inputs.contains { $0.type == "password" } },
+                "still on the password step:\n\(current.html)"
+            )
             let notice = try await browser.submit(form, ["userName": "demo", "password": "demo"])
             let done = try await browser.submit(try notice.form(button: "Continue"))
             #expect(done.html.contains("You are signed in"))
@@ -62,8 +65,10 @@ extension SecurityAndReliabilityTests {
                 let version = try #require(form.action.split(separator: "/").dropFirst().first, "\(form.action)")
                 let paths = [
                     "/step/999/action/0", "/step/0/action/0", "/step/-1/action/0", "/step/abc/action/0", "/step/99999999999999999999999/action/0",
-                    "/step/\(version)/action/99", "/step/\(version)/action/0.0.0.0.0.0.0.0.0.0", "/step/\(version)/action/-1", "/step/\(version)/action/0x0", "/step/\(version)/action/%2E%2E%2F%2E%2E",
-                    "/step/\(version)/action/" + String(repeating: "0.", count: 2000) + "0", "/step/\(version)/link/999", "/step/\(version)/link/-1", "/step/\(version)/link/abc",
+                    "/step/\(version)/action/99", "/step/\(version)/action/0.0.0.0.0.0.0.0.0.0", "/step/\(version)/action/-1",
+                    "/step/\(version)/action/0x0", "/step/\(version)/action/%2E%2E%2F%2E%2E",
+                    "/step/\(version)/action/" + String(repeating: "0.", count: 2000) + "0", "/step/\(version)/link/999", "/step/\(version)/link/-1",
+                    "/step/\(version)/link/abc",
                     "/step/\(version)/link/99999999999999999999999", "/step/../../etc/passwd", "/step/\(version)/action/0/../../../cancel",
                 ]
                 for path in paths {
@@ -92,7 +97,10 @@ extension SecurityAndReliabilityTests {
                     for cookie in forged {
                         let page = try await attacker.send(cookie: cookie)
                         #expect(page.status == 200, "\(cookie.prefix(40)): \(page.status)")
-                        #expect(!page.forms.contains { $0.inputs.contains { $0.type == "password" } }, "\(cookie.prefix(40)) reached the victim's step")
+                        #expect(
+                            !page.forms.contains { $0.inputs.contains { $0.type == "password" } },
+                            "\(cookie.prefix(40)) reached the victim's step"
+                        )
                     }
                 }
                 try await finishSignIn(browser)
@@ -103,9 +111,10 @@ extension SecurityAndReliabilityTests {
         func oversizedHeaders() async throws {
             try await GatewayHarness.withGateway { browser, _, _ in
                 _ = try await browser.openPasswordForm()
-                for (name, value, path) in [("X-Big", String(repeating: "a", count: 200_000), "/"), ("Accept-Language", String(repeating: "en;q=0.1,", count: 5000), "/"),
-                    ("X-Ok", "1", "/?" + String(repeating: "q", count: 100_000))]
-                {
+                for (name, value, path) in [
+                    ("X-Big", String(repeating: "a", count: 200_000), "/"), ("Accept-Language", String(repeating: "en;q=0.1,", count: 5000), "/"),
+                    ("X-Ok", "1", "/?" + String(repeating: "q", count: 100_000)),
+                ] {
                     var request = HTTPClientRequest(url: browser.baseURL + path)
                     request.headers.add(name: name, value: value)
                     do {

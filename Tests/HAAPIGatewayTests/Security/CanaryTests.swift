@@ -26,7 +26,9 @@ extension SecurityAndReliabilityTests {
             return found
         }
 
-        @Test("password, one-time code, client secret, webhook secret, code, HAAPI token, DPoP proofs and tokens appear nowhere the browser or the logs see")
+        @Test(
+            "password, one-time code, client secret, webhook secret, code, HAAPI token, DPoP proofs and tokens appear nowhere the browser or the logs see"
+        )
         func canarySignIn() async throws {
             let unique = UUID().uuidString.lowercased()
             let password = "canary-password-\(unique)"
@@ -40,8 +42,11 @@ extension SecurityAndReliabilityTests {
                 var request = request
                 let body = String(buffer: try await request.collectBody(upTo: 1 << 20))
                 let accepted = recorder.record(
-                    timestamp: nil, signature: request.headers[HTTPField.Name("X-HAAPI-Gateway-Signature")!],
-                    delivery: request.headers[HTTPField.Name("X-HAAPI-Gateway-Delivery")!], body: body)
+                    timestamp: nil,
+                    signature: request.headers[HTTPField.Name("X-HAAPI-Gateway-Signature")!],
+                    delivery: request.headers[HTTPField.Name("X-HAAPI-Gateway-Delivery")!],
+                    body: body
+                )
                 return accepted ? .noContent : .serviceUnavailable
             }
             var upstreamSettings = DemoServerConfiguration()
@@ -50,13 +55,17 @@ extension SecurityAndReliabilityTests {
             let demoConfiguration = upstreamSettings
             try await Application(router: hookRouter, configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { hookClient in
                 let hook = URL(string: "http://127.0.0.1:\(hookClient.port!)/hook")!
-                try await GatewayHarness.withProxiedGateway(logger: capture.logger, demoConfiguration: demoConfiguration, configure: {
-                    guard case .haapi(var upstream) = $0.upstream else { return }
-                    upstream.clientAuthentication = .secretBasic(clientSecret)
-                    $0.upstream = .haapi(upstream)
-                    $0.callbacks.append(.webhook(url: hook, secret: webhookSecret))
-                    $0.callbackDelivery = CallbackDeliverySettings(retryForSeconds: 60, initialBackoffSeconds: 0.05)
-                }) { browser, demo, sinkPath, proxy in
+                try await GatewayHarness.withProxiedGateway(
+                    logger: capture.logger,
+                    demoConfiguration: demoConfiguration,
+                    configure: {
+                        guard case .haapi(var upstream) = $0.upstream else { return }
+                        upstream.clientAuthentication = .secretBasic(clientSecret)
+                        $0.upstream = .haapi(upstream)
+                        $0.callbacks.append(.webhook(url: hook, secret: webhookSecret))
+                        $0.callbackDelivery = CallbackDeliverySettings(retryForSeconds: 60, initialBackoffSeconds: 0.05)
+                    }
+                ) { browser, demo, sinkPath, proxy in
                     let selector = try await browser.get("/")
                     let login = try await browser.submit(try selector.form(button: "Email one-time code"))
                     let form = try #require(login.forms.first { $0.inputs.contains { $0.type == "password" } })
@@ -84,7 +93,10 @@ extension SecurityAndReliabilityTests {
                     let authorizationCodes = values(named: ["code"], in: upstreamTraffic.filter { $0.contains("oauth-authorization-response") })
                     #expect(!authorizationCodes.isEmpty, "the authorization response passed the proxy")
                     secrets += authorizationCodes
-                    secrets += values(named: ["access_token", "refresh_token", "id_token", "DPoP", "Session-Id", "Authorization"], in: upstreamTraffic)
+                    secrets += values(
+                        named: ["access_token", "refresh_token", "id_token", "DPoP", "Session-Id", "Authorization"],
+                        in: upstreamTraffic
+                    )
                     secrets += recorder.requests.compactMap(\.signature)
                     let browserSees = browser.transcript.joined(separator: "\n")
                     let logs = capture.text

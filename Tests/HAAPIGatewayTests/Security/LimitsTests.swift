@@ -30,13 +30,18 @@ extension SecurityAndReliabilityTests {
             }
         }
 
-        @Test("after sessions.maximumFailedPostsPerSession wrong passwords the next post gets 429; the session is kept and works once the window moves on")
+        @Test(
+            "after sessions.maximumFailedPostsPerSession wrong passwords the next post gets 429; the session is kept and works once the window moves on"
+        )
         func failedPostsPerSessionAreBounded() async throws {
             let clock = ManualClock()
-            try await GatewayHarness.withGateway(now: { clock.now }, configure: {
-                $0.sessions.maximumFailedPostsPerSession = 3
-                $0.sessions.failedPostWindowSeconds = 60
-            }) { browser, _, _ in
+            try await GatewayHarness.withGateway(
+                now: { clock.now },
+                configure: {
+                    $0.sessions.maximumFailedPostsPerSession = 3
+                    $0.sessions.failedPostWindowSeconds = 60
+                }
+            ) { browser, _, _ in
                 var form = try await browser.openPasswordForm()
                 for attempt in 1...3 {
                     let page = try await browser.submit(form, ["userName": "demo", "password": "wrong-\(attempt)"])
@@ -56,13 +61,18 @@ extension SecurityAndReliabilityTests {
             }
         }
 
-        @Test("forged posts count per client address across sessions: past sessions.maximumFailedPostsPerAddress even a fresh sign-in's post gets 429")
+        @Test(
+            "forged posts count per client address across sessions: past sessions.maximumFailedPostsPerAddress even a fresh sign-in's post gets 429"
+        )
         func failedPostsPerAddressAreBounded() async throws {
             let clock = ManualClock()
-            try await GatewayHarness.withGateway(now: { clock.now }, configure: {
-                $0.sessions.maximumFailedPostsPerAddress = 4
-                $0.sessions.failedPostWindowSeconds = 60
-            }) { attacker, _, _ in
+            try await GatewayHarness.withGateway(
+                now: { clock.now },
+                configure: {
+                    $0.sessions.maximumFailedPostsPerAddress = 4
+                    $0.sessions.failedPostWindowSeconds = 60
+                }
+            ) { attacker, _, _ in
                 let form = try await attacker.openPasswordForm()
                 for _ in 0..<2 {
                     try await TestBrowser.using(attacker.baseURL) { browser in
@@ -84,10 +94,13 @@ extension SecurityAndReliabilityTests {
         @Test("a sign-in left alone past sessions.idleTimeoutSeconds, or older than absoluteTimeoutSeconds, shows 'session expired' (injected clock)")
         func idleAndAbsoluteExpiry() async throws {
             let clock = ManualClock()
-            try await GatewayHarness.withGateway(now: { clock.now }, configure: {
-                $0.sessions.idleTimeoutSeconds = 60
-                $0.sessions.absoluteTimeoutSeconds = 150
-            }) { browser, _, _ in
+            try await GatewayHarness.withGateway(
+                now: { clock.now },
+                configure: {
+                    $0.sessions.idleTimeoutSeconds = 60
+                    $0.sessions.absoluteTimeoutSeconds = 150
+                }
+            ) { browser, _, _ in
                 let form = try await browser.openPasswordForm()
                 clock.advance(.seconds(59))
                 #expect(try await browser.get("/").forms.contains { $0.action == form.action }, "used within the idle timeout")

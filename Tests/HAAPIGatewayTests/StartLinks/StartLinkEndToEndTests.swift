@@ -1,8 +1,8 @@
 import Foundation
-@testable import HAAPIGateway
 import Testing
 
 @testable import GatewayTestSupport
+@testable import HAAPIGateway
 
 /// A signed start link starts a sign-in with the application's reference and parameters; the reference comes back in
 /// the outcome and to `completion.redirectURL`; a bad, expired or used link gets a clear page and starts no flow.

@@ -32,7 +32,9 @@ struct StartLinkVerifierTests {
         #expect(try await verifier.redeem(pairs) == .failure(.alreadyUsed))
     }
 
-    @Test("refused: a wrong or missing signature, another secret, an altered value, an expired link, one valid too long, a parameter not allowed or repeated")
+    @Test(
+        "refused: a wrong or missing signature, another secret, an altered value, an expired link, one valid too long, a parameter not allowed or repeated"
+    )
     func refusals() async throws {
         let verifier = StartLinkVerifier(settings: Self.settings(allowed: ["login_hint"]), now: { Self.now })
         let good = ["ref": "r", "exp": "1800000300"]
@@ -44,7 +46,9 @@ struct StartLinkVerifierTests {
         #expect(try await verifier.redeem(Self.signed(["ref": "r", "exp": "1799999999"])) == .failure(.expired))
         #expect(try await verifier.redeem(Self.signed(["ref": "r", "exp": "1800000601"])) == .failure(.lifetimeTooLong))
         #expect(try await verifier.redeem(Self.signed(["ref": "r"])) == .failure(.noExpiry))
-        #expect(try await verifier.redeem(Self.signed(["ref": "r", "exp": "1800000300", "prompt": "none"])) == .failure(.parameterNotAllowed("prompt")))
+        #expect(
+            try await verifier.redeem(Self.signed(["ref": "r", "exp": "1800000300", "prompt": "none"])) == .failure(.parameterNotAllowed("prompt"))
+        )
         #expect(try await verifier.redeem(Self.signed(good) + [("ref", "again")]) == .failure(.parameterNotAllowed("ref")))
     }
 
@@ -65,8 +69,11 @@ struct StartLinkVerifierTests {
         try (Self.secret + "\n").write(to: secretFile, atomically: true, encoding: .utf8)
         let result = try await runProgram(
             URL(fileURLWithPath: "/usr/bin/env"),
-            ["python3", Repository.root.appendingPathComponent("docs/examples/start_link.py").path, "https://login.example.com", secretFile.path,
-             "kiosk 3 & lobby", "login_hint=bob+tag@example.com", "ui_locales=sv en"])
+            [
+                "python3", Repository.root.appendingPathComponent("docs/examples/start_link.py").path, "https://login.example.com", secretFile.path,
+                "kiosk 3 & lobby", "login_hint=bob+tag@example.com", "ui_locales=sv en",
+            ]
+        )
         #expect(result.status == 0, "\(result.standardError)")
         let url = try #require(URLComponents(string: result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
         let pairs = (url.percentEncodedQuery ?? "").split(separator: "&").map { pair in

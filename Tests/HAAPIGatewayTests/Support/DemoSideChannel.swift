@@ -2,12 +2,16 @@ import AsyncHTTPClient
 import Foundation
 import HAAPIDemoServer
 import NIOCore
+
 @testable import GatewayTestSupport
 
 /// What a person would do outside the browser tab: read the demo outbox, approve on "another device".
 enum DemoSideChannel {
     static func outbox(_ demo: RunningDemoServer) async throws -> [[String: Any]] {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: demo.baseURL.appendingPathComponent("demo/outbox").absoluteString), timeout: .seconds(10))
+        let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: demo.baseURL.appendingPathComponent("demo/outbox").absoluteString),
+            timeout: .seconds(10)
+        )
         let body = try await response.body.collect(upTo: 1 << 20)
         let object = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]
         return object?["messages"] as? [[String: Any]] ?? []

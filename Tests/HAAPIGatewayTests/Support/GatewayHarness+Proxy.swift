@@ -4,6 +4,7 @@ import HAAPIGateway
 import HummingbirdTesting
 import Logging
 import NIOSSL
+
 @testable import GatewayTestSupport
 
 extension GatewayHarness {
@@ -31,7 +32,10 @@ extension GatewayHarness {
                     var proxied = demoConfiguration
                     proxied.port = demoPort
                     proxied.publicBaseURL = "\(proxyTLS == nil ? "http" : "https")://127.0.0.1:\(proxyClient.port!)"
-                    try await withGateway(logger: logger, demoConfiguration: proxied, metrics: metrics, configure: configure) { browser, demo, sinkPath in
+                    try await withGateway(logger: logger, demoConfiguration: proxied, metrics: metrics, configure: configure) {
+                        browser,
+                        demo,
+                        sinkPath in
                         started.fire()
                         try await body(browser, demo, sinkPath, proxy)
                     }

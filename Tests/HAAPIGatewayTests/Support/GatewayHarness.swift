@@ -5,6 +5,7 @@ import HAAPIGateway
 import Hummingbird
 import HummingbirdTesting
 import Logging
+
 @testable import GatewayTestSupport
 
 /// The gateway and the demo HAAPI server in-process on free loopback ports, and a browser for the gateway.
@@ -15,16 +16,23 @@ enum GatewayHarness {
     /// The gateway's HAAPI client of the running demo server, found by its issuer.
     static func upstream(demo: RunningDemoServer) -> HAAPIClientConfiguration {
         HAAPIClientConfiguration(
-            baseURL: demo.issuerURL, clientID: DemoServer.clientID, clientAuthentication: .secretBasic(DemoServer.clientSecret),
-            redirectURI: DemoServer.redirectURI, scopes: ["openid", "profile", "email"])
+            baseURL: demo.issuerURL,
+            clientID: DemoServer.clientID,
+            clientAuthentication: .secretBasic(DemoServer.clientSecret),
+            redirectURI: DemoServer.redirectURI,
+            scopes: ["openid", "profile", "email"]
+        )
     }
 
     /// A configuration for the running demo server with a file sink in a fresh temporary directory.
     static func configuration(demo: RunningDemoServer, sinkPath: String) -> GatewayConfiguration {
         let upstream = upstream(demo: demo)
         return GatewayConfiguration(
-            server: ServerSettings(host: "127.0.0.1", port: 0), upstream: .haapi(upstream),
-            templates: TemplateSettings(directory: templatesDirectory), callbacks: [.file(path: sinkPath)])
+            server: ServerSettings(host: "127.0.0.1", port: 0),
+            upstream: .haapi(upstream),
+            templates: TemplateSettings(directory: templatesDirectory),
+            callbacks: [.file(path: sinkPath)]
+        )
     }
 
     /// Runs `body` with a browser on a gateway in front of a fresh demo server, by default in its strict mode (session id
@@ -50,7 +58,13 @@ enum GatewayHarness {
             if let upstream { configuration.upstream = .haapi(upstream(demo)) }
             configure(&configuration)
             let application = try await Gateway.makeApplication(
-                configuration: configuration, logger: logger, drain: drain, metrics: metrics, reloader: reloader, now: now)
+                configuration: configuration,
+                logger: logger,
+                drain: drain,
+                metrics: metrics,
+                reloader: reloader,
+                now: now
+            )
             let publicHost = configuration.server.publicBaseURL?.host
             try await application.test(.live) { client in
                 let browser = TestBrowser(baseURL: "http://127.0.0.1:\(client.port!)")

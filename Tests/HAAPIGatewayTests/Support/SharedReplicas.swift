@@ -3,6 +3,7 @@ import HAAPIDemoServer
 import HAAPIGateway
 import HummingbirdTesting
 import Logging
+
 @testable import GatewayTestSupport
 
 /// Two gateways in this process as two replicas: one PostgreSQL database of the suite's server for their sessions, one
@@ -20,7 +21,9 @@ struct SharedReplicas: Sendable {
     /// Runs `body` with two replicas on a fresh database; the second seals with `secondKeys` when given (else `keys`).
     /// The upstream is the strict demo unless `demoConfiguration` says otherwise.
     static func run(
-        keys: [SessionEncryptionKey], secondKeys: [SessionEncryptionKey]? = nil, demoConfiguration: DemoServerConfiguration = .strict,
+        keys: [SessionEncryptionKey],
+        secondKeys: [SessionEncryptionKey]? = nil,
+        demoConfiguration: DemoServerConfiguration = .strict,
         configure: @escaping @Sendable (inout GatewayConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (SharedReplicas) async throws -> Void
     ) async throws {
@@ -29,7 +32,9 @@ struct SharedReplicas: Sendable {
         let metrics = [GatewayMetrics(), GatewayMetrics()]
         let quiet = Logger(label: "replica", factory: { _ in SwiftLogNoOpLogHandler() })
         try await GatewayHarness.withProxiedGateway(
-            logger: quiet, demoConfiguration: demoConfiguration, metrics: metrics[0],
+            logger: quiet,
+            demoConfiguration: demoConfiguration,
+            metrics: metrics[0],
             configure: {
                 $0.sessions.store = .postgres(PostgresStoreSettings(url: url, encryptionKeys: keys))
                 configure(&$0)
@@ -41,7 +46,13 @@ struct SharedReplicas: Sendable {
             let application = try await Gateway.makeApplication(configuration: configuration, logger: quiet, metrics: metrics[1])
             try await application.test(.live) { client in
                 let replicas = SharedReplicas(
-                    urls: [first.baseURL, "http://127.0.0.1:\(client.port!)"], demo: demo, proxy: proxy, metrics: metrics, database: database, sinkPath: sinkPath)
+                    urls: [first.baseURL, "http://127.0.0.1:\(client.port!)"],
+                    demo: demo,
+                    proxy: proxy,
+                    metrics: metrics,
+                    database: database,
+                    sinkPath: sinkPath
+                )
                 try await replicas.waitUntilReady()
                 try await body(replicas)
             }
@@ -54,7 +65,9 @@ struct SharedReplicas: Sendable {
     /// How many outcomes the replicas' sinks accepted, together.
     var delivered: Int {
         metrics.map { metrics in
-            ScrapedForm.matches(#"haapi_gateway_callback_deliveries_total\{result="delivered"\} (\d+)"#, in: metrics.exposition()).compactMap { Int($0) }.reduce(0, +)
+            ScrapedForm.matches(#"haapi_gateway_callback_deliveries_total\{result="delivered"\} (\d+)"#, in: metrics.exposition()).compactMap {
+                Int($0)
+            }.reduce(0, +)
         }.reduce(0, +)
     }
 

@@ -53,8 +53,10 @@ final class UpstreamProxy: @unchecked Sendable {
         router.get("**") { request, _ in try await self.handle(request) }
         router.post("**") { request, _ in try await self.handle(request) }
         return Application(
-            router: router, server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+            router: router,
+            server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0))
+        )
     }
 
     private func handle(_ request: Request) async throws -> Response {
@@ -67,7 +69,11 @@ final class UpstreamProxy: @unchecked Sendable {
         switch fault {
         case .answerOnce(_, let status):
             self.fault = nil
-            return Response(status: .init(code: status), headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>busy</html>")))
+            return Response(
+                status: .init(code: status),
+                headers: [.contentType: "text/html"],
+                body: .init(byteBuffer: ByteBuffer(string: "<html>busy</html>"))
+            )
         case .delay(let milliseconds):
             try await Task.sleep(for: .milliseconds(milliseconds))
             return try await forward(request)
@@ -79,14 +85,16 @@ final class UpstreamProxy: @unchecked Sendable {
             return Response(status: .serviceUnavailable)
         case .slowBody(let body, let milliseconds):
             return Response(
-                status: .ok, headers: [.contentType: "application/vnd.auth+json"],
+                status: .ok,
+                headers: [.contentType: "application/vnd.auth+json"],
                 body: ResponseBody { writer in
                     for byte in body.utf8 {
                         try await writer.write(ByteBuffer(bytes: [byte]))
                         if self.fault != nil { try await Task.sleep(for: .milliseconds(milliseconds)) }
                     }
                     try await writer.finish(nil)
-                })
+                }
+            )
         case .nonceStorm:
             var headers: HTTPFields = [.contentType: "application/json"]
             headers[HTTPField.Name("DPoP-Nonce")!] = UUID().uuidString
@@ -102,12 +110,18 @@ final class UpstreamProxy: @unchecked Sendable {
         outgoing.method = .init(rawValue: request.method.rawValue)
         for field in request.headers where field.name.canonicalName != "host" { outgoing.headers.add(name: field.name.rawName, value: field.value) }
         outgoing.body = .bytes(body)
-        record("\(request.method.rawValue) \(request.uri.string)\n" + request.headers.map { "\($0.name.rawName): \($0.value)" }.joined(separator: "\n") + "\n\n" + String(buffer: body))
+        record(
+            "\(request.method.rawValue) \(request.uri.string)\n" + request.headers.map { "\($0.name.rawName): \($0.value)" }.joined(separator: "\n")
+                + "\n\n" + String(buffer: body)
+        )
         // The demo answers in milliseconds; a short bound keeps a request still in flight when the demo stops (AsyncHTTPClient
         // retries a refused connection until its deadline) from holding the proxy's shutdown.
         let response = try await HTTPClient.shared.execute(outgoing, timeout: .seconds(5))
         let responseBody = try await response.body.collect(upTo: 1 << 22)
-        record("\(response.status.code)\n" + response.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n") + "\n\n" + String(buffer: responseBody))
+        record(
+            "\(response.status.code)\n" + response.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n") + "\n\n"
+                + String(buffer: responseBody)
+        )
         var headers = HTTPFields()
         for header in response.headers where !["content-length", "transfer-encoding", "connection"].contains(header.name.lowercased()) {
             if let name = HTTPField.Name(header.name) { headers.append(HTTPField(name: name, value: header.value)) }

@@ -11,7 +11,8 @@ enum CodeExchangeUpstream {
 
     /// Runs `body` with a client of an upstream whose code exchanges are answered by `answer`.
     static func run(
-        answering answer: @escaping @Sendable (RecordedRequest) -> ScriptedReply, logger: Logger = Logger(label: "haapi"),
+        answering answer: @escaping @Sendable (RecordedRequest) -> ScriptedReply,
+        logger: Logger = Logger(label: "haapi"),
         _ body: @Sendable (HAAPIClient, RequestLog) async throws -> Void
     ) async throws {
         let handler: @Sendable (RecordedRequest, RequestLog) async -> ScriptedReply = { request, _ in

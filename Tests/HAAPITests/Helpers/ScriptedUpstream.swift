@@ -39,7 +39,8 @@ struct ScriptedReply: Sendable {
     var delay: Duration? = nil
     var truncateAfterBytes: Int? = nil
 
-    static func json(_ status: Int = 200, _ body: String, contentType: String = "application/json", headers: [(String, String)] = []) -> ScriptedReply {
+    static func json(_ status: Int = 200, _ body: String, contentType: String = "application/json", headers: [(String, String)] = []) -> ScriptedReply
+    {
         ScriptedReply(status: status, headers: [("Content-Type", contentType)] + headers, body: body)
     }
 
@@ -82,7 +83,10 @@ enum ScriptedUpstream {
                 headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
             }
             let recorded = RecordedRequest(
-                method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "", headers: headers,
+                method: request.method.rawValue,
+                path: request.uri.path,
+                query: request.uri.query ?? "",
+                headers: headers,
                 body: Data(buffer.readableBytesView)
             )
             _ = await log.append(recorded)
@@ -96,10 +100,14 @@ enum ScriptedUpstream {
             if let cut = reply.truncateAfterBytes {
                 fields.append(HTTPField(name: .contentLength, value: String(bytes.readableBytes)))
                 let partial = ByteBuffer(string: String(reply.body.prefix(cut)))
-                return Response(status: .init(code: reply.status), headers: fields, body: ResponseBody(contentLength: bytes.readableBytes) { writer in
-                    try await writer.write(partial)
-                    throw CancellationError()
-                })
+                return Response(
+                    status: .init(code: reply.status),
+                    headers: fields,
+                    body: ResponseBody(contentLength: bytes.readableBytes) { writer in
+                        try await writer.write(partial)
+                        throw CancellationError()
+                    }
+                )
             }
             return Response(status: .init(code: reply.status), headers: fields, body: .init(byteBuffer: bytes))
         }

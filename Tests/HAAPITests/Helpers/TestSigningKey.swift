@@ -41,7 +41,10 @@ struct TestSigningKey: @unchecked Sendable {
     func publicJWK(extra: [String: String] = [:]) -> [String: String] {
         var jwk: [String: String]
         func b64(_ data: Data) -> String {
-            data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+                of: "=",
+                with: ""
+            )
         }
         switch material {
         case .rsa(let key):
@@ -70,7 +73,10 @@ struct TestSigningKey: @unchecked Sendable {
     }
 
     static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+            of: "=",
+            with: ""
+        )
     }
 
     static func segment(_ object: [String: Any]) -> String {

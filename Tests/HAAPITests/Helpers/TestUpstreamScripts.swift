@@ -31,7 +31,14 @@ enum TestUpstream {
             clientAuthentication: authentication,
             redirectURI: "haapi:start",
             scopes: ["openid", "profile"],
-            authorizationParameters: AuthorizationParameters(acrValues: ["urn:acr:pw"], prompt: "login", uiLocales: ["sv", "en"], loginHint: "demo", maxAgeSeconds: 300, claims: #"{"id_token":{"email":null}}"#),
+            authorizationParameters: AuthorizationParameters(
+                acrValues: ["urn:acr:pw"],
+                prompt: "login",
+                uiLocales: ["sv", "en"],
+                loginHint: "demo",
+                maxAgeSeconds: 300,
+                claims: #"{"id_token":{"email":null}}"#
+            ),
             connectTimeout: .seconds(10),
             requestTimeout: requestTimeout,
             bindTokensToDPoP: bindTokensToDPoP
@@ -45,14 +52,17 @@ enum TestUpstream {
     }
 
     /// A redirection step into the login form.
-    static let redirectionStep = #"{"type":"redirection-step","actions":[{"template":"form","kind":"redirect","model":{"href":"/authn/login?from=authorize","method":"GET"}}]}"#
+    static let redirectionStep =
+        #"{"type":"redirection-step","actions":[{"template":"form","kind":"redirect","model":{"href":"/authn/login?from=authorize","method":"GET"}}]}"#
 
     /// A login form with a hidden field.
-    static let loginStep = #"{"type":"authentication-step","actions":[{"template":"form","kind":"login","model":{"href":"/authn/login","method":"POST","type":"application/x-www-form-urlencoded","fields":[{"name":"userName","type":"username"},{"name":"password","type":"password"},{"name":"flowHint","type":"hidden","value":"server-value"}]}}],"links":[{"href":"/authn/forgot","rel":"forgot-password"},{"href":"https://evil.example/steal","rel":"evil"},{"href":"data:image/png;base64,AAAA","rel":"activation","type":"image/png"}]}"#
+    static let loginStep =
+        #"{"type":"authentication-step","actions":[{"template":"form","kind":"login","model":{"href":"/authn/login","method":"POST","type":"application/x-www-form-urlencoded","fields":[{"name":"userName","type":"username"},{"name":"password","type":"password"},{"name":"flowHint","type":"hidden","value":"server-value"}]}}],"links":[{"href":"/authn/forgot","rel":"forgot-password"},{"href":"https://evil.example/steal","rel":"evil"},{"href":"data:image/png;base64,AAAA","rel":"activation","type":"image/png"}]}"#
 
     static func authorizationResponseStep(state: String, code: String = "code-123", issuer: String? = nil) -> String {
         let iss = issuer.map { #","iss":"\#($0)""# } ?? ""
-        return #"{"type":"oauth-authorization-response","properties":{"code":"\#(code)","state":"\#(state)"\#(iss)},"links":[{"rel":"authorization-response","href":"haapi:start?code=\#(code)"}]}"#
+        return
+            #"{"type":"oauth-authorization-response","properties":{"code":"\#(code)","state":"\#(state)"\#(iss)},"links":[{"rel":"authorization-response","href":"haapi:start?code=\#(code)"}]}"#
     }
 
     static func loginAction() throws -> Action {

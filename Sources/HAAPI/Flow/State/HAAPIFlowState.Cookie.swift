@@ -44,8 +44,15 @@ extension HAAPIFlowState {
 
         init(_ cookie: UpstreamCookie) {
             self.init(
-                name: cookie.name, value: cookie.value, domain: cookie.domain, hostOnly: cookie.hostOnly, path: cookie.path, secure: cookie.secure,
-                expires: cookie.expires, order: cookie.created)
+                name: cookie.name,
+                value: cookie.value,
+                domain: cookie.domain,
+                hostOnly: cookie.hostOnly,
+                path: cookie.path,
+                secure: cookie.secure,
+                expires: cookie.expires,
+                order: cookie.created
+            )
         }
 
         /// The cookie as the flow's jar holds it.
@@ -63,8 +70,11 @@ extension HAAPIFlowState {
         public var customMirror: Mirror {
             Mirror(
                 self,
-                children: ["name": name, "domain": domain, "hostOnly": hostOnly, "path": path, "secure": secure, "expires": expires as Any, "order": order],
-                displayStyle: .struct)
+                children: [
+                    "name": name, "domain": domain, "hostOnly": hostOnly, "path": path, "secure": secure, "expires": expires as Any, "order": order,
+                ],
+                displayStyle: .struct
+            )
         }
     }
 }

@@ -83,7 +83,9 @@ public struct HAAPIFlowState: Codable, Sendable, Equatable, CustomStringConverti
             children: [
                 "formatVersion": formatVersion, "clientID": clientID, "upstreamOrigin": upstreamOrigin, "started": started,
                 "codeExchanged": codeExchanged, "scopes": scopes, "cookies": cookies,
-            ], displayStyle: .struct)
+            ],
+            displayStyle: .struct
+        )
     }
 }
 
@@ -113,7 +115,8 @@ extension HAAPIFlowState {
             currentStep: try container.decodeIfPresent(String.self, forKey: .currentStep),
             lastSubmittedAction: try container.decodeIfPresent(String.self, forKey: .lastSubmittedAction),
             started: try container.decode(Bool.self, forKey: .started),
-            codeExchanged: try container.decode(Bool.self, forKey: .codeExchanged))
+            codeExchanged: try container.decode(Bool.self, forKey: .codeExchanged)
+        )
     }
 
     /// Refuses a format this library does not know.
@@ -121,7 +124,8 @@ extension HAAPIFlowState {
         guard version == currentFormatVersion else {
             throw HAAPIError(
                 .invalidFlowState,
-                "the saved flow state has format version \(version); this library reads version \(currentFormatVersion) only")
+                "the saved flow state has format version \(version); this library reads version \(currentFormatVersion) only"
+            )
         }
     }
 }

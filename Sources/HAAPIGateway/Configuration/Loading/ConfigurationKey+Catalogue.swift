@@ -130,10 +130,12 @@ extension ConfigurationKey {
     static let byEnvironmentName: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.environmentName, $0) })
 
     /// The groups of keys within a section (`upstream.endpoints` for `upstream.endpoints.token`): a mapping in the file.
-    static let groups: Set<String> = Set(all.compactMap { key in
-        let parts = key.path.split(separator: ".")
-        return parts.count > 2 ? parts.dropLast().joined(separator: ".") : nil
-    })
+    static let groups: Set<String> = Set(
+        all.compactMap { key in
+            let parts = key.path.split(separator: ".")
+            return parts.count > 2 ? parts.dropLast().joined(separator: ".") : nil
+        }
+    )
 
     /// The sections, in order.
     static let sections: [String] = all.reduce(into: [String]()) { sections, key in

@@ -29,7 +29,9 @@ struct ConfigurationReader {
         guard let value = values[path] else { return nil }
         switch value.content {
         case .scalar(let text): return text
-        case .list, .records: problem(path, "must be a single value, not a list"); return nil
+        case .list, .records:
+            problem(path, "must be a single value, not a list")
+            return nil
         }
     }
 
@@ -38,7 +40,9 @@ struct ConfigurationReader {
         switch value.content {
         case .list(let items): return items
         case .scalar(let text): return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        case .records: problem(path, "must be a list of plain values, not of mappings"); return nil
+        case .records:
+            problem(path, "must be a list of plain values, not of mappings")
+            return nil
         }
     }
 
@@ -48,7 +52,9 @@ struct ConfigurationReader {
         guard let value = values[path] else { return nil }
         switch value.content {
         case .records(let records): return records
-        case .list: problem(path, "must be a list of mappings (one per entry), not of plain values"); return nil
+        case .list:
+            problem(path, "must be a list of mappings (one per entry), not of plain values")
+            return nil
         case .scalar(let text):
             let parsed = text.data(using: .utf8).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [[String: Any]] }
             guard let objects = parsed, objects.allSatisfy({ $0.values.allSatisfy { $0 is String } }) else {

@@ -13,21 +13,31 @@ extension GatewayConfiguration {
         devices.codeLifetimeSeconds = reader.integer("devices.codeLifetimeSeconds", in: 60...3600, default: defaults.codeLifetimeSeconds)
         devices.pollIntervalSeconds = reader.integer("devices.pollIntervalSeconds", in: 1...60, default: defaults.pollIntervalSeconds)
         devices.maximumWrongCodesPerAddress = reader.integer(
-            "devices.maximumWrongCodesPerAddress", in: 1...10_000, default: defaults.maximumWrongCodesPerAddress)
+            "devices.maximumWrongCodesPerAddress",
+            in: 1...10_000,
+            default: defaults.maximumWrongCodesPerAddress
+        )
         devices.maximumWrongCodes = reader.integer("devices.maximumWrongCodes", in: 1...1_000_000, default: defaults.maximumWrongCodes)
         devices.wrongCodeWindowSeconds = reader.integer("devices.wrongCodeWindowSeconds", in: 1...86_400, default: defaults.wrongCodeWindowSeconds)
         devices.maximumEntriesPerCode = reader.integer("devices.maximumEntriesPerCode", in: 1...100, default: defaults.maximumEntriesPerCode)
         devices.maximumPendingAuthorizations = reader.integer(
-            "devices.maximumPendingAuthorizations", in: 1...10_000_000, default: defaults.maximumPendingAuthorizations)
+            "devices.maximumPendingAuthorizations",
+            in: 1...10_000_000,
+            default: defaults.maximumPendingAuthorizations
+        )
         devices.maximumPendingPerAddress = reader.integer(
-            "devices.maximumPendingPerAddress", in: 1...10_000_000, default: defaults.maximumPendingPerAddress)
+            "devices.maximumPendingPerAddress",
+            in: 1...10_000_000,
+            default: defaults.maximumPendingPerAddress
+        )
         if reader.isSet("devices.refreshTokenKeyFile"), let text = reader.secretFile("devices.refreshTokenKeyFile") {
             // One key per line, the sealing one first (a rotation puts a new line first and keeps the old ones a while).
             let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             if let short = lines.firstIndex(where: { $0.utf8.count < 32 }) {
                 reader.problem(
                     "devices.refreshTokenKeyFile",
-                    "line \(short + 1): each line must hold at least 32 characters of random text (such as `openssl rand -hex 32`)")
+                    "line \(short + 1): each line must hold at least 32 characters of random text (such as `openssl rand -hex 32`)"
+                )
             } else {
                 // Each line's text, whatever its encoding, is condensed into a 256-bit AES key.
                 devices.refreshTokenKeys = lines.map { Data(SHA256.hash(data: Data($0.utf8))) }

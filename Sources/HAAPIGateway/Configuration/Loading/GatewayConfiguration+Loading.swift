@@ -14,8 +14,10 @@ extension GatewayConfiguration {
     ///     do), so that their problems are listed with the others.
     /// - Throws: ``ConfigurationError`` listing every problem of every source.
     public static func load(
-        file: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-        flags: [(path: String, flag: String, value: ConfigurationValue.Content?)] = [], checkTemplates: Bool = false
+        file: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        flags: [(path: String, flag: String, value: ConfigurationValue.Content?)] = [],
+        checkTemplates: Bool = false
     ) throws(ConfigurationError) -> GatewayConfiguration {
         var layers = ConfigurationLayers()
         if let file {
@@ -42,7 +44,12 @@ extension GatewayConfiguration {
             host: reader.string("server.host") ?? defaults.host,
             port: reader.integer("server.port", in: 0...65_535, default: defaults.port),
             publicBaseURL: reader.httpURL("server.publicURL"),
-            maximumRequestBodyBytes: reader.integer("server.maximumRequestBodyBytes", in: 1024...(16 << 20), default: defaults.maximumRequestBodyBytes))
+            maximumRequestBodyBytes: reader.integer(
+                "server.maximumRequestBodyBytes",
+                in: 1024...(16 << 20),
+                default: defaults.maximumRequestBodyBytes
+            )
+        )
         configuration.server.drainSeconds = reader.integer("server.drainSeconds", in: 0...300, default: defaults.drainSeconds)
         configuration.server.healthEndpoints = reader.boolean("server.healthEndpoints", default: defaults.healthEndpoints)
         for entry in reader.list("server.trustedProxies") ?? [] {
@@ -52,12 +59,22 @@ extension GatewayConfiguration {
                 reader.problem("server.trustedProxies", "'\(entry)' is not an IP address or CIDR block (such as 127.0.0.1 or 10.0.0.0/8)")
             }
         }
-        configuration.server.requestTimeoutSeconds = reader.integer("server.requestTimeoutSeconds", in: 1...300, default: defaults.requestTimeoutSeconds)
+        configuration.server.requestTimeoutSeconds = reader.integer(
+            "server.requestTimeoutSeconds",
+            in: 1...300,
+            default: defaults.requestTimeoutSeconds
+        )
         configuration.server.maximumConnections = reader.integer("server.maximumConnections", in: 1...1_000_000, default: defaults.maximumConnections)
         configuration.server.maximumConnectionsPerAddress = reader.integer(
-            "server.maximumConnectionsPerAddress", in: 0...1_000_000, default: defaults.maximumConnectionsPerAddress)
+            "server.maximumConnectionsPerAddress",
+            in: 0...1_000_000,
+            default: defaults.maximumConnectionsPerAddress
+        )
         if configuration.server.maximumConnectionsPerAddress > configuration.server.maximumConnections {
-            reader.problem("server.maximumConnectionsPerAddress", "must not be larger than server.maximumConnections (\(configuration.server.maximumConnections))")
+            reader.problem(
+                "server.maximumConnectionsPerAddress",
+                "must not be larger than server.maximumConnections (\(configuration.server.maximumConnections))"
+            )
         }
         configuration.server.tls = Self.serverTLS(&reader)
         if configuration.server.host.trimmingCharacters(in: .whitespaces).isEmpty { reader.problem("server.host", "must not be empty") }
@@ -71,16 +88,38 @@ extension GatewayConfiguration {
         let sessionDefaults = SessionSettings()
         configuration.sessions = SessionSettings(
             idleTimeoutSeconds: reader.integer("sessions.idleTimeoutSeconds", in: 10...86_400, default: sessionDefaults.idleTimeoutSeconds),
-            absoluteTimeoutSeconds: reader.integer("sessions.absoluteTimeoutSeconds", in: 10...604_800, default: sessionDefaults.absoluteTimeoutSeconds),
+            absoluteTimeoutSeconds: reader.integer(
+                "sessions.absoluteTimeoutSeconds",
+                in: 10...604_800,
+                default: sessionDefaults.absoluteTimeoutSeconds
+            ),
             maximumSessions: reader.integer("sessions.maximumSessions", in: 1...10_000_000, default: sessionDefaults.maximumSessions),
             maximumNewSessionsPerAddress: reader.integer(
-                "sessions.maximumNewSessionsPerAddress", in: 0...1_000_000, default: sessionDefaults.maximumNewSessionsPerAddress),
-            newSessionWindowSeconds: reader.integer("sessions.newSessionWindowSeconds", in: 1...86_400, default: sessionDefaults.newSessionWindowSeconds),
+                "sessions.maximumNewSessionsPerAddress",
+                in: 0...1_000_000,
+                default: sessionDefaults.maximumNewSessionsPerAddress
+            ),
+            newSessionWindowSeconds: reader.integer(
+                "sessions.newSessionWindowSeconds",
+                in: 1...86_400,
+                default: sessionDefaults.newSessionWindowSeconds
+            ),
             maximumFailedPostsPerSession: reader.integer(
-                "sessions.maximumFailedPostsPerSession", in: 1...10_000, default: sessionDefaults.maximumFailedPostsPerSession),
+                "sessions.maximumFailedPostsPerSession",
+                in: 1...10_000,
+                default: sessionDefaults.maximumFailedPostsPerSession
+            ),
             maximumFailedPostsPerAddress: reader.integer(
-                "sessions.maximumFailedPostsPerAddress", in: 1...1_000_000, default: sessionDefaults.maximumFailedPostsPerAddress),
-            failedPostWindowSeconds: reader.integer("sessions.failedPostWindowSeconds", in: 1...86_400, default: sessionDefaults.failedPostWindowSeconds))
+                "sessions.maximumFailedPostsPerAddress",
+                in: 1...1_000_000,
+                default: sessionDefaults.maximumFailedPostsPerAddress
+            ),
+            failedPostWindowSeconds: reader.integer(
+                "sessions.failedPostWindowSeconds",
+                in: 1...86_400,
+                default: sessionDefaults.failedPostWindowSeconds
+            )
+        )
         if configuration.sessions.absoluteTimeoutSeconds < configuration.sessions.idleTimeoutSeconds {
             reader.problem("sessions.absoluteTimeoutSeconds", "must not be shorter than sessions.idleTimeoutSeconds")
         }
@@ -88,7 +127,9 @@ extension GatewayConfiguration {
 
         // templates
         configuration.templates = TemplateSettings(
-            directory: reader.filePath("templates.directory"), overrideDirectory: reader.filePath("templates.overrideDirectory"))
+            directory: reader.filePath("templates.directory"),
+            overrideDirectory: reader.filePath("templates.overrideDirectory")
+        )
         if checkTemplates {
             do throws(GatewayError) {
                 _ = try TemplateLibrary(settings: configuration.templates)
@@ -101,7 +142,8 @@ extension GatewayConfiguration {
         configuration.callbacks = resolveCallbacks(&reader)
         configuration.callbackDelivery = CallbackDeliverySettings(
             retryForSeconds: reader.integer("callbacks.retryForSeconds", in: 0...604_800, default: CallbackDeliverySettings().retryForSeconds),
-            handOverSeconds: reader.integer("callbacks.handOverSeconds", in: 1...300, default: CallbackDeliverySettings().handOverSeconds))
+            handOverSeconds: reader.integer("callbacks.handOverSeconds", in: 1...300, default: CallbackDeliverySettings().handOverSeconds)
+        )
         if let spool = reader.filePath("callbacks.spoolFile") {
             var isDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: spool.deletingLastPathComponent().path, isDirectory: &isDirectory) || !isDirectory.boolValue {
@@ -115,28 +157,33 @@ extension GatewayConfiguration {
         // completion
         configuration.completion = CompletionSettings(
             redirectURL: reader.httpURL("completion.redirectURL"),
-            confirmCancel: reader.boolean("completion.confirmCancel", default: CompletionSettings().confirmCancel))
+            confirmCancel: reader.boolean("completion.confirmCancel", default: CompletionSettings().confirmCancel)
+        )
 
         // polling
         let pollingDefaults = PollingSettings()
         configuration.polling = PollingSettings(
             defaultIntervalSeconds: reader.integer("polling.defaultIntervalSeconds", in: 1...60, default: pollingDefaults.defaultIntervalSeconds),
-            maximumWaitSeconds: reader.integer("polling.maximumWaitSeconds", in: 10...3600, default: pollingDefaults.maximumWaitSeconds))
+            maximumWaitSeconds: reader.integer("polling.maximumWaitSeconds", in: 10...3600, default: pollingDefaults.maximumWaitSeconds)
+        )
 
         // kiosk
         let kioskDefaults = KioskSettings()
         configuration.kiosk = KioskSettings(
             enabled: reader.boolean("kiosk.enabled", default: kioskDefaults.enabled),
             resetAfterSeconds: reader.integer("kiosk.resetAfterSeconds", in: 1...600, default: kioskDefaults.resetAfterSeconds),
-            idleResetSeconds: reader.integer("kiosk.idleResetSeconds", in: 10...3600, default: kioskDefaults.idleResetSeconds))
+            idleResetSeconds: reader.integer("kiosk.idleResetSeconds", in: 10...3600, default: kioskDefaults.idleResetSeconds)
+        )
 
         configuration.theme = resolveTheme(&reader)
 
         // metrics
         let metricsDefaults = MetricsSettings()
         configuration.metrics = MetricsSettings(
-            enabled: reader.boolean("metrics.enabled", default: metricsDefaults.enabled), host: reader.string("metrics.host") ?? metricsDefaults.host,
-            port: reader.integer("metrics.port", in: 0...65_535, default: metricsDefaults.port))
+            enabled: reader.boolean("metrics.enabled", default: metricsDefaults.enabled),
+            host: reader.string("metrics.host") ?? metricsDefaults.host,
+            port: reader.integer("metrics.port", in: 0...65_535, default: metricsDefaults.port)
+        )
         if !configuration.server.healthEndpoints, !configuration.metrics.enabled {
             reader.problem("server.healthEndpoints", "is false, but metrics.enabled is not true: /healthz and /readyz would be served nowhere")
         }
@@ -153,7 +200,8 @@ extension GatewayConfiguration {
         if configuration.devices.enabled, configuration.server.publicBaseURL == nil, !isLoopback(configuration.server.host) {
             reader.problem(
                 "devices.enabled",
-                "needs server.publicURL (the https origin people reach) when the gateway listens beyond loopback (server.host \(configuration.server.host)): the issuer and the verification_uri shown on devices would otherwise follow the Host header any client can send")
+                "needs server.publicURL (the https origin people reach) when the gateway listens beyond loopback (server.host \(configuration.server.host)): the issuer and the verification_uri shown on devices would otherwise follow the Host header any client can send"
+            )
         }
         configuration.startLinks = resolveStartLinks(&reader)
 
@@ -191,8 +239,12 @@ extension GatewayConfiguration {
             }
             return .demo(
                 DemoUpstreamSettings(
-                    requireDPoPNonce: reader.boolean("demo.requireDPoPNonce", default: false), strict: reader.boolean("demo.strict", default: false),
-                    scopes: scopes, timeoutSeconds: timeout))
+                    requireDPoPNonce: reader.boolean("demo.requireDPoPNonce", default: false),
+                    strict: reader.boolean("demo.strict", default: false),
+                    scopes: scopes,
+                    timeoutSeconds: timeout
+                )
+            )
         }
         for key in ["demo.requireDPoPNonce", "demo.strict"] where reader.isSet(key) {
             reader.problem(key, "applies to the embedded demo upstream only; remove it or upstream.baseURL")
@@ -214,13 +266,19 @@ extension GatewayConfiguration {
                     authentication = method == "secret-basic" ? .secretBasic(secret) : .secretPost(secret)
                 }
             } else {
-                reader.problem("upstream.clientSecret", "\(method) needs upstream.clientSecret or upstream.clientSecretFile (or \(ConfigurationKey.byPath["upstream.clientSecret"]!.environmentName))")
+                reader.problem(
+                    "upstream.clientSecret",
+                    "\(method) needs upstream.clientSecret or upstream.clientSecretFile (or \(ConfigurationKey.byPath["upstream.clientSecret"]!.environmentName))"
+                )
             }
         case "secret-jwt":
             if reader.isSet("upstream.clientSecret") || reader.isSet("upstream.clientSecretFile") {
                 if let secret = reader.secret("upstream.clientSecret", fileKey: "upstream.clientSecretFile") { authentication = .secretJWT(secret) }
             } else {
-                reader.problem("upstream.clientSecret", "secret-jwt needs upstream.clientSecret or upstream.clientSecretFile (the HS256 key, at least 32 bytes)")
+                reader.problem(
+                    "upstream.clientSecret",
+                    "secret-jwt needs upstream.clientSecret or upstream.clientSecretFile (the HS256 key, at least 32 bytes)"
+                )
             }
         case "private-key-jwt":
             let name = reader.string("upstream.clientAssertionAlgorithm") ?? ClientAssertionAlgorithm.es256.rawValue
@@ -233,7 +291,10 @@ extension GatewayConfiguration {
                     authentication = .privateKeyJWT(privateKeyPEM: pem, keyID: reader.string("upstream.keyID"), algorithm: algorithm)
                 }
             } else {
-                reader.problem("upstream.privateKeyFile", "private-key-jwt needs upstream.privateKeyFile (a PEM P-256 key for ES256, RSA for RS256 or PS256)")
+                reader.problem(
+                    "upstream.privateKeyFile",
+                    "private-key-jwt needs upstream.privateKeyFile (a PEM P-256 key for ES256, RSA for RS256 or PS256)"
+                )
             }
         case "mtls":
             if reader.isSet("upstream.clientCertificateFile"), reader.isSet("upstream.privateKeyFile") {
@@ -251,10 +312,14 @@ extension GatewayConfiguration {
             } else {
                 reader.problem(
                     "upstream.clientAuthentication",
-                    "none cannot work against a Curity server: a HAAPI client without authentication must attest, and a gateway cannot; use secret-basic, secret-post, secret-jwt, private-key-jwt or mtls (or set upstream.allowUnauthenticatedClient: true if your server really allows it)")
+                    "none cannot work against a Curity server: a HAAPI client without authentication must attest, and a gateway cannot; use secret-basic, secret-post, secret-jwt, private-key-jwt or mtls (or set upstream.allowUnauthenticatedClient: true if your server really allows it)"
+                )
             }
         default:
-            reader.problem("upstream.clientAuthentication", "must be secret-basic, secret-post, secret-jwt, private-key-jwt, mtls or none; got '\(method)'")
+            reader.problem(
+                "upstream.clientAuthentication",
+                "must be secret-basic, secret-post, secret-jwt, private-key-jwt, mtls or none; got '\(method)'"
+            )
         }
         if method != "private-key-jwt", reader.isSet("upstream.clientAssertionAlgorithm") {
             reader.problem("upstream.clientAssertionAlgorithm", "applies to private-key-jwt only")
@@ -264,10 +329,13 @@ extension GatewayConfiguration {
         }
         let trustRoots = reader.isSet("upstream.trustRootsFile") ? reader.fileContents("upstream.trustRootsFile").map { [$0] } ?? [] : []
         let parameters = AuthorizationParameters(
-            acrValues: reader.list("upstream.acrValues") ?? [], prompt: reader.string("upstream.prompt"),
-            uiLocales: reader.list("upstream.uiLocales") ?? [], loginHint: reader.string("upstream.loginHint"),
+            acrValues: reader.list("upstream.acrValues") ?? [],
+            prompt: reader.string("upstream.prompt"),
+            uiLocales: reader.list("upstream.uiLocales") ?? [],
+            loginHint: reader.string("upstream.loginHint"),
             maxAgeSeconds: reader.isSet("upstream.maxAgeSeconds") ? reader.integer("upstream.maxAgeSeconds", in: 0...31_536_000, default: 0) : nil,
-            claims: reader.string("upstream.claims"))
+            claims: reader.string("upstream.claims")
+        )
         if let claims = parameters.claims, (try? JSONSerialization.jsonObject(with: Data(claims.utf8))) as? [String: Any] == nil {
             reader.problem("upstream.claims", "must be a JSON object (the OpenID Connect claims request)")
         }
@@ -277,14 +345,23 @@ extension GatewayConfiguration {
         // The connect timeout also bounds the wait for a pooled connection (AsyncHTTPClient), so it is the whole timeout:
         // under many concurrent sign-ins a call may wait for a connection, and only the whole call has a limit.
         var client = HAAPIClientConfiguration(
-            baseURL: baseURL, clientID: clientID, clientAuthentication: authentication, additionalTrustRootsPEM: trustRoots,
-            redirectURI: reader.string("upstream.redirectURI") ?? "haapi:start", scopes: scopes, authorizationParameters: parameters,
-            connectTimeout: .seconds(timeout), requestTimeout: .seconds(timeout), bindTokensToDPoP: bind)
+            baseURL: baseURL,
+            clientID: clientID,
+            clientAuthentication: authentication,
+            additionalTrustRootsPEM: trustRoots,
+            redirectURI: reader.string("upstream.redirectURI") ?? "haapi:start",
+            scopes: scopes,
+            authorizationParameters: parameters,
+            connectTimeout: .seconds(timeout),
+            requestTimeout: .seconds(timeout),
+            bindTokensToDPoP: bind
+        )
         client.endpoints = address.endpoints
         client.internalURL = address.internalURL
         // The client library's own checks (key material, URLs); claims were checked above under their own key.
         // (internalURL and the endpoints were checked above under their own keys.)
-        for problem in client.problems where !problem.hasPrefix("claims") && !problem.hasPrefix("internalURL") && !problem.contains(" endpoint must") {
+        for problem in client.problems where !problem.hasPrefix("claims") && !problem.hasPrefix("internalURL") && !problem.contains(" endpoint must")
+        {
             reader.problem("upstream", problem)
         }
         return .haapi(client)
@@ -299,13 +376,19 @@ extension GatewayConfiguration {
             if reader.isSet("callbacks.webhookSecret") || reader.isSet("callbacks.webhookSecretFile") {
                 webhookSecret = reader.secret("callbacks.webhookSecret", fileKey: "callbacks.webhookSecretFile")
                 if let secret = webhookSecret, secret.utf8.count < 16 {
-                    reader.problem(reader.isSet("callbacks.webhookSecret") ? "callbacks.webhookSecret" : "callbacks.webhookSecretFile", "must be at least 16 characters")
+                    reader.problem(
+                        reader.isSet("callbacks.webhookSecret") ? "callbacks.webhookSecret" : "callbacks.webhookSecretFile",
+                        "must be at least 16 characters"
+                    )
                 }
             } else {
                 reader.problem("callbacks.sinks", "a webhook needs callbacks.webhookSecret or callbacks.webhookSecretFile to sign its requests")
             }
         } else if reader.isSet("callbacks.webhookSecret") || reader.isSet("callbacks.webhookSecretFile") {
-            reader.problem(reader.isSet("callbacks.webhookSecret") ? "callbacks.webhookSecret" : "callbacks.webhookSecretFile", "is set, but callbacks.sinks has no webhook")
+            reader.problem(
+                reader.isSet("callbacks.webhookSecret") ? "callbacks.webhookSecret" : "callbacks.webhookSecretFile",
+                "is set, but callbacks.sinks has no webhook"
+            )
         }
         // During a rotation the previous secret signs too, so receivers not yet switched keep verifying.
         var previousWebhookSecret: String?
@@ -352,7 +435,10 @@ extension GatewayConfiguration {
                 } else if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
                     reader.problem(key, "a claim name must not contain control characters")
                 } else if let first = seen[trimmed] {
-                    reader.problem(key, first == key ? "'\(trimmed)' is listed twice" : "'\(trimmed)' is also in \(first); take each claim from one source")
+                    reader.problem(
+                        key,
+                        first == key ? "'\(trimmed)' is listed twice" : "'\(trimmed)' is also in \(first); take each claim from one source"
+                    )
                 } else {
                     seen[trimmed] = key
                     names.append(trimmed)
@@ -360,7 +446,9 @@ extension GatewayConfiguration {
             }
             if !names.isEmpty, !scopes.contains("openid") {
                 reader.problem(
-                    key, "needs the openid scope in upstream.scopes (without it there is no \(key == "outcome.idTokenClaims" ? "ID token" : "userinfo"))")
+                    key,
+                    "needs the openid scope in upstream.scopes (without it there is no \(key == "outcome.idTokenClaims" ? "ID token" : "userinfo"))"
+                )
             }
             if key == "outcome.idTokenClaims" { settings.idTokenClaims = names } else { settings.userinfoClaims = names }
         }
@@ -386,10 +474,15 @@ extension GatewayConfiguration {
         let certificateSet = reader.isSet("server.tlsCertificateFile"), keySet = reader.isSet("server.tlsKeyFile")
         guard certificateSet || keySet else { return nil }
         guard certificateSet && keySet else {
-            reader.problem(certificateSet ? "server.tlsKeyFile" : "server.tlsCertificateFile", "is required with \(certificateSet ? "server.tlsCertificateFile" : "server.tlsKeyFile")")
+            reader.problem(
+                certificateSet ? "server.tlsKeyFile" : "server.tlsCertificateFile",
+                "is required with \(certificateSet ? "server.tlsCertificateFile" : "server.tlsKeyFile")"
+            )
             return nil
         }
-        guard let certificate = reader.fileContents("server.tlsCertificateFile"), let key = reader.fileContents("server.tlsKeyFile") else { return nil }
+        guard let certificate = reader.fileContents("server.tlsCertificateFile"), let key = reader.fileContents("server.tlsKeyFile") else {
+            return nil
+        }
         let settings = ServerTLSSettings(certificateChainPEM: certificate, privateKeyPEM: key)
         if (try? NIOSSLCertificate.fromPEMBytes(Array(certificate.utf8)))?.isEmpty != false {
             reader.problem("server.tlsCertificateFile", "does not hold a PEM certificate")

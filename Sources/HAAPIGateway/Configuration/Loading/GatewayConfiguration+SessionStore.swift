@@ -26,19 +26,25 @@ extension GatewayConfiguration {
                 }
             } else {
                 reader.problem(
-                    "sessions.store", "postgres needs sessions.postgresURL or sessions.postgresURLFile (or \(ConfigurationKey.byPath["sessions.postgresURL"]!.environmentName))")
+                    "sessions.store",
+                    "postgres needs sessions.postgresURL or sessions.postgresURLFile (or \(ConfigurationKey.byPath["sessions.postgresURL"]!.environmentName))"
+                )
             }
             if let root = url?.trustRootsFile, !FileManager.default.isReadableFile(atPath: root) {
                 reader.problem(
-                    reader.isSet("sessions.postgresURL") ? "sessions.postgresURL" : "sessions.postgresURLFile", "cannot read sslrootcert \(root)",
-                    unreadableInput: true)
+                    reader.isSet("sessions.postgresURL") ? "sessions.postgresURL" : "sessions.postgresURLFile",
+                    "cannot read sslrootcert \(root)",
+                    unreadableInput: true
+                )
             }
             var keys: [SessionEncryptionKey]?
             if reader.isSet("sessions.encryptionKeysFile") {
                 keys = resolveEncryptionKeys(&reader)
             } else {
                 reader.problem(
-                    "sessions.store", "postgres needs sessions.encryptionKeysFile (one base64 256-bit key per line, such as `openssl rand -base64 32`)")
+                    "sessions.store",
+                    "postgres needs sessions.encryptionKeysFile (one base64 256-bit key per line, such as `openssl rand -base64 32`)"
+                )
             }
             let synchronousCommit = reader.boolean("sessions.synchronousCommit", default: false)
             guard let url, let keys else { return .memory }

@@ -17,7 +17,9 @@ extension GatewayConfiguration {
                 links.allowedParameters.append(name)
             } else {
                 reader.problem(
-                    "startLinks.allowedParameters", "'\(name)' cannot be given by a link (allowed: \(StartLinkSettings.allowableParameters.joined(separator: ", ")))")
+                    "startLinks.allowedParameters",
+                    "'\(name)' cannot be given by a link (allowed: \(StartLinkSettings.allowableParameters.joined(separator: ", ")))"
+                )
             }
         }
         if !links.allowedParameters.isEmpty, links.secret == nil {

@@ -7,14 +7,18 @@ extension GatewayConfiguration {
     public var summary: [String] {
         var lines: [String] = []
         let listen = "\(server.host):\(server.port)"
-        lines.append("server: listens on \(listen)\(server.tls == nil ? "" : " over HTTPS"); public URL \(server.publicBaseURL?.absoluteString ?? "\(server.tls == nil ? "http" : "https")://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes; drains \(server.drainSeconds) s on SIGTERM; "
+        lines.append(
+            "server: listens on \(listen)\(server.tls == nil ? "" : " over HTTPS"); public URL \(server.publicBaseURL?.absoluteString ?? "\(server.tls == nil ? "http" : "https")://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes; drains \(server.drainSeconds) s on SIGTERM; "
                 + "a whole request within \(server.requestTimeoutSeconds) s; at most \(server.maximumConnections) connections, "
                 + (server.maximumConnectionsPerAddress == 0 ? "no cap per address" : "\(server.maximumConnectionsPerAddress) per address")
-                + (server.trustedProxies.isEmpty ? "" : "; client addresses forwarded by \(server.trustedProxies.map(\.description).joined(separator: ", "))"))
+                + (server.trustedProxies.isEmpty
+                    ? "" : "; client addresses forwarded by \(server.trustedProxies.map(\.description).joined(separator: ", "))")
+        )
         switch upstream {
         case .demo(let demo):
             lines.append(
-                "upstream: the embedded demo HAAPI server (\(demo.strict ? "strict: nonces per key, token-bound codes, stickiness cookie" : "DPoP nonces \(demo.requireDPoPNonce ? "on" : "off")")); scopes \(demo.scopes.joined(separator: " ")), timeout \(demo.timeoutSeconds) s")
+                "upstream: the embedded demo HAAPI server (\(demo.strict ? "strict: nonces per key, token-bound codes, stickiness cookie" : "DPoP nonces \(demo.requireDPoPNonce ? "on" : "off")")); scopes \(demo.scopes.joined(separator: " ")), timeout \(demo.timeoutSeconds) s"
+            )
         case .haapi(let client):
             let parameters = client.authorizationParameters.queryItems.map { "\($0.0)=\($0.1)" }
             lines.append(
@@ -26,12 +30,16 @@ extension GatewayConfiguration {
                     } ?? "")
                     + ", client \(client.clientID) with \(client.clientAuthentication), redirect URI \(client.redirectURI), "
                     + "scopes \(client.scopes.joined(separator: " ")), timeout \(client.requestTimeout.components.seconds) s"
-                    + (client.additionalTrustRootsPEM.isEmpty ? "" : ", extra trust roots") + (client.bindTokensToDPoP ? ", tokens bound to DPoP" : "")
-                    + (parameters.isEmpty ? "" : ", authorize parameters \(parameters.joined(separator: " "))"))
+                    + (client.additionalTrustRootsPEM.isEmpty ? "" : ", extra trust roots")
+                    + (client.bindTokensToDPoP ? ", tokens bound to DPoP" : "")
+                    + (parameters.isEmpty ? "" : ", authorize parameters \(parameters.joined(separator: " "))")
+            )
         }
-        lines.append("sessions: idle \(sessions.idleTimeoutSeconds) s, absolute \(sessions.absoluteTimeoutSeconds) s, at most \(sessions.maximumSessions); "
+        lines.append(
+            "sessions: idle \(sessions.idleTimeoutSeconds) s, absolute \(sessions.absoluteTimeoutSeconds) s, at most \(sessions.maximumSessions); "
                 + "new sign-ins at most \(sessions.maximumNewSessionsPerAddress == 0 ? "unbounded" : "\(sessions.maximumNewSessionsPerAddress)") per address in \(sessions.newSessionWindowSeconds) s; "
-                + "failed posts at most \(sessions.maximumFailedPostsPerSession) per session and \(sessions.maximumFailedPostsPerAddress) per address in \(sessions.failedPostWindowSeconds) s")
+                + "failed posts at most \(sessions.maximumFailedPostsPerSession) per session and \(sessions.maximumFailedPostsPerAddress) per address in \(sessions.failedPostWindowSeconds) s"
+        )
         switch sessions.store {
         case .memory:
             lines.append("session store: memory (this process only; a restart ends the sign-ins under way)")
@@ -40,11 +48,14 @@ extension GatewayConfiguration {
                 "session store: PostgreSQL at \(store.url); documents sealed with AES-256-GCM under key \(store.encryptionKeys[0].idHex) (<redacted>)"
                     + (store.encryptionKeys.count > 1 ? ", \(store.encryptionKeys.count - 1) more opening older documents" : "")
                     + (store.synchronousCommit
-                        ? "; every commit waits for the disk" : "; sign-in rows commit without waiting for the disk (sessions.synchronousCommit: false)"))
+                        ? "; every commit waits for the disk"
+                        : "; sign-in rows commit without waiting for the disk (sessions.synchronousCommit: false)")
+            )
         }
         lines.append(
             "templates: \(templates.directory?.path ?? "the default lookup (./templates, then next to the executable)")"
-                + (templates.overrideDirectory.map { ", overrides from \($0.path)" } ?? ""))
+                + (templates.overrideDirectory.map { ", overrides from \($0.path)" } ?? "")
+        )
         if callbacks.isEmpty {
             lines.append("callbacks: none (the tokens of each sign-in are discarded)")
         } else {
@@ -55,26 +66,35 @@ extension GatewayConfiguration {
                     + (sessions.store != .memory
                         ? ", kept meanwhile in the PostgreSQL outbox, where any replica delivers them"
                             + (callbackDelivery.spoolFile == nil ? "" : " (callbacks.spoolFile not used)")
-                        : callbackDelivery.spoolFile.map { ", then kept in \($0) across restarts" } ?? ""))
+                        : callbackDelivery.spoolFile.map { ", then kept in \($0) across restarts" } ?? "")
+            )
         }
         lines.append(
             "outcome: signInId, subject (the validated ID token's sub)"
                 + (outcome.idTokenClaims.isEmpty ? "" : "; ID token claims \(outcome.idTokenClaims.joined(separator: ", "))")
-                + (outcome.userinfoClaims.isEmpty ? "; userinfo not fetched" : "; userinfo claims \(outcome.userinfoClaims.joined(separator: ", "))"))
+                + (outcome.userinfoClaims.isEmpty ? "; userinfo not fetched" : "; userinfo claims \(outcome.userinfoClaims.joined(separator: ", "))")
+        )
         lines.append(
             "completion: \(completion.redirectURL.map { "continue to \($0.absoluteString)" } ?? "the signed-in page"); "
-                + "cancel \(completion.confirmCancel ? "asks for confirmation" : "without confirmation")")
-        lines.append("polling: every \(polling.defaultIntervalSeconds) s unless the server names an interval; at most \(polling.maximumWaitSeconds) s")
+                + "cancel \(completion.confirmCancel ? "asks for confirmation" : "without confirmation")"
+        )
+        lines.append(
+            "polling: every \(polling.defaultIntervalSeconds) s unless the server names an interval; at most \(polling.maximumWaitSeconds) s"
+        )
         lines.append(
             kiosk.enabled
                 ? "kiosk: on; the start page returns \(kiosk.resetAfterSeconds) s after a sign-in ends, and after \(kiosk.idleResetSeconds) s untouched"
-                : "kiosk: off")
-        let palettes = [theme.colorScheme != .dark ? "light \(theme.light.accent) on \(theme.light.background)" : nil,
-                        theme.colorScheme != .light ? "dark \(theme.dark.accent) on \(theme.dark.background)" : nil].compactMap { $0 }
+                : "kiosk: off"
+        )
+        let palettes = [
+            theme.colorScheme != .dark ? "light \(theme.light.accent) on \(theme.light.background)" : nil,
+            theme.colorScheme != .light ? "dark \(theme.dark.accent) on \(theme.dark.background)" : nil,
+        ].compactMap { $0 }
         lines.append(
             "theme: \(theme.productName.isEmpty ? "no product name" : "product name \"\(theme.productName)\"")"
                 + "; \(theme.logo.map { "a \($0.contentType) logo of \($0.bytes.count) bytes" } ?? "no logo")"
-                + "; colour scheme \(theme.colorScheme.rawValue) (\(palettes.joined(separator: ", ")))")
+                + "; colour scheme \(theme.colorScheme.rawValue) (\(palettes.joined(separator: ", ")))"
+        )
         lines.append(metrics.enabled ? "metrics: Prometheus text at http://\(metrics.host):\(metrics.port)/metrics" : "metrics: off")
         lines.append(
             devices.enabled
@@ -84,12 +104,14 @@ extension GatewayConfiguration {
                     + (devices.refreshTokenKeys.isEmpty
                         ? (sessions.store == .memory ? "a key made at startup" : "keys derived from sessions.encryptionKeysFile <redacted>")
                         : "the \(devices.refreshTokenKeys.count == 1 ? "key" : "\(devices.refreshTokenKeys.count) keys") of devices.refreshTokenKeyFile <redacted>")
-                : "devices: off")
+                : "devices: off"
+        )
         lines.append(
             startLinks.enabled
                 ? "start links: signed (secret <redacted>\(startLinks.previousSecret == nil ? "" : ", previous secret <redacted>")), valid at most \(startLinks.maximumLifetimeSeconds) s, "
                     + (startLinks.allowedParameters.isEmpty ? "no parameters" : "may set \(startLinks.allowedParameters.joined(separator: ", "))")
-                : "start links: off")
+                : "start links: off"
+        )
         lines.append("logging: \(logging.level.rawValue), \(logging.format.rawValue) lines on standard error")
         return lines
     }

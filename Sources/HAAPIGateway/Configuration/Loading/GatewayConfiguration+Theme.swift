@@ -54,8 +54,12 @@ extension GatewayConfiguration {
             return value.lowercased()
         }
         return ThemePalette(
-            text: color("textColor", defaults.text), background: color("backgroundColor", defaults.background),
-            accent: color("accentColor", defaults.accent), error: color("errorColor", defaults.error), border: color("borderColor", defaults.border))
+            text: color("textColor", defaults.text),
+            background: color("backgroundColor", defaults.background),
+            accent: color("accentColor", defaults.accent),
+            error: color("errorColor", defaults.error),
+            border: color("borderColor", defaults.border)
+        )
     }
 
     private static func contrastProblems(_ palette: ThemePalette, prefix: String, into reader: inout ConfigurationReader) {

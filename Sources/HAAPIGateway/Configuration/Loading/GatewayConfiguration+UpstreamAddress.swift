@@ -7,13 +7,18 @@ extension GatewayConfiguration {
     /// (`upstream.endpoints.*` with `upstream.issuer`), as oauth2-proxy's skip-discovery options allow. Every mistake is
     /// a problem.
     static func resolveUpstreamAddress(
-        _ reader: inout ConfigurationReader, baseURL: URL?, scopes: [String]
+        _ reader: inout ConfigurationReader,
+        baseURL: URL?,
+        scopes: [String]
     ) -> (internalURL: URL?, endpoints: HAAPIEndpoints?) {
         var address: (internalURL: URL?, endpoints: HAAPIEndpoints?) = (nil, nil)
         if let internalURL = reader.httpURL("upstream.internalURL") {
             requireHTTPS(&reader, "upstream.internalURL", internalURL, because: "the client's credentials and the person's sign-in go over it")
             if !(internalURL.path.isEmpty || internalURL.path == "/") || internalURL.query != nil || internalURL.fragment != nil {
-                reader.problem("upstream.internalURL", "must be an origin only (scheme, host and port): requests keep the paths of upstream.baseURL's URLs")
+                reader.problem(
+                    "upstream.internalURL",
+                    "must be an origin only (scheme, host and port): requests keep the paths of upstream.baseURL's URLs"
+                )
             }
             address.internalURL = internalURL
         }
@@ -24,7 +29,10 @@ extension GatewayConfiguration {
             guard let url = reader.httpURL(key) else { continue }
             requireHTTPS(&reader, key, url)
             if address.internalURL != nil, let baseURL, OriginGuard.origin(of: url) != OriginGuard.origin(of: baseURL) {
-                reader.problem(key, "must be on upstream.baseURL's origin \(OriginGuard.origin(of: baseURL)): with upstream.internalURL only that origin is reached")
+                reader.problem(
+                    key,
+                    "must be on upstream.baseURL's origin \(OriginGuard.origin(of: baseURL)): with upstream.internalURL only that origin is reached"
+                )
             }
             endpoints[name] = url
         }
@@ -41,7 +49,8 @@ extension GatewayConfiguration {
         if scopes.contains("openid"), !reader.isSet("upstream.endpoints.jwks") {
             reader.problem(
                 "upstream.endpoints.jwks",
-                "is required with the openid scope: ID tokens are validated against the server's keys (Curity: <issuer>/jwks)")
+                "is required with the openid scope: ID tokens are validated against the server's keys (Curity: <issuer>/jwks)"
+            )
         }
         if let issuer, URL(string: issuer)?.scheme == nil {
             reader.problem("upstream.issuer", "must be the server's issuer identifier, an absolute URL (Curity: its anonymous endpoint)")
@@ -49,9 +58,13 @@ extension GatewayConfiguration {
         guard let authorization = endpoints["authorization"], let token = endpoints["token"], let baseURL else { return address }
         let baseText = baseURL.absoluteString
         address.endpoints = HAAPIEndpoints(
-            authorization: authorization, token: token, revocation: endpoints["revocation"],
-            issuer: issuer ?? (baseText.hasSuffix("/") ? String(baseText.dropLast()) : baseText), keySet: endpoints["jwks"],
-            userinfo: endpoints["userinfo"])
+            authorization: authorization,
+            token: token,
+            revocation: endpoints["revocation"],
+            issuer: issuer ?? (baseText.hasSuffix("/") ? String(baseText.dropLast()) : baseText),
+            keySet: endpoints["jwks"],
+            userinfo: endpoints["userinfo"]
+        )
         return address
     }
 }

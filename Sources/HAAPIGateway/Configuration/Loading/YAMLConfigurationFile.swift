@@ -39,7 +39,9 @@ enum YAMLConfigurationFile {
         for (sectionNode, body) in sections {
             let section = sectionNode.string ?? ""
             guard ConfigurationKey.sections.contains(section) else {
-                problems.append("\(location(path, sectionNode)): unknown section '\(section)'\(suggestion(for: section, among: ConfigurationKey.sections))")
+                problems.append(
+                    "\(location(path, sectionNode)): unknown section '\(section)'\(suggestion(for: section, among: ConfigurationKey.sections))"
+                )
                 continue
             }
             if isNull(body) { continue }
@@ -89,11 +91,16 @@ enum YAMLConfigurationFile {
                 case (.records, _):
                     problems.append("\(location(path, valueNode)): '\(keyPath)' must be a list of mappings (one per entry)")
                 case (.list, .scalar(let scalar)):
-                    values[keyPath] = ConfigurationValue(.list(scalar.string.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }), origin: origin)
+                    values[keyPath] = ConfigurationValue(
+                        .list(scalar.string.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }),
+                        origin: origin
+                    )
                 case (_, .scalar(let scalar)):
                     values[keyPath] = ConfigurationValue(.scalar(scalar.string), origin: origin)
                 default:
-                    problems.append("\(location(path, valueNode)): '\(keyPath)' must be a single value, not a \(valueNode.isMapping ? "mapping" : "list")")
+                    problems.append(
+                        "\(location(path, valueNode)): '\(keyPath)' must be a single value, not a \(valueNode.isMapping ? "mapping" : "list")"
+                    )
                 }
             }
         }

@@ -71,14 +71,18 @@ struct TemplateParser {
             let kind: TagKind
             var end = closing
             switch sigil {
-            case UInt8(ascii: "{"): kind = .unescaped; end = Array("}".utf8) + closing
+            case UInt8(ascii: "{"):
+                kind = .unescaped
+                end = Array("}".utf8) + closing
             case UInt8(ascii: "&"): kind = .unescaped
             case UInt8(ascii: "#"): kind = .section
             case UInt8(ascii: "^"): kind = .inverted
             case UInt8(ascii: "/"): kind = .close
             case UInt8(ascii: "!"): kind = .comment
             case UInt8(ascii: ">"): kind = .partial
-            case UInt8(ascii: "="): kind = .delimiters; end = Array("=".utf8) + closing
+            case UInt8(ascii: "="):
+                kind = .delimiters
+                end = Array("=".utf8) + closing
             case UInt8(ascii: "<"), UInt8(ascii: "$"):
                 throw TemplateSyntaxError(line: tagLine, reason: "template inheritance ({{<…}}, {{$…}}) is not supported; use partials")
             case UInt8(ascii: "%"): throw TemplateSyntaxError(line: tagLine, reason: "pragmas ({{%…}}) are not supported")
@@ -166,7 +170,9 @@ struct TemplateParser {
                 case .comment, .delimiters:
                     continue
                 case .partial:
-                    guard TemplateName(content) != nil else { throw TemplateSyntaxError(line: token.line, reason: "{{> \(content)}} does not name a template") }
+                    guard TemplateName(content) != nil else {
+                        throw TemplateSyntaxError(line: token.line, reason: "{{> \(content)}} does not name a template")
+                    }
                     open[open.count - 1].nodes.append(.partial(content, indentation: token.indentation))
                 case .variable, .unescaped:
                     let name = try Self.name(content, line: token.line)

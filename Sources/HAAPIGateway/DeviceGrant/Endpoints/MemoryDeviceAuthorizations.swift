@@ -1,0 +1,169 @@
+import HAAPI
+
+/// The device authorizations under way (RFC 8628) in this process's memory (``DeviceAuthorizationStore``): the store
+/// of `sessions.store: memory`, where one process serves every step.
+///
+/// The device code is a bearer secret of 256 bits; only its SHA-256 is kept, so the store never holds a usable copy.
+/// Tokens wait here only between the end of the sign-in and the device's next poll, which takes them out: a device code
+/// yields tokens once.
+actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
+    private var byDeviceCode: [String: PendingDeviceAuthorization] = [:]
+    private var deviceCodeByUserCode: [String: String] = [:]
+    private var deviceCodeByReference: [String: String] = [:]
+    /// The access tokens handed to device clients (their SHA-256) with the client and when they expire.
+    private var issued: [String: (clientID: String, expiresAt: ContinuousClock.Instant)] = [:]
+    private var settings: DeviceSettings
+    private let now: @Sendable () -> ContinuousClock.Instant
+
+    /// - Parameter now: The clock (injected by tests).
+    init(settings: DeviceSettings, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+        self.settings = settings
+        self.now = now
+    }
+
+    func update(settings: DeviceSettings) {
+        self.settings = settings
+    }
+
+    func create(client: DeviceClient, scopes: [String]?, address: String?) -> (deviceCode: String, authorization: DeviceAuthorization)? {
+        purge()
+        guard byDeviceCode.count < settings.maximumPendingAuthorizations else { return nil }
+        var userCode = UserCode.make()
+        while deviceCodeByUserCode[userCode] != nil { userCode = UserCode.make() }
+        let deviceCode = DeviceCode.make()
+        let authorization = DeviceAuthorization(reference: SecureToken.make(byteCount: 12), client: client, userCode: userCode, scopes: scopes)
+        let key = DeviceCode.hash(deviceCode)
+        byDeviceCode[key] = PendingDeviceAuthorization(
+            authorization: authorization,
+            address: address,
+            expiresAt: now() + .seconds(settings.codeLifetimeSeconds),
+            intervalSeconds: settings.pollIntervalSeconds
+        )
+        deviceCodeByUserCode[userCode] = key
+        deviceCodeByReference[authorization.reference] = key
+        return (deviceCode, authorization)
+    }
+
+    func enter(userCode: String) -> UserCodeEntry {
+        guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt else {
+            return .unknown
+        }
+        guard case .waiting = pending.state, pending.entries < settings.maximumEntriesPerCode else { return .alreadyUsed }
+        pending.entries += 1
+        byDeviceCode[key] = pending
+        return .found(pending.authorization)
+    }
+
+    func beginSignIn(userCode: String) -> DeviceAuthorization? {
+        decide(userCode: userCode, becoming: .signingIn)
+    }
+
+    func waiting(from address: String) -> Int {
+        let now = now()
+        return byDeviceCode.values.count { pending in
+            guard pending.address == address, now < pending.expiresAt, case .waiting = pending.state else { return false }
+            return true
+        }
+    }
+
+    func knows(userCode: String) -> Bool {
+        guard let key = deviceCodeByUserCode[userCode], let pending = byDeviceCode[key] else { return false }
+        return now() < pending.expiresAt
+    }
+
+    func reopen(reference: String) {
+        update(reference: reference) { authorization in
+            if case .signingIn = authorization.state { authorization.state = .waiting }
+        }
+    }
+
+    func refuse(userCode: String) -> Bool {
+        decide(userCode: userCode, becoming: .denied) != nil
+    }
+
+    func approve(reference: String, tokens: OAuthTokens) -> Bool {
+        var approved = false
+        let now = now()
+        update(reference: reference) { authorization in
+            guard case .signingIn = authorization.state, now < authorization.expiresAt else { return }
+            authorization.state = .approved(tokens)
+            approved = true
+        }
+        return approved
+    }
+
+    func deny(reference: String) {
+        update(reference: reference) { authorization in
+            if case .approved = authorization.state { return }
+            authorization.state = .denied
+        }
+    }
+
+    func poll(deviceCode: String, clientID: String) -> DevicePollAnswer {
+        let key = DeviceCode.hash(deviceCode)
+        guard var pending = byDeviceCode[key], pending.authorization.client.id == clientID else { return .invalid }
+        let now = now()
+        defer { if byDeviceCode[key] != nil { byDeviceCode[key]?.lastPoll = now } }
+        switch pending.state {
+        case .approved(let tokens):
+            // Given once: the authorization is forgotten, so the code is unknown (`invalid_grant`) from now on. Past
+            // `expires_in` the code yields nothing, whatever happened before (RFC 8628 §3.5 `expired_token`).
+            forget(key)
+            return now < pending.expiresAt ? .tokens(tokens) : .expired
+        case .denied:
+            forget(key)
+            return .denied
+        case .waiting, .signingIn:
+            guard now < pending.expiresAt else { return .expired }
+            if let last = pending.lastPoll, now - last < .seconds(pending.intervalSeconds) {
+                pending.intervalSeconds += 5
+                byDeviceCode[key] = pending
+                return .slowDown
+            }
+            return .pending
+        }
+    }
+
+    func recordIssued(accessToken: String, to clientID: String, forSeconds seconds: Int) {
+        let now = now()
+        issued = issued.filter { $0.value.expiresAt > now }
+        issued[DeviceCode.hash(accessToken)] = (clientID, now + .seconds(seconds))
+    }
+
+    func wasIssued(accessToken: String, to clientID: String) -> Bool {
+        guard let record = issued[DeviceCode.hash(accessToken)] else { return false }
+        return record.clientID == clientID && now() < record.expiresAt
+    }
+
+    /// The person's decision on a waiting code, counted as an entry and refused past `devices.maximumEntriesPerCode`;
+    /// the authorization, or nil when the code was not waiting.
+    private func decide(userCode: String, becoming state: DeviceAuthorizationState) -> DeviceAuthorization? {
+        guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt, case .waiting = pending.state,
+            pending.entries < settings.maximumEntriesPerCode
+        else { return nil }
+        pending.entries += 1
+        pending.state = state
+        byDeviceCode[key] = pending
+        return pending.authorization
+    }
+
+    /// Forgets authorizations long past their expiry (an expired code still answers `expired_token` for one more
+    /// lifetime, then `invalid_grant`), and the tokens of those nobody collected.
+    private func purge() {
+        let now = now()
+        let grace = Duration.seconds(settings.codeLifetimeSeconds)
+        for (key, pending) in byDeviceCode where now >= pending.expiresAt + grace { forget(key) }
+    }
+
+    private func update(reference: String, _ change: (inout PendingDeviceAuthorization) -> Void) {
+        guard let key = deviceCodeByReference[reference], var authorization = byDeviceCode[key] else { return }
+        change(&authorization)
+        byDeviceCode[key] = authorization
+    }
+
+    private func forget(_ key: String) {
+        guard let pending = byDeviceCode.removeValue(forKey: key) else { return }
+        deviceCodeByUserCode[pending.authorization.userCode] = nil
+        deviceCodeByReference[pending.authorization.reference] = nil
+    }
+}

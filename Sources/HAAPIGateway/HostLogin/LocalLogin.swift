@@ -1,0 +1,86 @@
+import Foundation
+import HAAPI
+import Logging
+import ServiceLifecycle
+
+/// `login` without a central gateway: runs this gateway for exactly one sign-in. Only a single-use link (valid for
+/// ``timeoutSeconds``) starts it, and only after the person confirms that the code the page shows is the one the
+/// terminal shows (RFC 8628 §5.4); the first outcome ends the gateway.
+public struct LocalLogin: Sendable {
+    /// The gateway's configuration, with a `.haapi` upstream (the executable starts the demo upstream).
+    public let configuration: GatewayConfiguration
+    /// How long the link works and the gateway waits.
+    public let timeoutSeconds: Int
+    /// This host's name, shown beside the code.
+    public let hostName: String
+    /// Where what the gateway learns about its upstream is kept between runs (whether it issues token-bound authorization
+    /// codes): ``TokenFile/upstreamFactsPath(besideTokenFile:)``. Nil: learned again by every run.
+    public let upstreamFactsFile: String?
+
+    /// Creates a one-sign-in run.
+    /// - Parameters:
+    ///   - configuration: The gateway's configuration (a `.haapi` upstream).
+    ///   - timeoutSeconds: How long the link works.
+    ///   - hostName: This host's name for the confirmation page.
+    ///   - upstreamFactsFile: Where what the gateway learns about its upstream is kept between runs.
+    public init(
+        configuration: GatewayConfiguration,
+        timeoutSeconds: Int,
+        hostName: String = ProcessInfo.processInfo.hostName,
+        upstreamFactsFile: String? = nil
+    ) {
+        self.configuration = configuration
+        self.timeoutSeconds = timeoutSeconds
+        self.hostName = hostName
+        self.upstreamFactsFile = upstreamFactsFile
+    }
+
+    /// Serves the one sign-in and waits for its outcome, at most ``timeoutSeconds``.
+    /// - Parameters:
+    ///   - logger: The gateway's logger.
+    ///   - announce: Called once the gateway listens, with the link to open (a wildcard address replaced by one a phone
+    ///     can reach, ``NetworkAddress/reachable(_:)``) and the confirmation code.
+    /// - Returns: How the sign-in ended.
+    /// - Throws: Why the gateway could not start (``StartupFailure`` says it as a line and an exit status).
+    public func run(logger: Logger, announce: @escaping @Sendable (_ link: String, _ code: String) -> Void) async throws -> LoginOutcome {
+        var configuration = configuration
+        let ticket = PairingTicket.make(lifetime: .seconds(timeoutSeconds))
+        configuration.pairing = PairingSettings(ticket: ticket, hostName: hostName)
+        let (outcomes, outcomeSink) = AsyncStream.makeStream(of: CompletionOutcome.self)
+        let application = try await Gateway.makeApplication(
+            configuration: configuration,
+            logger: logger,
+            onRunning: { url in
+                let base = NetworkAddress.reachable(url).absoluteString
+                announce((base.hasSuffix("/") ? String(base.dropLast()) : base) + ticket.path, ticket.code)
+            },
+            onOutcome: { outcome in outcomeSink.yield(outcome) },
+            upstreamFactsFile: upstreamFactsFile
+        )
+        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let runner = Task {
+            defer { outcomeSink.finish() }
+            try await group.run()
+        }
+        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+        let timer = Task {
+            try await Task.sleep(until: deadline, clock: .continuous)
+            outcomeSink.finish()
+        }
+        var outcome: CompletionOutcome?
+        for await first in outcomes {
+            outcome = first
+            break
+        }
+        timer.cancel()
+        // Let the browser load the page it is being sent to, then stop.
+        if outcome != nil { try? await Task.sleep(for: .seconds(2)) }
+        await group.triggerGracefulShutdown()
+        let stopped = await runner.result
+        if let outcome { return LoginOutcome(outcome) }
+        // The listener could not start (its port taken, say): that, not "interrupted", is what went wrong.
+        if case .failure(let error) = stopped { throw error }
+        guard ContinuousClock.now >= deadline else { return .interrupted }
+        return .timedOut("no sign-in within \(timeoutSeconds) s; run the command again for a new link")
+    }
+}

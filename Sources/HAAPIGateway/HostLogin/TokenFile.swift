@@ -1,0 +1,82 @@
+import Foundation
+import HAAPI
+
+/// The token file of `haapi-gateway login`: the success outcome document (`{"outcome":"success","token":{…}}`) with mode
+/// 0600 in a directory only its owner can enter (created 0700 when missing), written atomically.
+public enum TokenFile {
+    /// The default path: `$XDG_CONFIG_HOME/haapi-gateway/tokens.json`, else `~/.config/haapi-gateway/tokens.json`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return base + "/haapi-gateway/tokens.json"
+    }
+
+    /// Where `login` keeps what it learned about its upstream between runs (whether it issues token-bound authorization
+    /// codes, nothing secret): `.haapi-gateway-upstream.json` in the token file's private directory, so that the next run
+    /// proves its first code exchange at once.
+    /// - Parameter tokenPath: The token file.
+    public static func upstreamFactsPath(besideTokenFile tokenPath: String) -> String {
+        UpstreamFactFile.besideTokenFile(tokenPath).path
+    }
+
+    /// Makes sure the file's directory exists and only its owner can use it.
+    /// - Throws: ``GatewayError`` (code `configuration`) when the directory cannot be created or others can read or
+    ///   enter it (a token file there could be read or replaced).
+    public static func prepareDirectory(for path: String) throws(GatewayError) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if !manager.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            do {
+                try manager.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw GatewayError(.configuration, "cannot create the token directory \(directory)")
+            }
+            return
+        }
+        guard isDirectory.boolValue else { throw GatewayError(.configuration, "\(directory) is not a directory") }
+        let mode = ((try? manager.attributesOfItem(atPath: directory))?[.posixPermissions] as? NSNumber)?.intValue ?? 0o777
+        guard mode & 0o077 == 0 else {
+            throw GatewayError(
+                .configuration,
+                "the token directory \(directory) is accessible by other users (mode \(String(mode, radix: 8))); use a private directory (chmod 700) or another --token-file"
+            )
+        }
+    }
+
+    /// The tokens of a token file, and when the file was written (when they were issued, near enough).
+    /// - Throws: ``GatewayError`` when the file cannot be read or holds no token model.
+    public static func read(_ path: String) throws(GatewayError) -> (tokens: OAuthTokens, written: Date) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GatewayError(.configuration, "cannot read the token file \(path); sign in with haapi-gateway login first")
+        }
+        struct Document: Decodable {
+            let outcome: String
+            let token: OAuthTokens?
+            let dpopPrivateKey: String?
+        }
+        guard let document = try? JSONDecoder().decode(Document.self, from: data), document.outcome == "success", var tokens = document.token else {
+            throw GatewayError(.configuration, "\(path) is not a token file written by haapi-gateway")
+        }
+        if let pem = document.dpopPrivateKey {
+            guard let key = try? DPoPKey(pem: pem) else { throw GatewayError(.configuration, "\(path) holds a DPoP key that cannot be read") }
+            tokens.dpopKey = key
+        }
+        let written = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? Date()
+        return (tokens, written)
+    }
+
+    /// Writes a success outcome (mode 0600, atomic).
+    /// - Throws: ``GatewayError`` when the outcome has no tokens or the file cannot be written.
+    public static func write(_ outcome: CompletionOutcome, to path: String) throws(GatewayError) {
+        guard outcome.token != nil else { throw GatewayError(.internalError, "only a successful sign-in is written to the token file") }
+        let document: [UInt8]
+        do {
+            document = try outcome.encoded()
+        } catch {
+            throw GatewayError(.internalError, "the tokens could not be encoded")
+        }
+        try AtomicFile.write(document, to: path)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import HAAPI
+import HTTPTypes
+import Hummingbird
+
+/// The sign-ins browsers hold by cookie, for every controller that starts or continues one (the sign-in pages, start
+/// links, the device verification page, `login`'s pairing link, the external browser's return): starting one, storing
+/// it, finding the request's own, checking a post, and the cookie and redirects that go with them.
+struct BrowserSignIns: Sendable {
+    let services: GatewayServices
+
+    /// The session cookie's name: `__Host-` where the gateway serves HTTPS itself.
+    var cookieName: String { services.server.servesTLS ? "__Host-haapi-gateway" : "haapi-gateway" }
+
+    static let sessionsFull = GatewayError(.overloaded, .sessionsFull).retrying(after: 5)
+    /// Another request holds the sign-in (a shared store's claim) for longer than an acting request waits.
+    static let signInBusy = GatewayError(.overloaded, .signInBusy).retrying(after: 2)
+    /// The query parameter of ``redirectHome(after:cookie:)``.
+    static let savedVersionParameter = "saved"
+
+    /// A new sign-in session over `flow`, with the request's polling and outcome settings.
+    func makeSession(
+        flow: HAAPIFlow,
+        context: GatewayRequestContext,
+        pairing: (code: String, hostName: String)? = nil,
+        device: DeviceSignIn? = nil,
+        startLink: StartLink? = nil
+    ) -> SignInSession {
+        let configuration = services.settings(for: context).configuration
+        let session = SignInSession(
+            flow: flow,
+            dispatcher: services.dispatcher,
+            polling: configuration.polling,
+            outcome: configuration.outcome,
+            logger: services.logger,
+            pairing: pairing,
+            device: device,
+            startLink: startLink,
+            metrics: services.metrics,
+            facts: services.upstream.facts
+        )
+        context.flow.belongs(to: session.flowID)
+        return session
+    }
+
+    /// Starts a sign-in for a browser without a session. Before any upstream call: past its address's bound on new
+    /// sign-ins it gets 429, and at the cap, when no session can be pushed out, 503; the sign-ins under way go on.
+    /// - Parameters:
+    ///   - link: The signed start link this sign-in was started by, if any.
+    ///   - notice: A message for its first page.
+    func start(_ request: Request, context: GatewayRequestContext, link: StartLink? = nil, notice: PageText? = nil) async throws -> Response {
+        let address = context.clientAddress
+        guard try await services.store.hasRoom() else {
+            services.metrics.signInRefused(reason: "sessions_full")
+            throw Self.sessionsFull
+        }
+        if let wait = await services.newSessions.admit(address: address) {
+            services.metrics.signInRefused(reason: "address_budget")
+            services.logger.debug("new sign-in refused: too many from the client address", metadata: ["address": "\(address ?? "")"])
+            throw GatewayError(.tooManyAttempts, .tooManyNewSignIns).retrying(after: wait)
+        }
+        let session = makeSession(flow: try services.newFlow(link: link), context: context, startLink: link)
+        try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
+        if let notice { await session.add(notice: notice) }
+        guard let checkout = try await add(session, context: context) else {
+            services.metrics.signInRefused(reason: "sessions_full")
+            throw Self.sessionsFull
+        }
+        let renderer = services.settings(for: context).renderer
+        let snapshot = await session.snapshot()
+        return PageRenderer.response(
+            renderer.page(for: snapshot, language: renderer.language(for: request), origin: services.origin(of: request)),
+            headers: [.setCookie: cookie(checkout.id)]
+        )
+    }
+
+    /// Stores a new sign-in, checked out to this request (checked in when it ends); nil when the store is full.
+    func add(_ session: SignInSession, context: GatewayRequestContext) async throws(GatewayError) -> SessionCheckout<SignInSession>? {
+        guard let checkout = try await services.store.add(session, address: context.clientAddress) else { return nil }
+        context.checkouts.add(checkout)
+        return checkout
+    }
+
+    /// The session of the request's cookie, checked out for `use` (and checked in when the request ends), the request
+    /// marked as one of its sign-in (its log line carries the flow id).
+    /// - Throws: "session expired" without a live session; ``UnreadableSignIn`` for one that cannot be continued;
+    ///   "busy, try again" (503) while another request holds it.
+    func session(_ request: Request, context: GatewayRequestContext, for use: SessionUse) async throws -> SessionCheckout<SignInSession> {
+        guard let checkout = try await session(request, context: context, for: use, whenBusy: Self.signInBusy) else { throw Self.signInBusy }
+        return checkout
+    }
+
+    /// As ``session(_:context:for:)``, but nil while another request holds the sign-in when `busy` is nil.
+    func session(
+        _ request: Request,
+        context: GatewayRequestContext,
+        for use: SessionUse,
+        whenBusy busy: GatewayError?
+    ) async throws
+        -> SessionCheckout<SignInSession>?
+    {
+        guard let id = request.cookies[cookieName]?.value else { throw GatewayError(.sessionExpired, .sessionExpired) }
+        switch try await services.store.checkOut(id: id, for: use) {
+        case .found(let checkout):
+            context.checkouts.add(checkout)
+            context.flow.belongs(to: checkout.session.flowID)
+            return checkout
+        case .absent: throw GatewayError(.sessionExpired, .sessionExpired)
+        case .unreadable: throw UnreadableSignIn()
+        case .busy:
+            if let busy { throw busy }
+            return nil
+        }
+    }
+
+    /// The session of a state-changing request after the failed-post bounds, the origin and the CSRF checks; a refusal
+    /// counts as a failed post of the session and the client address.
+    func verifiedSession(_ request: Request, context: GatewayRequestContext) async throws -> (SessionCheckout<SignInSession>, FormBody) {
+        let id = request.cookies[cookieName]?.value
+        if let wait = await services.limiter.retryAfter(session: id, address: context.clientAddress) {
+            services.logger.notice("post refused: too many failed posts")
+            throw GatewayError(.tooManyAttempts, .tooManyAttempts).retrying(after: wait)
+        }
+        do {
+            try services.originGuard.check(request)
+            guard id != nil else { throw GatewayError(.sessionExpired, .sessionExpired) }
+            let form = try await FormBody.read(request, limit: services.server.maximumRequestBodyBytes)
+            let checkout = try await session(request, context: context, for: .acting)
+            guard checkout.session.acceptsCSRF(form.values["_csrf"]) else {
+                throw GatewayError(.forbidden, .formNotVerified)
+            }
+            return (checkout, form)
+        } catch let error as GatewayError where error.code == .forbidden {
+            await services.limiter.recordFailure(session: id, address: context.clientAddress)
+            throw error
+        }
+    }
+
+    /// Removes the request's sign-in, if any, and forgets its failed posts.
+    func remove(id: String) async {
+        await services.store.remove(id: id)
+        await services.limiter.forget(session: id)
+    }
+
+    func redirectHome(cookie: String? = nil, clearingCookie: Bool = false) -> Response {
+        redirect(to: "/", cookie: clearingCookie ? self.cookie("", maxAge: 0) : cookie)
+    }
+
+    /// Back to the page after a post that checked `checkout` in: with a store that keeps documents, naming the version
+    /// it saved (`/?saved=7`), so that this replica shows the page from what it kept (``SessionUse/readingAfterPost(savedVersion:)``).
+    func redirectHome(after checkout: SessionCheckout<SignInSession>, cookie: String? = nil) -> Response {
+        guard let version = checkout.storedVersion else { return redirectHome(cookie: cookie) }
+        return redirect(to: "/?\(Self.savedVersionParameter)=\(version)", cookie: cookie)
+    }
+
+    func redirect(to location: String, cookie: String?) -> Response {
+        var headers: HTTPFields = [.location: location]
+        if let cookie { headers[.setCookie] = cookie }
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    /// The session cookie's `Set-Cookie` value: `HttpOnly`, `SameSite=Lax`, `Secure` over HTTPS.
+    func cookie(_ value: String, maxAge: Int? = nil) -> String {
+        var attributes = ["\(cookieName)=\(value)", "Path=/", "HttpOnly", "SameSite=Lax"]
+        if services.server.servesTLS { attributes.append("Secure") }
+        if let maxAge { attributes.append("Max-Age=\(maxAge)") }
+        return attributes.joined(separator: "; ")
+    }
+}

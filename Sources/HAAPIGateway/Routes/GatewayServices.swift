@@ -1,0 +1,50 @@
+import HAAPI
+import Hummingbird
+import Logging
+
+/// What the controllers work with: the gateway's long-lived parts, made once by ``Gateway`` and handed to each
+/// controller, so that none reaches through another for them.
+struct GatewayServices: Sendable {
+    /// The configuration and renderer in effect; a request reads them once, through ``settings(for:)``.
+    let live: LiveSettings
+    /// The server's settings, which a reload never changes (they wait for a restart): the listener's scheme, the
+    /// public origin, the body limit.
+    let server: ServerSettings
+    /// The upstream's client, once reached.
+    let upstream: UpstreamConnection
+    let store: any SessionStore<SignInSession>
+    /// The bound on failed posts per session and per client address.
+    let limiter: FailedPostLimiter
+    /// The bound on sign-ins each client address starts.
+    let newSessions: any NewSessionBudget
+    let dispatcher: CallbackDispatcher
+    let drain: GatewayDrain
+    let metrics: GatewayMetrics
+    let originGuard: RequestOriginGuard
+    let logger: Logger
+
+    /// The settings of this request: taken at its first call and the same for the rest of the request.
+    func settings(for context: GatewayRequestContext) -> LiveSettings.Snapshot {
+        context.settings.snapshot(from: live)
+    }
+
+    /// The gateway's origin as this browser (or device) reaches it: `server.publicURL` when configured, else `http://` (or
+    /// `https://` when the gateway listens on HTTPS itself) and the request's Host (only a host name or address and port;
+    /// anything else gives none).
+    func origin(of request: Request) -> String? {
+        if let url = server.publicBaseURL, let origin = RequestOriginGuard.origin(of: url) { return origin }
+        guard let authority = request.head.authority, !authority.isEmpty, authority.count <= 255,
+            authority.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) })
+        else { return nil }
+        return (server.tls == nil ? "http://" : "https://") + authority
+    }
+
+    /// A new flow of the upstream's client; "sign-in is unavailable, try again" (503) while the gateway has not reached it.
+    /// - Parameters:
+    ///   - scopes: Fewer scopes than the configured ones for this sign-in (a device asked for them).
+    ///   - link: A signed start link whose authorize parameters replace the configured ones.
+    func newFlow(scopes: [String]? = nil, link: StartLink? = nil) throws(GatewayError) -> HAAPIFlow {
+        guard let client = upstream.client else { throw GatewayError(.upstreamNotReady, .signInUnavailable).retrying(after: 5) }
+        return client.makeFlow(scopes: scopes, parameters: link.map { $0.applied(to: client.configuration.authorizationParameters) })
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+import HAAPI
+import Testing
+
+@testable import GatewayTestSupport
+@testable import HAAPIGateway
+
+extension PostgresStorageTests {
+    /// Device authorizations (RFC 8628) and used start links in PostgreSQL, as two replicas see them: two handles on one
+    /// database, each with its own pool.
+    @Suite("Device authorizations and start links shared by replicas through PostgreSQL")
+    struct Devices {
+        let key = SessionEncryptionKey.random()
+        static let client = DeviceClient(id: "build-host", name: "Build host 3", secret: "build-host-secret-0123456789")
+
+        static func settings(lifetime: Int = 600, interval: Int = 5, entries: Int = 3, pending: Int = 10_000) -> DeviceSettings {
+            var settings = DeviceSettings()
+            settings.enabled = true
+            settings.clients = [client, DeviceClient(id: "other", name: "Other")]
+            settings.codeLifetimeSeconds = lifetime
+            settings.pollIntervalSeconds = interval
+            settings.maximumEntriesPerCode = entries
+            settings.maximumPendingAuthorizations = pending
+            return settings
+        }
+
+        static let tokens = OAuthTokens(
+            accessToken: "canary-access-token-6b1f",
+            expiresIn: 300,
+            refreshToken: "canary-refresh-token-93ad",
+            tokenType: "DPoP",
+            scope: "openid",
+            idToken: "canary-id-token-1c2e",
+            dpopKey: DPoPKey()
+        )
+
+        /// Two replicas' stores on one fresh database (the second under `secondKeys` when given), for the time of `body`.
+        func withReplicas(
+            _ database: StorageTestDatabase,
+            settings: DeviceSettings = Devices.settings(),
+            secondKeys: [SessionEncryptionKey]? = nil,
+            _ body: (PostgresDeviceAuthorizations, PostgresDeviceAuthorizations) async throws -> Void
+        ) async throws {
+            try await database.withDatabase(keys: [key]) { first in
+                try await database.withDatabase(keys: secondKeys ?? [key]) { second in
+                    try await body(
+                        PostgresDeviceAuthorizations(database: first, settings: settings, logger: StorageTestDatabase.silent),
+                        PostgresDeviceAuthorizations(database: second, settings: settings, logger: StorageTestDatabase.silent)
+                    )
+                }
+            }
+        }
+
+        @Test(
+            "asked on one replica, entered, confirmed and approved on the other, polled by both at once: the tokens (with their DPoP key) go to exactly one poll (20 races)"
+        )
+        func tokensAreHandedOverOnceAcrossReplicas() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await withReplicas(database) { a, b in
+                for _ in 0..<20 {
+                    let (deviceCode, authorization) = try #require(try await a.create(client: Self.client, scopes: ["openid"]))
+                    #expect(try await b.poll(deviceCode: deviceCode, clientID: Self.client.id) == .pending)
+                    #expect(try await b.enter(userCode: authorization.userCode) == .found(authorization))
+                    #expect(try await a.beginSignIn(userCode: authorization.userCode) == authorization)
+                    #expect(try await b.beginSignIn(userCode: authorization.userCode) == nil, "one browser starts the sign-in")
+                    #expect(try await b.approve(reference: authorization.reference, tokens: Self.tokens))
+                    async let first = a.poll(deviceCode: deviceCode, clientID: Self.client.id)
+                    async let second = b.poll(deviceCode: deviceCode, clientID: Self.client.id)
+                    let answers = try await [first, second]
+                    let handed = answers.compactMap { answer -> OAuthTokens? in if case .tokens(let tokens) = answer { tokens } else { nil } }
+                    #expect(handed == [Self.tokens], "\(answers)")
+                    #expect(handed.first?.dpopKey?.publicJWK == Self.tokens.dpopKey?.publicJWK)
+                    #expect(answers.contains(.invalid))
+                }
+                #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_device_authorizations") == "0", "collected rows are gone")
+            }
+        }
+
+        @Test(
+            "the pace and the end across replicas: a poll sooner than the interval on the other replica is slow_down (+5 s); another client's poll is invalid_grant; past expires_in expired_token; a lifetime later invalid_grant"
+        )
+        func paceAndExpiry() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await withReplicas(database, settings: Self.settings(lifetime: 60, interval: 5)) { a, b in
+                let (deviceCode, authorization) = try #require(try await a.create(client: Self.client, scopes: nil))
+                #expect(authorization.scopes == nil)
+                #expect(try await a.poll(deviceCode: deviceCode, clientID: Self.client.id) == .pending)
+                database.clock.advance(.seconds(2))
+                #expect(try await b.poll(deviceCode: deviceCode, clientID: Self.client.id) == .slowDown)
+                database.clock.advance(.seconds(6))
+                #expect(try await a.poll(deviceCode: deviceCode, clientID: Self.client.id) == .slowDown, "the interval is 10 s now, then 15 s")
+                database.clock.advance(.seconds(16))
+                #expect(try await b.poll(deviceCode: deviceCode, clientID: Self.client.id) == .pending)
+                #expect(try await b.poll(deviceCode: deviceCode, clientID: "other") == .invalid)
+                #expect(try await a.poll(deviceCode: "not-a-device-code", clientID: Self.client.id) == .invalid)
+                database.clock.advance(.seconds(40))
+                #expect(try await a.poll(deviceCode: deviceCode, clientID: Self.client.id) == .expired)
+                #expect(try await b.enter(userCode: authorization.userCode) == .unknown, "an expired code is a wrong code")
+                #expect(try await b.beginSignIn(userCode: authorization.userCode) == nil)
+                database.clock.advance(.seconds(61))
+                #expect(try await a.poll(deviceCode: deviceCode, clientID: Self.client.id) == .invalid, "a lifetime past its expiry")
+                try await PostgresSessionStorage(database: a.database).sweepBookkeeping()
+                #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_device_authorizations") == "0", "and swept")
+            }
+        }
+
+        @Test(
+            "entries are counted across replicas up to maximumEntriesPerCode, confirmations and refusals among them; a confirmed code cannot be entered or refused; a refused one tells the device access_denied once; reopen lets it wait again"
+        )
+        func entriesDecisionsAndReopen() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await withReplicas(database, settings: Self.settings(entries: 3)) { a, b in
+                let (deviceCode, authorization) = try #require(try await a.create(client: Self.client, scopes: nil))
+                #expect(try await a.enter(userCode: authorization.userCode) == .found(authorization))
+                #expect(try await b.enter(userCode: authorization.userCode) == .found(authorization))
+                #expect(try await a.enter(userCode: authorization.userCode) == .found(authorization))
+                #expect(try await b.enter(userCode: authorization.userCode) == .alreadyUsed, "the fourth entry")
+                #expect(try await b.enter(userCode: "BCDFGHJK") == .unknown)
+                // Confirming and refusing name the code too: past the entries they start and refuse nothing (#31).
+                #expect(try await a.beginSignIn(userCode: authorization.userCode) == nil)
+                #expect(try await b.refuse(userCode: authorization.userCode) == false)
+                #expect(try await a.poll(deviceCode: deviceCode, clientID: Self.client.id) == .pending)
+
+                let (decidedCode, decided) = try #require(try await b.create(client: Self.client, scopes: nil))
+                #expect(try await a.beginSignIn(userCode: decided.userCode) == decided)
+                #expect(try await b.refuse(userCode: decided.userCode) == false, "signing in already")
+                try await b.reopen(reference: decided.reference)
+                #expect(try await a.refuse(userCode: decided.userCode), "waiting again after reopen")
+                #expect(try await b.approve(reference: decided.reference, tokens: Self.tokens) == false, "a refused code takes no tokens")
+                #expect(try await b.poll(deviceCode: decidedCode, clientID: Self.client.id) == .denied)
+                #expect(try await a.poll(deviceCode: decidedCode, clientID: Self.client.id) == .invalid)
+
+                // Approved in time, polled after expires_in: expired_token, never the tokens (#31).
+                let (lateCode, late) = try #require(try await a.create(client: Self.client, scopes: nil))
+                #expect(try await b.beginSignIn(userCode: late.userCode) == late)
+                #expect(try await a.approve(reference: late.reference, tokens: Self.tokens))
+                database.clock.advance(.seconds(601))
+                #expect(try await b.poll(deviceCode: lateCode, clientID: Self.client.id) == .expired)
+
+                let (secondCode, second) = try #require(try await b.create(client: Self.client, scopes: nil))
+                #expect(try await a.beginSignIn(userCode: second.userCode) == second)
+                try await a.deny(reference: second.reference)
+                #expect(try await b.poll(deviceCode: secondCode, clientID: Self.client.id) == .denied, "a failed sign-in denies")
+            }
+        }
+
+        @Test("the waiting authorizations of an address are counted for the replicas together; a confirmed one no longer waits")
+        func waitingPerAddress() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await withReplicas(database) { a, b in
+                _ = try await a.create(client: Self.client, scopes: nil, address: "198.51.100.7")
+                let (_, second) = try #require(try await b.create(client: Self.client, scopes: nil, address: "198.51.100.7"))
+                _ = try await b.create(client: Self.client, scopes: nil, address: "203.0.113.5")
+                #expect(try await a.waiting(from: "198.51.100.7") == 2)
+                #expect(try await b.beginSignIn(userCode: second.userCode) == second)
+                #expect(try await a.waiting(from: "198.51.100.7") == 1)
+                #expect(try await a.waiting(from: "203.0.113.5") == 1)
+            }
+        }
+
+        @Test("devices.maximumPendingAuthorizations holds for the replicas together; a device is asked to come back")
+        func capAcrossReplicas() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await withReplicas(database, settings: Self.settings(pending: 3)) { a, b in
+                var answered: [Bool] = []
+                for store in [a, b, a, b, a] {
+                    answered.append(try await store.create(client: Self.client, scopes: nil) != nil)
+                }
+                #expect(answered == [true, true, true, false, false])
+                #expect(try await b.waiting(from: "198.51.100.7") == 0)
+            }
+        }
+
+        @Test(
+            "a pg_dump holds no device code, user code or token: codes as hashes, tokens sealed; after a key rotation a replica finds the code and opens the tokens made under the old key"
+        )
+        func nothingInTheClearAndKeysRotate() async throws {
+            let database = try await StorageTestDatabase.make()
+            let newKey = SessionEncryptionKey.random()
+            try await withReplicas(database, secondKeys: [newKey, key]) { old, rotated in
+                let (deviceCode, authorization) = try #require(try await old.create(client: Self.client, scopes: ["openid"]))
+                #expect(try await old.beginSignIn(userCode: authorization.userCode) == authorization)
+                #expect(try await old.approve(reference: authorization.reference, tokens: Self.tokens))
+                let dump = try await database.server.dump(database: database.name)
+                for secret in [deviceCode, authorization.userCode, UserCode.display(authorization.userCode), "canary-", "PRIVATE KEY"] {
+                    #expect(!dump.contains(secret), "\(secret) is in the dump")
+                }
+                #expect(dump.contains(DeviceCode.hash(deviceCode)), "the device code's SHA-256 is its key")
+                #expect(try await rotated.enter(userCode: authorization.userCode) == .alreadyUsed, "found under the old key's HMAC")
+                #expect(try await rotated.poll(deviceCode: deviceCode, clientID: Self.client.id) == .tokens(Self.tokens))
+
+                let (_, fresh) = try #require(try await rotated.create(client: Self.client, scopes: nil))
+                #expect(try await old.enter(userCode: fresh.userCode) == .unknown, "a replica without the new key cannot find codes made under it")
+                #expect(try await rotated.enter(userCode: fresh.userCode) == .found(fresh))
+            }
+        }
+
+        @Test("a start link is used once across replicas: of 20 redeeming it at once on two handles, one succeeds")
+        func startLinksAreUsedOnceAcrossReplicas() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await database.withDatabase(keys: [key]) { first in
+                try await database.withDatabase(keys: [key]) { second in
+                    let ledgers = [first, second].map { PostgresStartLinkLedger(database: $0, logger: StorageTestDatabase.silent) }
+                    let expiry = Date().addingTimeInterval(300)
+                    let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+                        for index in 0..<20 {
+                            group.addTask { try await ledgers[index % 2].use(signature: "abc123", expiry: expiry, now: Date()) }
+                        }
+                        return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+                    }
+                    #expect(wins == 1)
+                    #expect(try await ledgers[1].use(signature: "another", expiry: expiry, now: Date()))
+                    let dump = try await database.server.dump(database: database.name)
+                    #expect(!dump.contains("abc123"), "only the signature's SHA-256 is kept")
+                }
+            }
+        }
+
+        @Test(
+            "two gateways: a device asks replica A, the person's pages alternate A and B, the device polls B and gets the tokens once, then refreshes on A; a start link used on A is refused on B"
+        )
+        func aDeviceAcrossGatewayReplicas() async throws {
+            try await SharedReplicas.run(
+                keys: [key],
+                configure: {
+                    TestDevice.configure(&$0)
+                    StartLinkEndToEndTests.configure(&$0)
+                }
+            ) { replicas in
+                try await TestBrowser.using(replicas.urls[0]) { onA in
+                    try await TestBrowser.using(replicas.urls[1]) { onB in
+                        let deviceA = TestDevice(browser: onA), deviceB = TestDevice(browser: onB)
+                        let authorization = try await deviceA.authorize(scope: "openid profile")
+                        let deviceCode = try #require(authorization["device_code"] as? String)
+                        #expect(try await deviceB.poll(deviceCode).json["error"] as? String == "authorization_pending")
+                        try await replicas.browser().closing { person in
+                            let confirm = try await person.enterDeviceCode(
+                                completeURI: try #require(authorization["verification_uri_complete"] as? String)
+                            )
+                            #expect(confirm.html.contains("Build host 3 is asking to sign in"), "\(confirm.html)")
+                            let done = try await person.signInAsDemoFrom(try await person.submit(try confirm.form(button: "It matches, continue")))
+                            #expect(done.html.contains("You can go back to Build host 3"), "\(done.html)")
+                            #expect(Set(person.served) == Set(replicas.urls), "both replicas served the person")
+                        }
+                        let tokens = try await deviceB.poll(deviceCode)
+                        #expect(tokens.status == 200, "\(tokens.page.html)")
+                        #expect(try await deviceA.poll(deviceCode).json["error"] as? String == "invalid_grant", "handed over once")
+                        let refreshToken = try #require(tokens.json["refresh_token"] as? String)
+                        let refreshed = try await deviceA.post("/oauth/token", [("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+                        #expect(refreshed.status == 200, "A opens what B sealed: \(refreshed.page.html)")
+
+                        let link = StartLinkEndToEndTests.link(["ref": "kiosk 4"])
+                        #expect(try await onA.get(link).status == 200)
+                        #expect(try await onB.get(link).status == 410, "used on A, refused on B")
+                    }
+                }
+            }
+        }
+    }
+}

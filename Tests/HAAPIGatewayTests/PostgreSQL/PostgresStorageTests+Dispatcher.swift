@@ -1,0 +1,509 @@
+import Foundation
+import HAAPI
+import Logging
+import Testing
+
+@testable import GatewayTestSupport
+@testable import HAAPIGateway
+
+extension PostgresStorageTests {
+    /// ``CallbackDispatcher`` journaling in the outbox (`sessions.store: postgres`): each replica is a dispatcher with
+    /// a connection pool of its own on the suite's database, on the database's own clock, so that leases run out in
+    /// real time (short ones here).
+    @Suite("Callback delivery through the outbox")
+    struct OutboxDispatcher {
+        let key = SessionEncryptionKey.random()
+        static let hook = "https://hooks.example.com/t"
+
+        /// A success outcome whose tokens are canaries.
+        static func canaryOutcome() -> (outcome: CompletionOutcome, canaries: [String]) {
+            let canaries = ["access-canary-\(UUID().uuidString)", "refresh-canary-\(UUID().uuidString)"]
+            let tokens = OAuthTokens(
+                accessToken: canaries[0],
+                expiresIn: 300,
+                refreshToken: canaries[1],
+                tokenType: "Bearer",
+                scope: "openid",
+                idToken: "i"
+            )
+            return (.success(tokens), canaries)
+        }
+
+        static func dispatcher(
+            _ replica: ReplicaPool,
+            owner: String,
+            sinks: [any CallbackSink],
+            settings: CallbackDeliverySettings,
+            lease: Duration = .seconds(2),
+            logs: LogCapture = LogCapture(),
+            metrics: GatewayMetrics? = nil
+        ) -> CallbackDispatcher {
+            let outbox = CallbackOutbox(
+                table: PostgresOutbox(database: replica.database, owner: owner),
+                attemptLease: lease,
+                pollInterval: .milliseconds(100)
+            )
+            return CallbackDispatcher(sinks: sinks, settings: settings, logger: logs.logger, outbox: outbox, metrics: metrics)
+        }
+
+        @Test(
+            "a delivery is in the outbox, sealed and claimed, from before its first attempt; a failed one is rescheduled there; a replica killed in the middle of the next attempt holds it until its lease ends, then another delivers it exactly once"
+        )
+        func killedReplicaIsTakenOver() async throws {
+            let database = try await StorageTestDatabase.make()
+            let (outcome, canaries) = Self.canaryOutcome()
+            let first = Gate()
+            let stuck = Gate()
+            let flaky = ScriptedSink(name: Self.hook, steps: [.hold(first, then: .refuse), .hold(stuck, then: .refuse)])
+            let a = try await ReplicaPool(database, keys: [key])
+            let dispatcherA = Self.dispatcher(
+                a,
+                owner: "replica-a",
+                sinks: [flaky],
+                settings: CallbackDeliverySettings(retryForSeconds: 3600, initialBackoffSeconds: 0.3, handOverSeconds: 5),
+                lease: .seconds(3)
+            )
+            await dispatcherA.start()
+            let handedOver = Task { await dispatcherA.deliver(outcome) }
+            #expect(try await Self.eventually { flaky.attemptsStarted == 1 })
+            #expect(
+                try await database.sql("SELECT claimed_by, attempts FROM haapi_gateway_outbox") == "replica-a|1",
+                "recorded, claimed by this replica, before its first attempt: a kill now loses nothing"
+            )
+            first.open()
+            #expect(await handedOver.value == false)
+            // Rescheduled unclaimed (any replica may make the next attempt), then claimed again by A's claimer when due.
+            #expect(try await Self.eventually { flaky.attemptsStarted == 2 }, "A's claimer makes the next attempt")
+            let claim = try await database.sql(
+                "SELECT claimed_by, attempts, give_up_at IS NOT NULL, extract(epoch FROM claimed_until) FROM haapi_gateway_outbox"
+            ).split(separator: "|")
+            // At least 2 attempts: on a loaded machine A's claimer may already have claimed its own stuck attempt again
+            // (its lease ran out), which is still A's and counts once more.
+            #expect(claim.count == 4 && claim[0] == "replica-a" && (Int(claim[1]) ?? 0) >= 2 && claim[2] == "t", "\(claim)")
+            let leaseEnds = try #require(Double(claim.last ?? ""))
+            // A is killed: its pool goes, and the attempt under way never reports.
+            await a.kill()
+            // The dump is taken here, with the delivery still in the outbox, rather than before the first attempt ends: on a
+            // loaded machine it can outlast A's 3 s lease, and the test would then race A's claimer.
+            let dump = try await database.server.dump(database: database.name)
+            for canary in canaries {
+                let hex = canary.utf8.map { String(format: "%02x", $0) }.joined()
+                #expect(!dump.contains(canary) && !dump.lowercased().contains(hex), "the outbox holds a token in the clear")
+            }
+            #expect(dump.contains("hooks.example.com"), "the dump is of the outbox")
+
+            let b = try await ReplicaPool(database, keys: [key])
+            let receiver = ScriptedSink(name: Self.hook, steps: [])
+            let dispatcherB = Self.dispatcher(
+                b,
+                owner: "replica-b",
+                sinks: [receiver],
+                settings: CallbackDeliverySettings(initialBackoffSeconds: 0.3)
+            )
+            await dispatcherB.start()
+            #expect(try await Self.eventually(.seconds(30)) { receiver.accepted.count == 1 }, "B takes it over once A's lease has ended")
+            let acceptedAt = try #require(receiver.acceptedAt.first)
+            #expect(
+                acceptedAt.timeIntervalSince1970 >= leaseEnds - 0.05,
+                "not before A's lease ended (\(acceptedAt.timeIntervalSince1970) < \(leaseEnds))"
+            )
+            #expect(receiver.accepted.first?.id == flaky.started.first, "the same delivery id")
+            #expect(receiver.accepted.first?.document == (try outcome.encoded()))
+            #expect(try await Self.eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
+            try await Task.sleep(for: .seconds(1))
+            #expect(receiver.accepted.count == 1, "exactly once")
+            await dispatcherB.flushAtShutdown()
+            await b.kill()
+            stuck.open()
+            await dispatcherA.flushAtShutdown()
+        }
+
+        @Test(
+            "an accepted delivery leaves the outbox at once; one still refused after callbacks.retryForSeconds is given up there, logged and counted"
+        )
+        func deliveredAndGivenUp() async throws {
+            let database = try await StorageTestDatabase.make()
+            let replica = try await ReplicaPool(database, keys: [key])
+            let healthy = ScriptedSink(name: Self.hook, steps: [])
+            let never = ScriptedSink(name: "exec:/bin/false", steps: Array(repeating: .refuse, count: 100))
+            let logs = LogCapture()
+            let metrics = GatewayMetrics()
+            let dispatcher = Self.dispatcher(
+                replica,
+                owner: "replica-a",
+                sinks: [healthy, never],
+                settings: CallbackDeliverySettings(retryForSeconds: 3, initialBackoffSeconds: 0.2, handOverSeconds: 5),
+                logs: logs,
+                metrics: metrics
+            )
+            await dispatcher.start()
+            await dispatcher.deliver(.cancelled(signIn: nil))
+            #expect(healthy.accepted.count == 1)
+            #expect(
+                try await database.sql("SELECT sink FROM haapi_gateway_outbox") == "exec:/bin/false",
+                "the accepted delivery is no longer in the outbox"
+            )
+            #expect(try await Self.eventually(.seconds(20)) { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
+            #expect(never.attemptsStarted >= 2, "retried from the outbox before it was given up (\(never.attemptsStarted) attempts)")
+            // The dispatcher logs and counts the give-up just after it deletes the row: wait for those very things.
+            #expect(try await Self.eventually { logs.text.contains("error callback delivery given up; this outcome is lost for the sink") })
+            #expect(logs.text.contains("exec:/bin/false"))
+            #expect(try await Self.eventually { metrics.exposition().contains(#"haapi_gateway_callback_deliveries_total{result="given_up"} 1"#) })
+            let lines = Set(metrics.exposition().split(separator: "\n").map(String.init))
+            #expect(lines.contains(#"haapi_gateway_callback_deliveries_total{result="given_up"} 1"#))
+            #expect(lines.contains(#"haapi_gateway_callback_deliveries_total{result="delivered"} 1"#))
+            #expect(lines.contains(#"haapi_gateway_callback_deliveries_total{result="retried"} 1"#))
+            await dispatcher.flushAtShutdown()
+            await replica.kill()
+        }
+
+        @Test(
+            "two sinks sharing a name (webhooks whose URLs differ only in their query) have rows of their own: one refused is retried though the other accepted"
+        )
+        func sinksSharingAName() async throws {
+            let database = try await StorageTestDatabase.make()
+            let replica = try await ReplicaPool(database, keys: [key])
+            // Its retry waits for the gate, so that the row is still there when the test looks on a loaded machine.
+            let retry = Gate()
+            let tenantA = ScriptedSink(name: "webhook:https://hooks.example.com/t", steps: [.refuse, .hold(retry, then: .accept)])
+            let tenantB = ScriptedSink(name: "webhook:https://hooks.example.com/t", steps: [])
+            let dispatcher = Self.dispatcher(
+                replica,
+                owner: "replica-a",
+                sinks: [tenantA, tenantB],
+                settings: CallbackDeliverySettings(initialBackoffSeconds: 0.3)
+            )
+            await dispatcher.start()
+            #expect(await dispatcher.deliver(.cancelled(signIn: nil)) == false)
+            #expect(tenantB.accepted.count == 1)
+            #expect(try await database.sql("SELECT sink FROM haapi_gateway_outbox") == "webhook:https://hooks.example.com/t")
+            retry.open()
+            #expect(try await Self.eventually { tenantA.accepted.count == 1 }, "the refused one is retried from the outbox")
+            #expect(try await Self.eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
+            #expect(tenantB.accepted.count == 1 && tenantA.accepted.first?.id == tenantB.accepted.first?.id)
+            await dispatcher.flushAtShutdown()
+            await replica.kill()
+        }
+
+        @Test(
+            "at shutdown an attempt under way gets callbacks.handOverSeconds, then the claims are released: another replica delivers at once, long before the lease would end"
+        )
+        func shutdownReleasesClaims() async throws {
+            let database = try await StorageTestDatabase.make()
+            let a = try await ReplicaPool(database, keys: [key])
+            let stuckGate = Gate()
+            let slowGate = Gate()
+            let stuck = ScriptedSink(name: Self.hook, steps: [.hold(stuckGate, then: .accept)])
+            let slow = ScriptedSink(name: "file:/var/lib/haapi/out.json", steps: [.hold(slowGate, then: .accept)])
+            let dispatcherA = Self.dispatcher(
+                a,
+                owner: "replica-a",
+                sinks: [stuck, slow],
+                settings: CallbackDeliverySettings(handOverSeconds: 2),
+                lease: .seconds(120)
+            )
+            await dispatcherA.start()
+            #expect(await dispatcherA.deliver(.cancelled(signIn: nil)) == false)
+            #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_outbox WHERE claimed_by = 'replica-a'") == "2")
+            Task {
+                try await Task.sleep(for: .milliseconds(300))
+                slowGate.open()
+            }
+            let stopped = ContinuousClock.now
+            await dispatcherA.flushAtShutdown()
+            #expect(slow.accepted.count == 1, "the attempt that ended within the hand-over time is done")
+            #expect(try await database.sql("SELECT sink, claimed_by IS NULL FROM haapi_gateway_outbox") == "\(Self.hook)|t", "released, not done")
+
+            let b = try await ReplicaPool(database, keys: [key])
+            let hookReceiver = ScriptedSink(name: Self.hook, steps: [])
+            let fileReceiver = ScriptedSink(name: "file:/var/lib/haapi/out.json", steps: [])
+            let dispatcherB = Self.dispatcher(b, owner: "replica-b", sinks: [hookReceiver, fileReceiver], settings: CallbackDeliverySettings())
+            await dispatcherB.start()
+            #expect(try await Self.eventually(.seconds(20)) { hookReceiver.accepted.count == 1 }, "taken over at once, not after the 120 s lease")
+            #expect(ContinuousClock.now - stopped < .seconds(60))
+            #expect(hookReceiver.accepted.first?.id == stuck.started.first)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(fileReceiver.accepted.isEmpty, "the delivery done during the shutdown is not delivered again")
+            #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0")
+            await dispatcherB.flushAtShutdown()
+            await b.kill()
+            stuckGate.open()
+            await a.kill()
+        }
+
+        @Test("a delivery whose document cannot be opened (its key removed) is given up with an error, never attempted")
+        func unopenableIsGivenUp() async throws {
+            let database = try await StorageTestDatabase.make()
+            let removed = try await ReplicaPool(database, keys: [SessionEncryptionKey.random()])
+            try await PostgresOutbox(database: removed.database).enqueue(
+                [
+                    OutboxDelivery(
+                        id: "sealed-under-a-removed-key",
+                        sink: Self.hook,
+                        outcome: "success",
+                        document: Array(#"{"outcome":"success"}"#.utf8)
+                    )
+                ],
+                claimingFor: nil
+            )
+            await removed.kill()
+            let replica = try await ReplicaPool(database, keys: [key])
+            let receiver = ScriptedSink(name: Self.hook, steps: [])
+            let logs = LogCapture()
+            let metrics = GatewayMetrics()
+            let dispatcher = Self.dispatcher(
+                replica,
+                owner: "replica-a",
+                sinks: [receiver],
+                settings: CallbackDeliverySettings(),
+                logs: logs,
+                metrics: metrics
+            )
+            await dispatcher.start()
+            #expect(
+                try await Self.eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" },
+                "given up: it leaves the outbox"
+            )
+            #expect(receiver.attemptsStarted == 0)
+            // The row goes first; the log line and the count follow it: each waited for itself.
+            #expect(try await Self.eventually { logs.text.contains("error callback delivery given up: its document in the outbox cannot be opened") })
+            #expect(logs.text.contains("sealed-under-a-removed-key"))
+            #expect(
+                try await Self.eventually {
+                    Set(metrics.exposition().split(separator: "\n").map(String.init)).contains(
+                        #"haapi_gateway_callback_deliveries_total{result="given_up"} 1"#
+                    )
+                }
+            )
+            await dispatcher.flushAtShutdown()
+            await replica.kill()
+        }
+
+        @Test("the database unreachable when a delivery is recorded: it goes on in memory, with an error logged, and is delivered")
+        func unreachableDatabaseKeepsTheDeliveryInMemory() async throws {
+            // Nothing listens on port 1: every operation fails at once as unavailable.
+            let url = try PostgresURL.parse("postgres://gateway:unused@127.0.0.1:1/nothing?sslmode=disable").get()
+            let replica = try await ReplicaPool(url: url, keys: [key], prepare: false, operationTimeout: .seconds(1))
+            let flaky = ScriptedSink(name: Self.hook, steps: [.refuse, .refuse])
+            let logs = LogCapture()
+            let dispatcher = Self.dispatcher(
+                replica,
+                owner: "replica-a",
+                sinks: [flaky],
+                settings: CallbackDeliverySettings(retryForSeconds: 60, initialBackoffSeconds: 0.05),
+                logs: logs
+            )
+            await dispatcher.start()
+            let (outcome, _) = Self.canaryOutcome()
+            #expect(await dispatcher.deliver(outcome) == false)
+            #expect(await dispatcher.pendingCount == 1, "kept in memory")
+            await dispatcher.drained()
+            #expect(flaky.accepted.count == 1, "delivered once, from memory")
+            #expect(flaky.attemptsStarted == 3)
+            #expect(logs.text.contains("error the callback outbox cannot be written; these deliveries are kept in this replica's memory only"))
+            await dispatcher.flushAtShutdown()
+            await replica.kill()
+        }
+
+        @Test("a delivery kept in memory while the outbox could not be written is recorded there when it can, and delivered from there")
+        func recordedWhenTheDatabaseAnswersAgain() async throws {
+            let database = try await StorageTestDatabase.make()
+            let replica = try await ReplicaPool(database, keys: [key])
+            let gate = Gate()
+            let receiver = ScriptedSink(name: Self.hook, steps: [], refusesUntil: gate)
+            let logs = LogCapture()
+            let dispatcher = Self.dispatcher(
+                replica,
+                owner: "replica-a",
+                sinks: [receiver],
+                settings: CallbackDeliverySettings(retryForSeconds: 60, initialBackoffSeconds: 0.1),
+                logs: logs
+            )
+            await dispatcher.start()
+            try await database.sql("ALTER TABLE haapi_gateway_outbox RENAME TO haapi_gateway_outbox_away")
+            #expect(await dispatcher.deliver(.cancelled(signIn: nil)) == false)
+            #expect(logs.text.contains("the callback outbox cannot be written"))
+            try await database.sql("ALTER TABLE haapi_gateway_outbox_away RENAME TO haapi_gateway_outbox")
+            #expect(
+                try await Self.eventually(.seconds(20)) { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "1" },
+                "recorded before its next attempt"
+            )
+            #expect(
+                try await Self.eventually { logs.text.contains("callback deliveries kept in memory are now in the outbox") },
+                "said once it is there"
+            )
+            gate.open()
+            #expect(try await Self.eventually(.seconds(20)) { receiver.accepted.count == 1 })
+            #expect(try await Self.eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
+            await dispatcher.flushAtShutdown()
+            #expect(receiver.accepted.count == 1)
+            await replica.kill()
+        }
+
+        @Test(
+            "a gateway with sessions.store: postgres keeps its pending deliveries in the outbox, not in callbacks.spoolFile, and says so at startup"
+        )
+        func gatewayUsesTheOutbox() async throws {
+            let database = try await StorageTestDatabase.make()
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-gateway-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let spool = directory.appendingPathComponent("callbacks.spool").path
+            // Its directory does not exist: every attempt fails.
+            let target = directory.appendingPathComponent("missing/tokens.json").path
+            let logs = LogCapture()
+            let store = PostgresStoreSettings(url: try database.url(), encryptionKeys: [key])
+            try await GatewayHarness.withGateway(
+                logger: logs.logger,
+                configure: {
+                    $0.sessions.store = .postgres(store)
+                    $0.callbacks = [.file(path: target)]
+                    $0.callbackDelivery = CallbackDeliverySettings(retryForSeconds: 3600, initialBackoffSeconds: 600, handOverSeconds: 1)
+                    $0.callbackDelivery.spoolFile = spool
+                }
+            ) { browser, _, _ in
+                var ready = try await browser.get("/readyz")
+                for _ in 0..<40 where ready.status != 200 {
+                    try await Task.sleep(for: .milliseconds(250))
+                    ready = try await browser.get("/readyz")
+                }
+                #expect(ready.status == 200, "\(ready.html)")
+                let done = try await browser.signInAsDemo()
+                #expect(done.html.contains("You are signed in") && done.html.contains("taking longer than usual"), "\(done.html)")
+                #expect(try await database.sql("SELECT sink, outcome FROM haapi_gateway_outbox") == "file:\(target)|success")
+            }
+            #expect(!FileManager.default.fileExists(atPath: spool), "the spool file is not used")
+            #expect(logs.text.contains("callbacks.spoolFile is not used with sessions.store: postgres"))
+            #expect(
+                try await database.sql("SELECT count(*) FROM haapi_gateway_outbox WHERE claimed_by IS NULL") == "1",
+                "rescheduled unclaimed, for any replica"
+            )
+        }
+
+        @Test("the configuration's summary says pending deliveries are kept in the outbox, and that callbacks.spoolFile is not used")
+        func summaryNamesTheOutbox() throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-summary-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try "\(key.base64)\n".write(to: directory.appendingPathComponent("keys"), atomically: true, encoding: .utf8)
+            try "postgres://gateway:pw@db.example.com/haapi\n".write(to: directory.appendingPathComponent("url"), atomically: true, encoding: .utf8)
+            let file = directory.appendingPathComponent("gateway.yaml")
+            try """
+            sessions:
+              store: postgres
+              postgresURLFile: url
+              encryptionKeysFile: keys
+            callbacks:
+              sinks: ["file:\(directory.path)/tokens.json"]
+              spoolFile: \(directory.path)/callbacks.spool
+            """.write(to: file, atomically: true, encoding: .utf8)
+            let summary = try GatewayConfiguration.load(file: file.path, environment: [:]).summary.joined(separator: "\n")
+            #expect(
+                summary.contains("kept meanwhile in the PostgreSQL outbox, where any replica delivers them (callbacks.spoolFile not used)"),
+                "\(summary)"
+            )
+            #expect(!summary.contains("across restarts"))
+        }
+    }
+}
+
+extension PostgresStorageTests.OutboxDispatcher {
+    /// One replica's own connection pool to a test database, on the database's clock; ``kill()`` closes it as a killed
+    /// process's connections close: nothing more is reported.
+    final class ReplicaPool: Sendable {
+        let database: PostgresDatabase
+        private let running: Task<Void, Never>
+
+        convenience init(_ test: StorageTestDatabase, keys: [SessionEncryptionKey]) async throws {
+            try await self.init(url: try test.url(), keys: keys, prepare: true)
+        }
+
+        init(url: PostgresURL, keys: [SessionEncryptionKey], prepare: Bool, operationTimeout: Duration = .seconds(10)) async throws {
+            var options = PostgresDatabase.Options()
+            options.maximumConnections = 4
+            options.operationTimeout = operationTimeout
+            options.connectTimeout = .seconds(2)
+            let database = PostgresDatabase(
+                url: url,
+                cipher: try #require(SessionCipher(keys: keys)),
+                options: options,
+                logger: StorageTestDatabase.silent
+            )
+            self.database = database
+            running = Task { await database.client.run() }
+            if prepare { try await database.prepareSchema() }
+        }
+
+        func kill() async {
+            running.cancel()
+            await running.value
+        }
+    }
+
+    /// Opened once by the test; attempts held at it go on.
+    final class Gate: @unchecked Sendable {
+        private let lock = NSLock()
+        private var isOpen = false
+
+        var opened: Bool { lock.withLock { isOpen } }
+
+        func open() { lock.withLock { isOpen = true } }
+
+        func wait() async {
+            while !opened { try? await Task.sleep(for: .milliseconds(20)) }
+        }
+    }
+
+    /// A sink whose attempts follow a script, a step each (beyond it: accepted, or refused until `refusesUntil` opens).
+    final class ScriptedSink: CallbackSink, @unchecked Sendable {
+        indirect enum Step {
+            case refuse
+            case accept
+            /// Held until the gate opens, then the step given.
+            case hold(Gate, then: Step)
+        }
+
+        let name: String
+        private let steps: [Step]
+        private let refusesUntil: Gate?
+        private let lock = NSLock()
+        private var startedIDs: [String] = []
+        private var acceptedDeliveries: [(CallbackDelivery, Date)] = []
+
+        init(name: String, steps: [Step], refusesUntil: Gate? = nil) {
+            self.name = name
+            self.steps = steps
+            self.refusesUntil = refusesUntil
+        }
+
+        /// The delivery ids of the attempts begun, in order.
+        var started: [String] { lock.withLock { startedIDs } }
+        var attemptsStarted: Int { started.count }
+        var accepted: [CallbackDelivery] { lock.withLock { acceptedDeliveries.map(\.0) } }
+        var acceptedAt: [Date] { lock.withLock { acceptedDeliveries.map(\.1) } }
+
+        func deliver(_ delivery: CallbackDelivery) async throws {
+            let index = lock.withLock {
+                startedIDs.append(delivery.id)
+                return startedIDs.count - 1
+            }
+            var step = index < steps.count ? steps[index] : (refusesUntil.map { $0.opened ? .accept : .refuse } ?? .accept)
+            while case .hold(let gate, let then) = step {
+                await gate.wait()
+                step = then
+            }
+            guard case .accept = step else { throw GatewayError(.internalError, "receiver down") }
+            lock.withLock { acceptedDeliveries.append((delivery, Date())) }
+        }
+    }
+
+    /// Whether `condition` holds within `timeout` (asked every 50 ms).
+    static func eventually(_ timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return try await condition()
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+@testable import GatewayTestSupport
+@testable import HAAPIGateway
+
+extension PostgresStorageTests {
+    @Suite("PostgreSQL tables: creation, versions, the operators' schema file")
+    struct Schema {
+        let key = SessionEncryptionKey.random()
+
+        @Test("four gateways starting at once on an empty database all prepare it; the tables and the version row are made once")
+        func concurrentCreation() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        try await database.withDatabase(keys: [key], prepare: false) { handle in try await handle.prepareSchema() }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(
+                try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 \(PostgresSchema.currentVersion)"
+            )
+            #expect(
+                try await database.sql("SELECT string_agg(tablename, ' ' ORDER BY tablename) FROM pg_tables WHERE tablename LIKE 'haapi_gateway_%'")
+                    == "haapi_gateway_device_authorizations haapi_gateway_device_tokens haapi_gateway_outbox haapi_gateway_schema haapi_gateway_sessions haapi_gateway_sign_in_starts haapi_gateway_upstream_facts haapi_gateway_used_start_links"
+            )
+            try await database.withStorage(keys: [key]) { storage in
+                try await storage.insert(
+                    id: "s",
+                    document: [1],
+                    lifetimes: SessionLifetimes(absolute: .seconds(60), idle: .seconds(60)),
+                    address: nil
+                )
+                #expect(try await storage.count() == 1)
+            }
+        }
+
+        @Test("tables newer than this gateway knows: preparing fails with newer_schema, and running stops with one line (exit 78)")
+        func newerSchemaIsRefused() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await database.withDatabase(keys: [key]) { _ in }
+            try await database.sql("UPDATE haapi_gateway_schema SET version = \(PostgresSchema.currentVersion + 1)")
+            try await database.withDatabase(keys: [key], prepare: false, poolOnly: true) { handle in
+                do throws(PostgresStorageError) {
+                    try await handle.prepareSchema()
+                    Issue.record("a newer schema was accepted")
+                } catch {
+                    #expect(error.code == .newerSchema)
+                }
+            }
+            var options = PostgresDatabase.Options()
+            options.maximumConnections = 2
+            let handle = PostgresDatabase(
+                url: try database.url(),
+                cipher: try #require(SessionCipher(keys: [key])),
+                options: options,
+                logger: StorageTestDatabase.silent
+            )
+            do {
+                // run() stops by itself; were it to go on, it is stopped after 60 s (a bound so that the test fails, not hangs).
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await handle.run() }
+                    group.addTask { try await Task.sleep(for: .seconds(60)) }
+                    try await group.next()
+                    group.cancelAll()
+                }
+                Issue.record("run() went on with a newer schema")
+            } catch let failure as StartupFailure {
+                #expect(failure.exitStatus == StartupFailure.configurationStatus)
+                #expect(!failure.message.contains("\n"))
+                #expect(
+                    failure.message.contains(
+                        "schema version \(PostgresSchema.currentVersion + 1), newer than this gateway's \(PostgresSchema.currentVersion)"
+                    )
+                )
+                #expect(!failure.message.contains(database.server.password), "no password in the line")
+            }
+        }
+
+        @Test("tables of schema version 1 holding a session are migrated in place: the session still loads, and can be claimed")
+        func migratesVersionOne() async throws {
+            let database = try await StorageTestDatabase.make()
+            let lifetimes = SessionLifetimes(absolute: .seconds(600), idle: .seconds(600))
+            try await database.withStorage(keys: [key]) { storage in
+                _ = try await storage.insert(id: "before", document: [1, 2, 3], lifetimes: lifetimes, address: nil)
+            }
+            // Back to version 1 as an earlier gateway left it: without the columns version 2 added.
+            try await database.sql(
+                """
+                ALTER TABLE haapi_gateway_sessions DROP COLUMN used_at, DROP COLUMN claimed_by, DROP COLUMN claimed_until;
+                UPDATE haapi_gateway_schema SET version = 1;
+                """
+            )
+            try await database.withStorage(keys: [key]) { (storage: PostgresSessionStorage) async throws in
+                #expect(try await storage.load(id: "before") == .found(StoredSession(document: [1, 2, 3], version: 1)))
+                #expect(
+                    try await storage.claim(id: "before", claim: "c", lease: .seconds(10))
+                        == .claimed(StoredSession(document: [1, 2, 3], version: 1))
+                )
+                #expect(try await storage.claim(id: "before", claim: "d", lease: .seconds(10)) == .busy)
+            }
+            #expect(
+                try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 \(PostgresSchema.currentVersion)"
+            )
+        }
+
+        @Test("tables of schema version 2 are migrated in place: the upstream facts table is added, the sessions kept")
+        func migratesVersionTwo() async throws {
+            let database = try await StorageTestDatabase.make()
+            let lifetimes = SessionLifetimes(absolute: .seconds(600), idle: .seconds(600))
+            try await database.withStorage(keys: [key]) { storage in
+                _ = try await storage.insert(id: "before", document: [4, 5], lifetimes: lifetimes, address: nil)
+            }
+            try await database.sql("DROP TABLE haapi_gateway_upstream_facts; UPDATE haapi_gateway_schema SET version = 2;")
+            try await database.withDatabase(keys: [key]) { handle in
+                #expect(try await PostgresSessionStorage(database: handle).load(id: "before") == .found(StoredSession(document: [4, 5], version: 1)))
+                let upstream = UpstreamFactKey(issuer: "https://idsvr.example/oauth/v2/oauth-anonymous", clientID: "gateway")
+                try await PostgresUpstreamFacts(database: handle).record(.proofRequired, for: upstream)
+                #expect(try await PostgresUpstreamFacts(database: handle).finding(for: upstream) == .proofRequired)
+            }
+            #expect(
+                try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 \(PostgresSchema.currentVersion)"
+            )
+        }
+
+        @Test("docs/postgres-schema.sql holds every statement of PostgresSchema, and a gateway whose user may not create tables uses what it made")
+        func operatorsSchemaFile() async throws {
+            let file = Repository.root.appendingPathComponent("docs/postgres-schema.sql")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let normalized = { (sql: String) in sql.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+            for statement in [PostgresSchema.createSchemaTable] + (1...PostgresSchema.currentVersion).flatMap({ PostgresSchema.migrations[$0] ?? [] })
+            {
+                #expect(normalized(text).contains(normalized(statement) + ";"), "missing from the file: \(statement)")
+            }
+            let database = try await StorageTestDatabase.make()
+            try await database.server.psql(file: file, database: database.name)
+            try await database.server.psql(file: file, database: database.name)  // idempotent
+            try await database.sql(
+                """
+                CREATE ROLE limited LOGIN PASSWORD 'limited-password';
+                GRANT SELECT ON haapi_gateway_schema TO limited;
+                GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox, haapi_gateway_upstream_facts,
+                    haapi_gateway_device_authorizations, haapi_gateway_used_start_links, haapi_gateway_sign_in_starts, haapi_gateway_device_tokens TO limited;
+                """
+            )
+            try await database.withDatabase(keys: [key], user: "limited", password: "limited-password") { handle in
+                let storage = PostgresSessionStorage(database: handle)
+                try await storage.insert(
+                    id: "s",
+                    document: [7],
+                    lifetimes: SessionLifetimes(absolute: .seconds(60), idle: .seconds(60)),
+                    address: nil
+                )
+                #expect(try await storage.load(id: "s") == .found(StoredSession(document: [7], version: 1)))
+                try await PostgresOutbox(database: handle).enqueue(
+                    [OutboxDelivery(id: "d", sink: "file:/x", outcome: "success", document: [1])],
+                    claimingFor: nil
+                )
+                let facts = PostgresUpstreamFacts(database: handle)
+                let upstream = UpstreamFactKey(issuer: "https://idsvr.example/oauth/v2/oauth-anonymous", clientID: "gateway")
+                try await facts.record(.proofRequired, for: upstream)
+                try await facts.record(.proofRequired, for: upstream)  // the upsert, with the grants the file names
+                #expect(try await facts.finding(for: upstream) == .proofRequired)
+            }
+            #expect(
+                try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 \(PostgresSchema.currentVersion)"
+            )
+        }
+    }
+}

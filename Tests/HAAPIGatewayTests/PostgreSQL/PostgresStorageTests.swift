@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import GatewayTestSupport
+@testable import HAAPIGateway
+
+/// The PostgreSQL layer against a real server of the suite's own (`initdb` into a temporary directory): sessions,
+/// the callback outbox, the tables. Each test has a database of its own and a clock it moves by hand.
+@Suite(
+    "PostgreSQL storage",
+    .postgresServer,
+    .enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)")
+)
+struct PostgresStorageTests {}
+
+/// A fresh database on the suite's server, with a clock the test moves.
+struct StorageTestDatabase {
+    let server: PostgresTestServer
+    let name: String
+    let clock = ManualWallClock()
+
+    static let silent = Logger(label: "storage-test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    static func make() async throws -> StorageTestDatabase {
+        let server = try #require(PostgresTestServer.current, "the suite runs inside .postgresServer")
+        return StorageTestDatabase(server: server, name: try await server.createDatabase())
+    }
+
+    func url(user: String? = nil, password: String? = nil) throws -> PostgresURL {
+        try PostgresURL.parse(server.url(database: name, user: user, password: password)).get()
+    }
+
+    /// A database handle (running, tables prepared unless `prepare` is false) under `keys`, for the time of `body`.
+    func withDatabase<Value>(
+        keys: [SessionEncryptionKey],
+        user: String? = nil,
+        password: String? = nil,
+        prepare: Bool = true,
+        poolOnly: Bool = false,
+        logger: Logger = StorageTestDatabase.silent,
+        _ body: (PostgresDatabase) async throws -> Value
+    ) async throws -> Value {
+        var options = PostgresDatabase.Options()
+        options.maximumConnections = 4
+        options.operationTimeout = .seconds(20)
+        let clock = self.clock
+        let database = PostgresDatabase(
+            url: try url(user: user, password: password),
+            cipher: try #require(SessionCipher(keys: keys)),
+            clock: .reading { clock.now },
+            options: options,
+            logger: logger
+        )
+        // `run()` prepares the tables too (and stops on tables it cannot use); `poolOnly` runs just the pool.
+        let running = Task { if poolOnly { await database.client.run() } else { try await database.run() } }
+        do {
+            if prepare { try await database.prepareSchema() }
+            let value = try await body(database)
+            running.cancel()
+            _ = await running.result
+            return value
+        } catch {
+            running.cancel()
+            _ = await running.result
+            throw error
+        }
+    }
+
+    /// Session storage under `keys`, for the time of `body`.
+    func withStorage<Value>(keys: [SessionEncryptionKey], _ body: (PostgresSessionStorage) async throws -> Value) async throws -> Value {
+        try await withDatabase(keys: keys) { try await body(PostgresSessionStorage(database: $0)) }
+    }
+
+    /// `psql` in this database.
+    @discardableResult
+    func sql(_ statement: String) async throws -> String {
+        try await server.psql(statement, database: name).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
