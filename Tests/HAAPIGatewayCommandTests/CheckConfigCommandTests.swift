@@ -34,6 +34,19 @@ import Testing
         #expect(result.standardOutput.contains("<redacted>"))
         #expect(!result.standardOutput.contains("canary-client-secret-0f9a"))
         #expect(!result.standardOutput.contains("a-webhook-secret-of-some-length"))
+        // What the file changes, setting by setting, from the declarations.
+        #expect(result.standardOutput.contains("settings changed from the defaults:"))
+        #expect(result.standardOutput.contains("    upstream.baseURL: https://idsvr.example.com/oauth/v2/oauth-anonymous"))
+        #expect(result.standardOutput.contains("    upstream.clientSecret: <redacted>"))
+    }
+
+    @Test func theReferenceIsPrintedWithoutAFile() async throws {
+        let result = try await runGatewayInRepository(["check-config", "--reference"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("# Configuration reference"))
+        #expect(result.standardOutput.contains("| `server.port`<br>`HAAPI_GATEWAY_SERVER_PORT` |"))
+        let neither = try await runGatewayInRepository(["check-config"])
+        #expect(neither.status != 0 && neither.standardError.contains("name the configuration file to check"), "\(neither.standardError)")
     }
 
     @Test func theDemoDeploymentIsValid() async throws {

@@ -32,6 +32,9 @@ public struct ServerSettings: Sendable, Equatable {
     /// The most connections open at once from one peer address (default 64; a browser opens at most 6 per host); one more
     /// from that address is closed at once. 0: no cap per address.
     public var maximumConnectionsPerAddress: Int = 64
+    /// When over 0, browsers reaching the gateway over HTTPS are told to use only HTTPS for its host for this many
+    /// seconds (`Strict-Transport-Security`, RFC 6797); 0 sends nothing.
+    public var strictTransportSecuritySeconds: Int = 0
 
     /// Creates server settings.
     /// - Parameters:

@@ -2,11 +2,10 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Applies a new configuration to a running gateway (on SIGHUP): templates and message catalogues, callbacks and their
-/// retries, completion, polling, theme, kiosk timings and session settings take effect at once; a change to a setting that
-/// needs a new listener, upstream, route or logger (server, upstream, metrics, kiosk.enabled, logging) is reported and
-/// waits for a restart. A configuration whose
-/// templates do not load is refused and the running one stays.
+/// Applies a new configuration to a running gateway (on SIGHUP). Each setting declares when a change takes effect
+/// (``ConfigurationKey/reload``): most at once; one the listener, the upstream client, a route or the logger was made
+/// from keeps its running value, and the reload names it as waiting for a restart. A configuration whose templates do
+/// not load is refused and the running one stays.
 public final class GatewayReloader: Sendable {
     /// What a reload did.
     public struct Outcome: Sendable {
@@ -14,7 +13,7 @@ public final class GatewayReloader: Sendable {
         public let applied: Bool
         /// Why it was refused.
         public let problems: [String]
-        /// Settings that changed but take effect only after a restart.
+        /// The settings (their keys, such as `server.port`) that changed but take effect only after a restart.
         public let needsRestart: [String]
     }
 

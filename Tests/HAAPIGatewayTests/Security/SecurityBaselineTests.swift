@@ -1,5 +1,6 @@
 import Foundation
 import HAAPIGateway
+import Synchronization
 import Testing
 
 @testable import GatewayTestSupport
@@ -102,6 +103,38 @@ struct SecurityBaselineTests {
             let header = try #require(browser.setCookieHeaders.first)
             #expect(header.hasPrefix("__Host-haapi-gateway="))
             #expect(header.contains("; Secure"))
+        }
+    }
+
+    @Test(
+        "server.strictTransportSecuritySeconds: Strict-Transport-Security on every response over HTTPS, never over plain HTTP, and a reload changes it at once"
+    )
+    func strictTransportSecurity() async throws {
+        try await GatewayHarness.withGateway { browser, _, _ in
+            let page = try await browser.get("/")
+            #expect(page.header("Strict-Transport-Security") == nil, "off by default")
+        }
+        try await GatewayHarness.withGateway(configure: { $0.server.strictTransportSecuritySeconds = 600 }) { browser, _, _ in
+            let page = try await browser.get("/")
+            #expect(page.header("Strict-Transport-Security") == nil, "never over plain HTTP (RFC 6797 §7.2)")
+        }
+        let reloader = GatewayReloader()
+        let started = Mutex<GatewayConfiguration?>(nil)
+        try await GatewayHarness.withGateway(
+            reloader: reloader,
+            configure: { configuration in
+                configuration.server.publicBaseURL = URL(string: "https://gateway.example")
+                configuration.server.strictTransportSecuritySeconds = 31_536_000
+                started.withLock { $0 = configuration }
+            }
+        ) { browser, _, _ in
+            #expect(try await browser.get("/").header("Strict-Transport-Security") == "max-age=31536000")
+            #expect(try await browser.get("/assets/gateway.css").header("Strict-Transport-Security") == "max-age=31536000")
+            var off = try #require(started.withLock { $0 })
+            off.server.strictTransportSecuritySeconds = 0
+            let outcome = await reloader.reload(off)
+            #expect(outcome.applied && outcome.needsRestart.isEmpty, "\(outcome)")
+            #expect(try await browser.get("/").header("Strict-Transport-Security") == nil, "the reload applied at once")
         }
     }
 

@@ -1,9 +1,15 @@
+import Crypto
 import Foundation
 
-/// One configuration key: its dotted path in the YAML file, the environment variable and the shape of its value.
+/// One setting, declared once: its dotted path in the YAML file (and so its environment variable), the shape of its
+/// value, whether it is a secret, the whole numbers it allows, what it means, when a changed value takes effect, and
+/// how its value is read back from a configuration.
 ///
-/// ``ConfigurationKey/all`` is the single list of keys: the file reader rejects keys not in it, the environment reader
-/// maps `HAAPI_GATEWAY_…` variables through it, and `check-config` prints the effective values in its order.
+/// ``ConfigurationKey/all`` is the single list of settings. From it: the file reader rejects keys not in it; the
+/// environment reader maps `HAAPI_GATEWAY_…` variables through it; the reader checks whole numbers against ``range``;
+/// `check-config` lists the settings changed from their defaults; a reload compares the running and the new value of
+/// every setting that waits for a restart and keeps the running one; and `check-config --reference` writes
+/// `docs/configuration.md`, the reference a test keeps current.
 public struct ConfigurationKey: Sendable, Hashable {
     /// The shape of a value.
     public enum Kind: String, Sendable {
@@ -26,12 +32,42 @@ public struct ConfigurationKey: Sendable, Hashable {
     public let kind: Kind
     /// Whether the value is a secret (never printed, never logged).
     public let isSecret: Bool
+    /// For a whole number, the values allowed.
+    public let range: ClosedRange<Int>?
+    /// What the setting means, in a sentence or two (the reference's text).
+    public let summary: String
+    /// When a changed value takes effect on a running gateway.
+    public let reload: ConfigurationReload
+    /// The default of a setting that applies only beside others the built-in configuration does not have (the real
+    /// upstream's, the database's); the reader falls back on it (``ConfigurationReader/stringOrDefault(_:)``). Other
+    /// settings take their default from the settings structs (``defaultValue``).
+    let fallback: String?
+    /// The value in effect in a configuration, as text; nil when it is not set. For a file of key material, a
+    /// fingerprint of what was read; for a secret, the secret itself (``displayValue(in:)`` redacts it).
+    let value: @Sendable (GatewayConfiguration) -> String?
 
-    init(_ path: String, _ kind: Kind, secret: Bool = false) {
+    init(
+        _ path: String,
+        _ kind: Kind,
+        secret: Bool = false,
+        range: ClosedRange<Int>? = nil,
+        default fallback: String? = nil,
+        _ reload: ConfigurationReload,
+        _ summary: String,
+        value: @escaping @Sendable (GatewayConfiguration) -> String?
+    ) {
         self.path = path
         self.kind = kind
         self.isSecret = secret
+        self.range = range
+        self.fallback = fallback
+        self.reload = reload
+        self.summary = summary
+        self.value = value
     }
+
+    public static func == (left: ConfigurationKey, right: ConfigurationKey) -> Bool { left.path == right.path }
+    public func hash(into hasher: inout Hasher) { hasher.combine(path) }
 
     /// The section (`server` for `server.port`).
     public var section: String { String(path.prefix { $0 != "." }) }
@@ -44,6 +80,15 @@ public struct ConfigurationKey: Sendable, Hashable {
     public var environmentName: String {
         "HAAPI_GATEWAY_" + path.split(separator: ".").map { Self.upperSnakeCase(String($0)) }.joined(separator: "_")
     }
+
+    /// The value in effect in `configuration` as it may be shown: a secret as `<redacted>`, nil when not set.
+    public func displayValue(in configuration: GatewayConfiguration) -> String? {
+        guard let value = value(configuration) else { return nil }
+        return isSecret ? "<redacted>" : value
+    }
+
+    /// The built-in default as it may be shown; nil when the setting has none.
+    public var defaultValue: String? { displayValue(in: GatewayConfiguration()) ?? fallback }
 
     /// `publicURL` → `PUBLIC_URL`, `maxAgeSeconds` → `MAX_AGE_SECONDS`, `clientID` → `CLIENT_ID`, `requireDPoPNonce` →
     /// `REQUIRE_DPOP_NONCE`.
@@ -59,5 +104,10 @@ public struct ConfigurationKey: Sendable, Hashable {
             result.append(contentsOf: character.uppercased())
         }
         return result
+    }
+
+    /// A short fingerprint of key material or a certificate read from a file: tells two apart, reveals nothing.
+    static func fingerprint(_ text: String) -> String {
+        "sha256:" + SHA256.hash(data: Data(text.utf8)).prefix(6).map { String(format: "%02x", $0) }.joined()
     }
 }

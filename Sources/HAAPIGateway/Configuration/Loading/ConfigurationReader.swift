@@ -65,7 +65,19 @@ struct ConfigurationReader {
         }
     }
 
-    mutating func integer(_ path: String, in range: ClosedRange<Int>, default fallback: Int) -> Int {
+    /// The setting's text, else the default its declaration names (``ConfigurationKey/fallback``).
+    mutating func stringOrDefault(_ path: String) -> String {
+        string(path) ?? ConfigurationKey.byPath[path]?.fallback ?? ""
+    }
+
+    /// The setting's switch, else the default its declaration names (``ConfigurationKey/fallback``).
+    mutating func booleanOrDefault(_ path: String) -> Bool {
+        boolean(path, default: ConfigurationKey.byPath[path]?.fallback == "true")
+    }
+
+    /// A whole number within the range its key declares (``ConfigurationKey/range``).
+    mutating func integer(_ path: String, default fallback: Int) -> Int {
+        let range = ConfigurationKey.byPath[path]?.range ?? Int.min...Int.max
         guard let text = string(path) else { return fallback }
         guard let number = Int(text.trimmingCharacters(in: .whitespaces)) else {
             problem(path, "must be a whole number, got '\(text)'")

@@ -10,24 +10,21 @@ extension GatewayConfiguration {
         var devices = DeviceSettings()
         let defaults = DeviceSettings()
         devices.enabled = reader.boolean("devices.enabled", default: defaults.enabled)
-        devices.codeLifetimeSeconds = reader.integer("devices.codeLifetimeSeconds", in: 60...3600, default: defaults.codeLifetimeSeconds)
-        devices.pollIntervalSeconds = reader.integer("devices.pollIntervalSeconds", in: 1...60, default: defaults.pollIntervalSeconds)
+        devices.codeLifetimeSeconds = reader.integer("devices.codeLifetimeSeconds", default: defaults.codeLifetimeSeconds)
+        devices.pollIntervalSeconds = reader.integer("devices.pollIntervalSeconds", default: defaults.pollIntervalSeconds)
         devices.maximumWrongCodesPerAddress = reader.integer(
             "devices.maximumWrongCodesPerAddress",
-            in: 1...10_000,
             default: defaults.maximumWrongCodesPerAddress
         )
-        devices.maximumWrongCodes = reader.integer("devices.maximumWrongCodes", in: 1...1_000_000, default: defaults.maximumWrongCodes)
-        devices.wrongCodeWindowSeconds = reader.integer("devices.wrongCodeWindowSeconds", in: 1...86_400, default: defaults.wrongCodeWindowSeconds)
-        devices.maximumEntriesPerCode = reader.integer("devices.maximumEntriesPerCode", in: 1...100, default: defaults.maximumEntriesPerCode)
+        devices.maximumWrongCodes = reader.integer("devices.maximumWrongCodes", default: defaults.maximumWrongCodes)
+        devices.wrongCodeWindowSeconds = reader.integer("devices.wrongCodeWindowSeconds", default: defaults.wrongCodeWindowSeconds)
+        devices.maximumEntriesPerCode = reader.integer("devices.maximumEntriesPerCode", default: defaults.maximumEntriesPerCode)
         devices.maximumPendingAuthorizations = reader.integer(
             "devices.maximumPendingAuthorizations",
-            in: 1...10_000_000,
             default: defaults.maximumPendingAuthorizations
         )
         devices.maximumPendingPerAddress = reader.integer(
             "devices.maximumPendingPerAddress",
-            in: 1...10_000_000,
             default: defaults.maximumPendingPerAddress
         )
         if reader.isSet("devices.refreshTokenKeyFile"), let text = reader.secretFile("devices.refreshTokenKeyFile") {

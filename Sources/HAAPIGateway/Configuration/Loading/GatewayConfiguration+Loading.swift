@@ -42,15 +42,14 @@ extension GatewayConfiguration {
         let defaults = ServerSettings()
         configuration.server = ServerSettings(
             host: reader.string("server.host") ?? defaults.host,
-            port: reader.integer("server.port", in: 0...65_535, default: defaults.port),
+            port: reader.integer("server.port", default: defaults.port),
             publicBaseURL: reader.httpURL("server.publicURL"),
             maximumRequestBodyBytes: reader.integer(
                 "server.maximumRequestBodyBytes",
-                in: 1024...(16 << 20),
                 default: defaults.maximumRequestBodyBytes
             )
         )
-        configuration.server.drainSeconds = reader.integer("server.drainSeconds", in: 0...300, default: defaults.drainSeconds)
+        configuration.server.drainSeconds = reader.integer("server.drainSeconds", default: defaults.drainSeconds)
         configuration.server.healthEndpoints = reader.boolean("server.healthEndpoints", default: defaults.healthEndpoints)
         for entry in reader.list("server.trustedProxies") ?? [] {
             if let range = IPAddressRange(entry) {
@@ -61,13 +60,11 @@ extension GatewayConfiguration {
         }
         configuration.server.requestTimeoutSeconds = reader.integer(
             "server.requestTimeoutSeconds",
-            in: 1...300,
             default: defaults.requestTimeoutSeconds
         )
-        configuration.server.maximumConnections = reader.integer("server.maximumConnections", in: 1...1_000_000, default: defaults.maximumConnections)
+        configuration.server.maximumConnections = reader.integer("server.maximumConnections", default: defaults.maximumConnections)
         configuration.server.maximumConnectionsPerAddress = reader.integer(
             "server.maximumConnectionsPerAddress",
-            in: 0...1_000_000,
             default: defaults.maximumConnectionsPerAddress
         )
         if configuration.server.maximumConnectionsPerAddress > configuration.server.maximumConnections {
@@ -76,6 +73,10 @@ extension GatewayConfiguration {
                 "must not be larger than server.maximumConnections (\(configuration.server.maximumConnections))"
             )
         }
+        configuration.server.strictTransportSecuritySeconds = reader.integer(
+            "server.strictTransportSecuritySeconds",
+            default: defaults.strictTransportSecuritySeconds
+        )
         configuration.server.tls = Self.serverTLS(&reader)
         if configuration.server.host.trimmingCharacters(in: .whitespaces).isEmpty { reader.problem("server.host", "must not be empty") }
         if let url = configuration.server.publicBaseURL, !(url.path.isEmpty || url.path == "/") || url.query != nil || url.fragment != nil {
@@ -87,36 +88,30 @@ extension GatewayConfiguration {
         // sessions
         let sessionDefaults = SessionSettings()
         configuration.sessions = SessionSettings(
-            idleTimeoutSeconds: reader.integer("sessions.idleTimeoutSeconds", in: 10...86_400, default: sessionDefaults.idleTimeoutSeconds),
+            idleTimeoutSeconds: reader.integer("sessions.idleTimeoutSeconds", default: sessionDefaults.idleTimeoutSeconds),
             absoluteTimeoutSeconds: reader.integer(
                 "sessions.absoluteTimeoutSeconds",
-                in: 10...604_800,
                 default: sessionDefaults.absoluteTimeoutSeconds
             ),
-            maximumSessions: reader.integer("sessions.maximumSessions", in: 1...10_000_000, default: sessionDefaults.maximumSessions),
+            maximumSessions: reader.integer("sessions.maximumSessions", default: sessionDefaults.maximumSessions),
             maximumNewSessionsPerAddress: reader.integer(
                 "sessions.maximumNewSessionsPerAddress",
-                in: 0...1_000_000,
                 default: sessionDefaults.maximumNewSessionsPerAddress
             ),
             newSessionWindowSeconds: reader.integer(
                 "sessions.newSessionWindowSeconds",
-                in: 1...86_400,
                 default: sessionDefaults.newSessionWindowSeconds
             ),
             maximumFailedPostsPerSession: reader.integer(
                 "sessions.maximumFailedPostsPerSession",
-                in: 1...10_000,
                 default: sessionDefaults.maximumFailedPostsPerSession
             ),
             maximumFailedPostsPerAddress: reader.integer(
                 "sessions.maximumFailedPostsPerAddress",
-                in: 1...1_000_000,
                 default: sessionDefaults.maximumFailedPostsPerAddress
             ),
             failedPostWindowSeconds: reader.integer(
                 "sessions.failedPostWindowSeconds",
-                in: 1...86_400,
                 default: sessionDefaults.failedPostWindowSeconds
             )
         )
@@ -141,8 +136,8 @@ extension GatewayConfiguration {
         // callbacks
         configuration.callbacks = resolveCallbacks(&reader)
         configuration.callbackDelivery = CallbackDeliverySettings(
-            retryForSeconds: reader.integer("callbacks.retryForSeconds", in: 0...604_800, default: CallbackDeliverySettings().retryForSeconds),
-            handOverSeconds: reader.integer("callbacks.handOverSeconds", in: 1...300, default: CallbackDeliverySettings().handOverSeconds)
+            retryForSeconds: reader.integer("callbacks.retryForSeconds", default: CallbackDeliverySettings().retryForSeconds),
+            handOverSeconds: reader.integer("callbacks.handOverSeconds", default: CallbackDeliverySettings().handOverSeconds)
         )
         if let spool = reader.filePath("callbacks.spoolFile") {
             var isDirectory: ObjCBool = false
@@ -163,16 +158,16 @@ extension GatewayConfiguration {
         // polling
         let pollingDefaults = PollingSettings()
         configuration.polling = PollingSettings(
-            defaultIntervalSeconds: reader.integer("polling.defaultIntervalSeconds", in: 1...60, default: pollingDefaults.defaultIntervalSeconds),
-            maximumWaitSeconds: reader.integer("polling.maximumWaitSeconds", in: 10...3600, default: pollingDefaults.maximumWaitSeconds)
+            defaultIntervalSeconds: reader.integer("polling.defaultIntervalSeconds", default: pollingDefaults.defaultIntervalSeconds),
+            maximumWaitSeconds: reader.integer("polling.maximumWaitSeconds", default: pollingDefaults.maximumWaitSeconds)
         )
 
         // kiosk
         let kioskDefaults = KioskSettings()
         configuration.kiosk = KioskSettings(
             enabled: reader.boolean("kiosk.enabled", default: kioskDefaults.enabled),
-            resetAfterSeconds: reader.integer("kiosk.resetAfterSeconds", in: 1...600, default: kioskDefaults.resetAfterSeconds),
-            idleResetSeconds: reader.integer("kiosk.idleResetSeconds", in: 10...3600, default: kioskDefaults.idleResetSeconds)
+            resetAfterSeconds: reader.integer("kiosk.resetAfterSeconds", default: kioskDefaults.resetAfterSeconds),
+            idleResetSeconds: reader.integer("kiosk.idleResetSeconds", default: kioskDefaults.idleResetSeconds)
         )
 
         configuration.theme = resolveTheme(&reader)
@@ -182,7 +177,7 @@ extension GatewayConfiguration {
         configuration.metrics = MetricsSettings(
             enabled: reader.boolean("metrics.enabled", default: metricsDefaults.enabled),
             host: reader.string("metrics.host") ?? metricsDefaults.host,
-            port: reader.integer("metrics.port", in: 0...65_535, default: metricsDefaults.port)
+            port: reader.integer("metrics.port", default: metricsDefaults.port)
         )
         if !configuration.server.healthEndpoints, !configuration.metrics.enabled {
             reader.problem("server.healthEndpoints", "is false, but metrics.enabled is not true: /healthz and /readyz would be served nowhere")
@@ -229,7 +224,7 @@ extension GatewayConfiguration {
     /// The demo upstream unless `upstream.baseURL` is set; then a full HAAPI client configuration.
     private static func resolveUpstream(_ reader: inout ConfigurationReader) -> UpstreamSettings {
         let scopes = reader.list("upstream.scopes") ?? DemoUpstreamSettings().scopes
-        let timeout = reader.integer("upstream.timeoutSeconds", in: 1...120, default: 5)
+        let timeout = reader.integer("upstream.timeoutSeconds", default: 5)
         // Scopes and the timeout apply to the demo upstream too; every other upstream key needs a real one.
         let sharedKeys: Set = ["upstream.baseURL", "upstream.scopes", "upstream.timeoutSeconds"]
         let upstreamKeys = ConfigurationKey.all.filter { $0.section == "upstream" && !sharedKeys.contains($0.path) }
@@ -257,7 +252,7 @@ extension GatewayConfiguration {
         if let baseURL { requireHTTPS(&reader, "upstream.baseURL", baseURL) }
         let clientID = reader.string("upstream.clientID")
         if clientID == nil { reader.problem("upstream.clientID", "is required when upstream.baseURL is set") }
-        let method = reader.string("upstream.clientAuthentication") ?? "secret-basic"
+        let method = reader.stringOrDefault("upstream.clientAuthentication")
         var authentication: ClientAuthentication?
         switch method {
         case "secret-basic", "secret-post":
@@ -281,7 +276,7 @@ extension GatewayConfiguration {
                 )
             }
         case "private-key-jwt":
-            let name = reader.string("upstream.clientAssertionAlgorithm") ?? ClientAssertionAlgorithm.es256.rawValue
+            let name = reader.stringOrDefault("upstream.clientAssertionAlgorithm")
             let algorithm = ClientAssertionAlgorithm(rawValue: name.uppercased())
             if algorithm == nil {
                 reader.problem("upstream.clientAssertionAlgorithm", "must be ES256, RS256 or PS256; got '\(name)'")
@@ -307,7 +302,7 @@ extension GatewayConfiguration {
         case "none":
             // A HAAPI client without authentication relies on attestation, which a server cannot produce; Curity most
             // likely refuses it a HAAPI token ([CLIENTAUTH], notes 1.2). Only when the person says their server allows it.
-            if reader.boolean("upstream.allowUnauthenticatedClient", default: false) {
+            if reader.booleanOrDefault("upstream.allowUnauthenticatedClient") {
                 authentication = ClientAuthentication.none
             } else {
                 reader.problem(
@@ -333,13 +328,13 @@ extension GatewayConfiguration {
             prompt: reader.string("upstream.prompt"),
             uiLocales: reader.list("upstream.uiLocales") ?? [],
             loginHint: reader.string("upstream.loginHint"),
-            maxAgeSeconds: reader.isSet("upstream.maxAgeSeconds") ? reader.integer("upstream.maxAgeSeconds", in: 0...31_536_000, default: 0) : nil,
+            maxAgeSeconds: reader.isSet("upstream.maxAgeSeconds") ? reader.integer("upstream.maxAgeSeconds", default: 0) : nil,
             claims: reader.string("upstream.claims")
         )
         if let claims = parameters.claims, (try? JSONSerialization.jsonObject(with: Data(claims.utf8))) as? [String: Any] == nil {
             reader.problem("upstream.claims", "must be a JSON object (the OpenID Connect claims request)")
         }
-        let bind = reader.boolean("upstream.bindTokensToDPoP", default: false)
+        let bind = reader.booleanOrDefault("upstream.bindTokensToDPoP")
         let address = resolveUpstreamAddress(&reader, baseURL: baseURL, scopes: scopes)
         guard let baseURL, let clientID, let authentication else { return .demo(DemoUpstreamSettings()) }
         // The connect timeout also bounds the wait for a pooled connection (AsyncHTTPClient), so it is the whole timeout:
@@ -349,7 +344,7 @@ extension GatewayConfiguration {
             clientID: clientID,
             clientAuthentication: authentication,
             additionalTrustRootsPEM: trustRoots,
-            redirectURI: reader.string("upstream.redirectURI") ?? "haapi:start",
+            redirectURI: reader.stringOrDefault("upstream.redirectURI"),
             scopes: scopes,
             authorizationParameters: parameters,
             connectTimeout: .seconds(timeout),

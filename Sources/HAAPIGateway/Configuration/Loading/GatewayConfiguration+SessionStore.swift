@@ -46,7 +46,7 @@ extension GatewayConfiguration {
                     "postgres needs sessions.encryptionKeysFile (one base64 256-bit key per line, such as `openssl rand -base64 32`)"
                 )
             }
-            let synchronousCommit = reader.boolean("sessions.synchronousCommit", default: false)
+            let synchronousCommit = reader.booleanOrDefault("sessions.synchronousCommit")
             guard let url, let keys else { return .memory }
             return .postgres(PostgresStoreSettings(url: url, encryptionKeys: keys, synchronousCommit: synchronousCommit))
         default:

@@ -3,7 +3,7 @@ extension GatewayConfiguration {
     /// rotation, the parameters a link may carry, and the longest lifetime.
     static func resolveStartLinks(_ reader: inout ConfigurationReader) -> StartLinkSettings {
         var links = StartLinkSettings()
-        links.maximumLifetimeSeconds = reader.integer("startLinks.maximumLifetimeSeconds", in: 10...86_400, default: links.maximumLifetimeSeconds)
+        links.maximumLifetimeSeconds = reader.integer("startLinks.maximumLifetimeSeconds", default: links.maximumLifetimeSeconds)
         for key in ["startLinks.secretFile", "startLinks.previousSecretFile"] where reader.isSet(key) {
             guard let secret = reader.secretFile(key) else { continue }
             if secret.utf8.count < 32 { reader.problem(key, "must hold at least 32 characters (such as `openssl rand -hex 32`)") }

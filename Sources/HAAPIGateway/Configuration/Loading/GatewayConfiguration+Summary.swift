@@ -115,4 +115,14 @@ extension GatewayConfiguration {
         lines.append("logging: \(logging.level.rawValue), \(logging.format.rawValue) lines on standard error")
         return lines
     }
+
+    /// Every setting whose value in effect is not its default, as `key: value` lines in the catalogue's order, secrets
+    /// redacted (``ConfigurationKey/all``).
+    public var settingsChangedFromDefaults: [String] {
+        ConfigurationKey.all.compactMap { key in
+            let value = key.displayValue(in: self)
+            guard let value, value != key.defaultValue else { return nil }
+            return "\(key.path): \(value)"
+        }
+    }
 }
