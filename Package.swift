@@ -122,12 +122,14 @@ let package = Package(
         ),
 
         // MARK: Tests.
-        // A browser for the tests: a cookie jar, forms scraped from pages and posted back (shared by the gateway and command tests).
+        // The tests' shared support: a browser (a cookie jar, forms scraped from pages and posted back), the one test clock and
+        // log capture, PostgreSQL servers and spawned processes.
         .target(
             name: "GatewayTestSupport",
             dependencies: [
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

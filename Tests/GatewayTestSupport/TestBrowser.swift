@@ -34,7 +34,9 @@ final class TestBrowser: @unchecked Sendable {
     var baseURL: String { baseURLs[0] }
     /// The gateway each request went to, in order.
     private(set) var served: [String] = []
-    private(set) var cookies: [String: String] = [:]
+    private var jar = TestCookieJar()
+    /// The cookies this browser holds, by name.
+    var cookies: [String: String] { jar.values }
     private(set) var setCookieHeaders: [String] = []
     /// Every response this browser received, redirects included, as status line, headers and body (what a canary
     /// test searches for secrets).
@@ -58,7 +60,7 @@ final class TestBrowser: @unchecked Sendable {
     func shutdown() async throws { try await client.shutdown() }
 
     /// Puts a cookie in the jar (another tab of the same browser, or a cookie copied to a second one).
-    func setCookie(_ name: String, _ value: String) { cookies[name] = value }
+    func setCookie(_ name: String, _ value: String) { jar.set(name, value) }
 
     /// Sets the `Accept-Language` sent from now on.
     func prefer(languages: String) { acceptLanguage = languages }
@@ -118,8 +120,8 @@ final class TestBrowser: @unchecked Sendable {
         served.append(base)
         var request = HTTPClientRequest(url: base + path)
         request.method = method
-        if !cookies.isEmpty, !headers.contains(where: { $0.0 == "Cookie" }) {
-            request.headers.add(name: "Cookie", value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
+        if let cookie = jar.header(for: base + path), !headers.contains(where: { $0.0 == "Cookie" }) {
+            request.headers.add(name: "Cookie", value: cookie)
         }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let acceptLanguage, !headers.contains(where: { $0.0.lowercased() == "accept-language" }) {
@@ -131,12 +133,8 @@ final class TestBrowser: @unchecked Sendable {
             request.body = .bytes(body)
         }
         let response = try await client.execute(request, timeout: .seconds(30))
-        for header in response.headers["Set-Cookie"] {
-            setCookieHeaders.append(header)
-            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let value = pair.count > 1 ? String(pair[1]) : ""
-            if value.isEmpty || header.contains("Max-Age=0") { cookies[String(pair[0])] = nil } else { cookies[String(pair[0])] = value }
-        }
+        setCookieHeaders += response.headers["Set-Cookie"]
+        jar.store(setCookie: response.headers["Set-Cookie"])
         let bytes = try await response.body.collect(upTo: 1 << 22)
         transcript.append(
             "\(response.status.code)\n" + response.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n") + "\n\n" + String(buffer: bytes)

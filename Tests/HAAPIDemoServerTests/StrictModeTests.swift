@@ -2,6 +2,8 @@ import Foundation
 import HAAPIDemoServer
 import Testing
 
+@testable import GatewayTestSupport
+
 /// `DemoServerConfiguration.strict`: per-key DPoP nonces, token-bound authorization codes and a stickiness cookie.
 @Suite struct StrictModeTests {
     static let haapiFields = [("grant_type", "client_credentials"), ("scope", "urn:se:curity:scopes:haapi")]

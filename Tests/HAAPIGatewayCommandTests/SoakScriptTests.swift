@@ -106,12 +106,7 @@ struct SoakScriptTests {
     @Test(.enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)"))
     func theSoakAcrossReplicasLosesNoTokenAndDeliversNoneTwice() async throws {
         let (status, output, parsed) = try await Self.soak(
-            // The database stays down 6 s rather than the shortest run's 3: on a test machine busy with every suite, a
-            // shorter outage once fell between the few requests of six slowed browsers and two devices.
-            [
-                "--replicas", "--minutes", "1", "--concurrency", "6", "--devices", "2", "--database-down-seconds", "6", "--settle-seconds", "120",
-                "--sample-seconds", "5",
-            ],
+            ["--replicas", "--minutes", "1", "--concurrency", "6", "--devices", "2", "--settle-seconds", "120", "--sample-seconds", "5"],
             seconds: 420,
             report: ReplicaReport.self
         )

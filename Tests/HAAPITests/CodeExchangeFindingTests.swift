@@ -31,7 +31,7 @@ import Testing
     @Test func aClientSeededWithProofRequiredProvesItsFirstExchangeAtOnceAndTellsNoOne() async throws {
         let logs = LogCapture()
         let heard = Heard()
-        try await CodeExchangeUpstream.run(answering: Self.tokenBound, logger: logs.logger()) { client, log in
+        try await CodeExchangeUpstream.run(answering: Self.tokenBound, logger: logs.logger) { client, log in
             #expect(client.codeExchangeFinding == .unknown)
             client.assumeCodeExchangeFinding(.proofRequired)
             heard.observe(client)
@@ -48,7 +48,7 @@ import Testing
     @Test func aLearnedFindingIsToldToTheObserverOnceEvenWhenFlowsFindItAtOnce() async throws {
         let logs = LogCapture()
         let heard = Heard()
-        try await CodeExchangeUpstream.run(answering: Self.tokenBound, logger: logs.logger()) { client, log in
+        try await CodeExchangeUpstream.run(answering: Self.tokenBound, logger: logs.logger) { client, log in
             heard.observe(client)
             try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<4 {

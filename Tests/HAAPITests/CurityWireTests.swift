@@ -174,7 +174,7 @@ import Testing
             }
             return .json(200, #"{"access_token":"bound","token_type":"DPoP","expires_in":300}"#)
         }
-        try await CodeExchangeUpstream.run(answering: answer, logger: logs.logger()) { client, log in
+        try await CodeExchangeUpstream.run(answering: answer, logger: logs.logger) { client, log in
             let (flow, outcome) = try await CodeExchangeUpstream.signIn(client)
             let tokens = try #require(outcome.tokens)
             #expect(tokens.isDPoPBound)

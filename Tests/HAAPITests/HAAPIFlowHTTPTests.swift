@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import GatewayTestSupport
 @testable import HAAPI
 
 /// The flow against an in-test HTTP server: DPoP, nonces, tokens, headers and faults.
@@ -586,7 +587,7 @@ import Testing
         try await ScriptedUpstream.run(handler) { base, log in
             let client = try await HAAPIClient(
                 configuration: TestUpstream.configuration(base, authentication: .secretPost("client-secret-value")),
-                logger: capture.logger()
+                logger: capture.logger
             )
             defer { Task { try? await client.shutdown() } }
             let flow = client.makeFlow()

@@ -401,11 +401,8 @@ actor SignInSession {
         return step
     }
 
-    /// A page's upstream budget: twice `upstream.timeoutSeconds`. The steps behind one request (its call and the chain of
-    /// automatic steps) take at most one timeout; the completion that may follow (the code exchange, the ID token's
-    /// keys, userinfo, handing the tokens to a device, and waiting for the sinks) has what is left, at least the other
-    /// one: a page never waits on the upstream longer than this, and the exchange never fails for the steps' slowness.
-    private var pageBudget: Duration { flow.requestTimeout * 2 }
+    /// Calls the upstream for this sign-in's requests (``FlowDriver``).
+    private var driver: FlowDriver { FlowDriver(flow: flow, metrics: metrics, logger: logger) }
 
     private func run(
         endpoint: String = "haapi",
@@ -415,40 +412,19 @@ actor SignInSession {
         busy = true
         revision &+= 1
         defer { busy = false }
-        do {
-            try await HAAPIDeadline.within(pageBudget) { () async throws in
-                try await self.advance(endpoint: endpoint, preserving: typed, call)
-            }
-        } catch let error as GatewayError {
-            throw error
-        } catch {
-            throw GatewayError(.upstreamUnavailable, .upstreamUnavailable)
+        try await driver.withinPageBudget { () async throws(GatewayError) in
+            try await self.advance(endpoint: endpoint, preserving: typed, call)
         }
     }
 
     /// One request's call, the automatic steps after it and, when they end the flow, its completion, within the page's
-    /// budget (``pageBudget``).
+    /// budget (``FlowDriver/pageBudget``).
     private func advance(
         endpoint: String,
         preserving typed: [String: String],
         _ call: (HAAPIFlow) async throws(HAAPIError) -> HAAPIResponse
     ) async throws(GatewayError) {
-        // The person's request is bounded as a whole by the upstream timeout, the chain of automatic steps behind it
-        // included (redirections, continue, a finished polling step), not each call separately.
-        let response: HAAPIResponse
-        let started = ContinuousClock.now
-        do {
-            // Every automatic advance (redirections, continue, a finished polling step) is the flow's own.
-            response = try await HAAPIDeadline.within(flow.requestTimeout) { () async throws(HAAPIError) -> HAAPIResponse in
-                try await call(flow)
-            }
-            metrics.upstreamCall(endpoint: endpoint, took: ContinuousClock.now - started)
-        } catch {
-            let code = (error as? HAAPIError)?.code ?? .transport
-            metrics.upstreamError(kind: "\(code)")
-            logger.warning("upstream call failed", metadata: ["error": "\(code)"])
-            throw GatewayError(.upstreamUnavailable, .upstreamUnavailable)
-        }
+        let response = try await driver.response(endpoint: endpoint, call)
         switch response {
         case .representation(let next):
             if next.stepKind == .polling, next.polling?.status == .pending {
@@ -476,219 +452,45 @@ actor SignInSession {
         }
     }
 
-    /// Problems as Curity's SDKs treat them (notes 3.9, [UIKIT] `formatErrorStepData`): input problems keep the step
-    /// with their messages, field errors and links; every other problem ends the flow with its messages, its links kept
-    /// usable.
+    /// Applies a problem to the page (``ProblemPage``): an input problem keeps the step, with what the person typed;
+    /// any other ends the sign-in.
     private func handle(_ problem: Problem, typed: [String: String]) async {
-        let texts = problem.messages.map { PageText.upstream($0.text) }
-        if problem.kind.isInputProblem {
+        switch ProblemPage(problem, shown: step) {
+        case .keepStep(let notices, let fieldErrors, let step):
             refusedSubmissions += 1
-            let fallback: MessageKey = problem.kind == .invalidInput ? .invalidValues : .incorrectCredentials
-            var notices = texts.isEmpty ? [problem.title.map(PageText.upstream) ?? .gateway(fallback)] : texts
-            let shown = step.map(Self.fieldNames(of:)) ?? []
-            for field in problem.invalidFields {
-                if shown.contains(field.name) {
-                    fieldErrors[field.name] = (field.detail ?? field.reason).map(PageText.upstream) ?? .gateway(.invalidValue)
-                } else {
-                    // A field the page does not show (hidden, or not on this step): the error is still said, never dropped.
-                    notices.append(
-                        .gateway(.fieldNotOnPage, arguments: ["field": field.name, "reason": field.detail ?? field.reason ?? "invalidValue"])
-                    )
-                }
-            }
             self.notices = notices
-            if let step, !problem.links.isEmpty { self.step = step.adding(links: problem.links) }
+            self.fieldErrors.merge(fieldErrors) { _, new in new }
+            self.step = step
             values = typed
-            return
-        }
-        // Everything the problem says is on the page: its title, messages, `detail` and `error_description`.
-        var said: [String] = []
-        for text in [problem.title].compactMap({ $0 }) + problem.messages.map(\.text) + [problem.detail, problem.errorDescription].compactMap({ $0 })
-        where !text.isEmpty && !said.contains(text) {
-            said.append(text)
-        }
-        let message = said.joined(separator: " ")
-        problemLinks = problem.links.filter { !$0.isImage }
-        switch problem.kind {
-        case .errorAuthorizationResponse:
-            // The flow ended with an OAuth error (`error`, `error_description`, `iss`): that error is the outcome.
-            await fail(
-                .upstream(message.isEmpty ? problem.error ?? "access_denied" : message),
-                outcome: .init(error: problem.error ?? "access_denied", errorDescription: problem.errorDescription ?? problem.title)
-            )
-        case .sessionAndTokenMismatch:
-            // The flow's session no longer matches the HAAPI token and key (it timed out upstream): start again [RN].
-            await fail(
-                .gateway(.signInExpired),
-                outcome: .init(error: "session_expired", errorDescription: problem.title ?? "the upstream session expired")
-            )
-        default:
-            // Any other problem is named by its type URI (or its code), with its texts.
-            let failure = CompletionOutcome.Failure(
-                error: problem.error ?? problem.code ?? problem.type,
-                errorDescription: problem.errorDescription ?? problem.detail ?? problem.title
-            )
-            await fail(message.isEmpty ? .gateway(.signInNotCompleted) : .upstream(message), outcome: failure)
+        case .endFlow(let message, let failure, let links):
+            problemLinks = links
+            await fail(message, outcome: failure)
         }
     }
 
-    /// The names of every field a person sees on the page of `step`, hidden ones excluded: forms, selector options, and
-    /// the nested actions of client operations and unknown templates (a form's own continue actions show only after a
-    /// continue-same-step, which makes them the step's actions).
-    static func fieldNames(of step: Representation) -> Set<String> {
-        var names: Set<String> = []
-        func collect(_ action: Action) {
-            for field in action.form?.fields ?? [] where field.type != .hidden { names.insert(field.name) }
-            switch action.model {
-            case .selector(let options): options.forEach(collect)
-            case .clientOperation, .unknown: (action.continueActions + action.errorActions).forEach(collect)
-            case .form: break
-            }
-        }
-        step.actions.forEach(collect)
-        return names
-    }
-
+    /// Ends the sign-in of the flow's authorization response (``SignInCompletion``): signed in, its outcome handed to
+    /// the sinks, or failed.
     private func complete(_ response: Representation) async throws(GatewayError) {
-        let outcome: TokenExchangeOutcome
-        // What another replica (or an earlier process) learned about the upstream's codes, while this one does not know.
-        await facts?.refreshIfUnknown()
-        let started = ContinuousClock.now
-        do {
-            // The exchange (and its one retry) within one upstream timeout as a whole.
-            outcome = try await HAAPIDeadline.within(flow.requestTimeout) { () async throws(HAAPIError) -> TokenExchangeOutcome in
-                try await flow.exchangeCode(from: response)
-            }
-            metrics.upstreamCall(endpoint: "token", took: ContinuousClock.now - started)
-        } catch {
-            let code = (error as? HAAPIError)?.code ?? .transport
-            metrics.upstreamError(kind: "\(code)")
-            logger.warning("code exchange failed", metadata: ["error": "\(code)"])
-            await fail(
-                .gateway(.signInNotCompleted),
-                outcome: .init(error: "code_exchange_failed", errorDescription: "the authorization code could not be exchanged (\(code))")
-            )
-            return
+        let completion = SignInCompletion(
+            flow: flow,
+            outcomeSettings: outcomeSettings,
+            device: device,
+            signIn: signIn,
+            facts: facts,
+            metrics: metrics,
+            logger: logger
+        )
+        switch await completion.complete(response) {
+        case .signedIn(let outcome, let tokenType):
+            phase = .signedIn
+            step = nil
+            logger.info("sign-in completed", metadata: ["tokenType": "\(tokenType)"])
+            deliveryDelayed = !(await dispatcher.deliver(outcome))
+            // Counted once the outcome is recorded for the sinks: a process killed before that completed nothing anyone got.
+            metrics.flowEnded(outcome: "success")
+        case .failed(let message, let failure):
+            await fail(message, outcome: failure)
         }
-        guard let tokens = outcome.tokens else {
-            let error = outcome.oauthError
-            var message = PageText.gateway(.tokensRefused)
-            if error?.error == "invalid_grant", await flow.codeExchangeProvedAfterRefusal {
-                // Token-bound codes ([TOKENBIND], notes 5): the exchange without a proof was refused (`invalid_dpop_proof`),
-                // and the retry with one was answered `invalid_grant`: the upstream used the code up when it refused it
-                // (Curity does not document whether it does). The client proves every later exchange at once.
-                message = .gateway(.tokenBoundCodeUsedUp)
-                logger.warning(
-                    "the upstream issues token-bound authorization codes and used this sign-in's code up when it refused its exchange without a DPoP proof: this sign-in failed (invalid_grant); the next sign-ins prove every exchange at once, and upstream.bindTokensToDPoP: true avoids even this one",
-                    metadata: ["error": "invalid_grant"]
-                )
-            } else {
-                logger.warning("token endpoint refused the code", metadata: ["error": "\(error?.error ?? "unknown")"])
-            }
-            await fail(
-                message,
-                outcome: .init(error: error?.error ?? "invalid_grant", errorDescription: error?.errorDescription, errorUri: error?.errorURI)
-            )
-            return
-        }
-        // OpenID Connect Core 1.0 §3.1.3.7: the ID token is validated before any of its claims is trusted; tokens whose ID
-        // token fails are not handed over (an application could not tell whom they belong to).
-        let idToken: ValidatedIDToken?
-        do {
-            idToken = try await HAAPIDeadline.within(flow.requestTimeout) { () async throws(IDTokenValidationError) -> ValidatedIDToken? in
-                try await flow.validateIDToken(of: tokens)
-            }
-        } catch {
-            let refusal = error as? IDTokenValidationError ?? IDTokenValidationError(.keySetUnavailable, "the ID token could not be validated")
-            metrics.upstreamError(kind: "invalid_id_token")
-            logger.warning("ID token refused; no tokens are handed over", metadata: ["reason": "\(refusal.reason.rawValue)"])
-            await fail(.gateway(.idTokenRefused), outcome: .init(error: "invalid_id_token", errorDescription: refusal.message))
-            return
-        }
-        let identity = await identity(of: tokens, idToken: idToken)
-        if let device {
-            // The device collects the tokens with its next poll; a code that expired meanwhile gets none.
-            switch await handOver(tokens, to: device) {
-            case true?: break
-            case false?:
-                await fail(
-                    .gateway(.deviceCodeExpired),
-                    outcome: .init(error: "expired_token", errorDescription: "the device code expired before the sign-in finished")
-                )
-                return
-            case nil:
-                await fail(
-                    .gateway(.deviceHandOverFailed),
-                    outcome: .init(
-                        error: "temporarily_unavailable",
-                        errorDescription: "the device authorization could not be updated in the gateway's store"
-                    )
-                )
-                return
-            }
-        }
-        phase = .signedIn
-        step = nil
-        logger.info("sign-in completed", metadata: ["tokenType": "\(tokens.tokenType)"])
-        deliveryDelayed =
-            !(await dispatcher.deliver(
-                device == nil ? .success(tokens, signIn: signIn, identity: identity) : .handedToDevice(signIn: signIn, identity: identity)
-            ))
-        // Counted once the outcome is recorded for the sinks: a process killed before that completed nothing anyone got.
-        metrics.flowEnded(outcome: "success")
-    }
-
-    /// The subject and the configured claims (``OutcomeSettings``): from the validated ID token, and from userinfo, fetched
-    /// once and only when userinfo claims are configured (Core §5.3). A claim asked for but absent is left out; when claims
-    /// could not be had, `claimsProblem` says why (the sign-in still succeeds).
-    private func identity(of tokens: OAuthTokens, idToken: ValidatedIDToken?) async -> CompletionOutcome.Identity {
-        var identity = CompletionOutcome.Identity(subject: idToken?.subject)
-        guard outcomeSettings.mapsClaims else { return identity }
-        var claims: [String: JSONValue] = [:]
-        var problems: [String] = []
-        if !outcomeSettings.idTokenClaims.isEmpty {
-            if let idToken {
-                for name in outcomeSettings.idTokenClaims { claims[name] = idToken.claims[name] }
-            } else {
-                problems.append("id_token: the token response has no ID token")
-            }
-        }
-        if !outcomeSettings.userinfoClaims.isEmpty {
-            let started = ContinuousClock.now
-            do {
-                let answer = try await HAAPIDeadline.within(flow.requestTimeout) { () async throws(HAAPIError) -> [String: JSONValue] in
-                    try await flow.userinfo(with: tokens, subject: idToken?.subject)
-                }
-                metrics.upstreamCall(endpoint: "userinfo", took: ContinuousClock.now - started)
-                for name in outcomeSettings.userinfoClaims { claims[name] = answer[name] }
-            } catch {
-                let failure = error as? HAAPIError ?? HAAPIError(.transport, "the userinfo endpoint could not be reached")
-                metrics.upstreamError(kind: "\(failure.code)")
-                logger.warning("userinfo not fetched; the outcome says so", metadata: ["error": "\(failure.code)"])
-                problems.append("userinfo: \(failure.message)")
-            }
-        }
-        identity.claims = claims
-        identity.claimsProblem = problems.isEmpty ? nil : problems.joined(separator: "; ")
-        return identity
-    }
-
-    /// Leaves the tokens for the device's next poll: true when they wait there, false when the code is no longer
-    /// waiting for them (expired, or decided otherwise), nil when the store could not be reached (a shared store's
-    /// database, tried up to three times within about two seconds, while the page's budget lasts).
-    private func handOver(_ tokens: OAuthTokens, to device: DeviceSignIn) async -> Bool? {
-        for pause in [Duration.milliseconds(250), .seconds(1), .zero] {
-            do {
-                return try await device.store.approve(reference: device.reference, tokens: tokens)
-            } catch {
-                // Tried again while the page's budget lasts.
-                let withinBudget = HAAPIDeadline.current.map { ContinuousClock.now + pause < $0 } ?? true
-                guard pause > .zero, withinBudget else { break }
-                try? await Task.sleep(for: pause)
-            }
-        }
-        logger.error("the device's tokens could not be handed over: the store did not answer; the device is told access_denied if it can be")
-        return nil
     }
 
     /// Tells the device that the sign-in ended without tokens (`access_denied` at its next poll); an unreachable store

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import GatewayTestSupport
+
 /// One login flow spoken from scratch: a DPoP key, a HAAPI token, the session id (read from `Set-Session-Id`, sent as
 /// `Session-Id`), the flow's cookies and the nonce.
 final class HAAPIFlowDriver: @unchecked Sendable {
@@ -72,7 +74,7 @@ final class HAAPIFlowDriver: @unchecked Sendable {
             let current = try await harness.http.send(method == "GET" ? .GET : .POST, finalURL, headers: headers, body: body)
             if let fresh = current.header("DPoP-Nonce") { nonce = fresh }
             if let session = current.header("Set-Session-Id") { sessionID = session }
-            cookies.store(from: current)
+            cookies.store(setCookie: current.headers.filter { $0.0.lowercased() == "set-cookie" }.map(\.1))
             response = current
             guard current.status == 401, current.header("WWW-Authenticate")?.contains("use_dpop_nonce") == true else { break }
         }

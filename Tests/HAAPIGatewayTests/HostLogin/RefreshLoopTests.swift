@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import Testing
 
+@testable import GatewayTestSupport
 @testable import HAAPIGateway
 
 /// ``RefreshLoop``, `keep` as a library: refreshes when due, again and again, backs off on failures, runs the hook, and
@@ -13,7 +14,7 @@ struct RefreshLoopTests {
     /// The scripted token endpoint's answers in order (nil: the connection fails), and the virtual second of each call.
     final class Script: Sendable {
         private let state: Mutex<(answers: [(Int, String)?], calls: [Int64])>
-        let clock = VirtualClock()
+        let clock = TestClock()
         init(_ answers: [(Int, String)?]) { state = Mutex((answers, [])) }
         func next() -> (Int, String)? {
             state.withLock { state in
@@ -24,8 +25,7 @@ struct RefreshLoopTests {
         var calls: [Int64] { state.withLock { $0.calls } }
     }
 
-    static func loop(_ script: Script, once: Bool = false, hook: RefreshHook? = nil) async throws -> (RefreshLoop<VirtualClock>, HAAPIClient, String)
-    {
+    static func loop(_ script: Script, once: Bool = false, hook: RefreshHook? = nil) async throws -> (RefreshLoop<TestClock>, HAAPIClient, String) {
         let path = try TokenKeeperUnitTests.tokenFile()
         var configuration = HAAPIClientConfiguration(
             baseURL: URL(string: "https://login.example")!,

@@ -1,20 +1,22 @@
 import Foundation
 import Testing
 
+@testable import GatewayTestSupport
 @testable import HAAPIGateway
 
 /// Log lines of floods: the first in full, then at most one summary per interval counting what came since.
 @Suite("Throttled notices: the first in full, then one summary per 10 s")
 struct ThrottledNoticeTests {
-    private static func notice(_ log: LogCapture, _ clock: ManualClock, _ scheduler: ManualScheduler) -> ThrottledNotice {
-        ThrottledNotice(logger: log.logger, now: { clock.now }, schedule: scheduler.schedule) { count, seconds in "\(count) more in \(seconds) s" }
+    private static func notice(_ log: LogCapture, _ clock: TestClock, _ scheduler: ManualScheduler) -> ThrottledNotice {
+        ThrottledNotice(logger: log.logger, now: { clock.instant }, schedule: scheduler.schedule) { count, seconds in "\(count) more in \(seconds) s"
+        }
     }
 
     private static func lines(_ log: LogCapture) -> [String] { log.text.split(separator: "\n").map(String.init) }
 
     @Test("a flood of 1 000 in one interval: the first line in full at notice, then one summary line counting the other 999")
     func floodIsSummarised() {
-        let log = LogCapture(), clock = ManualClock(), scheduler = ManualScheduler()
+        let log = LogCapture(), clock = TestClock(), scheduler = ManualScheduler()
         let notice = Self.notice(log, clock, scheduler)
         for index in 0..<1_000 {
             notice.record("refused \(index)", metadata: ["peer": "127.0.0.\(index % 200)"])
@@ -32,16 +34,16 @@ struct ThrottledNoticeTests {
 
     @Test("a flood that goes on: at most one line per interval; after a quiet interval the next one is in full again")
     func atMostOneLinePerInterval() {
-        let log = LogCapture(), clock = ManualClock(), scheduler = ManualScheduler()
+        let log = LogCapture(), clock = TestClock(), scheduler = ManualScheduler()
         let notice = Self.notice(log, clock, scheduler)
         // 60 s of one occurrence every 100 ms, the scheduled flushes run when they are due.
         var nextFlush: ContinuousClock.Instant?
         var flushesRun = 0
         for index in 0..<600 {
             notice.record("refused \(index)")
-            if nextFlush == nil, let delay = scheduler.delays.last, scheduler.pending > 0 { nextFlush = clock.now + delay }
+            if nextFlush == nil, let delay = scheduler.delays.last, scheduler.pending > 0 { nextFlush = clock.instant + delay }
             clock.advance(.milliseconds(100))
-            if let due = nextFlush, clock.now >= due {
+            if let due = nextFlush, clock.instant >= due {
                 scheduler.runAll()
                 flushesRun += 1
                 nextFlush = nil
@@ -62,7 +64,7 @@ struct ThrottledNoticeTests {
 
     @Test("a flush with nothing new writes nothing")
     func emptyFlushIsSilent() {
-        let log = LogCapture(), clock = ManualClock(), scheduler = ManualScheduler()
+        let log = LogCapture(), clock = TestClock(), scheduler = ManualScheduler()
         let notice = Self.notice(log, clock, scheduler)
         notice.record("refused once")
         notice.flush()
@@ -72,9 +74,9 @@ struct ThrottledNoticeTests {
 
     @Test("the connection notices name the peer and the bound, and count the refusals and time-outs in the metrics")
     func connectionNotices() {
-        let log = LogCapture(), clock = ManualClock(), scheduler = ManualScheduler()
+        let log = LogCapture(), clock = TestClock(), scheduler = ManualScheduler()
         let metrics = GatewayMetrics()
-        let notices = ConnectionNotices(logger: log.logger, metrics: metrics, now: { clock.now }, schedule: scheduler.schedule)
+        let notices = ConnectionNotices(logger: log.logger, metrics: metrics, now: { clock.instant }, schedule: scheduler.schedule)
         for _ in 0..<5 { notices.refused(.perAddress, open: 64, peer: "127.0.0.2") }
         notices.refused(.total, open: 4096, peer: "192.0.2.7")
         notices.timedOut(after: 10, peer: "127.0.0.3")

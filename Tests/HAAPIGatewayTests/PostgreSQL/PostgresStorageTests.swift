@@ -18,7 +18,7 @@ struct PostgresStorageTests {}
 struct StorageTestDatabase {
     let server: PostgresTestServer
     let name: String
-    let clock = ManualWallClock()
+    let clock = TestClock()
 
     static let silent = Logger(label: "storage-test", factory: { _ in SwiftLogNoOpLogHandler() })
 
@@ -48,7 +48,7 @@ struct StorageTestDatabase {
         let database = PostgresDatabase(
             url: try url(user: user, password: password),
             cipher: try #require(SessionCipher(keys: keys)),
-            clock: .reading { clock.now },
+            clock: .reading { clock.date },
             options: options,
             logger: logger
         )

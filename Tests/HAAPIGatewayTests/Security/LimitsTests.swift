@@ -34,9 +34,9 @@ extension SecurityAndReliabilityTests {
             "after sessions.maximumFailedPostsPerSession wrong passwords the next post gets 429; the session is kept and works once the window moves on"
         )
         func failedPostsPerSessionAreBounded() async throws {
-            let clock = ManualClock()
+            let clock = TestClock()
             try await GatewayHarness.withGateway(
-                now: { clock.now },
+                now: { clock.instant },
                 configure: {
                     $0.sessions.maximumFailedPostsPerSession = 3
                     $0.sessions.failedPostWindowSeconds = 60
@@ -65,9 +65,9 @@ extension SecurityAndReliabilityTests {
             "forged posts count per client address across sessions: past sessions.maximumFailedPostsPerAddress even a fresh sign-in's post gets 429"
         )
         func failedPostsPerAddressAreBounded() async throws {
-            let clock = ManualClock()
+            let clock = TestClock()
             try await GatewayHarness.withGateway(
-                now: { clock.now },
+                now: { clock.instant },
                 configure: {
                     $0.sessions.maximumFailedPostsPerAddress = 4
                     $0.sessions.failedPostWindowSeconds = 60
@@ -93,9 +93,9 @@ extension SecurityAndReliabilityTests {
 
         @Test("a sign-in left alone past sessions.idleTimeoutSeconds, or older than absoluteTimeoutSeconds, shows 'session expired' (injected clock)")
         func idleAndAbsoluteExpiry() async throws {
-            let clock = ManualClock()
+            let clock = TestClock()
             try await GatewayHarness.withGateway(
-                now: { clock.now },
+                now: { clock.instant },
                 configure: {
                     $0.sessions.idleTimeoutSeconds = 60
                     $0.sessions.absoluteTimeoutSeconds = 150

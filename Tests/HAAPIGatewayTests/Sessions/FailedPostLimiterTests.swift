@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import GatewayTestSupport
 @testable import HAAPIGateway
 
 @Suite("Failed-post limiter")
@@ -9,10 +10,10 @@ struct FailedPostLimiterTests {
         "the bound holds per session and per address in a sliding window; Retry-After is when the oldest failure leaves it; forget clears a session only"
     )
     func slidingWindow() async {
-        let clock = ManualClock()
+        let clock = TestClock()
         let limiter = FailedPostLimiter(
             settings: SessionSettings(maximumFailedPostsPerSession: 2, maximumFailedPostsPerAddress: 3, failedPostWindowSeconds: 60),
-            now: { clock.now }
+            now: { clock.instant }
         )
         #expect(await limiter.retryAfter(session: "a", address: "10.0.0.1") == nil)
         await limiter.recordFailure(session: "a", address: "10.0.0.1")

@@ -1,14 +1,15 @@
 import Foundation
 import Testing
 
+@testable import GatewayTestSupport
 @testable import HAAPIGateway
 
 @Suite("Memory session store lifetimes and cap")
 struct MemorySessionStoreTests {
     @Test("a session idle longer than idleTimeoutSeconds is gone; use keeps it alive")
     func idleTimeout() async throws {
-        let clock = ManualClock()
-        let store = MemorySessionStore<String>(settings: SessionSettings(idleTimeoutSeconds: 10, absoluteTimeoutSeconds: 100), now: { clock.now })
+        let clock = TestClock()
+        let store = MemorySessionStore<String>(settings: SessionSettings(idleTimeoutSeconds: 10, absoluteTimeoutSeconds: 100), now: { clock.instant })
         let id = try #require(await store.insert("a"))
         clock.advance(.seconds(9))
         #expect(await store.session(id: id) == "a")
@@ -20,8 +21,8 @@ struct MemorySessionStoreTests {
 
     @Test("a session older than absoluteTimeoutSeconds is gone even when in use")
     func absoluteTimeout() async throws {
-        let clock = ManualClock()
-        let store = MemorySessionStore<String>(settings: SessionSettings(idleTimeoutSeconds: 10, absoluteTimeoutSeconds: 25), now: { clock.now })
+        let clock = TestClock()
+        let store = MemorySessionStore<String>(settings: SessionSettings(idleTimeoutSeconds: 10, absoluteTimeoutSeconds: 25), now: { clock.instant })
         let id = try #require(await store.insert("a"))
         for _ in 0..<2 {
             clock.advance(.seconds(9))
@@ -33,8 +34,8 @@ struct MemorySessionStoreTests {
 
     @Test("sessions left behind are swept out by a later insert after the sweep interval, below the cap too")
     func expiredSessionsAreSweptOut() async throws {
-        let clock = ManualClock()
-        let store = MemorySessionStore<String>(settings: SessionSettings(idleTimeoutSeconds: 10, absoluteTimeoutSeconds: 100), now: { clock.now })
+        let clock = TestClock()
+        let store = MemorySessionStore<String>(settings: SessionSettings(idleTimeoutSeconds: 10, absoluteTimeoutSeconds: 100), now: { clock.instant })
         for name in ["a", "b", "c"] { _ = try #require(await store.insert(name)) }
         clock.advance(.seconds(25))
         let alive = try #require(await store.insert("d"))
@@ -47,10 +48,10 @@ struct MemorySessionStoreTests {
 
     @Test("at the cap, when every session is in use, a new one is refused and every stored one keeps working; an expired one makes room")
     func capRefusesNewSessions() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         let store = MemorySessionStore<String>(
             settings: SessionSettings(idleTimeoutSeconds: 10, absoluteTimeoutSeconds: 100, maximumSessions: 2),
-            now: { clock.now }
+            now: { clock.instant }
         )
         let first = try #require(await store.insert("first"))
         clock.advance(.seconds(6))

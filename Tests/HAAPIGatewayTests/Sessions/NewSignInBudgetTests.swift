@@ -24,10 +24,10 @@ extension SecurityAndReliabilityTests {
             "past sessions.maximumNewSessionsPerAddress a new browser gets 429 with Retry-After and no flow is started upstream; after the window it starts"
         )
         func newSignInsPerAddressAreBounded() async throws {
-            let clock = ManualClock()
+            let clock = TestClock()
             let metrics = GatewayMetrics()
             try await GatewayHarness.withGateway(
-                now: { clock.now },
+                now: { clock.instant },
                 metrics: metrics,
                 configure: {
                     $0.sessions.maximumNewSessionsPerAddress = 3

@@ -67,8 +67,8 @@ struct KioskModeTests {
 
     @Test("an idle page starts over, an active one does not (injected clock)")
     func idleReset() async throws {
-        let clock = ManualClock()
-        try await GatewayHarness.withGateway(now: { clock.now }, configure: Self.kiosk) { browser, _, _ in
+        let clock = TestClock()
+        try await GatewayHarness.withGateway(now: { clock.instant }, configure: Self.kiosk) { browser, _, _ in
             _ = try await browser.openPasswordForm()
             let cookie = browser.cookies
             clock.advance(.seconds(30))

@@ -101,7 +101,7 @@ struct SignInSessionTests {
                 ]
             ],
         ])
-        #expect(SignInSession.fieldNames(of: step) == ["phone"])
+        #expect(ProblemPage.fieldNames(of: step) == ["phone"])
     }
 
     @Test("a missing required field re-renders with the field's error and typed values (not passwords), without calling upstream")

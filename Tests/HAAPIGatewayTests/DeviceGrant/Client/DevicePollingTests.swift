@@ -3,6 +3,7 @@ import HAAPI
 import Logging
 import Testing
 
+@testable import GatewayTestSupport
 @testable import HAAPIGateway
 
 /// Polling the token endpoint (RFC 8628 §3.4–3.5), on a virtual clock: when each request goes, and how each answer ends

@@ -3,6 +3,7 @@ import HAAPI
 import Logging
 import Synchronization
 
+@testable import GatewayTestSupport
 @testable import HAAPIGateway
 
 /// A central gateway's authorization server, scripted: its metadata (RFC 8414), one device authorization answer
@@ -61,7 +62,7 @@ final class ScriptedAuthorizationServer: Sendable {
         var requests: [Request] = []
     }
 
-    let clock: VirtualClock
+    let clock: TestClock
     private let state: Mutex<State>
 
     /// - Parameters:
@@ -75,7 +76,7 @@ final class ScriptedAuthorizationServer: Sendable {
         deviceAuthorization: Answer = .json(200, standardGrant),
         tokenAnswers: [Answer] = [.pending()],
         revocationAnswers: [Answer] = [.json(200, "")],
-        clock: VirtualClock = VirtualClock()
+        clock: TestClock = TestClock()
     ) {
         self.clock = clock
         state = Mutex(

@@ -10,7 +10,7 @@ import Testing
 @Suite("Device authorization grant (RFC 8628)")
 struct DeviceAuthorizationTests {
     static func withDevice(
-        clock: ManualClock? = nil,
+        clock: TestClock? = nil,
         metrics: GatewayMetrics = GatewayMetrics(),
         logger: Logger = Logger(label: "gateway-test"),
         configure: @escaping (inout GatewayConfiguration) -> Void = { _ in },
@@ -18,7 +18,7 @@ struct DeviceAuthorizationTests {
     ) async throws {
         try await GatewayHarness.withGateway(
             logger: logger,
-            now: { clock?.now ?? .now },
+            now: { clock?.instant ?? .now },
             metrics: metrics,
             configure: {
                 TestDevice.configure(&$0)

@@ -21,7 +21,7 @@ struct DeviceCodeGuardTests {
 
     @Test("wrong codes from one address: past devices.maximumWrongCodesPerAddress the page is 429 with Retry-After, even for the right code")
     func wrongCodesPerAddress() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         let log = LogCapture()
         try await DeviceAuthorizationTests.withDevice(
             clock: clock,

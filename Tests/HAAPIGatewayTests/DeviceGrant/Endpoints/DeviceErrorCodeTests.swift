@@ -9,7 +9,7 @@ import Testing
 struct DeviceErrorCodeTests {
     @Test("slow_down: a poll before the interval has passed; each one adds 5 s to the interval, and a poll after the grown interval is pending again")
     func slowDown() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         try await DeviceAuthorizationTests.withDevice(clock: clock) { device, _, _ in
             let deviceCode = try #require(try await device.authorize()["device_code"] as? String)
             #expect(try await device.poll(deviceCode).json["error"] as? String == "authorization_pending")
@@ -51,7 +51,7 @@ struct DeviceErrorCodeTests {
 
     @Test("expired_token: no sign-in before expires_in; the code then no longer opens a sign-in either")
     func expiredToken() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         try await DeviceAuthorizationTests.withDevice(clock: clock) { device, person, _ in
             let authorization = try await device.authorize()
             clock.advance(.seconds(601))
@@ -66,7 +66,7 @@ struct DeviceErrorCodeTests {
 
     @Test("expired_token after expires_in even when the person signed in before it: the tokens waiting for the poll are not handed over")
     func tokensNeverOutliveTheCode() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         try await DeviceAuthorizationTests.withDevice(clock: clock) { device, person, _ in
             let authorization = try await device.authorize()
             let confirm = try await person.enterDeviceCode(completeURI: try #require(authorization["verification_uri_complete"] as? String))
