@@ -7,8 +7,8 @@ import Logging
 struct GatewayServices: Sendable {
     /// The configuration and renderer in effect; a request reads them once, through ``settings(for:)``.
     let live: LiveSettings
-    /// The server's settings, which a reload never changes (they wait for a restart): the listener's scheme, the
-    /// public origin, the body limit.
+    /// The server's settings as the gateway started with them. Those read from here (the listener's scheme, the public
+    /// origin, the body limit) wait for a restart; one a reload applies at once is read from ``settings(for:)``.
     let server: ServerSettings
     /// The upstream's client, once reached.
     let upstream: UpstreamConnection
