@@ -132,7 +132,7 @@ struct CallbackDeliveryTests {
             logger: Logger(label: "t"),
             spoolPath: spool
         )
-        await after.restoreSpool()
+        await after.start()
         await after.drained()
         #expect(back.deliveries.count == 1)
         #expect(back.deliveries.first?.document == Array(#"{"outcome":"cancelled"}"#.utf8))
@@ -189,7 +189,7 @@ struct CallbackDeliveryTests {
             logger: Logger(label: "t"),
             spoolPath: spool
         )
-        await after.restoreSpool()
+        await after.start()
         await after.drained()
         #expect(back.deliveries.map(\.id) == [id], "delivered once, with the same id")
         #expect(!FileManager.default.fileExists(atPath: spool), "the spool is empty once it is done")

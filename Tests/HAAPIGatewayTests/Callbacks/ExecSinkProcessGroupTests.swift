@@ -144,7 +144,7 @@ struct ExecSinkProcessGroupTests {
             logger: Logger(label: "t"),
             spoolPath: spool
         )
-        await after.restoreSpool()
+        await after.start()
         await after.drained()
         // Past the moment the background child of the first attempt would have delivered.
         try await Task.sleep(for: .seconds(10))

@@ -1,13 +1,27 @@
 /// Where ``CallbackDispatcher`` keeps the deliveries it has not done yet, so that a stop or a crash does not lose them.
-/// The dispatcher attempts and backs off the same way whichever it is; only what survives the process differs.
-enum CallbackJournal {
-    /// Memory only (no `callbacks.spoolFile`, memory store): a delivery not done when the gateway stops is logged as
-    /// lost, naming the sink.
-    case memoryOnly
-    /// `callbacks.spoolFile` (memory store): written before the first attempt and after every change; this replica's
-    /// next start delivers what is left.
-    case spoolFile(CallbackSpool)
-    /// The PostgreSQL outbox (`sessions.store: postgres`): recorded before the first attempt, each result reported
-    /// there, and any replica delivers what is left.
-    case outbox(CallbackOutbox)
+/// The dispatcher attempts and backs off the same way whichever it is; only what survives the process differs:
+/// ``MemoryJournal`` (nothing), ``SpoolJournal`` (`callbacks.spoolFile`: this replica's next start), ``OutboxJournal``
+/// (the PostgreSQL outbox: any replica).
+protocol CallbackJournal: Sendable {
+    /// Starts the journal's own work: deliveries it holds from before, or that are due for this replica, are handed to
+    /// `dispatcher` (``CallbackDispatcher/take(_:sink:attemptsMade:attemptNow:)``).
+    func start(for dispatcher: CallbackDispatcher) async
+
+    /// Keeps deliveries before their attempt: new ones (`firstTime`), or ones it could not keep before.
+    /// - Returns: The keys of those it holds now.
+    func keep(_ entries: [CallbackEntry], firstTime: Bool) async -> Set<String>
+
+    /// A delivery it holds is done for its sink: accepted (`delivered`), or given up by the dispatcher.
+    func done(_ entry: CallbackEntry, delivered: Bool) async
+
+    /// An attempt of a delivery it holds failed: whether the journal takes the rest over (the outbox reschedules it for
+    /// any replica), and how; nil when the dispatcher retries it from memory.
+    func failed(_ entry: CallbackEntry, error: any Error) async -> CallbackJournalRetry?
+
+    /// The dispatcher is stopping: nothing more is handed to it.
+    func stopHandingOver() async
+
+    /// At shutdown, the deliveries not done: what the journal keeps for later, it keeps and says so.
+    /// - Returns: Those it cannot keep, each with why (the dispatcher logs them as lost, naming the sink).
+    func leave(_ remaining: [CallbackEntry]) async -> [(entry: CallbackEntry, reason: GatewayError)]
 }

@@ -1,5 +1,4 @@
-/// The PostgreSQL outbox (``PostgresOutbox``) as ``CallbackDispatcher``'s journal, with the figures the dispatcher
-/// claims by.
+/// The PostgreSQL outbox (``PostgresOutbox``) with the figures ``OutboxJournal`` claims by.
 ///
 /// Every replica's dispatcher records a new delivery claimed for its first attempt, reports each attempt there
 /// (delivered, or rescheduled with its backoff, or given up), and asks every ``pollInterval`` for deliveries that are
