@@ -27,22 +27,10 @@ struct RefreshLoopTests {
 
     static func loop(_ script: Script, once: Bool = false, hook: RefreshHook? = nil) async throws -> (RefreshLoop<TestClock>, HAAPIClient, String) {
         let path = try TokenKeeperUnitTests.tokenFile()
-        var configuration = HAAPIClientConfiguration(
-            baseURL: URL(string: "https://login.example")!,
-            clientID: "device",
-            clientAuthentication: .secretBasic("s"),
-            redirectURI: "haapi:start",
-            scopes: ["openid"]
-        )
-        configuration.endpoints = HAAPIEndpoints(
-            authorization: URL(string: "https://login.example/authorize")!,
-            token: URL(string: "https://login.example/token")!
-        )
-        let transport = ClosureHAAPITransport { _ in
+        let client = try await TokenKeeperUnitTests.client { _ in
             guard let (status, body) = script.next() else { throw HAAPIError(.transport, "connection refused") }
             return HTTPResponseData(status: status, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
         }
-        let client = try await HAAPIClient(configuration: configuration, transport: transport)
         let start = Date()
         let clock = script.clock
         let loop = RefreshLoop(

@@ -28,6 +28,15 @@ struct TokenKeeperUnitTests {
     /// A client whose token endpoint answers `status` with `body`, and how often it was asked.
     static func client(answering status: Int, _ body: String) async throws -> (HAAPIClient, Asked) {
         let asked = Asked()
+        let client = try await client { _ in
+            asked.increment()
+            return HTTPResponseData(status: status, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
+        }
+        return (client, asked)
+    }
+
+    /// A client of `https://login.example` with its endpoints named (no discovery), whose every request `answer` answers.
+    static func client(_ answer: @escaping @Sendable (HTTPRequestData) async throws -> HTTPResponseData) async throws -> HAAPIClient {
         var configuration = HAAPIClientConfiguration(
             baseURL: URL(string: "https://login.example")!,
             clientID: "device",
@@ -39,11 +48,7 @@ struct TokenKeeperUnitTests {
             authorization: URL(string: "https://login.example/authorize")!,
             token: URL(string: "https://login.example/token")!
         )
-        let transport = ClosureHAAPITransport { _ in
-            asked.increment()
-            return HTTPResponseData(status: status, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
-        }
-        return (try await HAAPIClient(configuration: configuration, transport: transport), asked)
+        return try await HAAPIClient(configuration: configuration, transport: ClosureHAAPITransport(answer))
     }
 
     static func tokenFile() throws -> String {

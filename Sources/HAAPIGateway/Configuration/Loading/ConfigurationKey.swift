@@ -88,7 +88,10 @@ public struct ConfigurationKey: Sendable, Hashable {
     }
 
     /// The built-in default as it may be shown; nil when the setting has none.
-    public var defaultValue: String? { displayValue(in: GatewayConfiguration()) ?? fallback }
+    public var defaultValue: String? { displayValue(in: Self.builtIn) ?? fallback }
+
+    /// The built-in configuration, made once for every key's ``defaultValue``.
+    private static let builtIn = GatewayConfiguration()
 
     /// `publicURL` → `PUBLIC_URL`, `maxAgeSeconds` → `MAX_AGE_SECONDS`, `clientID` → `CLIENT_ID`, `requireDPoPNonce` →
     /// `REQUIRE_DPOP_NONCE`.
