@@ -161,9 +161,6 @@ struct BrowserSignIns: Sendable {
 
     /// The session cookie's `Set-Cookie` value: `HttpOnly`, `SameSite=Lax`, `Secure` over HTTPS.
     func cookie(_ value: String, maxAge: Int? = nil) -> String {
-        var attributes = ["\(cookieName)=\(value)", "Path=/", "HttpOnly", "SameSite=Lax"]
-        if services.server.servesTLS { attributes.append("Secure") }
-        if let maxAge { attributes.append("Max-Age=\(maxAge)") }
-        return attributes.joined(separator: "; ")
+        services.cookie(cookieName, value, sameSite: "Lax", maxAge: maxAge)
     }
 }

@@ -39,6 +39,15 @@ struct GatewayServices: Sendable {
         return (server.tls == nil ? "http://" : "https://") + authority
     }
 
+    /// A `Set-Cookie` value of the gateway's: `HttpOnly`, with `SameSite` as given, and `Secure` when browsers reach the
+    /// gateway over HTTPS.
+    func cookie(_ name: String, _ value: String, path: String = "/", sameSite: String, maxAge: Int? = nil) -> String {
+        var attributes = ["\(name)=\(value)", "Path=\(path)", "HttpOnly", "SameSite=\(sameSite)"]
+        if server.servesTLS { attributes.append("Secure") }
+        if let maxAge { attributes.append("Max-Age=\(maxAge)") }
+        return attributes.joined(separator: "; ")
+    }
+
     /// A new flow of the upstream's client; "sign-in is unavailable, try again" (503) while the gateway has not reached it.
     /// - Parameters:
     ///   - scopes: Fewer scopes than the configured ones for this sign-in (a device asked for them).

@@ -249,9 +249,8 @@ struct SignInController: Sendable {
     private func kioskDone(_ outcome: String) -> Response {
         var headers: HTTPFields = [.location: "/kiosk/done/\(outcome)"]
         headers.append(HTTPField(name: .setCookie, value: signIns.cookie("", maxAge: 0)))
-        var ticket = ["\(kioskTicketCookie)=\(kioskTickets.make())", "Path=/kiosk/done", "HttpOnly", "SameSite=Strict", "Max-Age=60"]
-        if services.server.servesTLS { ticket.append("Secure") }
-        headers.append(HTTPField(name: .setCookie, value: ticket.joined(separator: "; ")))
+        let ticket = services.cookie(kioskTicketCookie, kioskTickets.make(), path: "/kiosk/done", sameSite: "Strict", maxAge: 60)
+        headers.append(HTTPField(name: .setCookie, value: ticket))
         return Response(status: .seeOther, headers: headers)
     }
 

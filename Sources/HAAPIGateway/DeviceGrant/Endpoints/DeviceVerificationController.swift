@@ -159,8 +159,6 @@ struct DeviceVerificationController: Sendable {
     private func formToken(_ request: Request) -> (token: String, cookie: String?) {
         if let existing = request.cookies[cookieName]?.value, formTokens.isOwn(existing) { return (existing, nil) }
         let token = formTokens.make()
-        var attributes = ["\(cookieName)=\(token)", "Path=/", "HttpOnly", "SameSite=Strict"]
-        if services.server.servesTLS { attributes.append("Secure") }
-        return (token, attributes.joined(separator: "; "))
+        return (token, services.cookie(cookieName, token, sameSite: "Strict"))
     }
 }
