@@ -19,7 +19,7 @@ public struct LoggingSettings: Sendable {
     public func makeLogger(label: String) -> Logger {
         let format = format
         var logger = Logger(label: label) { label -> any LogHandler in
-            format == .json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+            format == .json ? JSONLogHandler(label: label) : TextLogHandler(label: label)
         }
         logger.logLevel = level
         return logger

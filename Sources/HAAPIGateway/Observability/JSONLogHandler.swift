@@ -8,14 +8,19 @@ public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
     private let label: String
+    private let timestamps: LogTimestamps
     private let write: @Sendable (String) -> Void
 
-    /// Creates a handler.
-    /// - Parameters:
-    ///   - label: The logger's label.
-    ///   - write: Where lines go (standard error by default; tests capture them).
-    public init(label: String, write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+    /// Creates a handler writing to standard error.
+    /// - Parameter label: The logger's label.
+    public init(label: String) {
+        self.init(label: label, timestamps: .shared) { StandardErrorLines.emit($0 + "\n") }
+    }
+
+    /// Creates a handler writing its lines (without their line feed) to `write`, with the time from `timestamps`.
+    init(label: String, timestamps: LogTimestamps, write: @escaping @Sendable (String) -> Void) {
         self.label = label
+        self.timestamps = timestamps
         self.write = write
     }
 
@@ -29,7 +34,7 @@ public struct JSONLogHandler: LogHandler {
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
             object[key] = Self.text(value)
         }
-        object["time"] = Date().formatted(.iso8601)
+        object["time"] = timestamps.utc
         object["level"] = event.level.rawValue
         object["label"] = label
         object["message"] = event.message.description

@@ -99,7 +99,7 @@ struct BrowserSignIns: Sendable {
     ) async throws
         -> SessionCheckout<SignInSession>?
     {
-        guard let id = request.cookies[cookieName]?.value else { throw GatewayError(.sessionExpired, .sessionExpired) }
+        guard let id = request.cookieValue(cookieName) else { throw GatewayError(.sessionExpired, .sessionExpired) }
         switch try await services.store.checkOut(id: id, for: use) {
         case .found(let checkout):
             context.checkouts.add(checkout)
@@ -116,7 +116,7 @@ struct BrowserSignIns: Sendable {
     /// The session of a state-changing request after the failed-post bounds, the origin and the CSRF checks; a refusal
     /// counts as a failed post of the session and the client address.
     func verifiedSession(_ request: Request, context: GatewayRequestContext) async throws -> (SessionCheckout<SignInSession>, FormBody) {
-        let id = request.cookies[cookieName]?.value
+        let id = request.cookieValue(cookieName)
         if let wait = await services.limiter.retryAfter(session: id, address: context.clientAddress) {
             services.logger.notice("post refused: too many failed posts")
             throw GatewayError(.tooManyAttempts, .tooManyAttempts).retrying(after: wait)

@@ -33,10 +33,19 @@ struct GatewayServices: Sendable {
     /// anything else gives none).
     func origin(of request: Request) -> String? {
         if let url = server.publicBaseURL, let origin = RequestOriginGuard.origin(of: url) { return origin }
-        guard let authority = request.head.authority, !authority.isEmpty, authority.count <= 255,
-            authority.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) })
+        guard let authority = request.head.authority, !authority.isEmpty, authority.utf8.count <= 255,
+            authority.utf8.allSatisfy(Self.isAuthorityByte)
         else { return nil }
         return (server.tls == nil ? "http://" : "https://") + authority
+    }
+
+    /// An ASCII letter or digit, or one of `.-:[]`: what a host name, an IP address and a port are written with.
+    private static func isAuthorityByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"): true
+        default: false
+        }
     }
 
     /// A `Set-Cookie` value of the gateway's: `HttpOnly`, with `SameSite` as given, and `Secure` when browsers reach the

@@ -110,7 +110,7 @@ struct SignInController: Sendable {
         if services.live.configuration.kiosk.enabled { registerKiosk(on: router) }
         router.post("/start-again") { request, _ in
             try services.originGuard.check(request)
-            if let id = request.cookies[cookieName]?.value {
+            if let id = request.cookieValue(cookieName) {
                 await signIns.remove(id: id)
             }
             return signIns.redirectHome(clearingCookie: true)
@@ -119,7 +119,7 @@ struct SignInController: Sendable {
 
     private func show(_ request: Request, context: GatewayRequestContext) async throws -> Response {
         let settings = services.settings(for: context)
-        guard let id = request.cookies[cookieName]?.value else {
+        guard let id = request.cookieValue(cookieName) else {
             // In `login` mode only the printed single-use URL starts the one sign-in.
             guard settings.configuration.pairing == nil else {
                 return PageRenderer.response(
@@ -262,7 +262,7 @@ struct SignInController: Sendable {
     private func registerKiosk(on router: Router<GatewayRequestContext>) {
         router.get("/kiosk/next") { request, context in
             let settings = services.settings(for: context)
-            guard let id = request.cookies[cookieName]?.value else { return signIns.redirectHome() }
+            guard let id = request.cookieValue(cookieName) else { return signIns.redirectHome() }
             let idle = try await store.idleDuration(id: id)
             let checkout: SessionCheckout<SignInSession>
             do {
@@ -285,7 +285,7 @@ struct SignInController: Sendable {
         }
         router.get("/kiosk/done/:outcome") { request, context in
             // Only the browser that just finished is told how: anyone else opening the address gets the start.
-            guard let ticket = request.cookies[kioskTicketCookie]?.value, kioskTickets.isOwn(ticket) else { return signIns.redirectHome() }
+            guard let ticket = request.cookieValue(kioskTicketCookie), kioskTickets.isOwn(ticket) else { return signIns.redirectHome() }
             let settings = services.settings(for: context)
             let language = settings.renderer.language(for: request)
             // The ticket is used up by this page.

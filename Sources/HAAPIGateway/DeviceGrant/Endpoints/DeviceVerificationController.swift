@@ -147,7 +147,7 @@ struct DeviceVerificationController: Sendable {
         try services.originGuard.check(request)
         let form = try await FormBody.read(request, limit: services.server.maximumRequestBodyBytes)
         // The cookie must be one of the gateway's own making (not a value a sibling host planted) and the form's copy of it.
-        guard let cookie = request.cookies[cookieName]?.value, formTokens.isOwn(cookie),
+        guard let cookie = request.cookieValue(cookieName), formTokens.isOwn(cookie),
             SecureToken.constantTimeEquals(form.values["_csrf"] ?? "", cookie)
         else {
             throw GatewayError(.forbidden, .formNotVerified)
@@ -157,7 +157,7 @@ struct DeviceVerificationController: Sendable {
 
     /// The double-submit token of this browser: its cookie's, or a new one with the cookie to set.
     private func formToken(_ request: Request) -> (token: String, cookie: String?) {
-        if let existing = request.cookies[cookieName]?.value, formTokens.isOwn(existing) { return (existing, nil) }
+        if let existing = request.cookieValue(cookieName), formTokens.isOwn(existing) { return (existing, nil) }
         let token = formTokens.make()
         return (token, services.cookie(cookieName, token, sameSite: "Strict"))
     }
