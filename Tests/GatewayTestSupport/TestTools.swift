@@ -37,6 +37,9 @@ enum TestTools {
         requireAll
         || (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") && FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk"))
 
+    /// Python's matplotlib, with which `scripts/benchmark` draws its charts (`scripts/benchmark-charts`).
+    static let chartsAvailable: Bool = requireAll || pythonHas("matplotlib")
+
     /// PostgreSQL's initdb, postgres, psql and pg_dump (Debian's `postgresql`), for the storage tests, which start a
     /// server of their own (`PostgresTestServer`).
     static let postgresAvailable: Bool = requireAll || PostgresTestServer.binaries != nil

@@ -15,7 +15,9 @@ struct BenchmarkScriptTests {
         }
         struct Throughput: Decodable {
             let gateway_requests_per_second: Double
+            let healthz_requests_per_second: Double
             let nginx_requests_per_second: Double
+            let healthz_ratio: Double
         }
         struct Memory: Decodable {
             struct Level: Decodable { let sessions: Int }
@@ -78,23 +80,33 @@ struct BenchmarkScriptTests {
         let results = try JSONDecoder().decode(Results.self, from: Data(contentsOf: output.appendingPathComponent("results.json")))
         #expect(results.sign_in.rounds == 3)
         #expect(results.throughput.gateway_requests_per_second > 0 && results.throughput.nginx_requests_per_second > 0)
+        #expect(results.throughput.healthz_requests_per_second > 0 && results.throughput.healthz_ratio > 0)
         #expect(results.memory.levels.map(\.sessions) == [10, 20, 40])
         #expect(results.startup.first_page_ms > 0)
-        #expect(results.targets.count == 7)
+        #expect(results.targets.count == 8)
         let table = try String(contentsOf: output.appendingPathComponent("results.md"), encoding: .utf8)
         #expect(table.contains("| target | measured | target | met |"))
         // The PostgreSQL section: measured where PostgreSQL is installed (always under .ci/run), else skipped visibly.
-        let postgresTarget = results.targets.last
-        #expect(postgresTarget?.name.hasPrefix("PostgreSQL session store") == true)
+        let postgresTargets = results.targets.suffix(2)
+        #expect(postgresTargets.allSatisfy { $0.name.hasPrefix("PostgreSQL session store") })
+        // The charts (scripts/benchmark-charts, matplotlib, which .ci/run installs): drawn beside results.md.
+        if TestTools.chartsAvailable {
+            for chart in ["sign-in-steps", "page-throughput", "memory-per-session"] + (results.postgres.skipped == nil ? ["session-stores"] : []) {
+                let svg = try String(contentsOf: output.appendingPathComponent("\(chart).svg"), encoding: .utf8)
+                #expect(svg.contains("<svg") && svg.contains("</svg>"), "\(chart).svg is not an SVG drawing")
+            }
+        } else {
+            #expect(result.standardOutput.contains("charts: skipped"))
+        }
         if let skipped = results.postgres.skipped {
             #expect(!TestTools.postgresAvailable, "PostgreSQL is installed, yet the benchmark skipped it: \(skipped)")
-            #expect(postgresTarget?.met == nil)
+            #expect(postgresTargets.allSatisfy { $0.met == nil })
             #expect(table.contains("PostgreSQL session store: skipped"))
         } else {
             let signIn = try #require(results.postgres.sign_in)
             let rate = try #require(results.postgres.rate)
             #expect(signIn.rounds == 3 && signIn.steps.count == 4)
-            #expect(postgresTarget?.met != nil)
+            #expect(postgresTargets.allSatisfy { $0.met != nil })
             #expect(rate.memory.gateways == 1 && rate.postgres.gateways == 2)
             #expect(rate.memory.sign_ins_per_second > 0 && rate.postgres.sign_ins_per_second > 0)
             #expect(rate.memory.failures == 0 && rate.postgres.failures == 0)
