@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import HAAPI
@@ -42,5 +43,45 @@ import Testing
         #expect(error?.code == .malformedResponse)
         let fits = try await transport.send(request, timeout: .seconds(1), maxBodyBytes: 4096)
         #expect(fits.body.count == 2048)
+    }
+
+    @Test("the whole exchange's limit: an operation still running at the limit is cancelled and the call fails as a timeout")
+    func limitCancelsTheOperation() async throws {
+        let started = ContinuousClock.now
+        let cancelled = Mutex(false)
+        let error = await #expect(throws: HAAPIError.self) {
+            try await AsyncHTTPClientTransport.withTimeout(.milliseconds(50)) {
+                do { try await Task.sleep(for: .seconds(60)) } catch { cancelled.withLock { $0 = true } }
+                return 1
+            }
+        }
+        #expect(error?.code == .timeout)
+        #expect(cancelled.withLock { $0 }, "the operation saw its cancellation")
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    @Test("within the limit the operation's value and its own error come back unchanged")
+    func resultWithinTheLimit() async throws {
+        let value = try await AsyncHTTPClientTransport.withTimeout(.seconds(30)) { 42 }
+        #expect(value == 42)
+        let error = await #expect(throws: HAAPIError.self) {
+            try await AsyncHTTPClientTransport.withTimeout(.seconds(30)) { () async throws -> Int in throw HAAPIError(.transport, "refused") }
+        }
+        #expect(error?.code == .transport)
+    }
+
+    @Test("a caller's cancellation reaches the operation")
+    func callerCancellationReachesTheOperation() async throws {
+        let cancelled = Mutex(false)
+        let caller = Task {
+            try await AsyncHTTPClientTransport.withTimeout(.seconds(60)) {
+                do { try await Task.sleep(for: .seconds(60)) } catch { cancelled.withLock { $0 = true } }
+                return 1
+            }
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        caller.cancel()
+        _ = try? await caller.value
+        #expect(cancelled.withLock { $0 })
     }
 }

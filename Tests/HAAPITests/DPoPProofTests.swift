@@ -85,4 +85,20 @@ import Testing
         #expect(store.nonce(for: second) == "n2")
         #expect(store.nonce(for: DPoPKey()) == nil)
     }
+
+    @Test("htu: scheme and host in lower case, no query, fragment or user; the same answer when asked again, whatever the query")
+    func htuIsTheSameWhenAskedAgain() throws {
+        let cases: [(String, String)] = [
+            ("https://Idp.Example.com:8443/dev/authn/authenticate?state=1", "https://idp.example.com:8443/dev/authn/authenticate"),
+            ("https://Idp.Example.com:8443/dev/authn/authenticate?state=2#x", "https://idp.example.com:8443/dev/authn/authenticate"),
+            ("HTTPS://user:secret@IDP.example.com/oauth/token", "https://idp.example.com/oauth/token"),
+            ("https://idp.example.com/oauth/token#fragment", "https://idp.example.com/oauth/token"),
+            ("http://127.0.0.1:8443/a%20b/c?q", "http://127.0.0.1:8443/a%20b/c"),
+        ]
+        for _ in 0..<3 {
+            for (address, expected) in cases {
+                #expect(DPoPProof.htu(for: try #require(URL(string: address))) == expected, "\(address)")
+            }
+        }
+    }
 }

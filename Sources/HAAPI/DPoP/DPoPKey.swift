@@ -7,10 +7,21 @@ import Foundation
 public struct DPoPKey: Sendable, CustomStringConvertible {
     private let box: SigningKeyBox
     var privateKey: P256.Signing.PrivateKey { box.key }
+    /// The public key's x and y, 32 bytes each. The JWK and the proof header are made from them when needed: kept as
+    /// text they were about 430 bytes of every open sign-in (a heap profile, `artifacts/profiles/`), these are 64.
+    private let publicPoint: InlineArray<64, UInt8>
+
     /// The public key as a JWK, as put into every proof header.
-    public let publicJWK: PublicJWK
+    public var publicJWK: PublicJWK {
+        PublicJWK(x: Base64URL.encode((0..<32).lazy.map { publicPoint[$0] }), y: Base64URL.encode((32..<64).lazy.map { publicPoint[$0] }))
+    }
+
     /// The base64url DPoP proof header (`typ`, `alg`, `jwk`), the same for every proof of this key.
-    let proofHeaderSegment: String
+    var proofHeaderSegment: String {
+        let jwk = publicJWK
+        let header = #"{"typ":"dpop+jwt","alg":"ES256","jwk":{"kty":"EC","crv":"P-256","x":"\#(jwk.x)","y":"\#(jwk.y)"}}"#
+        return Base64URL.encode(header.utf8)
+    }
 
     /// Generates a fresh key.
     public init() { self.init(privateKey: P256.Signing.PrivateKey()) }
@@ -20,10 +31,7 @@ public struct DPoPKey: Sendable, CustomStringConvertible {
     public init(privateKey: P256.Signing.PrivateKey) {
         self.box = SigningKeyBox(key: privateKey)
         let raw = privateKey.publicKey.rawRepresentation  // x || y, 32 bytes each
-        let jwk = PublicJWK(x: Base64URL.encode(raw.prefix(32)), y: Base64URL.encode(raw.suffix(32)))
-        self.publicJWK = jwk
-        let header = #"{"typ":"dpop+jwt","alg":"ES256","jwk":{"kty":"EC","crv":"P-256","x":"\#(jwk.x)","y":"\#(jwk.y)"}}"#
-        self.proofHeaderSegment = Base64URL.encode(Array(header.utf8))
+        self.publicPoint = InlineArray { raw[raw.startIndex + $0] }
     }
 
     /// Loads a key from PEM (SEC1 `EC PRIVATE KEY` or PKCS#8 `PRIVATE KEY`).

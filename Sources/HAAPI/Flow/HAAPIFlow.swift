@@ -39,7 +39,7 @@ public actor HAAPIFlow {
     /// whether it does, [TOKENBIND]).
     public internal(set) var codeExchangeProvedAfterRefusal = false
     let clock = ContinuousClock()
-    let logger: Logger
+    let logger: FlowLogger
 
     /// The latest step received (not replaced by problems or `continue-same-step`).
     public internal(set) var currentStep: Representation?
@@ -53,9 +53,7 @@ public actor HAAPIFlow {
         self.parameters = parameters.map(Boxed.init) ?? context.authorizationParameters
         self.oidcNonce = self.scopes.contains("openid") ? RandomToken.make(byteCount: 24) : nil
         self.tokenMachine = HAAPITokenStateMachine(refreshMargin: context.configuration.haapiTokenRefreshMargin)
-        var logger = context.logger
-        logger[metadataKey: "haapi.flow"] = "\(RandomToken.make(byteCount: 6))"
-        self.logger = logger
+        self.logger = FlowLogger(context.logger, key: "haapi.flow", value: RandomToken.make(byteCount: 6))
     }
 
     /// A flow as saved in `saved`, with its key, step and last submitted action already loaded from it
@@ -86,9 +84,7 @@ public actor HAAPIFlow {
             tokenMachine.restore(restored, expiresAt: ContinuousClock.now + remaining)
         }
         self.tokenMachine = tokenMachine
-        var logger = context.logger
-        logger[metadataKey: "haapi.flow"] = "\(RandomToken.make(byteCount: 6))"
-        self.logger = logger
+        self.logger = FlowLogger(context.logger, key: "haapi.flow", value: RandomToken.make(byteCount: 6))
     }
 
     /// The public JWK of this flow's DPoP key (for matching bound tokens; the private key stays inside).

@@ -39,7 +39,7 @@ final class CodeExchangeProof: Sendable {
 
     /// Records what an exchange showed; a changed finding is logged.
     /// - Returns: The new finding when it changed (to be told to the observer with ``report(_:)``), else nil.
-    func found(required: Bool, logger: Logger) -> CodeExchangeFinding? {
+    func found(required: Bool, logger: FlowLogger) -> CodeExchangeFinding? {
         let finding: CodeExchangeFinding = required ? .proofRequired : .proofNotRequired
         let previous = state.exchange(Self.value(of: finding), ordering: .relaxed)
         guard previous != Self.value(of: finding) else { return nil }

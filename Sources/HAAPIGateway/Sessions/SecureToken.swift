@@ -6,14 +6,7 @@ import HAAPI
 enum SecureToken {
     /// A base64url token of `byteCount` random bytes (default 32 bytes = 256 bits).
     static func make(byteCount: Int = 32) -> String {
-        // Eight bytes per draw: the generator asks the kernel once per `next()`, and a byte at a time made that 32 calls.
-        var generator = SystemRandomNumberGenerator()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(byteCount + 7)
-        while bytes.count < byteCount {
-            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
-        }
-        return Base64URL.encode(bytes.prefix(byteCount))
+        RandomToken.make(byteCount: byteCount)
     }
 
     /// Compares two strings in time independent of where they differ.

@@ -8,7 +8,7 @@ import Logging
 struct FlowDriver: Sendable {
     let flow: HAAPIFlow
     let metrics: GatewayMetrics
-    let logger: Logger
+    let logger: FlowLogger
 
     /// A page's upstream budget: twice `upstream.timeoutSeconds`. The steps behind one request take at most one
     /// timeout; the completion that may follow (the code exchange, the ID token's keys, userinfo, handing the tokens to

@@ -24,7 +24,7 @@ struct SignInCompletion: Sendable {
     /// What is known of the upstream's codes (token-bound or not), shared with the other replicas.
     let facts: UpstreamFactKeeper?
     let metrics: GatewayMetrics
-    let logger: Logger
+    let logger: FlowLogger
 
     /// Completes the sign-in of `response`, the flow's authorization response.
     func complete(_ response: Representation) async -> Result {

@@ -9,7 +9,7 @@ import Logging
 actor SignInSession {
     private let flow: HAAPIFlow
     private let dispatcher: CallbackDispatcher
-    private let logger: Logger
+    private let logger: FlowLogger
     /// What the sign-in is (``SignInRecord``); the properties below read and write it.
     private(set) var record: SignInRecord {
         didSet { revision &+= 1 }
@@ -156,9 +156,7 @@ actor SignInSession {
         self.outcomeSettings = outcome
         self.metrics = metrics
         self.facts = facts
-        var logger = logger
-        logger[metadataKey: "flow"] = "\(flowID)"
-        self.logger = logger
+        self.logger = FlowLogger(logger, key: "flow", value: flowID)
     }
 
     /// What a store keeps of this sign-in between requests: its record and its flow's state (a secret: it holds the DPoP

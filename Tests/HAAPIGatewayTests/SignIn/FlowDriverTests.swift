@@ -24,7 +24,11 @@ struct FlowDriverTests {
             )
         )
         let metrics = GatewayMetrics()
-        let driver = FlowDriver(flow: client.makeFlow(), metrics: metrics, logger: Logger(label: "driver-test"))
+        let driver = FlowDriver(
+            flow: client.makeFlow(),
+            metrics: metrics,
+            logger: FlowLogger(Logger(label: "driver-test"), key: "flow", value: "test")
+        )
         do {
             try await body(driver, metrics, demo)
         } catch {

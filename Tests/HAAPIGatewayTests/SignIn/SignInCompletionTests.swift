@@ -54,7 +54,7 @@ struct SignInCompletionTests {
             signIn: SignInReference(id: "sign-in-1"),
             facts: nil,
             metrics: GatewayMetrics(),
-            logger: Logger(label: "completion-test")
+            logger: FlowLogger(Logger(label: "completion-test"), key: "flow", value: "test")
         )
     }
 
