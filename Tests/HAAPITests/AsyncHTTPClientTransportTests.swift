@@ -51,7 +51,10 @@ import Testing
         let cancelled = Mutex(false)
         let error = await #expect(throws: HAAPIError.self) {
             try await AsyncHTTPClientTransport.withTimeout(.milliseconds(50)) {
-                do { try await Task.sleep(for: .seconds(60)) } catch { cancelled.withLock { $0 = true } }
+                do { try await Task.sleep(for: .seconds(60)) } catch {
+                    cancelled.withLock { $0 = true }
+                    throw error
+                }
                 return 1
             }
         }
@@ -68,6 +71,24 @@ import Testing
             try await AsyncHTTPClientTransport.withTimeout(.seconds(30)) { () async throws -> Int in throw HAAPIError(.transport, "refused") }
         }
         #expect(error?.code == .transport)
+    }
+
+    @Test("an exchange that failed for a named cause (a refused connection) says so even when the limit fired first")
+    func namedCauseWinsOverTheLimit() async throws {
+        let error = await #expect(throws: HAAPIError.self) {
+            try await AsyncHTTPClientTransport.withTimeout(.milliseconds(20)) { () async throws -> Int in
+                try? await Task.sleep(for: .milliseconds(300))  // its cancellation ignored, as a busy machine's late answer
+                throw HAAPIError(.connectionRefused, "the upstream refused the connection")
+            }
+        }
+        #expect(error?.code == .connectionRefused)
+        let late = await #expect(throws: HAAPIError.self) {
+            try await AsyncHTTPClientTransport.withTimeout(.milliseconds(20)) { () async throws -> Int in
+                try? await Task.sleep(for: .milliseconds(300))
+                throw HAAPIError(.transport, "the HTTP exchange failed (cancelled)")
+            }
+        }
+        #expect(late?.code == .timeout, "a failure the cancellation may have made is the timeout")
     }
 
     @Test("a caller's cancellation reaches the operation")

@@ -6,7 +6,7 @@ import Logging
 /// and the id, and adds the id to a line only when the line is written.
 package struct FlowLogger: Sendable {
     /// The logger lines go to.
-    package let base: Logger
+    private let base: Logger
     private let key: String
     private let value: String
 

@@ -178,10 +178,19 @@ public final class AsyncHTTPClientTransport: HAAPITransport {
         } onCancel: {
             work.cancel()
         }
-        // At the limit the answer is a timeout, whatever the cancelled operation made of its cancellation.
-        if expiry.fired.load(ordering: .relaxed) { throw HAAPIError(.timeout, "the upstream did not answer within \(timeout)") }
+        // An answer that came is the answer. A failure at the limit is a timeout, whatever the cancelled operation made of
+        // its cancellation, unless the exchange had failed for a cause the cancellation cannot make: on a loaded machine
+        // a refused connection may only be seen after the timer, which runs on its own thread, has fired.
+        if case .failure(let error) = result, expiry.fired.load(ordering: .relaxed),
+            !((error as? HAAPIError).map { Self.causesNamedBeforeTheLimit.contains($0.code) } ?? false)
+        {
+            throw HAAPIError(.timeout, "the upstream did not answer within \(timeout)")
+        }
         return try result.get()
     }
+
+    /// Failures that name their cause and that no cancellation produces.
+    private static let causesNamedBeforeTheLimit: Set<HAAPIError.Code> = [.connectionRefused, .nameResolution, .tls]
 
     /// Whether a ``withTimeout(_:on:_:)`` limit was reached.
     private final class Expiry: Sendable {

@@ -9,7 +9,9 @@ extension Request {
             for pair in header.split(separator: ";", omittingEmptySubsequences: false) {
                 let pair = pair.drop { $0.isWhitespace }
                 guard let equals = pair.firstIndex(of: "="), pair[..<equals] == name else { continue }
-                return String(pair[pair.index(after: equals)...])
+                // As Hummingbird reads it: the first cookie of the name decides, and an empty value is no cookie.
+                let value = pair[pair.index(after: equals)...]
+                return value.isEmpty ? nil : String(value)
             }
         }
         return nil
