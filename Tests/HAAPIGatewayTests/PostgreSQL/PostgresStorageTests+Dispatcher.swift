@@ -66,12 +66,16 @@ extension PostgresStorageTests {
             await dispatcherA.start()
             let handedOver = Task { await dispatcherA.deliver(outcome) }
             #expect(try await Self.eventually { flaky.attemptsStarted == 1 })
+            let firstClaimed = ContinuousClock.now
             #expect(
                 try await database.sql("SELECT claimed_by, attempts FROM haapi_gateway_outbox") == "replica-a|1",
                 "recorded, claimed by this replica, before its first attempt: a kill now loses nothing"
             )
             first.open()
             #expect(await handedOver.value == false)
+            // On a loaded machine the first attempt can outlast A's 3 s lease: A's claimer then takes the delivery again
+            // before the failed attempt is rescheduled (which no longer holds the claim), and no give-up time is set yet.
+            let firstAttemptOutlastedItsLease = ContinuousClock.now - firstClaimed >= .milliseconds(2500)
             // Rescheduled unclaimed (any replica may make the next attempt), then claimed again by A's claimer when due.
             #expect(try await Self.eventually { flaky.attemptsStarted == 2 }, "A's claimer makes the next attempt")
             let claim = try await database.sql(
@@ -79,7 +83,10 @@ extension PostgresStorageTests {
             ).split(separator: "|")
             // At least 2 attempts: on a loaded machine A's claimer may already have claimed its own stuck attempt again
             // (its lease ran out), which is still A's and counts once more.
-            #expect(claim.count == 4 && claim[0] == "replica-a" && (Int(claim[1]) ?? 0) >= 2 && claim[2] == "t", "\(claim)")
+            #expect(
+                claim.count == 4 && claim[0] == "replica-a" && (Int(claim[1]) ?? 0) >= 2 && (claim[2] == "t" || firstAttemptOutlastedItsLease),
+                "\(claim)"
+            )
             let leaseEnds = try #require(Double(claim.last ?? ""))
             // A is killed: its pool goes, and the attempt under way never reports.
             await a.kill()
