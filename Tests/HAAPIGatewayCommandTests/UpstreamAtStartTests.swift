@@ -11,21 +11,15 @@ import Testing
 /// that answers but is wrong for the client stops startup at once (whole processes, as a supervisor runs them).
 @Suite("Upstream at start")
 struct UpstreamAtStartTests {
-    /// A loopback port that was free a moment ago.
-    static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
-        let port = channel.localAddress?.port ?? 0
-        try await channel.close()
-        return port
-    }
-
     static func upstreamArguments(port: Int, secret: String = DemoServer.clientSecret) -> [String] {
         ["--upstream", "http://127.0.0.1:\(port)/oauth/v2/oauth-anonymous", "--client-id", DemoServer.clientID, "--client-secret", secret]
     }
 
     @Test("upstream down at start: 503 pages with Retry-After and /readyz naming the upstream; ready once it comes, and a sign-in works")
     func upstreamDownAtStart() async throws {
-        let upstreamPort = try await Self.freePort()
+        // Held until the upstream is to come: until then a connection to it is refused, and no other test gets it.
+        let reservation = try ReservedPort()
+        let upstreamPort = reservation.port
         let serve = try RunningGateway(
             ["serve", "--port", "0"] + Self.upstreamArguments(port: upstreamPort),
             environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0", "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "2"]
@@ -43,6 +37,7 @@ struct UpstreamAtStartTests {
             #expect(browser.cookies.isEmpty, "no session is held for a sign-in that cannot start")
 
             // The upstream comes: the gateway becomes ready by itself.
+            reservation.release()
             let demo = try RunningGateway(["demo-server", "--port", "\(upstreamPort)", "--log-level", "error"])
             _ = try await demo.waitForOutput(#"(Demo HAAPI server)"#)
             let deadline = ContinuousClock.now + .seconds(60)
