@@ -80,7 +80,7 @@ public final class AsyncHTTPClientTransport: HAAPITransport {
         let logger = logger
         // AsyncHTTPClient's own deadline comes first, so that its error names the cause (a refused connection, say);
         // this one is the backstop, late enough that a loaded machine's AsyncHTTPClient still reports first.
-        return try await Self.withTimeout(timeout + .seconds(2)) {
+        return try await Self.withTimeout(timeout + .seconds(2), on: client.eventLoopGroup.any()) {
             var outgoing = HTTPClientRequest(url: request.url.absoluteString)
             outgoing.method = .init(rawValue: request.method)
             for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
