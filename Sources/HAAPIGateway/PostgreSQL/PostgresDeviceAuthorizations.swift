@@ -12,9 +12,10 @@ import Synchronization
 /// A row keeps the device code's SHA-256 (its key), the user code's HMAC under a key derived from each of the sessions'
 /// encryption keys (HKDF-SHA256; a database reader cannot turn its 34 bits back into the code, and a rotation keeps
 /// finding codes made before it), the client id, the scopes, the pace (`interval_seconds`, `last_poll_at`), the entries,
-/// the state and, between approval and the device's next poll, the tokens sealed like a sign-in (``SessionCipher``, the
-/// row's reference bound in). Every step is one statement, so the replicas agree: the hand-over deletes the row it
-/// returns, and of two polls that meet approved tokens one gets them. Expiry compares against the database's clock
+/// the state and, between approval and the end of their hand-over to a poll, the tokens sealed like a sign-in
+/// (``SessionCipher``, the row's reference bound in). Every step is one statement, so the replicas agree: of two polls
+/// that meet approved tokens one takes them for a hand-over (state `handing`, its lease from `last_poll_at`), whose end
+/// deletes the row (``DeviceTokenHandOver``). Expiry compares against the database's clock
 /// (``StorageClock``). Rows are forgotten one code lifetime after they expire (until then a poll hears `expired_token`;
 /// the sessions' sweep deletes them, ``PostgresSessionStorage/sweepBookkeeping()``).
 /// Statements commit durably: a database crash forgets no approval.
@@ -174,7 +175,10 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
         var bindings = PostgresBindings(capacity: 1)
         bindings.append(reference)
         let deny = PostgresQuery(
-            unsafeSQL: "UPDATE haapi_gateway_device_authorizations SET state = 'denied', tokens = NULL WHERE reference = $1 AND state <> 'approved'",
+            unsafeSQL: """
+                UPDATE haapi_gateway_device_authorizations SET state = 'denied', tokens = NULL
+                WHERE reference = $1 AND state NOT IN ('approved', 'handing')
+                """,
             binds: bindings
         )
         try await run("deny a device", deny) { _ = try await $0.collect() }
@@ -184,13 +188,24 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
         var row = clockBindings()
         row.append(DeviceCode.hash(deviceCode))
         row.append(clientID)
-        // A decided authorization is taken out as it is read: one poll, on whichever replica, gets its answer. Past
-        // `expires_in` approved tokens are not handed over, whatever happened before (RFC 8628 §3.5 `expired_token`).
+        row.append(Int32(DeviceTokenHandOver.leaseSeconds))
+        // Approved tokens, or a hand-over open past its lease (its answer taken as lost), are taken for a hand-over by
+        // one statement: of two polls, on whichever replicas, one gets them. A refusal is taken out as it is read, and so
+        // are tokens past `expires_in`, whatever happened before (RFC 8628 §3.5 `expired_token`).
         let collect = statement(
             """
-            DELETE FROM haapi_gateway_device_authorizations
-            WHERE device_code_hash = $2 AND client_id = $3 AND state IN ('approved', 'denied')
-            RETURNING reference, state, tokens, expires_at > \(Self.now)
+            WITH taken AS (
+                UPDATE haapi_gateway_device_authorizations SET state = 'handing', last_poll_at = \(Self.now)
+                WHERE device_code_hash = $2 AND client_id = $3 AND expires_at > \(Self.now)
+                    AND (state = 'approved' OR (state = 'handing' AND last_poll_at <= \(Self.now) - make_interval(secs => $4)))
+                RETURNING reference, state, tokens, true AS live
+            ), ended AS (
+                DELETE FROM haapi_gateway_device_authorizations
+                WHERE device_code_hash = $2 AND client_id = $3
+                    AND (state = 'denied' OR (state IN ('approved', 'handing') AND expires_at <= \(Self.now)))
+                RETURNING reference, state, tokens, expires_at > \(Self.now) AS live
+            )
+            SELECT * FROM taken UNION ALL SELECT * FROM ended
             """,
             row
         )
@@ -199,34 +214,73 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             collect,
             { try await $0.decode((String, String, ByteBuffer?, Bool).self).first { _ in true } }
         ) {
-            guard state == "approved", let sealed else { return .denied }
+            guard state != "denied", let sealed else { return .denied }
             guard live else { return .expired }
-            return tokens(sealed, reference: reference)
+            let answer = tokens(sealed, reference: reference)
+            if case .tokens = answer { return answer }
+            try await endHandOver(reference: reference)  // tokens that do not open are dropped: the device starts again
+            return answer
         }
         // Still waiting: the poll is noted, and one sooner than the interval slows the device down by 5 s (RFC 8628 §3.5).
+        // A hand-over under way is left alone: the poll is told to wait, and its lease is not renewed.
         var bindings = clockBindings()
         bindings.append(DeviceCode.hash(deviceCode))
         bindings.append(clientID)
         let note = statement(
             """
             WITH old AS (
-                SELECT device_code_hash, expires_at, last_poll_at, interval_seconds FROM haapi_gateway_device_authorizations
+                SELECT device_code_hash, expires_at, last_poll_at, interval_seconds, state = 'handing' AS handing
+                FROM haapi_gateway_device_authorizations
                 WHERE device_code_hash = $2 AND client_id = $3 AND forget_at > \(Self.now) FOR UPDATE
             )
-            UPDATE haapi_gateway_device_authorizations AS row SET last_poll_at = \(Self.now),
+            UPDATE haapi_gateway_device_authorizations AS row
+                SET last_poll_at = CASE WHEN old.handing THEN old.last_poll_at ELSE \(Self.now) END,
                 interval_seconds = CASE
-                    WHEN old.expires_at > \(Self.now) AND old.last_poll_at > \(Self.now) - make_interval(secs => old.interval_seconds)
+                    WHEN NOT old.handing AND old.expires_at > \(Self.now)
+                        AND old.last_poll_at > \(Self.now) - make_interval(secs => old.interval_seconds)
                     THEN old.interval_seconds + 5 ELSE old.interval_seconds END
             FROM old WHERE row.device_code_hash = old.device_code_hash
-            RETURNING old.expires_at > \(Self.now), row.interval_seconds > old.interval_seconds
+            RETURNING old.expires_at > \(Self.now), row.interval_seconds > old.interval_seconds, old.handing
             """,
             bindings
         )
-        guard let (live, slowed) = try await run("note a device's poll", note, { try await $0.decode((Bool, Bool).self).first { _ in true } }) else {
+        guard
+            let (live, slowed, handing) = try await run(
+                "note a device's poll",
+                note,
+                { try await $0.decode((Bool, Bool, Bool).self).first { _ in true } }
+            )
+        else {
             return .invalid
         }
         if !live { return .expired }
+        if handing { return .pending }
         return slowed ? .slowDown : .pending
+    }
+
+    func handedOver(_ handOver: DeviceTokenHandOver) async throws(GatewayError) {
+        try await endHandOver(reference: handOver.reference)
+    }
+
+    /// Forgets the authorization `reference` whose tokens a poll took for a hand-over.
+    private func endHandOver(reference: String) async throws(GatewayError) {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(reference)
+        let forget = PostgresQuery(
+            unsafeSQL: "DELETE FROM haapi_gateway_device_authorizations WHERE reference = $1 AND state = 'handing'",
+            binds: bindings
+        )
+        try await run("end a hand-over of a device's tokens", forget) { _ = try await $0.collect() }
+    }
+
+    func handOverFailed(_ handOver: DeviceTokenHandOver) async throws(GatewayError) {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(handOver.reference)
+        let release = PostgresQuery(
+            unsafeSQL: "UPDATE haapi_gateway_device_authorizations SET state = 'approved' WHERE reference = $1 AND state = 'handing'",
+            binds: bindings
+        )
+        try await run("give a device's tokens back after a failed hand-over", release) { _ = try await $0.collect() }
     }
 
     func recordIssued(accessToken: String, to clientID: String, forSeconds seconds: Int) async throws(GatewayError) {
@@ -300,7 +354,7 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
                 logger.warning("a device's tokens in the database do not decode; the device is told access_denied")
                 return .denied
             }
-            return .tokens(tokens)
+            return .tokens(DeviceTokenHandOver(tokens: tokens, reference: reference))
         case .failure(let error):
             logger.warning("a device's tokens in the database do not open; the device is told access_denied", metadata: ["error": "\(error)"])
             return .denied

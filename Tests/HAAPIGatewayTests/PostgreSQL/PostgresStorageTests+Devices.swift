@@ -52,7 +52,7 @@ extension PostgresStorageTests {
         }
 
         @Test(
-            "asked on one replica, entered, confirmed and approved on the other, polled by both at once: the tokens (with their DPoP key) go to exactly one poll (20 races)"
+            "asked on one replica, entered, confirmed and approved on the other, polled by both at once: the tokens (with their DPoP key) go to exactly one poll, the other waits, and once the hand-over ends the code is spent (20 races)"
         )
         func tokensAreHandedOverOnceAcrossReplicas() async throws {
             let database = try await StorageTestDatabase.make()
@@ -67,10 +67,14 @@ extension PostgresStorageTests {
                     async let first = a.poll(deviceCode: deviceCode, clientID: Self.client.id)
                     async let second = b.poll(deviceCode: deviceCode, clientID: Self.client.id)
                     let answers = try await [first, second]
-                    let handed = answers.compactMap { answer -> OAuthTokens? in if case .tokens(let tokens) = answer { tokens } else { nil } }
-                    #expect(handed == [Self.tokens], "\(answers)")
-                    #expect(handed.first?.dpopKey?.publicJWK == Self.tokens.dpopKey?.publicJWK)
-                    #expect(answers.contains(.invalid))
+                    let handed = answers.compactMap { answer -> DeviceTokenHandOver? in
+                        if case .tokens(let handOver) = answer { handOver } else { nil }
+                    }
+                    #expect(handed.map(\.tokens) == [Self.tokens], "\(answers)")
+                    #expect(handed.first?.tokens.dpopKey?.publicJWK == Self.tokens.dpopKey?.publicJWK)
+                    #expect(answers.contains(.pending), "the other poll waits while the hand-over is under way")
+                    try await b.handedOver(try #require(handed.first))
+                    #expect(try await a.poll(deviceCode: deviceCode, clientID: Self.client.id) == .invalid, "the code is spent")
                 }
                 #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_device_authorizations") == "0", "collected rows are gone")
             }
@@ -144,6 +148,42 @@ extension PostgresStorageTests {
             }
         }
 
+        @Test(
+            "a hand-over whose end is never noted (its replica killed after the poll) offers the same tokens again on the other replica past its 2 s lease, never sooner; a failed answer gives them back at once; a failed sign-in cannot deny them; past expires_in expired_token"
+        )
+        func aLostHandOverIsOfferedAgain() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await withReplicas(database, settings: Self.settings(lifetime: 60, interval: 5)) { a, b in
+                let (deviceCode, authorization) = try #require(try await a.create(client: Self.client, scopes: nil))
+                #expect(try await b.beginSignIn(userCode: authorization.userCode) == authorization)
+                #expect(try await b.approve(reference: authorization.reference, tokens: Self.tokens))
+                let handOver = DeviceTokenHandOver(tokens: Self.tokens, reference: authorization.reference)
+                #expect(try await a.poll(deviceCode: deviceCode, clientID: Self.client.id) == .tokens(handOver), "A takes them, then is killed")
+                try await b.deny(reference: authorization.reference)
+                database.clock.advance(.seconds(1))
+                #expect(try await b.poll(deviceCode: deviceCode, clientID: Self.client.id) == .pending, "within the lease")
+                #expect(try await b.poll(deviceCode: deviceCode, clientID: Self.client.id) == .pending, "a poll within the lease does not renew it")
+                database.clock.advance(.seconds(1))
+                #expect(try await b.poll(deviceCode: deviceCode, clientID: Self.client.id) == .tokens(handOver), "the same tokens, past the lease")
+                try await b.handOverFailed(handOver)
+                #expect(try await a.poll(deviceCode: deviceCode, clientID: Self.client.id) == .tokens(handOver), "given back at once")
+                try await a.handedOver(handOver)
+                #expect(try await b.poll(deviceCode: deviceCode, clientID: Self.client.id) == .invalid)
+                #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_device_authorizations") == "0")
+
+                let (lateCode, late) = try #require(try await b.create(client: Self.client, scopes: nil))
+                #expect(try await a.beginSignIn(userCode: late.userCode) == late)
+                #expect(try await a.approve(reference: late.reference, tokens: Self.tokens))
+                #expect(
+                    try await b.poll(deviceCode: lateCode, clientID: Self.client.id)
+                        == .tokens(DeviceTokenHandOver(tokens: Self.tokens, reference: late.reference))
+                )
+                database.clock.advance(.seconds(61))
+                #expect(try await a.poll(deviceCode: lateCode, clientID: Self.client.id) == .expired, "an open hand-over past expires_in")
+                #expect(try await a.poll(deviceCode: lateCode, clientID: Self.client.id) == .invalid)
+            }
+        }
+
         @Test("the waiting authorizations of an address are counted for the replicas together; a confirmed one no longer waits")
         func waitingPerAddress() async throws {
             let database = try await StorageTestDatabase.make()
@@ -187,7 +227,10 @@ extension PostgresStorageTests {
                 }
                 #expect(dump.contains(DeviceCode.hash(deviceCode)), "the device code's SHA-256 is its key")
                 #expect(try await rotated.enter(userCode: authorization.userCode) == .alreadyUsed, "found under the old key's HMAC")
-                #expect(try await rotated.poll(deviceCode: deviceCode, clientID: Self.client.id) == .tokens(Self.tokens))
+                #expect(
+                    try await rotated.poll(deviceCode: deviceCode, clientID: Self.client.id)
+                        == .tokens(DeviceTokenHandOver(tokens: Self.tokens, reference: authorization.reference))
+                )
 
                 let (_, fresh) = try #require(try await rotated.create(client: Self.client, scopes: nil))
                 #expect(try await old.enter(userCode: fresh.userCode) == .unknown, "a replica without the new key cannot find codes made under it")

@@ -8,7 +8,7 @@ public enum ConfigurationReload: Sendable {
     case afterRestart(keep: @Sendable (_ applied: inout GatewayConfiguration, _ running: GatewayConfiguration) -> Void)
 
     /// After a restart; the running value of `field` stays until then.
-    static func afterRestart<Value>(_ field: WritableKeyPath<GatewayConfiguration, Value> & Sendable) -> ConfigurationReload {
+    static func afterRestart<Value>(_ field: any WritableKeyPath<GatewayConfiguration, Value> & Sendable) -> ConfigurationReload {
         .afterRestart { applied, running in applied[keyPath: field] = running[keyPath: field] }
     }
 

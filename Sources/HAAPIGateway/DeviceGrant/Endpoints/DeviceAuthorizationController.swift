@@ -24,6 +24,7 @@ struct DeviceAuthorizationController: Sendable {
     static let verificationPath = "/device"
 
     private var logger: Logger { services.logger }
+    private var handOvers: DeviceTokenHandOverWriter { DeviceTokenHandOverWriter(store: store, logger: logger) }
 
     func register(on router: Router<GatewayRequestContext>) {
         router.get(RouterPath(Self.metadataPath)) { request, _ in
@@ -135,13 +136,20 @@ struct DeviceAuthorizationController: Sendable {
                 throw OAuthEndpointError("invalid_request", "device_code is missing")
             }
             let answer = try await Self.stored { () async throws(GatewayError) in try await store.poll(deviceCode: deviceCode, clientID: client.id) }
-            guard case .tokens(let tokens) = answer else {
+            guard case .tokens(let handOver) = answer else {
                 throw OAuthEndpointError(answer.errorCode ?? "invalid_grant", Self.describe(answer))
             }
-            let response = try await tokenResponse(tokens, client: client)
+            let response: Response
+            do {
+                response = try await tokenResponse(handOver.tokens, client: client)
+            } catch {
+                // Refused to this client and revoked upstream: handed to nobody, and over.
+                await handOvers.end(handOver)
+                throw error
+            }
             logger.info("device collected its tokens", metadata: ["client": "\(client.id)"])
             services.metrics.deviceGrant(event: "tokens_issued")
-            return response
+            return handOvers.response(response, handingOver: handOver)
         case "refresh_token"?:
             guard let sealed = form.values["refresh_token"], !sealed.isEmpty else {
                 throw OAuthEndpointError("invalid_request", "refresh_token is missing")

@@ -6,8 +6,10 @@ enum DeviceAuthorizationState: Sendable {
     case waiting
     /// A person confirmed the code and is signing in: `authorization_pending`.
     case signingIn
-    /// The sign-in succeeded; the tokens wait for the device's next poll, which gets them once.
+    /// The sign-in succeeded; the tokens wait for the device's next poll.
     case approved(OAuthTokens)
+    /// A poll is answering with the tokens (``DeviceTokenHandOver``); taken since `since`.
+    case handingOver(OAuthTokens, since: ContinuousClock.Instant)
     /// The person refused the device, cancelled, or the sign-in failed: `access_denied`.
     case denied
 }

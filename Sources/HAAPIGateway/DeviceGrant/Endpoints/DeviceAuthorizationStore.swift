@@ -4,10 +4,11 @@ import HAAPI
 /// by user code on the verification page, decided by the sign-in, and collected by the device's poll of the token
 /// endpoint. In this process's memory (``MemoryDeviceAuthorizations``), or with `sessions.store: postgres` in the
 /// database (``PostgresDeviceAuthorizations``), where every replica serves every step and tokens are handed over once
-/// across them.
+/// across them (at least once when an answer is lost: ``DeviceTokenHandOver``).
 ///
 /// Each call is one atomic step: a user code entered twice at once is counted twice, a code confirmed from two browsers
-/// starts one sign-in, and of two polls that meet approved tokens one gets them and the other `invalid_grant`.
+/// starts one sign-in, and of two polls that meet approved tokens one gets them and the other `authorization_pending`
+/// (`invalid_grant` once the hand-over has ended).
 /// Failures of a shared store are ``GatewayError``s (`storeUnavailable`, retried after 5 s), as the session store's.
 protocol DeviceAuthorizationStore: Sendable {
     /// Applies new settings (a reload); authorizations under way keep their expiry and interval.
@@ -44,8 +45,15 @@ protocol DeviceAuthorizationStore: Sendable {
     func approve(reference: String, tokens: OAuthTokens) async throws(GatewayError) -> Bool
     /// The sign-in was cancelled or failed: the device is told `access_denied`.
     func deny(reference: String) async throws(GatewayError)
-    /// A poll of the token endpoint with `deviceCode` by `clientID` (RFC 8628 §3.4–3.5).
+    /// A poll of the token endpoint with `deviceCode` by `clientID` (RFC 8628 §3.4–3.5). Approved tokens, or those of a
+    /// hand-over open for longer than ``DeviceTokenHandOver/leaseSeconds``, are taken for a hand-over; a poll that meets
+    /// a younger one is told `authorization_pending`, and its poll is not noted.
     func poll(deviceCode: String, clientID: String) async throws(GatewayError) -> DevicePollAnswer
+    /// The answer with the tokens was written to the device's connection, or refused to it: the authorization is
+    /// forgotten, and its code is `invalid_grant` from now on.
+    func handedOver(_ handOver: DeviceTokenHandOver) async throws(GatewayError)
+    /// The answer with the tokens could not be written (the device's connection closed): they wait for its next poll.
+    func handOverFailed(_ handOver: DeviceTokenHandOver) async throws(GatewayError)
     /// Notes that `accessToken` was handed to `clientID` (kept as its SHA-256 for `seconds`), so that revocation is
     /// confined to the caller's own tokens (RFC 7009 §2.1).
     func recordIssued(accessToken: String, to clientID: String, forSeconds seconds: Int) async throws(GatewayError)

@@ -4,8 +4,8 @@ import HAAPI
 /// of `sessions.store: memory`, where one process serves every step.
 ///
 /// The device code is a bearer secret of 256 bits; only its SHA-256 is kept, so the store never holds a usable copy.
-/// Tokens wait here only between the end of the sign-in and the device's next poll, which takes them out: a device code
-/// yields tokens once.
+/// Tokens wait here only between the end of the sign-in and the hand-over to the device's next poll: a device code
+/// yields tokens once (again only when that answer could not be written, ``DeviceTokenHandOver``).
 actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
     private var byDeviceCode: [String: PendingDeviceAuthorization] = [:]
     private var deviceCodeByUserCode: [String: String] = [:]
@@ -94,8 +94,10 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
 
     func deny(reference: String) {
         update(reference: reference) { authorization in
-            if case .approved = authorization.state { return }
-            authorization.state = .denied
+            switch authorization.state {
+            case .approved, .handingOver: return
+            case .waiting, .signingIn, .denied: authorization.state = .denied
+            }
         }
     }
 
@@ -103,24 +105,38 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
         let key = DeviceCode.hash(deviceCode)
         guard var pending = byDeviceCode[key], pending.authorization.client.id == clientID else { return .invalid }
         let now = now()
-        defer { if byDeviceCode[key] != nil { byDeviceCode[key]?.lastPoll = now } }
         switch pending.state {
         case .approved(let tokens):
-            // Given once: the authorization is forgotten, so the code is unknown (`invalid_grant`) from now on. Past
-            // `expires_in` the code yields nothing, whatever happened before (RFC 8628 §3.5 `expired_token`).
-            forget(key)
-            return now < pending.expiresAt ? .tokens(tokens) : .expired
+            return handOver(tokens, of: &pending, key: key)
+        case .handingOver(let tokens, let since):
+            // Another poll is answering with the tokens; past the lease its answer is taken as lost.
+            guard now - since >= .seconds(DeviceTokenHandOver.leaseSeconds) else { return .pending }
+            return handOver(tokens, of: &pending, key: key)
         case .denied:
             forget(key)
             return .denied
         case .waiting, .signingIn:
+            defer { byDeviceCode[key] = pending }
+            let last = pending.lastPoll
+            pending.lastPoll = now
             guard now < pending.expiresAt else { return .expired }
-            if let last = pending.lastPoll, now - last < .seconds(pending.intervalSeconds) {
+            if let last, now - last < .seconds(pending.intervalSeconds) {
                 pending.intervalSeconds += 5
-                byDeviceCode[key] = pending
                 return .slowDown
             }
             return .pending
+        }
+    }
+
+    func handedOver(_ handOver: DeviceTokenHandOver) {
+        guard let key = deviceCodeByReference[handOver.reference], case .handingOver = byDeviceCode[key]?.state else { return }
+        // Given: the authorization is forgotten, so the code is unknown (`invalid_grant`) from now on.
+        forget(key)
+    }
+
+    func handOverFailed(_ handOver: DeviceTokenHandOver) {
+        update(reference: handOver.reference) { authorization in
+            if case .handingOver(let tokens, _) = authorization.state { authorization.state = .approved(tokens) }
         }
     }
 
@@ -133,6 +149,20 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
     func wasIssued(accessToken: String, to clientID: String) -> Bool {
         guard let record = issued[DeviceCode.hash(accessToken)] else { return false }
         return record.clientID == clientID && now() < record.expiresAt
+    }
+
+    /// Takes approved tokens for a hand-over (``DeviceTokenHandOver``). Past `expires_in` the code yields nothing,
+    /// whatever happened before (RFC 8628 §3.5 `expired_token`), and is forgotten.
+    private func handOver(_ tokens: OAuthTokens, of pending: inout PendingDeviceAuthorization, key: String) -> DevicePollAnswer {
+        let now = now()
+        guard now < pending.expiresAt else {
+            forget(key)
+            return .expired
+        }
+        pending.state = .handingOver(tokens, since: now)
+        pending.lastPoll = now
+        byDeviceCode[key] = pending
+        return .tokens(DeviceTokenHandOver(tokens: tokens, reference: pending.authorization.reference))
     }
 
     /// The person's decision on a waiting code, counted as an entry and refused past `devices.maximumEntriesPerCode`;

@@ -1,0 +1,48 @@
+import Hummingbird
+import Logging
+
+/// Writes the token endpoint's answer with a device's tokens, and ends their hand-over (``DeviceTokenHandOver``) by what
+/// became of it: once the answer is written the authorization is forgotten; an answer that could not be written gives
+/// the tokens back for the device's next poll.
+struct DeviceTokenHandOverWriter: Sendable {
+    /// How many times the end of a hand-over is noted before the tokens are left to the device's next poll again.
+    static let endAttempts = 20
+
+    let store: any DeviceAuthorizationStore
+    let logger: Logger
+    /// The wait between two attempts to note the end (20 attempts half a second apart: a store unreachable for 10 s).
+    var retryDelay: Duration = .milliseconds(500)
+
+    /// `response`, whose body ends `handOver` once it has been written to the device's connection.
+    func response(_ response: Response, handingOver handOver: DeviceTokenHandOver) -> Response {
+        var response = response
+        let body = response.body
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            do {
+                try await body.write(writer)
+            } catch {
+                logger.notice("the answer with a device's tokens could not be written; they wait for its next poll", metadata: ["error": "\(error)"])
+                try? await store.handOverFailed(handOver)
+                throw error
+            }
+            await end(handOver)
+        }
+        return response
+    }
+
+    /// Ends `handOver`, asking a store that cannot be reached again for a while; past that the tokens are offered to the
+    /// device's next poll again: the same tokens, to the holder of the same device code.
+    func end(_ handOver: DeviceTokenHandOver) async {
+        for attempt in 1...Self.endAttempts {
+            do {
+                try await store.handedOver(handOver)
+                return
+            } catch {
+                guard attempt < Self.endAttempts, (try? await Task.sleep(for: retryDelay)) != nil else { break }
+            }
+        }
+        logger.warning(
+            "the end of a hand-over of a device's tokens could not be noted in the store; the device's next poll gets the same tokens again"
+        )
+    }
+}
