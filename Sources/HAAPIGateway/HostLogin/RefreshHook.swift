@@ -11,21 +11,27 @@ public struct RefreshHook: Sendable {
         self.program = program
     }
 
-    /// Runs the program for the token file at `path` and waits for it.
+    /// Runs the program for the token file at `path` and waits for it, without holding a thread while it runs.
     /// - Returns: Whether it ran and exited 0.
     @discardableResult
-    public func run(tokenFile path: String, logger: Logger) -> Bool {
+    public func run(tokenFile path: String, logger: Logger) async -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HAAPI_GATEWAY_TOKEN_FILE": path]
-        do {
-            try process.run()
-        } catch {
+        let status: Int32? = await withCheckedContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(returning: nil)
+            }
+        }
+        guard let status else {
             logger.warning("refresh hook could not run", metadata: ["program": "\(program)"])
             return false
         }
-        process.waitUntilExit()
-        if process.terminationStatus != 0 { logger.warning("refresh hook failed", metadata: ["status": "\(process.terminationStatus)"]) }
-        return process.terminationStatus == 0
+        if status != 0 { logger.warning("refresh hook failed", metadata: ["status": "\(status)"]) }
+        return status == 0
     }
 }

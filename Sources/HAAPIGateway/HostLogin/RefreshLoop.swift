@@ -83,7 +83,7 @@ public struct RefreshLoop<Waiting: Clock>: Sendable where Waiting.Duration == Du
                 announce(
                     "Refreshed the tokens in \(keeper.path); the access token expires in \(merged.expiresIn.map { "\($0) s" } ?? "an unknown time").\n"
                 )
-                hook?.run(tokenFile: keeper.path, logger: logger)
+                await hook?.run(tokenFile: keeper.path, logger: logger)
                 if once { return .stopped }
             case .failed(let error):
                 if once { return .failed(error) }

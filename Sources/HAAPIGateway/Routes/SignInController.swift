@@ -288,8 +288,9 @@ struct SignInController: Sendable {
             guard let ticket = request.cookieValue(kioskTicketCookie), kioskTickets.isOwn(ticket) else { return signIns.redirectHome() }
             let settings = services.settings(for: context)
             let language = settings.renderer.language(for: request)
-            // The ticket is used up by this page.
-            let spent: HTTPFields = [.setCookie: "\(kioskTicketCookie)=; Path=/kiosk/done; HttpOnly; SameSite=Strict; Max-Age=0"]
+            // The ticket is used up by this page. Cleared with the attributes it was set with: behind https a browser
+            // ignores a __Secure- cookie without Secure, and the ticket would stay.
+            let spent: HTTPFields = [.setCookie: services.cookie(kioskTicketCookie, "", path: "/kiosk/done", sameSite: "Strict", maxAge: 0)]
             switch context.parameters.get("outcome") {
             case "signed-in", "delayed":
                 let snapshot = SessionSnapshot(

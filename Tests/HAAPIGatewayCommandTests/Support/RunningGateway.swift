@@ -58,9 +58,18 @@ final class RunningGateway: @unchecked Sendable {
     /// Sends a signal (SIGTERM, SIGINT) to the process.
     func signal(_ number: Int32) { process.signal(number) }
 
+    /// Stops a process the test left running: SIGTERM, then SIGKILL if it is still there 30 s later. It is waited for on
+    /// a thread of its own, never here: `serve` drains for `server.drainSeconds` (5 s) after SIGTERM, and a `deinit` runs
+    /// on the tests' cooperative pool, two threads on a 2-core machine, which a blocking wait would take from every
+    /// in-process server of the suites running beside it (their requests stalled for 5-15 s at once).
     deinit {
-        if process.isRunning {
-            process.terminate()
+        guard process.isRunning else { return }
+        process.terminate()
+        let process = process
+        Thread.detachNewThread {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+            process.signal(SIGKILL)
             process.waitUntilExit()
         }
     }

@@ -287,7 +287,7 @@ extension PostgresStorageTests {
                         }
                         let tokens = try await deviceB.poll(deviceCode)
                         #expect(tokens.status == 200, "\(tokens.page.html)")
-                        #expect(try await deviceA.poll(deviceCode).json["error"] as? String == "invalid_grant", "handed over once")
+                        #expect(try await deviceA.pollAfterHandOver(deviceCode).json["error"] as? String == "invalid_grant", "handed over once")
                         let refreshToken = try #require(tokens.json["refresh_token"] as? String)
                         let refreshed = try await deviceA.post("/oauth/token", [("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
                         #expect(refreshed.status == 200, "A opens what B sealed: \(refreshed.page.html)")

@@ -47,6 +47,24 @@ struct KioskModeTests {
         }
     }
 
+    @Test("behind https every cookie of a kiosk sign-in is Secure, the final page's ticket and its clearing among them")
+    func cookiesBehindHTTPS() async throws {
+        let configure: @Sendable (inout GatewayConfiguration) -> Void = { configuration in
+            Self.kiosk(&configuration)
+            configuration.server.publicBaseURL = URL(string: "https://gateway.example")
+        }
+        try await GatewayHarness.withGateway(configure: configure) { browser, _, _ in
+            let done = try await browser.signInAsDemo()
+            #expect(done.html.contains("You are signed in"))
+            let tickets = browser.setCookieHeaders.filter { $0.hasPrefix("__Secure-haapi-gateway-done=") }
+            #expect(tickets.count == 2, "the ticket, and its clearing by the final page: \(browser.setCookieHeaders)")
+            #expect(tickets.last?.contains("Max-Age=0") == true)
+            for header in browser.setCookieHeaders {
+                #expect(header.contains("; Secure"), "\(header)")
+            }
+        }
+    }
+
     @Test("fields never autocomplete; step pages reset after kiosk.idleResetSeconds; cancel still asks first")
     func stepPages() async throws {
         try await GatewayHarness.withGateway(configure: Self.kiosk) { browser, _, _ in

@@ -22,7 +22,7 @@ struct DeviceTokenHandOverWriter: Sendable {
                 try await body.write(writer)
             } catch {
                 logger.notice("the answer with a device's tokens could not be written; they wait for its next poll", metadata: ["error": "\(error)"])
-                try? await store.handOverFailed(handOver)
+                await Task { [store] in try? await store.handOverFailed(handOver) }.value  // not cancelled with the request
                 throw error
             }
             await end(handOver)
@@ -32,7 +32,14 @@ struct DeviceTokenHandOverWriter: Sendable {
 
     /// Ends `handOver`, asking a store that cannot be reached again for a while; past that the tokens are offered to the
     /// device's next poll again: the same tokens, to the holder of the same device code.
+    ///
+    /// It runs in a task of its own, awaited: the request's task is cancelled when the device closes its connection,
+    /// which it may do as soon as it has read the answer, and a cancelled database call would leave the hand-over open.
     func end(_ handOver: DeviceTokenHandOver) async {
+        await Task { await noteEnd(handOver) }.value
+    }
+
+    private func noteEnd(_ handOver: DeviceTokenHandOver) async {
         for attempt in 1...Self.endAttempts {
             do {
                 try await store.handedOver(handOver)

@@ -86,7 +86,7 @@ struct DeviceAuthorizationTests {
             #expect(!done.html.contains(tokens.json["access_token"] as? String ?? "-"))
 
             // RFC 8628 §3.5 / RFC 6749 §5.2: the device code is spent.
-            let again = try await device.poll(deviceCode)
+            let again = try await device.pollAfterHandOver(deviceCode)
             #expect(again.status == 400)
             #expect(again.json["error"] as? String == "invalid_grant")
 

@@ -57,4 +57,16 @@ struct TestDevice {
     func poll(_ deviceCode: String) async throws -> (status: Int, json: [String: Any], page: TestBrowser.Page) {
         try await post("/oauth/token", [("grant_type", Self.deviceCodeGrant), ("device_code", deviceCode)])
     }
+
+    /// The answer to a poll after another poll got the tokens: `authorization_pending` while that hand-over is under way
+    /// (its answer is written before its end is noted, and the end may come after this poll), then the final one. Polls
+    /// for at most 5 s, past the hand-over's 2 s lease, so a hand-over never ended shows as the tokens again.
+    func pollAfterHandOver(_ deviceCode: String) async throws -> (status: Int, json: [String: Any], page: TestBrowser.Page) {
+        for _ in 0..<50 {
+            let answer = try await poll(deviceCode)
+            guard answer.json["error"] as? String == "authorization_pending" else { return answer }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return try await poll(deviceCode)
+    }
 }
