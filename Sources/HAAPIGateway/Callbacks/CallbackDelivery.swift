@@ -7,4 +7,6 @@ struct CallbackDelivery: Sendable {
     let document: [UInt8]
     /// `success`, `error` or `cancelled` (for logs).
     let outcome: String
+    /// The sign-in it is the outcome of (`signInId`), when known.
+    var signIn: String? = nil
 }

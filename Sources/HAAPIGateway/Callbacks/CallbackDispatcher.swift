@@ -96,20 +96,33 @@ actor CallbackDispatcher {
     /// The least a page waits for the sinks when its budget is spent: a quick sink still confirms.
     static let leastHandOverWait = Duration.milliseconds(500)
 
-    /// Hands `outcome` to every sink: all at once, waiting at most `callbacks.handOverSeconds`, and no longer than the
-    /// page that completes the sign-in has left of its budget (``HAAPIDeadline``; a page is bounded as a whole), but at
-    /// least ``leastHandOverWait``.
-    /// - Returns: Whether every sink accepted it within that time (else the rest goes on in the background).
+    /// Hands `outcome` to every sink (``hand(_:)``).
+    /// - Returns: Whether nothing of it is left to retry: every sink accepted it within the page's wait, or it was not
+    ///   handed over because its sign-in had ended already.
     @discardableResult
     func deliver(_ outcome: CompletionOutcome) async -> Bool {
+        await hand(outcome) != .retrying
+    }
+
+    /// Hands `outcome` to every sink: all at once, waiting at most `callbacks.handOverSeconds`, and no longer than the
+    /// page that completes the sign-in has left of its budget (``HAAPIDeadline``; a page is bounded as a whole), but at
+    /// least ``leastHandOverWait``. Kept by the journal first; a journal that replicas share refuses an `error` or
+    /// `cancelled` outcome of a sign-in that already had one (``CallbackJournal/keepOutcome(_:)``), and a sign-in has
+    /// one outcome, so that one is not handed over.
+    func hand(_ outcome: CompletionOutcome) async -> OutcomeHandOver {
         let document: [UInt8]
         do {
             document = try outcome.encoded()
         } catch {
             logger.error("callback outcome could not be encoded", metadata: ["outcome": "\(outcome.outcome)"])
-            return false
+            return .retrying
         }
-        let delivery = CallbackDelivery(id: SecureToken.make(byteCount: 16), document: document, outcome: outcome.outcome)
+        let delivery = CallbackDelivery(
+            id: SecureToken.make(byteCount: 16),
+            document: document,
+            outcome: outcome.outcome,
+            signIn: outcome.signIn?.id
+        )
         let now = ContinuousClock.now
         let names = journalNames
         let entries = sinks.enumerated().map { index, sink in
@@ -125,12 +138,27 @@ actor CallbackDispatcher {
             )
         }
         for entry in entries { inFlight[entry.key] = entry }
-        markJournaled(await journal.keep(entries, firstTime: true))
+        let (kept, earlier) = await journal.keepOutcome(entries)
+        if let earlier {
+            guard outcome.outcome == "success" else {
+                for entry in entries { inFlight[entry.key] = nil }
+                logger.notice(
+                    "this sign-in had an outcome already; this one is not handed over (a sign-in has one outcome)",
+                    metadata: ["signIn": "\(delivery.signIn ?? "")", "outcome": "\(outcome.outcome)", "earlier": "\(earlier)"]
+                )
+                return .alreadyEnded(earlier)
+            }
+            logger.notice(
+                "this sign-in had an outcome already; a success is handed over all the same, so that no token is dropped",
+                metadata: ["signIn": "\(delivery.signIn ?? "")", "earlier": "\(earlier)"]
+            )
+        }
+        markJournaled(kept)
         var wait = Duration.seconds(settings.handOverSeconds)
         if let deadline = HAAPIDeadline.current { wait = min(wait, max(Self.leastHandOverWait, deadline - .now)) }
         let accepted = await attemptAll(entries.map(\.key), waitingAtMost: wait)
         await observer?(outcome)
-        return accepted == entries.count
+        return accepted == entries.count ? .accepted : .retrying
     }
 
     /// How many deliveries are not done yet (waiting or under way).

@@ -13,7 +13,8 @@ import Darwin
 /// (``CallbackOutbox``), for several replicas.
 ///
 /// The life of a delivery, as the dispatcher uses it:
-/// 1. ``enqueue(_:claimingFor:)`` before the first attempt (claimed by this replica, which attempts it at once);
+/// 1. ``enqueue(_:claimingFor:ending:)`` before the first attempt (claimed by this replica, which attempts it at once;
+///    a sign-in's outcome is also noted as its one outcome);
 /// 2. an attempt: ``markDelivered(id:sink:)`` when the sink accepted it, else
 ///    ``reschedule(id:sink:attempt:retryAfter:retryFor:)`` (the dispatcher's backoff: 1 s, doubling, at most a minute),
 ///    which gives it up once the next attempt would come `retryFor` after the first failure;
@@ -60,12 +61,25 @@ public final class PostgresOutbox: Sendable {
 
     /// Adds deliveries (a delivery already there, same id and sink, is left as it is), with the attempts they have had
     /// (``OutboxDelivery/attemptsMade``).
+    ///
+    /// With `ending`, the deliveries are the outcome of a sign-in, and one statement also notes it as that sign-in's
+    /// outcome (`haapi_gateway_sign_in_outcomes`) unless one was noted before. A sign-in has one outcome: an `error` or
+    /// `cancelled` outcome of a sign-in that had one already is not added (a replica was killed after it noted a
+    /// success and before it saved the sign-in, and the person's "Try again" replayed a step the upstream had finished).
+    /// A `success` is always added, so that no token is dropped.
     /// - Parameters:
     ///   - deliveries: The deliveries.
     ///   - lease: When set, they are claimed by this replica for that long (it attempts them at once: that attempt is
     ///     counted, and its number is `attemptsMade + 1`); else any replica may claim them now.
-    public func enqueue(_ deliveries: [OutboxDelivery], claimingFor lease: Duration?) async throws(PostgresStorageError) {
-        guard !deliveries.isEmpty else { return }
+    ///   - ending: The sign-in whose outcome they are, and that outcome.
+    /// - Returns: The outcome the sign-in had before, when it had one (then an `error` or `cancelled` was not added).
+    @discardableResult
+    public func enqueue(
+        _ deliveries: [OutboxDelivery],
+        claimingFor lease: Duration?,
+        ending: SignInOutcomeNote? = nil
+    ) async throws(PostgresStorageError) -> String? {
+        guard let first = deliveries.first else { return nil }
         var bindings = PostgresBindings()
         bindings.append(deliveries.map(\.id))
         bindings.append(deliveries.map(\.sink))
@@ -77,20 +91,35 @@ public final class PostgresOutbox: Sendable {
         bindings.append(lease?.storageSeconds)
         database.appendNow(to: &bindings)
         bindings.append(deliveries.map { Int32(clamping: $0.attemptsMade) })
+        bindings.append(ending?.signIn)
+        bindings.append(ending?.outcome)
+        bindings.append(first.id)
+        // The note's upsert returns the row as it stands: ours when its delivery id is this one's.
         let query = PostgresQuery(
             unsafeSQL: """
-                INSERT INTO haapi_gateway_outbox
-                    (delivery_id, sink, outcome, document, attempts, created_at, next_attempt_at, claimed_by, claimed_until)
-                SELECT d.id, d.sink, d.outcome, d.document, d.made + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END, t.now, t.now,
-                       $5::text, t.now + $6::float8 * interval '1 second'
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[], $8::int4[]) AS d(id, sink, outcome, document, made),
-                     (SELECT COALESCE($7::timestamptz, now()) AS now) t
-                ON CONFLICT (delivery_id, sink) DO NOTHING
+                WITH t AS (SELECT COALESCE($7::timestamptz, now()) AS now),
+                noted AS (
+                    INSERT INTO haapi_gateway_sign_in_outcomes AS o (sign_in, outcome, delivery_id, recorded_at)
+                    SELECT $9::text, $10::text, $11::text, t.now FROM t WHERE $9::text IS NOT NULL
+                    ON CONFLICT (sign_in) DO UPDATE SET sign_in = o.sign_in
+                    RETURNING o.outcome, o.delivery_id = $11::text AS ours
+                ),
+                added AS (
+                    INSERT INTO haapi_gateway_outbox
+                        (delivery_id, sink, outcome, document, attempts, created_at, next_attempt_at, claimed_by, claimed_until)
+                    SELECT d.id, d.sink, d.outcome, d.document, d.made + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END, t.now, t.now,
+                           $5::text, t.now + $6::float8 * interval '1 second'
+                    FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[], $8::int4[]) AS d(id, sink, outcome, document, made), t
+                    WHERE $9::text IS NULL OR $10::text = 'success' OR EXISTS (SELECT 1 FROM noted WHERE ours)
+                    ON CONFLICT (delivery_id, sink) DO NOTHING
+                    RETURNING 1
+                )
+                SELECT outcome FROM noted WHERE NOT ours
                 """,
             binds: bindings
         )
-        try await database.perform("add callback deliveries") { client in
-            _ = try await client.query(query).collect()
+        return try await database.perform("add callback deliveries") { client in
+            try await client.query(query).decode(String.self).first { _ in true }
         }
     }
 

@@ -6,11 +6,12 @@
 /// replicas learned about the upstream, ``PostgresUpstreamFacts``; version 4: the device authorizations under way,
 /// ``PostgresDeviceAuthorizations``, the start links used, ``PostgresStartLinkLedger``, the sign-ins each address
 /// started, ``PostgresNewSessionLimiter``, and whether anyone came back to a session, so that one nobody did can be
-/// pushed out at the cap). Every statement is idempotent (`IF NOT EXISTS`), so a
+/// pushed out at the cap; version 5: each sign-in's first outcome, ``PostgresOutbox/enqueue(_:claimingFor:ending:)``).
+/// Every statement is idempotent (`IF NOT EXISTS`), so a
 /// database whose tables an operator created from `docs/postgres-schema.sql` needs nothing from the gateway.
 enum PostgresSchema {
     /// The version this gateway writes and reads.
-    static let currentVersion = 4
+    static let currentVersion = 5
 
     /// A fixed key for `pg_advisory_xact_lock`: replicas starting at once prepare the tables one after the other
     /// (concurrent `CREATE TABLE IF NOT EXISTS` can fail on PostgreSQL's catalogue).
@@ -24,6 +25,7 @@ enum PostgresSchema {
     static let usedStartLinksTable = "haapi_gateway_used_start_links"
     static let signInStartsTable = "haapi_gateway_sign_in_starts"
     static let deviceTokensTable = "haapi_gateway_device_tokens"
+    static let signInOutcomesTable = "haapi_gateway_sign_in_outcomes"
 
     /// The version table itself (created before any migration runs).
     static let createSchemaTable = """
@@ -148,6 +150,20 @@ enum PostgresSchema {
             """
             CREATE INDEX IF NOT EXISTS haapi_gateway_sessions_untouched
                 ON haapi_gateway_sessions (address, created_at) WHERE NOT returned
+            """,
+        ],
+        5: [
+            """
+            CREATE TABLE IF NOT EXISTS haapi_gateway_sign_in_outcomes (
+                sign_in text PRIMARY KEY,
+                outcome text NOT NULL,
+                delivery_id text NOT NULL,
+                recorded_at timestamptz NOT NULL
+            )
+            """,
+            """
+            CREATE INDEX IF NOT EXISTS haapi_gateway_sign_in_outcomes_recorded
+                ON haapi_gateway_sign_in_outcomes (recorded_at)
             """,
         ],
     ]

@@ -375,10 +375,10 @@ actor SignInSession {
         guard !busy else { return }
         phase = .cancelled
         step = nil
+        await denyDevice()
+        guard await ended(by: .cancelled(signIn: signIn)) else { return }
         logger.info("sign-in cancelled")
         metrics.flowEnded(outcome: "cancelled")
-        await denyDevice()
-        deliveryDelayed = !(await dispatcher.deliver(.cancelled(signIn: signIn)))
     }
 
     /// Checks the CSRF token in constant time.
@@ -506,9 +506,31 @@ actor SignInSession {
     private func fail(_ message: PageText, outcome failure: CompletionOutcome.Failure) async {
         phase = .failed(message)
         step = nil
+        await denyDevice()
+        guard await ended(by: .failure(failure, signIn: signIn)) else { return }
         logger.info("sign-in failed", metadata: ["error": "\(failure.error)"])
         metrics.flowEnded(outcome: "error")
-        await denyDevice()
-        deliveryDelayed = !(await dispatcher.deliver(.failure(failure, signIn: signIn)))
+    }
+
+    /// Hands the outcome that ends this sign-in without tokens to the sinks.
+    /// - Returns: Whether it is this sign-in's outcome: false when another was noted first (a replica killed after it
+    ///   noted a success and before it saved the sign-in, and "Try again" went on from the step before, which the
+    ///   upstream had finished). After a success the page says signed in, as that replica's would have.
+    private func ended(by outcome: CompletionOutcome) async -> Bool {
+        switch await dispatcher.hand(outcome) {
+        case .accepted:
+            deliveryDelayed = false
+        case .retrying:
+            deliveryDelayed = true
+        case .alreadyEnded(let earlier):
+            deliveryDelayed = false
+            logger.notice(
+                "this sign-in had an outcome already; the page shows it",
+                metadata: ["outcome": "\(outcome.outcome)", "earlier": "\(earlier)"]
+            )
+            if earlier == "success" { phase = .signedIn }
+            return false
+        }
+        return true
     }
 }

@@ -126,6 +126,35 @@ extension PostgresStorageTests {
         }
 
         @Test(
+            "a sign-in has one outcome across replicas: A hands its success over; B, going on from the step before, is refused its error (alreadyEnded success) and its sink gets nothing; a success on B after an error on A is handed over all the same"
+        )
+        func oneOutcomePerSignInAcrossReplicas() async throws {
+            let database = try await StorageTestDatabase.make()
+            let (a, b) = (try await ReplicaPool(database, keys: [key]), try await ReplicaPool(database, keys: [key]))
+            let (sinkA, sinkB) = (ScriptedSink(name: Self.hook, steps: []), ScriptedSink(name: Self.hook, steps: []))
+            let logsB = LogCapture()
+            let dispatcherA = Self.dispatcher(a, owner: "replica-a", sinks: [sinkA], settings: CallbackDeliverySettings())
+            let dispatcherB = Self.dispatcher(b, owner: "replica-b", sinks: [sinkB], settings: CallbackDeliverySettings(), logs: logsB)
+            let signIn = SignInReference(id: "sign-in-\(UUID().uuidString)")
+            let tokens = OAuthTokens(accessToken: "a", expiresIn: 300, refreshToken: nil, tokenType: "Bearer", scope: nil, idToken: nil)
+            #expect(await dispatcherA.hand(.success(tokens, signIn: signIn)) == .accepted)
+            let failure = CompletionOutcome.Failure(error: "access_denied", errorDescription: "This step is not available")
+            #expect(await dispatcherB.hand(.failure(failure, signIn: signIn)) == .alreadyEnded("success"))
+            #expect(await dispatcherB.hand(.cancelled(signIn: signIn)) == .alreadyEnded("success"))
+            #expect(sinkA.accepted.map(\.outcome) == ["success"])
+            #expect(sinkB.accepted.isEmpty, "nothing handed over for the refused outcomes")
+            #expect(logsB.text.contains("this sign-in had an outcome already; this one is not handed over"))
+            #expect(await dispatcherB.pendingCount == 0)
+
+            let other = SignInReference(id: "sign-in-\(UUID().uuidString)")
+            #expect(await dispatcherA.hand(.failure(failure, signIn: other)) == .accepted)
+            #expect(await dispatcherB.hand(.success(tokens, signIn: other)) == .accepted, "no token is dropped")
+            #expect(sinkB.accepted.map(\.outcome) == ["success"])
+            await dispatcherA.flushAtShutdown()
+            await dispatcherB.flushAtShutdown()
+        }
+
+        @Test(
             "an accepted delivery leaves the outbox at once; one still refused after callbacks.retryForSeconds is given up there, logged and counted"
         )
         func deliveredAndGivenUp() async throws {

@@ -40,6 +40,49 @@ extension PostgresStorageTests {
             }
         }
 
+        @Test(
+            "a sign-in has one outcome: noted with its deliveries; a later error or cancelled of the same sign-in, on another replica, is not added and names the first; a later success is added all the same; deliveries of no sign-in are not noted"
+        )
+        func oneOutcomePerSignIn() async throws {
+            let database = try await StorageTestDatabase.make()
+            try await database.withDatabase(keys: [key]) { a in
+                try await database.withDatabase(keys: [key]) { b in
+                    let (first, second) = (PostgresOutbox(database: a, owner: "replica-a"), PostgresOutbox(database: b, owner: "replica-b"))
+                    func outcome(_ id: String, _ outcome: String) -> [OutboxDelivery] {
+                        [sink, "exec:/usr/local/bin/hook"].map { OutboxDelivery(id: id, sink: $0, outcome: outcome, document: Array(outcome.utf8)) }
+                    }
+                    let signIn = "sign-in-1"
+                    let success = SignInOutcomeNote(signIn: signIn, outcome: "success")
+                    #expect(try await first.enqueue(outcome("s1", "success"), claimingFor: .seconds(60), ending: success) == nil)
+                    #expect(try await first.enqueue(outcome("s1", "success"), claimingFor: .seconds(60), ending: success) == nil, "its own again")
+                    let error = SignInOutcomeNote(signIn: signIn, outcome: "error")
+                    #expect(try await second.enqueue(outcome("e1", "error"), claimingFor: .seconds(60), ending: error) == "success")
+                    let cancelled = SignInOutcomeNote(signIn: signIn, outcome: "cancelled")
+                    #expect(try await second.enqueue(outcome("c1", "cancelled"), claimingFor: nil, ending: cancelled) == "success")
+                    #expect(try await database.sql("SELECT string_agg(DISTINCT delivery_id, ',') FROM haapi_gateway_outbox") == "s1")
+                    #expect(try await second.enqueue(outcome("s2", "success"), claimingFor: nil, ending: success) == "success", "added all the same")
+                    #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_outbox WHERE delivery_id = 's2'") == "2")
+
+                    // The other way round: an error first, then a success, which is added (no token dropped).
+                    #expect(
+                        try await first.enqueue(outcome("e2", "error"), claimingFor: nil, ending: .init(signIn: "sign-in-2", outcome: "error")) == nil
+                    )
+                    #expect(
+                        try await second.enqueue(outcome("s3", "success"), claimingFor: nil, ending: .init(signIn: "sign-in-2", outcome: "success"))
+                            == "error"
+                    )
+                    #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_outbox WHERE delivery_id IN ('e2', 's3')") == "4")
+
+                    #expect(try await first.enqueue(outcome("x1", "error"), claimingFor: nil) == nil)
+                    #expect(try await second.enqueue(outcome("x2", "error"), claimingFor: nil) == nil)
+                    #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_sign_in_outcomes") == "2")
+                    database.clock.advance(.seconds(86_401))
+                    try await PostgresSessionStorage(database: a).sweepBookkeeping()
+                    #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_sign_in_outcomes") == "0", "kept a day")
+                }
+            }
+        }
+
         @Test("two replicas claiming at once never claim the same delivery (60 deliveries, batches of 7)")
         func twoClaimers() async throws {
             let database = try await StorageTestDatabase.make()

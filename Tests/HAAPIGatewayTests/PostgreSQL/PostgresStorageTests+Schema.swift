@@ -25,7 +25,7 @@ extension PostgresStorageTests {
             )
             #expect(
                 try await database.sql("SELECT string_agg(tablename, ' ' ORDER BY tablename) FROM pg_tables WHERE tablename LIKE 'haapi_gateway_%'")
-                    == "haapi_gateway_device_authorizations haapi_gateway_device_tokens haapi_gateway_outbox haapi_gateway_schema haapi_gateway_sessions haapi_gateway_sign_in_starts haapi_gateway_upstream_facts haapi_gateway_used_start_links"
+                    == "haapi_gateway_device_authorizations haapi_gateway_device_tokens haapi_gateway_outbox haapi_gateway_schema haapi_gateway_sessions haapi_gateway_sign_in_outcomes haapi_gateway_sign_in_starts haapi_gateway_upstream_facts haapi_gateway_used_start_links"
             )
             try await database.withStorage(keys: [key]) { storage in
                 try await storage.insert(
@@ -143,7 +143,8 @@ extension PostgresStorageTests {
                 CREATE ROLE limited LOGIN PASSWORD 'limited-password';
                 GRANT SELECT ON haapi_gateway_schema TO limited;
                 GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox, haapi_gateway_upstream_facts,
-                    haapi_gateway_device_authorizations, haapi_gateway_used_start_links, haapi_gateway_sign_in_starts, haapi_gateway_device_tokens TO limited;
+                    haapi_gateway_device_authorizations, haapi_gateway_used_start_links, haapi_gateway_sign_in_starts, haapi_gateway_device_tokens,
+                    haapi_gateway_sign_in_outcomes TO limited;
                 """
             )
             try await database.withDatabase(keys: [key], user: "limited", password: "limited-password") { handle in

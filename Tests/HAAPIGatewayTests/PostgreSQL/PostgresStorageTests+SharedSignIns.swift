@@ -41,6 +41,37 @@ extension PostgresStorageTests {
             }
         }
 
+        @Test(
+            "a replica that completed a sign-in and died before saving it: the person's post again, on the other replica, meets a finished flow, and the page says signed in; the sinks got the success alone"
+        )
+        func completedSignInWhoseSaveWasLost() async throws {
+            try await SharedReplicas.run(keys: [key]) { replicas in
+                try await TestBrowser.using(replicas.urls[0]) { browser in
+                    let form = try await browser.openPasswordForm()
+                    let notice = try await browser.submit(form, ["userName": "demo", "password": "demo"])
+                    let last = try notice.form(button: "Continue")
+                    // What the database holds before the post that completes it: what a replica killed before its save leaves.
+                    try await replicas.database.sql("CREATE TABLE saved AS SELECT * FROM haapi_gateway_sessions")
+                    let cookies = browser.cookies  // the killed replica's answer, with its cookie, never came
+                    #expect(try await browser.submit(last).html.contains("You are signed in"))
+                    try await replicas.database.sql(
+                        """
+                        DELETE FROM haapi_gateway_sessions;
+                        INSERT INTO haapi_gateway_sessions SELECT * FROM saved;
+                        UPDATE haapi_gateway_sessions SET claimed_by = NULL, claimed_until = NULL
+                        """
+                    )
+                    try await TestBrowser.using(replicas.urls[1]) { other in
+                        for (name, value) in cookies { other.setCookie(name, value) }
+                        let again = try await other.submit(last)
+                        #expect(again.html.contains("You are signed in"), "\(again.html)")
+                    }
+                }
+                #expect(replicas.delivered == 1, "the success, and no error after it")
+                #expect(try await replicas.database.sql("SELECT outcome FROM haapi_gateway_sign_in_outcomes") == "success")
+            }
+        }
+
         @Test("one form posted twice at once, to two replicas: the upstream gets it once; the other post finds the page changed")
         func concurrentPostsActOnce() async throws {
             try await SharedReplicas.run(keys: [key]) { replicas in

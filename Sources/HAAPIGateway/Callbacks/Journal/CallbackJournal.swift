@@ -11,6 +11,12 @@ protocol CallbackJournal: Sendable {
     /// - Returns: The keys of those it holds now.
     func keep(_ entries: [CallbackEntry], firstTime: Bool) async -> Set<String>
 
+    /// Keeps a sign-in's outcome before its first attempt, as ``keep(_:firstTime:)`` does new deliveries; a journal
+    /// that replicas share also notes it as the sign-in's one outcome (``OutboxJournal``).
+    /// - Returns: The keys of those it holds now, and the outcome the sign-in had before when one was noted (an `error`
+    ///   or `cancelled` outcome is then not kept, and is not to be delivered).
+    func keepOutcome(_ entries: [CallbackEntry]) async -> (kept: Set<String>, earlier: String?)
+
     /// A delivery it holds is done for its sink: accepted (`delivered`), or given up by the dispatcher.
     func done(_ entry: CallbackEntry, delivered: Bool) async
 
@@ -24,4 +30,11 @@ protocol CallbackJournal: Sendable {
     /// At shutdown, the deliveries not done: what the journal keeps for later, it keeps and says so.
     /// - Returns: Those it cannot keep, each with why (the dispatcher logs them as lost, naming the sink).
     func leave(_ remaining: [CallbackEntry]) async -> [(entry: CallbackEntry, reason: GatewayError)]
+}
+
+extension CallbackJournal {
+    /// A journal of one process notes no outcome: a sign-in that process ended cannot go on elsewhere.
+    func keepOutcome(_ entries: [CallbackEntry]) async -> (kept: Set<String>, earlier: String?) {
+        (await keep(entries, firstTime: true), nil)
+    }
 }

@@ -48,9 +48,22 @@ actor OutboxJournal: CallbackJournal {
     /// reached loses nothing: they go on in memory (logged as an error the first time, and recorded again before their
     /// next attempt).
     func keep(_ entries: [CallbackEntry], firstTime: Bool) async -> Set<String> {
-        guard !entries.isEmpty else { return [] }
+        await keep(entries, firstTime: firstTime, ending: nil).kept
+    }
+
+    /// Keeps the deliveries of a sign-in's outcome and notes it as that sign-in's outcome in the same statement, so
+    /// that an `error` or `cancelled` after another outcome (its replica was killed before it saved the sign-in, and
+    /// the person's "Try again" went on from the step before) is not kept (``PostgresOutbox/enqueue(_:claimingFor:ending:)``).
+    func keepOutcome(_ entries: [CallbackEntry]) async -> (kept: Set<String>, earlier: String?) {
+        let note = entries.first.flatMap { entry in entry.delivery.signIn.map { SignInOutcomeNote(signIn: $0, outcome: entry.delivery.outcome) } }
+        return await keep(entries, firstTime: true, ending: note)
+    }
+
+    private func keep(_ entries: [CallbackEntry], firstTime: Bool, ending: SignInOutcomeNote?) async -> (kept: Set<String>, earlier: String?) {
+        guard !entries.isEmpty else { return ([], nil) }
+        let earlier: String?
         do throws(PostgresStorageError) {
-            try await outbox.table.enqueue(entries.map(\.outboxDelivery), claimingFor: outbox.attemptLease)
+            earlier = try await outbox.table.enqueue(entries.map(\.outboxDelivery), claimingFor: outbox.attemptLease, ending: ending)
         } catch {
             if firstTime {
                 logger.error(
@@ -58,12 +71,13 @@ actor OutboxJournal: CallbackJournal {
                     metadata: ["delivery": "\(entries[0].delivery.id)", "count": "\(entries.count)", "error": "\(error.message)"]
                 )
             }
-            return []
+            return ([], nil)
         }
         if !firstTime {
             logger.notice("callback deliveries kept in memory are now in the outbox", metadata: ["count": "\(entries.count)"])
         }
-        return Set(entries.map(\.key))
+        if let earlier, entries[0].delivery.outcome != "success" { return ([], earlier) }
+        return (Set(entries.map(\.key)), earlier)
     }
 
     /// The sink accepted a delivery the outbox holds: it leaves the outbox. When that cannot be written the delivery
