@@ -523,11 +523,8 @@ actor SignInSession {
         case .retrying:
             deliveryDelayed = true
         case .alreadyEnded(let earlier):
+            // The dispatcher logged it, naming both outcomes.
             deliveryDelayed = false
-            logger.notice(
-                "this sign-in had an outcome already; the page shows it",
-                metadata: ["outcome": "\(outcome.outcome)", "earlier": "\(earlier)"]
-            )
             if earlier == "success" { phase = .signedIn }
             return false
         }
