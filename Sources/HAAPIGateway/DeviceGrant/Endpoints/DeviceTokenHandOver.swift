@@ -11,8 +11,8 @@ import HAAPI
 /// a second copy is the same tokens, never new ones, to the holder of the same device code.
 struct DeviceTokenHandOver: Sendable, Equatable {
     /// How long a hand-over under way keeps the tokens from other polls (which are told `authorization_pending`).
-    /// Shorter than any poll interval (at least 1 s, 5 s by default), so that a device whose answer was lost gets the
-    /// tokens at its next poll.
+    /// Shorter than the default poll interval (5 s), so that a device whose answer was lost gets the tokens at its next
+    /// poll (with `devices.pollIntervalSeconds` under 2, at its first poll 2 s on).
     static let leaseSeconds = 2
 
     /// The tokens.

@@ -8,10 +8,11 @@ struct DeviceTokenHandOverWriter: Sendable {
     /// How many times the end of a hand-over is noted before the tokens are left to the device's next poll again.
     static let endAttempts = 20
 
+    /// The wait between two attempts to note the end (20 attempts half a second apart: a store unreachable for 10 s).
+    static let retryDelay: Duration = .milliseconds(500)
+
     let store: any DeviceAuthorizationStore
     let logger: Logger
-    /// The wait between two attempts to note the end (20 attempts half a second apart: a store unreachable for 10 s).
-    var retryDelay: Duration = .milliseconds(500)
 
     /// `response`, whose body ends `handOver` once it has been written to the device's connection.
     func response(_ response: Response, handingOver handOver: DeviceTokenHandOver) -> Response {
@@ -45,7 +46,7 @@ struct DeviceTokenHandOverWriter: Sendable {
                 try await store.handedOver(handOver)
                 return
             } catch {
-                guard attempt < Self.endAttempts, (try? await Task.sleep(for: retryDelay)) != nil else { break }
+                guard attempt < Self.endAttempts, (try? await Task.sleep(for: Self.retryDelay)) != nil else { break }
             }
         }
         logger.warning(
