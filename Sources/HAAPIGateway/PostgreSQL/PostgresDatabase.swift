@@ -126,13 +126,29 @@ public final class PostgresDatabase: Service, Sendable {
     /// - Throws: ``PostgresStorageError``; `newerSchema` for tables newer than this gateway knows.
     public func prepareSchema() async throws(PostgresStorageError) {
         let current = PostgresSchema.currentVersion
-        if let stored = try await storedSchemaVersion() {
+        let found = try await storedSchemaVersion()
+        if let stored = found {
             if stored == current {
                 markPrepared()
                 return
             }
             if stored > current { throw Self.newerSchemaError(stored) }
         }
+        do {
+            try await createOrMigrate(to: current)
+        } catch  where error.isMissingPrivilege {
+            // The first contact of an operator whose gateway user may only read and write rows (and of every upgrade that
+            // adds a table): say what to do, not only the SQLSTATE.
+            throw PostgresStorageError(
+                .serverError,
+                "the gateway's database user may not create or change its tables (\(found.map { "schema version \($0) → \(current)" } ?? "none yet, version \(current) needed")): run docs/postgres-schema.sql once as a user that may, and grant the gateway's user what its comments say (SQLSTATE 42501)"
+            )
+        }
+        markPrepared()
+    }
+
+    /// Creates or migrates the tables to `current` in one transaction, under the preparation lock.
+    private func createOrMigrate(to current: Int) async throws(PostgresStorageError) {
         let logger = self.logger
         let migrated: (from: Int?, to: Int) = try await perform("prepare the tables", limit: options.preparationTimeout) { client in
             try await client.withTransaction(logger: logger) { connection in
@@ -165,7 +181,6 @@ public final class PostgresDatabase: Service, Sendable {
                 return (stored, current)
             }
         }
-        markPrepared()
         if migrated.from != migrated.to {
             logger.notice(
                 "database tables prepared",
@@ -295,6 +310,7 @@ public final class PostgresDatabase: Service, Sendable {
     private static func refusal(_ error: PostgresStorageError) -> String {
         switch error.code {
         case .newerSchema: error.message
+        case .serverError where error.isMissingPrivilege: error.message
         case .authenticationFailed: "the session database refused the credentials of sessions.postgresURL: \(error.message)"
         case .serverError:
             "the session database's tables cannot be prepared (\(error.message)); if the gateway's user may not create tables, create them with docs/postgres-schema.sql"

@@ -35,6 +35,9 @@ public struct PostgresStorageError: Error, Sendable, Equatable, CustomStringConv
 
     public var description: String { "\(code.rawValue): \(message)" }
 
+    /// Whether the server refused for lack of a privilege (SQLSTATE 42501, `insufficient_privilege`).
+    var isMissingPrivilege: Bool { code == .serverError && message.hasSuffix("(SQLSTATE 42501)") }
+
     /// The database's answer to `operation` did not come within `limit`.
     static func timedOut(_ operation: String, after limit: Duration) -> PostgresStorageError {
         PostgresStorageError(.timedOut, "\(operation): no answer from the database within \(limit.components.seconds) s")

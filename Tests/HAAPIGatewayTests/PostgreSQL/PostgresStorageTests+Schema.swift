@@ -126,6 +126,44 @@ extension PostgresStorageTests {
             )
         }
 
+        @Test(
+            "tables of an older version and a gateway user that may not create tables: preparing them fails with one line that says to run docs/postgres-schema.sql and grant what it says; the same on an empty database"
+        )
+        func aUserThatMayNotCreateTablesIsToldWhatToDo() async throws {
+            let database = try await StorageTestDatabase.make()
+            // Roles belong to the whole server, which the suites share: a name of this test's own.
+            let role = "limited_\(UInt32.random(in: 0...UInt32.max))"
+            let older = PostgresSchema.currentVersion - 1
+            let statements = [PostgresSchema.createSchemaTable] + (1...older).flatMap { PostgresSchema.migrations[$0] ?? [] }
+            try await database.sql(statements.joined(separator: ";\n") + ";\nINSERT INTO haapi_gateway_schema (version) VALUES (\(older));")
+            try await database.sql(
+                """
+                CREATE ROLE \(role) LOGIN PASSWORD 'limited-password';
+                REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+                GRANT SELECT ON haapi_gateway_schema TO \(role);
+                GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox TO \(role);
+                """
+            )
+            try await database.withDatabase(keys: [key], user: role, password: "limited-password", prepare: false) { handle in
+                let error = await #expect(throws: PostgresStorageError.self) { try await handle.prepareSchema() }
+                #expect(
+                    error?.message
+                        == "the gateway's database user may not create or change its tables (schema version \(older) → \(PostgresSchema.currentVersion)): run docs/postgres-schema.sql once as a user that may, and grant the gateway's user what its comments say (SQLSTATE 42501)"
+                )
+            }
+            #expect(try await database.sql("SELECT max(version) FROM haapi_gateway_schema") == "\(older)", "nothing changed")
+
+            let empty = try await StorageTestDatabase.make()
+            try await empty.sql("REVOKE CREATE ON SCHEMA public FROM PUBLIC;")  // the role is the server's already
+            try await empty.withDatabase(keys: [key], user: role, password: "limited-password", prepare: false) { handle in
+                let error = await #expect(throws: PostgresStorageError.self) { try await handle.prepareSchema() }
+                #expect(
+                    error?.message.contains("(none yet, version \(PostgresSchema.currentVersion) needed): run docs/postgres-schema.sql") == true,
+                    "\(String(describing: error))"
+                )
+            }
+        }
+
         @Test("docs/postgres-schema.sql holds every statement of PostgresSchema, and a gateway whose user may not create tables uses what it made")
         func operatorsSchemaFile() async throws {
             let file = Repository.root.appendingPathComponent("docs/postgres-schema.sql")
@@ -156,10 +194,18 @@ extension PostgresStorageTests {
                     address: nil
                 )
                 #expect(try await storage.load(id: "s") == .found(StoredSession(document: [7], version: 1)))
+                let outcome = SignInOutcomeNote(signIn: "sign-in-1", outcome: "success")
                 try await PostgresOutbox(database: handle).enqueue(
                     [OutboxDelivery(id: "d", sink: "file:/x", outcome: "success", document: [1])],
-                    claimingFor: nil
+                    claimingFor: nil,
+                    ending: outcome
                 )
+                let refused = try await PostgresOutbox(database: handle).enqueue(
+                    [OutboxDelivery(id: "e", sink: "file:/x", outcome: "error", document: [2])],
+                    claimingFor: nil,
+                    ending: SignInOutcomeNote(signIn: "sign-in-1", outcome: "error")
+                )
+                #expect(refused == "success", "the outcome note's upsert, with the grants the file names")
                 let facts = PostgresUpstreamFacts(database: handle)
                 let upstream = UpstreamFactKey(issuer: "https://idsvr.example/oauth/v2/oauth-anonymous", clientID: "gateway")
                 try await facts.record(.proofRequired, for: upstream)
