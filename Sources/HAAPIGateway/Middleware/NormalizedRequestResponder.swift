@@ -4,22 +4,26 @@ import Hummingbird
 /// Hands every request to the router by its normalised path, so that it is routed exactly as it is logged: runs of
 /// slashes collapsed and dot segments removed (RFC 3986 §5.2.4), so that `//pair/<secret>` or `/x/../pair/<secret>` is
 /// routed, and its secret redacted in the log, exactly as `/pair/<secret>` is. A `HEAD` request is answered as its
-/// `GET` is, without the body (RFC 9110 §9.3.2).
+/// `GET` is, without the body (RFC 9110 §9.3.2), and logged as `HEAD` (``GatewayRequestContext/answeredAsHead``).
 ///
 /// A responder around the router, not a router middleware: Hummingbird's router picks the route from the path before
 /// its middlewares run, so a middleware's new path would be logged but not routed.
-struct NormalizedRequestResponder<Wrapped: HTTPResponder>: HTTPResponder {
+struct NormalizedRequestResponder<Wrapped: HTTPResponder>: HTTPResponder where Wrapped.Context == GatewayRequestContext {
     typealias Context = Wrapped.Context
     let wrapped: Wrapped
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        var context = context
         let path = request.uri.path
         let normalized = Self.normalize(path)
         let isHead = request.method == .head
         guard normalized != path || isHead else { return try await wrapped.respond(to: request, context: context) }
         var head = request.head
         head.path = normalized + (request.uri.query.map { "?" + $0 } ?? "")
-        if isHead { head.method = .get }
+        if isHead {
+            head.method = .get
+            context.answeredAsHead = true
+        }
         let response = try await wrapped.respond(to: Request(head: head, body: request.body), context: context)
         guard isHead else { return response }
         return Response(status: response.status, headers: response.headers)

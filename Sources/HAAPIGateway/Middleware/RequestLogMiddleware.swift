@@ -13,7 +13,8 @@ struct RequestLogMiddleware: RouterMiddleware {
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         var metadata: Logger.Metadata = [
-            "method": "\(request.method.rawValue)", "path": "\(Self.loggablePath(request.uri.path))", "status": "\(response.status.code)",
+            "method": "\(context.answeredAsHead ? "HEAD" : request.method.rawValue)", "path": "\(Self.loggablePath(request.uri.path))",
+            "status": "\(response.status.code)",
             "milliseconds": "\((milliseconds * 10).rounded() / 10)",
         ]
         if let flow = context.flow.id { metadata["flow"] = "\(flow)" }

@@ -17,6 +17,9 @@ struct GatewayRequestContext: RequestContext, RemoteAddressRequestContext {
     /// The client's IP address (without the port): the peer's unless a trusted proxy forwarded one; nil for a Unix socket
     /// or an unknown peer.
     var clientAddress: String?
+    /// The request came as `HEAD` and is answered as its `GET`, without the body (``NormalizedRequestResponder``): it
+    /// is logged as `HEAD`.
+    var answeredAsHead = false
     /// The sign-in this request belongs to, for its log line.
     let flow = RequestFlow()
     /// The sessions this request checked out, checked in when it ends (``SessionCheckInMiddleware``).

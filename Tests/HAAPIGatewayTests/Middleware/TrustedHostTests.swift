@@ -66,10 +66,11 @@ extension SecurityAndReliabilityTests {
         }
 
         @Test(
-            "a path is routed as it is logged, normalised (`/x/../device` is `/device`, `//healthz` is `/healthz`); HEAD is answered for every GET route, without a body"
+            "a path is routed as it is logged, normalised (`/x/../device` is `/device`, `//healthz` is `/healthz`); HEAD is answered for every GET route, without a body, and logged as HEAD"
         )
         func routedAsLoggedAndHead() async throws {
-            try await GatewayHarness.withGateway(configure: TestDevice.configure) { browser, _, _ in
+            let capture = LogCapture()
+            try await GatewayHarness.withGateway(logger: capture.logger, configure: TestDevice.configure) { browser, _, _ in
                 let port = try #require(URL(string: browser.baseURL)?.port)
                 let host = "Host: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"
                 let dotted = try await RawHTTPExchange.send("GET /x/../device HTTP/1.1\r\n" + host, port: port)
@@ -82,6 +83,9 @@ extension SecurityAndReliabilityTests {
                     #expect(!head.text.contains("<html") && !head.text.contains("{\""), "no body for HEAD \(path)")
                 }
             }
+            let lines = capture.text.split(separator: "\n").filter { $0.contains(#""path": /healthz"#) }
+            #expect(lines.contains { $0.contains(#""method": HEAD"#) }, "\(lines)")
+            #expect(lines.contains { $0.contains(#""method": GET"#) }, "the GET of //healthz")
         }
 
         @Test("with server.publicURL only its host is answered")
