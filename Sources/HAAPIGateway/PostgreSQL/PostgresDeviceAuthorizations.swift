@@ -140,13 +140,11 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
     }
 
     func reopen(reference: String) async throws(GatewayError) {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(reference)
-        let reopen = PostgresQuery(
-            unsafeSQL: "UPDATE haapi_gateway_device_authorizations SET state = 'waiting' WHERE reference = $1 AND state = 'signing_in'",
-            binds: bindings
+        try await change(
+            reference,
+            "UPDATE haapi_gateway_device_authorizations SET state = 'waiting' WHERE reference = $1 AND state = 'signing_in'",
+            "reopen a device authorization"
         )
-        try await run("reopen a device authorization", reopen) { _ = try await $0.collect() }
     }
 
     func refuse(userCode: String) async throws(GatewayError) -> Bool {
@@ -172,16 +170,14 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
     }
 
     func deny(reference: String) async throws(GatewayError) {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(reference)
-        let deny = PostgresQuery(
-            unsafeSQL: """
-                UPDATE haapi_gateway_device_authorizations SET state = 'denied', tokens = NULL
-                WHERE reference = $1 AND state NOT IN ('approved', 'handing')
-                """,
-            binds: bindings
+        try await change(
+            reference,
+            """
+            UPDATE haapi_gateway_device_authorizations SET state = 'denied', tokens = NULL
+            WHERE reference = $1 AND state NOT IN ('approved', 'handing')
+            """,
+            "deny a device"
         )
-        try await run("deny a device", deny) { _ = try await $0.collect() }
     }
 
     func poll(deviceCode: String, clientID: String) async throws(GatewayError) -> DevicePollAnswer {
@@ -264,23 +260,19 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
 
     /// Forgets the authorization `reference` whose tokens a poll took for a hand-over.
     private func endHandOver(reference: String) async throws(GatewayError) {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(reference)
-        let forget = PostgresQuery(
-            unsafeSQL: "DELETE FROM haapi_gateway_device_authorizations WHERE reference = $1 AND state = 'handing'",
-            binds: bindings
+        try await change(
+            reference,
+            "DELETE FROM haapi_gateway_device_authorizations WHERE reference = $1 AND state = 'handing'",
+            "end a hand-over of a device's tokens"
         )
-        try await run("end a hand-over of a device's tokens", forget) { _ = try await $0.collect() }
     }
 
     func handOverFailed(_ handOver: DeviceTokenHandOver) async throws(GatewayError) {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(handOver.reference)
-        let release = PostgresQuery(
-            unsafeSQL: "UPDATE haapi_gateway_device_authorizations SET state = 'approved' WHERE reference = $1 AND state = 'handing'",
-            binds: bindings
+        try await change(
+            handOver.reference,
+            "UPDATE haapi_gateway_device_authorizations SET state = 'approved' WHERE reference = $1 AND state = 'handing'",
+            "give a device's tokens back after a failed hand-over"
         )
-        try await run("give a device's tokens back after a failed hand-over", release) { _ = try await $0.collect() }
     }
 
     func recordIssued(accessToken: String, to clientID: String, forSeconds seconds: Int) async throws(GatewayError) {
@@ -329,6 +321,13 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             bindings
         )
         return try await run(operation, decide) { try await $0.decode((String, String, String?).self).first { _ in true } }
+    }
+
+    /// Runs `sql`, a change to the authorization `reference` (its `$1`), for `operation`; nothing is read back.
+    private func change(_ reference: String, _ sql: String, _ operation: String) async throws(GatewayError) {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(reference)
+        try await run(operation, PostgresQuery(unsafeSQL: sql, binds: bindings)) { _ = try await $0.collect() }
     }
 
     /// The database's "now", or the test clock's (`$1` of every statement).
