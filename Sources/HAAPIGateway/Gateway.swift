@@ -24,6 +24,8 @@ public enum Gateway {
     ///   - metrics: Where the metrics are counted (served on their own listener when `metrics.enabled`).
     ///   - reloader: Attached to this gateway, it applies a new configuration while it runs (SIGHUP).
     ///   - now: The clock of session lifetimes and kiosk idle resets (tests inject one).
+    ///   - stopDeadline: Bounds the stop after the drain (``StopDeadline``, started by ``GatewayDrainService``): the last
+    ///     callback deliveries finish within it, and what is still under way at its end is named.
     ///   - upstreamFactsFile: Where what the gateway learns about its upstream (whether it issues token-bound
     ///     authorization codes, ``UpstreamFactKeeper``) is kept: `login` keeps it beside its token file. Nil: in the
     ///     database with `sessions.store: postgres`, else beside `callbacks.spoolFile` when it is set, else in memory only.
@@ -39,6 +41,7 @@ public enum Gateway {
         metrics: GatewayMetrics = GatewayMetrics(),
         reloader: GatewayReloader = GatewayReloader(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        stopDeadline: StopDeadline? = nil,
         upstreamFactsFile: String? = nil
     ) async throws -> some ApplicationProtocol {
         guard case .haapi(let upstream) = configuration.upstream else {
@@ -217,7 +220,15 @@ public enum Gateway {
         )
         // The database runs first, so that it is shut down last (services stop in reverse order).
         var backgroundServices: [any Service] = sessionStorage.map { [$0] } ?? []
-        backgroundServices += [upstreamConnection, GatewayShutdownService(dispatcher: dispatcher)]
+        backgroundServices += [upstreamConnection, GatewayShutdownService(dispatcher: dispatcher, stopDeadline: stopDeadline)]
+        if let stopDeadline {
+            stopDeadline.watch("requests under way") {
+                let open = limits.openConnections
+                return open == 0 ? nil : "\(open) connection\(open == 1 ? "" : "s") still open; their requests are cut off"
+            }
+            stopDeadline.watch("callback deliveries") { dispatcher.stopReport }
+            if let database = sessionStorage?.database { stopDeadline.watch("session database") { database.stopReport } }
+        }
         if configuration.metrics.enabled {
             backgroundServices.append(
                 NamedListener(
@@ -235,7 +246,7 @@ public enum Gateway {
                 )
             )
         }
-        return Application(
+        var application = Application(
             responder: NormalizedRequestResponder(wrapped: router.buildResponder()),
             server: try server.tls.map { try .tls(http1, tlsConfiguration: $0.makeTLSConfiguration()) } ?? http1,
             configuration: ApplicationConfiguration(address: .hostname(server.host, port: server.port), serverName: nil),
@@ -249,6 +260,12 @@ public enum Gateway {
             },
             logger: logger
         )
+        // Tables the database refuses (newer than this gateway knows, credentials refused, not creatable) stop the gateway
+        // before it listens; a database that cannot be reached yet does not.
+        if let database = sessionStorage?.database {
+            application.beforeServerStarts { try await database.firstPreparation() }
+        }
+        return application
     }
 
     /// Where what the gateway learns about its upstream is kept (``UpstreamFactStore``): `file` when given (`login`), the

@@ -36,6 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
             let discardsTokens = configuration.callbacks.isEmpty
             let drain = GatewayDrain()
             let reloader = GatewayReloader()
+            let stopDeadline = StopDeadline(seconds: configuration.server.stopSeconds, logger: logger)
             let application = try await Gateway.makeApplication(
                 configuration: resolved,
                 logger: logger,
@@ -50,7 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
                     }
                 },
                 drain: drain,
-                reloader: reloader
+                reloader: reloader,
+                stopDeadline: stopDeadline
             )
             // The drain service comes after the application, so SIGTERM reaches it first: readiness goes down, new
             // sign-ins are refused, and only after server.drainSeconds does the listener stop.
@@ -58,7 +60,12 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration: .init(
                     services: [
                         ReloadOnHangupService(options: options, reloader: reloader, logger: logger), application,
-                        GatewayDrainService(drain: drain, seconds: configuration.server.drainSeconds, logger: logger),
+                        GatewayDrainService(
+                            drain: drain,
+                            seconds: configuration.server.drainSeconds,
+                            stopDeadline: stopDeadline,
+                            logger: logger
+                        ),
                     ],
                     gracefulShutdownSignals: [.sigterm, .sigint],
                     logger: logger

@@ -184,6 +184,24 @@ public final class PostgresTestServer: @unchecked Sendable {
         guard result.status == 0 else { throw Self.failure("psql -f failed (\(result.status)): \(result.standardError)") }
     }
 
+    /// Stops (SIGSTOP) or resumes (SIGCONT) the server and every process of it: stopped, it accepts connections (the
+    /// kernel does) and answers nothing, as a database on a host that hangs.
+    public func freeze(_ frozen: Bool) throws {
+        guard let text = try? String(contentsOf: directory.appendingPathComponent("data/postmaster.pid"), encoding: .utf8),
+            let line = text.split(separator: "\n").first, let postmaster = pid_t(line.trimmingCharacters(in: .whitespaces))
+        else { throw Self.failure("no postmaster.pid to freeze") }
+        var processes = [postmaster]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // After the command's closing parenthesis: the state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, pid_t(fields[1]) == postmaster { processes.append(pid) }
+        }
+        for pid in processes { kill(pid, frozen ? SIGSTOP : SIGCONT) }
+    }
+
     /// `pg_dump` of a whole database (schema and data, as plain SQL).
     public func dump(database: String) async throws -> String {
         let result = try await runProgram(binaries.pgDump, ["-h", directory.path, "-p", "\(port)", "-U", user, "-d", database])

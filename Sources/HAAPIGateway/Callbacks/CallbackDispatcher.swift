@@ -1,6 +1,7 @@
 import Foundation
 import HAAPI
 import Logging
+import Synchronization
 
 /// Hands each sign-in's outcome to every configured sink, exactly once per sink as far as the gateway can tell.
 ///
@@ -11,9 +12,8 @@ import Logging
 /// (``OutboxJournal``, which may also take a failed delivery's retries over). The dispatcher attempts and backs off the
 /// same way whichever it is.
 ///
-/// The first attempts to all sinks run at once; the person's page waits for them at most
-/// `callbacks.handOverSeconds`, and a slower sink goes on in the background (the page then says the hand-over is
-/// still being retried).
+/// The first attempts to all sinks run at once; the person's page waits for them at most `callbacks.pageWaitSeconds`,
+/// and a slower sink goes on in the background (the page then says the hand-over is still being retried).
 actor CallbackDispatcher {
     private(set) var sinks: [any CallbackSink]
     private let observer: (@Sendable (CompletionOutcome) async -> Void)?
@@ -30,6 +30,11 @@ actor CallbackDispatcher {
     private var sinkAttempts: [String: Task<Void, any Error>] = [:]
     private var worker: Task<Void, Never>?
     private var stopping = false
+    /// While a shutdown flushes: how many deliveries are not done yet, for a stop cut short at its deadline
+    /// (``stopReport``), which cannot wait for this actor.
+    private nonisolated let flushing = Mutex<Int?>(nil)
+    /// What becomes of the deliveries not done when the process ends: the journal's words.
+    private nonisolated let keptAfterStop: String
 
     /// A dispatcher journaling in the outbox when `outbox` is given, else in the spool file at `spoolPath`, else in
     /// memory only.
@@ -51,6 +56,14 @@ actor CallbackDispatcher {
                 SpoolJournal(path: spoolPath, metrics: metrics, logger: logger)
             } else {
                 MemoryJournal()
+            }
+        self.keptAfterStop =
+            if let outbox {
+                "they stay in the outbox, where the other replicas take them when their leases end (\(outbox.attemptLease))"
+            } else if spoolPath != nil {
+                "they stay in the spool file, and the next start delivers them"
+            } else {
+                "they are lost: without callbacks.spoolFile nothing keeps them"
             }
         self.metrics = metrics
         self.logger = logger
@@ -104,7 +117,7 @@ actor CallbackDispatcher {
         await hand(outcome) != .retrying
     }
 
-    /// Hands `outcome` to every sink: all at once, waiting at most `callbacks.handOverSeconds`, and no longer than the
+    /// Hands `outcome` to every sink: all at once, waiting at most `callbacks.pageWaitSeconds`, and no longer than the
     /// page that completes the sign-in has left of its budget (``HAAPIDeadline``; a page is bounded as a whole), but at
     /// least ``leastHandOverWait``. Kept by the journal first; a journal that replicas share refuses an `error` or
     /// `cancelled` outcome of a sign-in that already had one (``CallbackJournal/keepOutcome(_:)``), and a sign-in has
@@ -154,7 +167,7 @@ actor CallbackDispatcher {
             )
         }
         markJournaled(kept)
-        var wait = Duration.seconds(settings.handOverSeconds)
+        var wait = settings.pageWait
         if let deadline = HAAPIDeadline.current { wait = min(wait, max(Self.leastHandOverWait, deadline - .now)) }
         let accepted = await attemptAll(entries.map(\.key), waitingAtMost: wait)
         await observer?(outcome)
@@ -177,15 +190,19 @@ actor CallbackDispatcher {
     }
 
     /// At shutdown: one last attempt for every waiting delivery, and attempts under way awaited, all together at most
-    /// `callbacks.handOverSeconds`; attempts still under way then are cancelled (an exec sink's program is ended with
+    /// `callbacks.handOverSeconds` (and 10 s before the stop's deadline, `finishingBy`); attempts still under way then
+    /// are cancelled (an exec sink's program is ended with
     /// its process group) and awaited a few seconds more. What is still not delivered stays in the spool for the next
     /// start, or in the outbox for the other replicas (its claims released at once), or without either is logged as
     /// lost, naming the sink.
-    func flushAtShutdown() async {
+    func flushAtShutdown(finishingBy stopDeadline: ContinuousClock.Instant? = nil) async {
         stopping = true
         worker?.cancel()
         worker = nil
-        let deadline = ContinuousClock.now + .seconds(settings.handOverSeconds)
+        // Within a stop's deadline, the attempts leave 10 s for ending those still under way and for the journal.
+        let deadline = Self.earlier(.now + .seconds(settings.handOverSeconds), stopDeadline.map { $0 - .seconds(10) })
+        defer { flushing.withLock { $0 = nil } }
+        flushing.withLock { $0 = pendingCount }
         // Nothing more is handed over; a claim being made ends first, so that what it claims is released below.
         await journal.stopHandingOver()
         for (key, entry) in waiting {
@@ -194,20 +211,35 @@ actor CallbackDispatcher {
         }
         waiting = [:]
         // Every attempt under way is awaited, not only those started here: one that succeeds now must not stay spooled.
-        while !inFlight.isEmpty, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        while !inFlight.isEmpty, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+            flushing.withLock { $0 = pendingCount }
+        }
         // Those still under way are ended (an exec sink's program with its whole process group), so that none of them
         // delivers after the gateway has left the delivery to the next start or another replica; they end as failed.
         if !sinkAttempts.isEmpty {
             for attempt in sinkAttempts.values { attempt.cancel() }
-            let ending = ContinuousClock.now + .seconds(5)
+            let ending = Self.earlier(.now + .seconds(5), stopDeadline.map { $0 - .seconds(5) })
             while !sinkAttempts.isEmpty, ContinuousClock.now < ending { try? await Task.sleep(for: .milliseconds(20)) }
         }
+        flushing.withLock { $0 = pendingCount }
         let remaining = Array(inFlight.values) + Array(waiting.values)
         for (entry, reason) in await journal.leave(remaining) {
             abandon(entry, error: reason)
             inFlight[entry.key] = nil
             waiting[entry.key] = nil
         }
+    }
+
+    /// For a stop cut short at its deadline (``StopDeadline``): the deliveries a shutdown had not finished, and what
+    /// becomes of them; nil when no shutdown is flushing or nothing is left.
+    nonisolated var stopReport: String? {
+        guard let count = flushing.withLock({ $0 }), count > 0 else { return nil }
+        return "\(count) callback deliver\(count == 1 ? "y" : "ies") not accepted by their sinks yet: \(keptAfterStop)"
+    }
+
+    private static func earlier(_ instant: ContinuousClock.Instant, _ other: ContinuousClock.Instant?) -> ContinuousClock.Instant {
+        other.map { min(instant, $0) } ?? instant
     }
 
     /// Starts the journal's work: deliveries a previous run left in the spool are taken in; the outbox's claimer starts

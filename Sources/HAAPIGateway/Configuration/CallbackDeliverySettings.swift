@@ -10,18 +10,27 @@ public struct CallbackDeliverySettings: Sendable {
     /// still not done when the gateway stops is logged as lost. Not used with `sessions.store: postgres`, whose outbox
     /// keeps them instead (``CallbackOutbox``).
     public var spoolFile: String? = nil
-    /// The most the person's last page waits for the sinks' first attempts (all at once), and the most a shutdown waits
-    /// for attempts under way (default 10 s). A slower sink goes on in the background.
+    /// The most a shutdown waits for the sinks' last attempts (default 10 s), within `server.stopSeconds`; also the most
+    /// the person's last page waits, when it is below ``pageWaitSeconds``.
     public var handOverSeconds: Int
+    /// The most the person's last page waits for the sinks' first attempts, all at once (default 3 s): a sink that is
+    /// down or slow goes on in the background, and the page says so at once rather than keep the person waiting.
+    public var pageWaitSeconds: Int
 
     /// Creates delivery settings.
     /// - Parameters:
     ///   - retryForSeconds: How long failed deliveries are retried.
     ///   - initialBackoffSeconds: The first retry's delay.
-    ///   - handOverSeconds: The most the person's page (and a shutdown) waits for the sinks.
-    public init(retryForSeconds: Int = 3600, initialBackoffSeconds: Double = 1, handOverSeconds: Int = 10) {
+    ///   - handOverSeconds: The most a shutdown waits for the sinks.
+    ///   - pageWaitSeconds: The most the person's page waits for the sinks.
+    public init(retryForSeconds: Int = 3600, initialBackoffSeconds: Double = 1, handOverSeconds: Int = 10, pageWaitSeconds: Int = 3) {
         self.retryForSeconds = retryForSeconds
         self.initialBackoffSeconds = initialBackoffSeconds
         self.handOverSeconds = handOverSeconds
+        self.pageWaitSeconds = pageWaitSeconds
     }
+
+    /// How long the person's last page waits for the sinks: ``pageWaitSeconds``, or ``handOverSeconds`` when that is
+    /// shorter.
+    var pageWait: Duration { .seconds(min(pageWaitSeconds, handOverSeconds)) }
 }

@@ -13,6 +13,10 @@ public struct ServerSettings: Sendable, Equatable {
     public var maximumRequestBodyBytes: Int
     /// On SIGTERM, how long readiness is down and new sign-ins are refused before the listener stops (default 5 s).
     public var drainSeconds: Int = 5
+    /// After the drain, how long the rest of a stop may take (default 30 s): the requests under way, the last callback
+    /// deliveries, releasing what this replica holds in the database and closing its connections. What has not ended then
+    /// is named in the log and the process exits with status 70 (``StopDeadline``).
+    public var stopSeconds: Int = 30
     /// When set, the gateway itself listens on HTTPS with this certificate and key (`server.tlsCertificateFile`,
     /// `server.tlsKeyFile`); cookies are then `Secure` with the `__Host-` prefix.
     public var tls: ServerTLSSettings?

@@ -76,6 +76,19 @@ public final class PostgresDatabase: Service, Sendable {
     /// Where the database is, for ``PostgresConnectionProbe``.
     let url: PostgresURL
     private let schemaState = Mutex<SchemaState>(.unprepared(lastFailure: nil))
+    /// Whether ``run()``'s first attempt to prepare the tables has ended, whichever way (``firstPreparation(within:)``).
+    private let firstAttemptEnded = Mutex(false)
+    /// Where ``run()`` is: not started, running, closing the pools (a graceful shutdown began and they have not ended
+    /// yet), or ended. An outage's probe asks only while it runs.
+    private let phase = Mutex(RunPhase.idle)
+
+    private enum RunPhase {
+        case idle, running, closing, ended
+    }
+    /// Whether the database is known to be down: operations fail at once until it answers again.
+    let outage = DatabaseOutage()
+    /// How often a probe asks a database known to be down whether it answers again.
+    static let outageProbeInterval = Duration.milliseconds(500)
     private let lastReadiness = Mutex<(at: ContinuousClock.Instant, readiness: StorageReadiness)?>(nil)
 
     /// A database at `url` whose documents `cipher` seals.
@@ -112,13 +125,23 @@ public final class PostgresDatabase: Service, Sendable {
     /// - Throws: ``StartupFailure`` when the tables cannot be used: newer than this gateway knows, credentials refused,
     ///   or the tables missing and not creatable.
     public func run() async throws {
+        phase.withLock { $0 = .running }
+        defer { phase.withLock { $0 = .ended } }
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await self.client.run() }
             group.addTask { await self.asynchronousClient.run() }
-            try await self.prepareUntilDone()
+            // A database that never answers must not hold a shutdown: preparing ends with the graceful shutdown too.
+            try await cancelWhenGracefulShutdown { try await self.prepareUntilDone() }
             try? await gracefulShutdown()
+            phase.withLock { $0 = .closing }
             group.cancelAll()
         }
+    }
+
+    /// For a stop cut short at its deadline (``StopDeadline``): what of the database has not ended; nil when nothing.
+    var stopReport: String? {
+        phase.withLock { $0 } == .closing
+            ? "its connections to \(name) had not closed; nothing is lost (every sign-in is saved before its page)" : nil
     }
 
     /// Creates or migrates the tables when they are missing or older than this gateway's (``PostgresSchema``); nothing
@@ -150,7 +173,8 @@ public final class PostgresDatabase: Service, Sendable {
     /// Creates or migrates the tables to `current` in one transaction, under the preparation lock.
     private func createOrMigrate(to current: Int) async throws(PostgresStorageError) {
         let logger = self.logger
-        let migrated: (from: Int?, to: Int) = try await perform("prepare the tables", limit: options.preparationTimeout) { client in
+        let migrated: (from: Int?, to: Int) = try await perform("prepare the tables", limit: options.preparationTimeout, evenWhenDown: true) {
+            client in
             try await client.withTransaction(logger: logger) { connection in
                 var lock = PostgresBindings()
                 lock.append(PostgresSchema.preparationLockKey)
@@ -197,11 +221,13 @@ public final class PostgresDatabase: Service, Sendable {
         case .unprepared(let failure): return .notReady("tables not prepared yet" + (failure.map { " (\($0))" } ?? ""))
         case .prepared: break
         }
+        // Known to be down: said at once (the outage's probe finds when it answers again).
+        if let reason = outage.reason { return .notReady(reason) }
         let now = ContinuousClock.now
         if let last = lastReadiness.withLock({ $0 }), now - last.at < options.readinessReuse { return last.readiness }
         let readiness: StorageReadiness
         do throws(PostgresStorageError) {
-            try await perform("readiness", limit: options.readinessTimeout) { client in
+            try await perform("readiness", limit: options.readinessTimeout, evenWhenDown: true) { client in
                 _ = try await client.query("SELECT 1").collect()
             }
             readiness = .ready
@@ -212,32 +238,94 @@ public final class PostgresDatabase: Service, Sendable {
         return readiness
     }
 
+    /// Waits for the first outcome of ``run()``'s preparation of the tables, so that a database that refuses them stops
+    /// the gateway before it listens: returns once they are prepared, or the first attempt met a database that cannot be
+    /// reached (``run()`` then goes on trying while the gateway serves "try again" pages), or after `limit` (a silent
+    /// database: it takes ``Options/connectTimeout`` to say so).
+    /// - Parameter limit: The longest wait (default: the connection's time limit and a second).
+    /// - Throws: ``StartupFailure`` when the tables cannot be used (as ``run()`` throws it); `CancellationError` when the
+    ///   task is cancelled first (``run()`` throwing that failure cancels the services beside it), so that nothing starts
+    ///   listening meanwhile.
+    public func firstPreparation(within limit: Duration? = nil) async throws {
+        let deadline = ContinuousClock.now + (limit ?? options.connectTimeout + .seconds(1))
+        while ContinuousClock.now < deadline {
+            if case .refused(let reason) = schemaState.withLock({ $0 }) {
+                throw StartupFailure(message: "\(reason) (\(name))", exitStatus: StartupFailure.configurationStatus)
+            }
+            if tablesPrepared || firstAttemptEnded.withLock({ $0 }) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// Whether the tables are prepared (by ``run()`` or ``prepareSchema()``): until then there is nothing to ask them.
     var tablesPrepared: Bool {
         if case .prepared = schemaState.withLock({ $0 }) { true } else { false }
     }
 
     /// Runs `body` with the pool of `commit` within `limit` (default ``Options/operationTimeout``), every failure a
-    /// ``PostgresStorageError`` naming `operation`.
+    /// ``PostgresStorageError`` naming `operation`. While the database is known to be down (``outage``) it fails at once
+    /// as `unavailable`, unless `evenWhenDown` (preparing the tables, readiness, the outage's probe).
     func perform<Value: Sendable>(
         _ operation: String,
         limit: Duration? = nil,
         commit: Commit = .durable,
+        evenWhenDown: Bool = false,
         _ body: @escaping @Sendable (PostgresClient) async throws -> Value
     ) async throws(PostgresStorageError) -> Value {
+        if !evenWhenDown, let reason = outage.reason {
+            throw PostgresStorageError(.unavailable, "\(operation): not asked, the database is down (\(reason))")
+        }
         let limit = limit ?? options.operationTimeout
         let client = commit == .durable ? self.client : asynchronousClient
-        return try await deadlines.run(
-            limit: limit,
-            timedOut: .timedOut(operation, after: limit),
-            cancelled: PostgresStorageError(.cancelled, "\(operation): cancelled")
-        ) { () async throws(PostgresStorageError) -> Value in
-            do {
-                return try await body(client)
-            } catch {
-                throw PostgresStorageError.from(Self.unwrapped(error), operation: operation)
+        do {
+            let value = try await deadlines.run(
+                limit: limit,
+                timedOut: .timedOut(operation, after: limit),
+                cancelled: PostgresStorageError(.cancelled, "\(operation): cancelled")
+            ) { () async throws(PostgresStorageError) -> Value in
+                do {
+                    return try await body(client)
+                } catch {
+                    throw PostgresStorageError.from(Self.unwrapped(error), operation: operation)
+                }
             }
+            outage.record(nil)
+            return value
+        } catch {
+            if outage.record(error) {
+                // Before the tables are prepared, the preparation says it (``prepareUntilDone()``).
+                if tablesPrepared {
+                    logger.warning(
+                        "the database does not answer; pages say so at once until it does again",
+                        metadata: ["database": "\(name)", "error": "\(error.message)"]
+                    )
+                }
+                Task { await self.probeUntilAnswered() }
+            }
+            throw error
         }
+    }
+
+    /// Asks a database known to be down whether it answers again, every ``outageProbeInterval``, until it does (which
+    /// ends the outage) or the gateway stops. The first failure is explained (what one connection meets, named), for
+    /// `/readyz` and the pages' log lines.
+    private func probeUntilAnswered() async {
+        var explained = false
+        repeat {
+            try? await Task.sleep(for: Self.outageProbeInterval)
+            guard phase.withLock({ $0 }) == .running else { continue }
+            do throws(PostgresStorageError) {
+                try await perform("ask whether the database answers again", limit: options.readinessTimeout, evenWhenDown: true) { client in
+                    _ = try await client.query("SELECT 1").collect()
+                }
+            } catch {
+                if !explained {
+                    explained = true
+                    outage.explain(await self.explained(error))
+                }
+            }
+        } while outage.probeGoesOn(stopping: phase.withLock { $0 } != .running)
+        if !outage.isDown, tablesPrepared { logger.notice("the database answers again", metadata: ["database": "\(name)"]) }
     }
 
     /// Binds the clock's reading (nil: the database's `now()`).
@@ -248,7 +336,7 @@ public final class PostgresDatabase: Service, Sendable {
     // MARK: - Preparing
 
     private func storedSchemaVersion() async throws(PostgresStorageError) -> Int? {
-        try await perform("read the schema version", limit: options.preparationTimeout) { client in
+        try await perform("read the schema version", limit: options.preparationTimeout, evenWhenDown: true) { client in
             var exists = false
             for try await found in try await client.query("SELECT to_regclass('haapi_gateway_schema') IS NOT NULL").decode(Bool.self) {
                 exists = found
@@ -282,6 +370,7 @@ public final class PostgresDatabase: Service, Sendable {
             } catch  where error.code == .unavailable || error.code == .timedOut {
                 let reason = await explained(error)
                 schemaState.withLock { $0 = .unprepared(lastFailure: reason) }
+                firstAttemptEnded.withLock { $0 = true }
                 if lastLogged != reason {
                     logger.warning("database unreachable; trying again", metadata: ["database": "\(name)", "error": "\(reason)"])
                     lastLogged = reason

@@ -35,7 +35,6 @@ final class PostgresSessionStore: SessionStore, Sendable {
     private let settings: Mutex<SessionSettings>
     /// The last count of live sessions, and when it was read.
     private let lastCount = Mutex<(at: ContinuousClock.Instant?, count: Int)>((nil, 0))
-    private let outage = DatabaseOutage()
     private let evicted = Mutex(0)
     private let logger: Logger
 
@@ -66,14 +65,14 @@ final class PostgresSessionStore: SessionStore, Sendable {
         let lifetimes = SessionLifetimes(settings)
         let cap = max(1, settings.maximumSessions)
         if try await !isNear(cap) {
-            _ = try await database("store a new sign-in") { () throws(PostgresStorageError) in
+            _ = try await database("store a new sign-in", starting: true) { () throws(PostgresStorageError) in
                 try await storage.insert(id: id, document: document, lifetimes: lifetimes, address: address)
             }
             // This replica's own sign-ins count at once (the count is read again at most every second).
             lastCount.withLock { $0.count += 1 }
         } else {
             // Near the cap the replicas take turns, so that it holds for them together.
-            let insertion = try await database("store a new sign-in at the cap") { () throws(PostgresStorageError) in
+            let insertion = try await database("store a new sign-in at the cap", starting: true) { () throws(PostgresStorageError) in
                 try await storage.insert(id: id, document: document, lifetimes: lifetimes, address: address, withinCap: cap)
             }
             switch insertion {
@@ -91,7 +90,8 @@ final class PostgresSessionStore: SessionStore, Sendable {
     func hasRoom() async throws(GatewayError) -> Bool {
         let cap = max(1, settings.withLock { $0.maximumSessions })
         if try await recentCount(near: cap) < cap { return true }
-        return try await database("look for untouched sign-ins") { () throws(PostgresStorageError) in try await storage.hasUntouched() }
+        return try await database("look for untouched sign-ins", starting: true) { () throws(PostgresStorageError) in try await storage.hasUntouched()
+        }
     }
 
     func checkOut(id: String, for use: SessionUse) async throws(GatewayError) -> SessionLookup<SignInSession> {
@@ -292,7 +292,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
     /// The live sessions of every replica, counted now (and kept for a second).
     private func countAgain() async throws(GatewayError) -> Int {
         let now = ContinuousClock.now
-        let count = try await database("count sessions") { () throws(PostgresStorageError) in try await storage.count() }
+        let count = try await database("count sessions", starting: true) { () throws(PostgresStorageError) in try await storage.count() }
         lastCount.withLock { $0 = (now, count) }
         return count
     }
@@ -351,20 +351,24 @@ final class PostgresSessionStore: SessionStore, Sendable {
         return hold
     }
 
-    /// Runs a database operation: at once "try again" (503) while the database is down (``DatabaseOutage``), and every
-    /// failure that page, logged naming `operation`.
-    private func database<Value>(_ operation: String, _ body: () async throws(PostgresStorageError) -> Value) async throws(GatewayError) -> Value {
-        guard !outage.isDown else { throw Self.unavailable }
+    /// Runs a database operation: at once "try again" (503) while the database is known to be down (``DatabaseOutage``),
+    /// and every failure that page, logged naming `operation`. A person starting a sign-in (`starting`) is told that
+    /// sign-in is unavailable; one in the middle of a sign-in, that it is kept.
+    private func database<Value>(
+        _ operation: String,
+        starting: Bool = false,
+        _ body: () async throws(PostgresStorageError) -> Value
+    ) async throws(GatewayError) -> Value {
+        let unavailable = starting ? Self.unavailableToStart : Self.unavailable
+        guard !storage.database.outage.isDown else { throw unavailable }
         do {
-            let value = try await body()
-            outage.record(nil)
-            return value
+            return try await body()
         } catch {
-            outage.record(error)
             logger.warning("session database failed", metadata: ["operation": "\(operation)", "error": "\(error.message)"])
-            throw Self.unavailable
+            throw unavailable
         }
     }
 
     private static let unavailable = GatewayError(.storeUnavailable, .sessionStoreUnavailable).retrying(after: 5)
+    private static let unavailableToStart = GatewayError(.storeUnavailable, .signInStoreUnavailable).retrying(after: 5)
 }

@@ -26,7 +26,7 @@ struct PostgresStartLinkLedger: StartLinkLedger {
             }
         } catch {
             logger.warning("start link database failed", metadata: ["operation": "note a used start link", "error": "\(error.message)"])
-            throw GatewayError(.storeUnavailable, .sessionStoreUnavailable).retrying(after: 5)
+            throw GatewayError(.storeUnavailable, .signInStoreUnavailable).retrying(after: 5)
         }
     }
 }

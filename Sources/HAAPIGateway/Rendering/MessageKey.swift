@@ -25,5 +25,5 @@ public enum MessageKey: String, CaseIterable, Sendable, Codable {
     case deviceTitle, deviceEnterCode, deviceCodeLabel, deviceCodeUnknown, deviceCodeUsed, deviceConfirmTitle, deviceCheck, deviceConfirm, deviceDeny
     case deviceRefusedTitle, deviceRefused, deviceSignedIn, deviceCodeExpired, deviceHandOverFailed, tooManyWrongCodes
     case startLinkInvalid, startLinkExpired
-    case sessionStoreUnavailable, signInBusy, signInRestarted
+    case sessionStoreUnavailable, signInStoreUnavailable, signInBusy, signInRestarted
 }

@@ -7,13 +7,30 @@ import Hummingbird
 /// obtainable (``UpstreamProbe``), and with `sessions.store: postgres` the database ready
 /// (``PostgresSessionStorage/readiness()``); otherwise 503 with each check, the upstream named with why it is not ready
 /// (connection refused, name resolution, TLS, timeout, misconfigured, token refused).
+///
+/// `/readyz` answers within ``answerWithin`` whatever the upstream and the database do: each of their checks runs at
+/// most once a second, one at a time (``LatestCheck``); a check that has not ended by then is answered with its last
+/// result, and ends in the background for the next probe.
 struct HealthController: Sendable {
     let upstream: UpstreamConnection
     let drain: GatewayDrain
-    let probe: UpstreamProbe
     let live: LiveSettings
     /// The PostgreSQL session storage, when `sessions.store` is postgres: ready only when it is.
-    var sessionStorage: PostgresSessionStorage? = nil
+    let sessionStorage: PostgresSessionStorage?
+    private let upstreamCheck: LatestCheck<UpstreamProbe.Finding>
+    private let storeCheck: LatestCheck<StorageReadiness>?
+
+    /// How long `/readyz` waits for a check under way before it answers with the last result.
+    static let answerWithin = Duration.milliseconds(80)
+
+    init(upstream: UpstreamConnection, drain: GatewayDrain, probe: UpstreamProbe, live: LiveSettings, sessionStorage: PostgresSessionStorage? = nil) {
+        self.upstream = upstream
+        self.drain = drain
+        self.live = live
+        self.sessionStorage = sessionStorage
+        upstreamCheck = LatestCheck(freshFor: .seconds(1)) { await probe.check() }
+        storeCheck = sessionStorage.map { storage in LatestCheck(freshFor: .seconds(1)) { await storage.readiness() } }
+    }
 
     /// The readiness document.
     struct Readiness: Encodable {
@@ -34,26 +51,29 @@ struct HealthController: Sendable {
         router.get("/healthz") { _, _ in Self.json(#"{"status":"alive"}"#, status: .ok) }
         router.get("/readyz") { _, _ in
             let draining = drain.isDraining
+            // The upstream and the database are asked together; each answers within `answerWithin`.
+            async let upstreamFinding = upstreamFinding()
+            async let storeReadiness = storeReadiness()
             let upstreamState: String
             var upstreamReady = false
             switch upstream.status {
             case .connecting(let failure): upstreamState = "connecting" + (failure.map { " (\($0))" } ?? "")
             case .misconfigured(let message): upstreamState = "misconfigured (\(message))"
             case .ready:
-                switch await probe.check() {
-                case .ready: (upstreamState, upstreamReady) = ("reachable", true)
-                case .tokenRefused(let code): upstreamState = "reachable, but no HAAPI token (\(code))"
-                case .unreachable, .notConnected: upstreamState = "unreachable"
+                switch await upstreamFinding {
+                case .ready?: (upstreamState, upstreamReady) = ("reachable", true)
+                case .tokenRefused(let code)?: upstreamState = "reachable, but no HAAPI token (\(code))"
+                case .unreachable?, .notConnected?: upstreamState = "unreachable"
+                case nil: upstreamState = "being checked"
                 }
             }
             let templateProblem = live.snapshot.renderer.templates.renderingProblem
             var sessionStore: String?
             var sessionStoreReady = true
-            if let sessionStorage {
-                switch await sessionStorage.readiness() {
-                case .ready: sessionStore = "ready"
-                case .notReady(let reason): (sessionStore, sessionStoreReady) = ("not ready (\(reason))", false)
-                }
+            switch await storeReadiness {
+            case nil: break
+            case .ready?: sessionStore = "ready"
+            case .notReady(let reason)?: (sessionStore, sessionStoreReady) = ("not ready (\(reason))", false)
             }
             let ready = !draining && upstreamReady && templateProblem == nil && sessionStoreReady
             let document = Readiness(
@@ -71,6 +91,19 @@ struct HealthController: Sendable {
             let body = (try? encoder.encode(document)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"ready":false}"#
             return Self.json(body, status: ready ? .ok : .serviceUnavailable)
         }
+    }
+
+    /// The upstream probe's finding, when the gateway is connected to the upstream (else nothing is asked); nil while the
+    /// probe has not answered yet.
+    private func upstreamFinding() async -> UpstreamProbe.Finding? {
+        guard case .ready = upstream.status else { return .notConnected }
+        return await upstreamCheck.value(waitingAtMost: Self.answerWithin)
+    }
+
+    /// The database's readiness with `sessions.store: postgres` (nil without a database).
+    private func storeReadiness() async -> StorageReadiness? {
+        guard let storeCheck else { return nil }
+        return await storeCheck.value(waitingAtMost: Self.answerWithin) ?? .notReady("being checked")
     }
 
     private static func json(_ body: String, status: HTTPResponse.Status) -> Response {

@@ -52,6 +52,9 @@ final class RunningGateway: @unchecked Sendable {
         return status
     }
 
+    /// Whether the process still runs.
+    var isRunning: Bool { process.isRunning }
+
     /// The process's id (the gateway's own, also when it was started through `sh`, which `exec`s it).
     var processIdentifier: Int32 { process.processIdentifier }
 

@@ -27,6 +27,9 @@ actor OutboxJournal: CallbackJournal {
     private var claimedAttempts = 0
     /// Whether the last claim failed (logged once per run of failures).
     private var claimsFailing = false
+    /// Whether this replica ever claimed a delivery: one that never did has no claim to release at shutdown (and does
+    /// not ask a database that never answered).
+    private var everClaimed = false
 
     init(_ outbox: CallbackOutbox, metrics: GatewayMetrics?, logger: Logger) {
         self.outbox = outbox
@@ -64,6 +67,7 @@ actor OutboxJournal: CallbackJournal {
         let earlier: String?
         do throws(PostgresStorageError) {
             earlier = try await outbox.table.enqueue(entries.map(\.outboxDelivery), claimingFor: outbox.attemptLease, ending: ending)
+            everClaimed = true
         } catch {
             if firstTime {
                 logger.error(
@@ -156,7 +160,7 @@ actor OutboxJournal: CallbackJournal {
             }
         }
         do throws(PostgresStorageError) {
-            _ = try await outbox.table.releaseClaims()
+            if everClaimed { _ = try await outbox.table.releaseClaims() }
         } catch {
             logger.error(
                 "callback delivery claims could not be released at shutdown; the other replicas take them over when their leases end",
@@ -223,6 +227,7 @@ actor OutboxJournal: CallbackJournal {
             claimsFailing = false
             logger.notice("the callback outbox answers again")
         }
+        if !claims.isEmpty { everClaimed = true }
         // Claimed as the gateway began to stop: released with the others, for another replica.
         guard !stopping else { return claims.count }
         for claim in claims { await take(claim, to: dispatcher) }

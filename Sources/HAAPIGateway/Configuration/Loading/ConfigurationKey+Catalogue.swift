@@ -39,6 +39,13 @@ extension ConfigurationKey {
             "On SIGTERM, how long /readyz answers 503 and new sign-ins are turned away before the listener stops."
         ) { "\($0.server.drainSeconds)" },
         .init(
+            "server.stopSeconds",
+            .integer,
+            range: 5...600,
+            .afterRestart(\.server.stopSeconds),
+            "After the drain, how long the rest of a stop may take; what has not ended then is named and the process exits 70."
+        ) { "\($0.server.stopSeconds)" },
+        .init(
             "server.healthEndpoints",
             .boolean,
             .afterRestart(\.server.healthEndpoints),
@@ -348,8 +355,15 @@ extension ConfigurationKey {
             .integer,
             range: 1...300,
             .atOnce,
-            "How long the last page, and a shutdown, wait for the sinks."
+            "How long a shutdown waits for the sinks' last deliveries (and at most how long the last page does)."
         ) { "\($0.callbackDelivery.handOverSeconds)" },
+        .init(
+            "callbacks.pageWaitSeconds",
+            .integer,
+            range: 1...300,
+            .atOnce,
+            "How long the person's last page waits for the sinks before it says the hand-over goes on in the background."
+        ) { "\($0.callbackDelivery.pageWaitSeconds)" },
         .init(
             "callbacks.spoolFile",
             .string,

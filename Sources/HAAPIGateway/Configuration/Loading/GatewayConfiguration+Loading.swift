@@ -50,6 +50,7 @@ extension GatewayConfiguration {
             )
         )
         configuration.server.drainSeconds = reader.integer("server.drainSeconds", default: defaults.drainSeconds)
+        configuration.server.stopSeconds = reader.integer("server.stopSeconds", default: defaults.stopSeconds)
         configuration.server.healthEndpoints = reader.boolean("server.healthEndpoints", default: defaults.healthEndpoints)
         for entry in reader.list("server.trustedProxies") ?? [] {
             if let range = IPAddressRange(entry) {
@@ -137,7 +138,8 @@ extension GatewayConfiguration {
         configuration.callbacks = resolveCallbacks(&reader)
         configuration.callbackDelivery = CallbackDeliverySettings(
             retryForSeconds: reader.integer("callbacks.retryForSeconds", default: CallbackDeliverySettings().retryForSeconds),
-            handOverSeconds: reader.integer("callbacks.handOverSeconds", default: CallbackDeliverySettings().handOverSeconds)
+            handOverSeconds: reader.integer("callbacks.handOverSeconds", default: CallbackDeliverySettings().handOverSeconds),
+            pageWaitSeconds: reader.integer("callbacks.pageWaitSeconds", default: CallbackDeliverySettings().pageWaitSeconds)
         )
         if let spool = reader.filePath("callbacks.spoolFile") {
             var isDirectory: ObjCBool = false
