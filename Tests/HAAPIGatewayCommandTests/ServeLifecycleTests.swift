@@ -89,6 +89,36 @@ import Testing
         #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
     }
 
+    @Test func aFreshGatewayExposesEveryDocumentedSeriesAtZero() async throws {
+        let serve = try RunningGateway(
+            ["serve", "--port", "0"],
+            environment: ["HAAPI_GATEWAY_METRICS_ENABLED": "true", "HAAPI_GATEWAY_METRICS_PORT": "0", "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0"]
+        )
+        let metricsPort = try await serve.waitForOutput(#"url=http://127\.0\.0\.1:(\d+)/metrics"#, inStandardError: true)
+        _ = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        // Scraped before anything happened: a dashboard's first look.
+        let (code, body) = try await TestBrowser.using("http://127.0.0.1:\(metricsPort)") { browser in
+            let page = try await browser.get("/metrics")
+            return (page.status, page.html)
+        }
+        #expect(code == 200)
+        let documented = try DocumentedMetric.all()
+        #expect(
+            documented.map(\.name) == [
+                "haapi_gateway_flows_started_total", "haapi_gateway_flows_completed_total", "haapi_gateway_steps_rendered_total",
+                "haapi_gateway_upstream_duration_seconds", "haapi_gateway_upstream_errors_total", "haapi_gateway_sessions_open",
+                "haapi_gateway_sessions_evicted_total", "haapi_gateway_sign_ins_refused_total", "haapi_gateway_callback_deliveries_total",
+                "haapi_gateway_connections_open", "haapi_gateway_connections_refused_total", "haapi_gateway_connections_timed_out_total",
+                "haapi_gateway_device_grant_total",
+            ],
+            "docs/operations.md § Metrics"
+        )
+        let problems = DocumentedMetric.problems(in: body, against: documented)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        serve.signal(SIGTERM)
+        #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
+    }
+
     @Test func sighupReloadsAndAnInvalidConfigurationKeepsTheRunningOne() async throws {
         let directory = try Repository.temporaryDirectory()
         let overrides = directory.appendingPathComponent("overrides")

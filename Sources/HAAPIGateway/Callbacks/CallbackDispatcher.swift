@@ -317,7 +317,7 @@ actor CallbackDispatcher {
         }
         await journal.done(entry, delivered: true)
         inFlight[key] = nil
-        metrics?.callbackDelivery(result: "delivered")
+        metrics?.callbackDelivery(.delivered)
         let message: Logger.Message =
             atShutdown ? "callback delivered at shutdown" : entry.attempts == 1 ? "callback delivered" : "callback delivered after retries"
         logger.info(
@@ -371,7 +371,7 @@ actor CallbackDispatcher {
 
     /// The first failure of a delivery that is retried: counted and logged once.
     private func noteRetrying(_ entry: CallbackEntry, error: any Error) {
-        metrics?.callbackDelivery(result: "retried")
+        metrics?.callbackDelivery(.retried)
         logger.warning(
             "callback delivery failed; retrying",
             metadata: [
@@ -408,7 +408,7 @@ actor CallbackDispatcher {
     }
 
     private func abandon(_ entry: CallbackEntry, error: any Error) {
-        metrics?.callbackDelivery(result: "given_up")
+        metrics?.callbackDelivery(.givenUp)
         logger.error(
             "callback delivery given up; this outcome is lost for the sink",
             metadata: [

@@ -165,7 +165,7 @@ actor OutboxJournal: CallbackJournal {
         }
         let kept = remaining.count - lost.count
         guard kept > 0 else { return lost }
-        for _ in 0..<kept { metrics?.callbackDelivery(result: "spooled") }
+        for _ in 0..<kept { metrics?.callbackDelivery(.spooled) }
         logger.warning("callback deliveries left in the outbox for the other replicas", metadata: ["count": "\(kept)"])
         return lost
     }
@@ -246,7 +246,7 @@ actor OutboxJournal: CallbackJournal {
                 )
                 return
             }
-            metrics?.callbackDelivery(result: "given_up")
+            metrics?.callbackDelivery(.givenUp)
             logger.error(
                 "callback delivery given up: its document in the outbox cannot be opened; this outcome is lost for the sink",
                 metadata: [

@@ -88,7 +88,7 @@ actor SpoolJournal: CallbackJournal {
     func leave(_ remaining: [CallbackEntry]) async -> [(entry: CallbackEntry, reason: GatewayError)] {
         guard !remaining.isEmpty else { return [] }
         compact()
-        for _ in remaining { metrics?.callbackDelivery(result: "spooled") }
+        for _ in remaining { metrics?.callbackDelivery(.spooled) }
         logger.warning("callback deliveries spooled for the next start", metadata: ["count": "\(remaining.count)", "spool": "\(spool.path)"])
         return []
     }
