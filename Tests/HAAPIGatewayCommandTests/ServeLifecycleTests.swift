@@ -27,7 +27,8 @@ import Testing
                 "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60",
             ]
         )
-        let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        // In JSON mode the "open … in a browser" line is a log line too: standard output carries no plain text.
+        let base = try await serve.waitForOutput(#""message":"HAAPI gateway: open (http://127\.0\.0\.1:\d+)/ in a browser""#, inStandardError: true)
         let cookies = try await TestBrowser.using(base) { browser in
             let done = try await browser.signInAsDemo()
             #expect(done.html.contains("You are signed in"))
@@ -36,23 +37,28 @@ import Testing
         serve.signal(SIGTERM)
         #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
 
-        let lines = serve.standardError.split(separator: "\n").map(String.init)
-        var objects: [[String: String]] = []
-        for line in lines {
-            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
-            #expect(object != nil, "not a JSON object of strings: \(line)")
-            if let object { objects.append(object) }
-        }
-        #expect(objects.contains { $0["message"] == "request" && $0["hb.request.id"] != nil && $0["status"] == "200" && $0["method"] == "GET" })
-        #expect(objects.contains { $0["message"] == "sign-in completed" && $0["flow"] != nil })
+        #expect(serve.standardOutput.isEmpty, "\(serve.standardOutput)")
+        let log = JSONLogLines(serve.standardError)
+        #expect(log.notObjects.isEmpty, "not JSON objects: \(log.notObjects)")
+        let objects = log.objects
+        let text = { (object: [String: Any], key: String) in object[key] as? String }
+        #expect(objects.contains { text($0, "message")?.hasPrefix("HAAPI gateway: open http") == true && text($0, "url") == base + "/" })
+        // Numbers are JSON numbers: a collector compares and sums them without parsing text.
+        let requests = objects.filter { text($0, "message") == "request" }
+        #expect(!requests.isEmpty && requests.allSatisfy { !($0["status"] is String) && JSONLogLines.number($0["milliseconds"]) != nil })
+        #expect(requests.contains { text($0, "hb.request.id") != nil && JSONLogLines.number($0["status"]) == 200 && text($0, "method") == "GET" })
+        #expect(objects.contains { text($0, "message") == "sign-in completed" && text($0, "flow") != nil })
         // Every request of the sign-in carries its flow id: its lines can be joined with its events.
-        let flow = try #require(objects.first { $0["message"] == "sign-in started" }?["flow"])
-        let requests = objects.filter { $0["message"] == "request" }
-        let ofTheSignIn = requests.filter { $0["flow"] == flow }
+        let flow = try #require(objects.first { text($0, "message") == "sign-in started" }.flatMap { text($0, "flow") })
+        let ofTheSignIn = requests.filter { text($0, "flow") == flow }
         #expect(ofTheSignIn.count >= 6, "GET /, the selector's, the password's and Continue's posts and their pages: \(ofTheSignIn.count)")
-        #expect(ofTheSignIn.contains { $0["method"] == "POST" && $0["status"] == "303" })
-        #expect(requests.filter { $0["flow"] == nil }.allSatisfy { $0["path"]?.hasPrefix("/step") != true }, "no step request without its flow")
-        #expect(objects.allSatisfy { $0["time"] != nil && $0["level"] != nil })
+        #expect(ofTheSignIn.contains { text($0, "method") == "POST" && JSONLogLines.number($0["status"]) == 303 })
+        #expect(
+            requests.filter { text($0, "flow") == nil }.allSatisfy { text($0, "path")?.hasPrefix("/step") != true },
+            "no step request without its flow"
+        )
+        #expect(objects.allSatisfy { text($0, "time") != nil && text($0, "level") != nil })
+        #expect(objects.contains { text($0, "message") == "step" && JSONLogLines.number($0["version"]) != nil }, "debug: a step's version")
 
         let document = try JSONSerialization.jsonObject(with: try Data(contentsOf: sink)) as? [String: Any]
         let token = try #require(document?["token"] as? [String: Any])

@@ -324,7 +324,7 @@ actor CallbackDispatcher {
             message,
             metadata: [
                 "sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)",
-                "attempts": "\(entry.attempts)",
+                "attempts": .stringConvertible(entry.attempts),
             ]
         )
         return true
@@ -413,7 +413,7 @@ actor CallbackDispatcher {
             "callback delivery given up; this outcome is lost for the sink",
             metadata: [
                 "sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)",
-                "attempts": "\(entry.attempts)",
+                "attempts": .stringConvertible(entry.attempts),
                 "error": "\(Self.describe(error))",
             ]
         )

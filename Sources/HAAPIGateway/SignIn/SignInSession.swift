@@ -442,7 +442,7 @@ actor SignInSession {
                 step = next
                 version += 1
                 images = [:]
-                logger.debug("step", metadata: ["type": "\(next.type.rawValue)", "version": "\(version)"])
+                logger.debug("step", metadata: ["type": "\(next.type.rawValue)", "version": .stringConvertible(version)])
                 metrics.stepRendered(type: next.type.rawValue)
             }
         case .problem(let problem):

@@ -61,7 +61,7 @@ actor SpoolJournal: CallbackJournal {
             }
         }
         compact()
-        logger.notice("spooled callback deliveries restored", metadata: ["count": "\(restored)"])
+        logger.notice("spooled callback deliveries restored", metadata: ["count": .stringConvertible(restored)])
     }
 
     func keep(_ entries: [CallbackEntry], firstTime: Bool) async -> Set<String> {
@@ -89,7 +89,10 @@ actor SpoolJournal: CallbackJournal {
         guard !remaining.isEmpty else { return [] }
         compact()
         for _ in remaining { metrics?.callbackDelivery(.spooled) }
-        logger.warning("callback deliveries spooled for the next start", metadata: ["count": "\(remaining.count)", "spool": "\(spool.path)"])
+        logger.warning(
+            "callback deliveries spooled for the next start",
+            metadata: ["count": .stringConvertible(remaining.count), "spool": "\(spool.path)"]
+        )
         return []
     }
 

@@ -217,7 +217,11 @@ extension GatewayConfiguration {
             }
         }
 
-        guard reader.problems.isEmpty else { throw ConfigurationError(problems: reader.problems, unreadableInputs: reader.unreadableInputs) }
+        guard reader.problems.isEmpty else {
+            var error = ConfigurationError(problems: reader.problems, unreadableInputs: reader.unreadableInputs)
+            error.logging = configuration.logging
+            throw error
+        }
         return configuration
     }
 
