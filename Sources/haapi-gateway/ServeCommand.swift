@@ -46,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             let (resolved, started) = try await EmbeddedUpstream.start(for: configuration, logger: logger)
             demo = started
-            let isDemo = started != nil
+            let embeddedDemo: DemoUpstreamSettings? = if case .demo(let settings) = configuration.upstream { settings } else { nil }
             let discardsTokens = configuration.callbacks.isEmpty
             let logging = configuration.logging
             let drain = GatewayDrain()
@@ -55,7 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration: resolved,
                 logger: logger,
                 onRunning: { url in
-                    Self.announce(url, embeddedDemo: isDemo, logging: logging, logger: logger)
+                    Self.announce(url, embeddedDemo: embeddedDemo != nil, logging: logging, logger: logger)
                     if discardsTokens {
                         logger.warning(
                             "no callback is configured, so the tokens of each sign-in are discarded; add --callback file:PATH (or callbacks.sinks)"
@@ -63,7 +63,8 @@ struct ServeCommand: AsyncParsableCommand {
                     }
                 },
                 drain: drain,
-                reloader: reloader
+                reloader: reloader,
+                embeddedDemo: embeddedDemo
             )
             // The drain service comes after the application, so SIGTERM reaches it first: readiness goes down, new
             // sign-ins are refused, and only after server.drainSeconds does the listener stop.

@@ -160,6 +160,40 @@ import Testing
         #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
     }
 
+    @Test func aReloadWithTheEmbeddedDemoNamesOnlyTheSettingsThatChanged() async throws {
+        let file = try Repository.temporaryDirectory().appendingPathComponent("gateway.yaml")
+        try "server:\n  port: 0\n  drainSeconds: 0\n".write(to: file, atomically: true, encoding: .utf8)
+        let serve = try RunningGateway(["serve", "--config", file.path])
+        _ = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        let needsRestart = "reload: a changed setting takes effect after a restart"
+
+        // Nothing changed: the embedded demo's settings are those it was started from, not the demo server's address.
+        serve.signal(SIGHUP)
+        try await Self.waitUntil(serve, wrote: "reload applied", times: 1)
+        #expect(!serve.standardError.contains(needsRestart), "\(serve.standardError)")
+
+        // A setting that waits for a restart is named, and it alone.
+        try "server:\n  port: 65000\n  drainSeconds: 0\n".write(to: file, atomically: true, encoding: .utf8)
+        serve.signal(SIGHUP)
+        try await Self.waitUntil(serve, wrote: "reload applied", times: 2)
+        let named = serve.standardError.split(separator: "\n").filter { $0.contains(needsRestart) }
+        #expect(named.count == 1 && named.first?.contains("key=server.port") == true, "\(serve.standardError)")
+        serve.signal(SIGTERM)
+        #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
+    }
+
+    /// Waits until the gateway's standard error holds `text` `times` times (at most 60 s).
+    private static func waitUntil(_ gateway: RunningGateway, wrote text: String, times: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while gateway.standardError.components(separatedBy: text).count - 1 < times {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("'\(text)' not written \(times) times: \(gateway.standardError)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     @Test func aSigtermDuringAFailingHandOverSpoolsTheOutcomeAndTheNextStartDeliversIt() async throws {
         let directory = try Repository.temporaryDirectory()
         let down = directory.appendingPathComponent("receiver-down")
