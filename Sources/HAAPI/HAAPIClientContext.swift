@@ -90,7 +90,7 @@ final class HAAPIClientContext: Sendable {
         } catch {
             throw AsyncHTTPClientTransport.map(error, phase: "sending the request")
         }
-        logger.trace("HAAPI HTTP response", metadata: ["status": "\(response.status)", "path": "\(request.url.path)"])
+        logger.trace("HAAPI HTTP response", metadata: ["status": .stringConvertible(response.status), "path": "\(request.url.path)"])
         return response
     }
 }

@@ -9,11 +9,18 @@
 /// errors: they are values returned to the caller, to be shown to the user.
 public struct HAAPIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable, machine-readable error code. New codes may be added; switch with a `default`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible, CaseIterable {
         private let name: String
         private init(_ name: String) { self.name = name }
         /// The code name.
         public var description: String { name }
+
+        /// Every code of this version of the library, in the order they are declared (a new code goes here too).
+        public static let allCases: [Code] = [
+            .invalidConfiguration, .transport, .timeout, .upstreamStatus, .malformedResponse, .dpopRejected, .offOriginHref, .flowExpired,
+            .invalidParameters, .authorizationResponseMismatch, .tooManyRedirects, .crypto, .connectionRefused, .nameResolution, .tls,
+            .subjectMismatch, .noDiscoveryDocument, .issuerMismatch, .invalidFlowState,
+        ]
 
         /// The configuration is invalid; ``HAAPIError/problems`` lists every problem found.
         public static let invalidConfiguration = Code("invalidConfiguration")

@@ -29,6 +29,10 @@ public enum Gateway {
     ///   - upstreamFactsFile: Where what the gateway learns about its upstream (whether it issues token-bound
     ///     authorization codes, ``UpstreamFactKeeper``) is kept: `login` keeps it beside its token file. Nil: in the
     ///     database with `sessions.store: postgres`, else beside `callbacks.spoolFile` when it is set, else in memory only.
+    ///   - embeddedDemo: The settings the embedded demo upstream was started from, when `configuration.upstream` is that
+    ///     demo server (the executable starts it for a configuration without `upstream.baseURL`). A reload compares the
+    ///     `upstream` and `demo` settings it reads with these, as a configuration names them, not with the demo server's
+    ///     address and client, which no configuration names.
     /// - Throws: ``GatewayError`` for missing templates or a `.demo` upstream; ``ConfigurationError`` when the upstream answers
     ///   but is wrong for the client (no discovery there, a refused client secret). An upstream that cannot be reached is
     ///   no failure: the gateway starts and keeps trying (``UpstreamConnection``).
@@ -42,7 +46,8 @@ public enum Gateway {
         reloader: GatewayReloader = GatewayReloader(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
         stopDeadline: StopDeadline? = nil,
-        upstreamFactsFile: String? = nil
+        upstreamFactsFile: String? = nil,
+        embeddedDemo: DemoUpstreamSettings? = nil
     ) async throws -> some ApplicationProtocol {
         guard case .haapi(let upstream) = configuration.upstream else {
             throw GatewayError(.configuration, "the demo upstream is started by the executable; pass a .haapi upstream to the library")
@@ -156,6 +161,7 @@ public enum Gateway {
                 devices: devices,
                 codeAttempts: codeAttempts,
                 startLinks: startLinks,
+                embeddedDemo: embeddedDemo,
                 logger: logger
             )
         )

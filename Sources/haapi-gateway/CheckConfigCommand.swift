@@ -2,15 +2,16 @@ import ArgumentParser
 import Foundation
 import HAAPIGateway
 
-/// `haapi-gateway check-config FILE`: loads a configuration as `serve` would (file, then environment) and prints either
-/// the effective configuration (secrets redacted) or every problem; `check-config --reference` prints the configuration
-/// reference (`docs/configuration.md`).
+/// `haapi-gateway check-config [FILE]`: loads a configuration as `serve` would (the file, `$HAAPI_GATEWAY_CONFIG` without
+/// one, then the environment) and prints either the effective configuration (secrets redacted) or every problem;
+/// `check-config --reference` prints the configuration reference (`docs/configuration.md`).
 struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-config",
         abstract:
             "Check a configuration file (with the HAAPI_GATEWAY_… environment) and print the effective configuration; --reference prints every setting.",
         discussion: """
+            Without FILE it checks the file $HAAPI_GATEWAY_CONFIG names, as serve reads it (the container sets it). \
             Exits 0 when the configuration is valid; otherwise lists every problem and exits 78 (EX_CONFIG), or 66 (EX_NOINPUT) \
             when every problem is a file that is missing or cannot be read (a certificate, a key, the templates). With \
             --reference it prints every setting (its environment variable, type, default, allowed values and when a change \
@@ -18,7 +19,7 @@ struct CheckConfigCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The YAML configuration file.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The YAML configuration file (default: $HAAPI_GATEWAY_CONFIG).", valueName: "file"))
     var file: String?
 
     @Flag(help: "Print the configuration reference (Markdown) instead of checking a file.")
@@ -26,15 +27,19 @@ struct CheckConfigCommand: ParsableCommand {
 
     func validate() throws {
         if reference, file != nil { throw ValidationError("--reference takes no file") }
-        if !reference, file == nil { throw ValidationError("name the configuration file to check") }
     }
 
     func run() throws {
-        guard let file else {
+        if reference {
             print(ConfigurationReference.markdown, terminator: "")
             return
         }
         var options = try ConfigurationOptions.parse([])
+        options.configFile = file
+        // The file serve would read: the one named, else $HAAPI_GATEWAY_CONFIG.
+        guard let file = options.configurationFile(environment: ProcessInfo.processInfo.environment) else {
+            throw ValidationError("name the configuration file to check, or set \(ConfigurationLayers.configurationFileVariable)")
+        }
         options.configFile = file
         do {
             let configuration = try options.loadConfiguration()

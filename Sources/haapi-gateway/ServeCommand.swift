@@ -19,21 +19,36 @@ struct ServeCommand: AsyncParsableCommand {
             HAAPI_GATEWAY_… environment variables (e.g. HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET), then these flags. \
             An invalid configuration stops startup with every problem listed and exit status 78. SIGHUP reloads the \
             configuration and templates (an invalid one is refused and the running one stays); SIGTERM drains, then stops. \
-            A failure to start is one line on standard error. \(StartupFailure.exitStatusHelp)
+            A failure to start is one line on standard error (with logging.format json, a JSON object as every log line, \
+            and the "open … in a browser" line too). \(StartupFailure.exitStatusHelp)
             """
     )
 
     @OptionGroup var options: ConfigurationOptions
 
     func run() async throws {
-        let configuration = options.loadConfigurationOrExit()
+        // In JSON mode every line on standard error is a JSON object, a failure to start included.
+        let configuration: GatewayConfiguration
+        do {
+            configuration = try options.loadConfiguration()
+        } catch {
+            exitWith(
+                error.description,
+                status: error.exitStatus,
+                logging: error.logging,
+                metadata: ["problems": .array(error.problems.map { .string($0) })]
+            )
+        }
         let logger = configuration.logging.makeLogger(label: "haapi-gateway")
         for line in configuration.summary { logger.info("configuration", metadata: ["effective": "\(line)"]) }
 
-        let (resolved, demo) = try await EmbeddedUpstream.start(for: configuration, logger: logger)
+        var demo: RunningDemoServer?
         do {
-            let isDemo = demo != nil
+            let (resolved, started) = try await EmbeddedUpstream.start(for: configuration, logger: logger)
+            demo = started
+            let embeddedDemo: DemoUpstreamSettings? = if case .demo(let settings) = configuration.upstream { settings } else { nil }
             let discardsTokens = configuration.callbacks.isEmpty
+            let logging = configuration.logging
             let drain = GatewayDrain()
             let reloader = GatewayReloader()
             let stopDeadline = StopDeadline(seconds: configuration.server.stopSeconds, logger: logger)
@@ -41,9 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration: resolved,
                 logger: logger,
                 onRunning: { url in
-                    var banner = "HAAPI gateway: open \(url.absoluteString)/ in a browser\n"
-                    if isDemo { banner += "Embedded demo upstream; users demo/demo, otp/otp, sms/sms, poll/poll, consent/consent\n" }
-                    FileHandle.standardOutput.write(Data(banner.utf8))
+                    Self.announce(url, embeddedDemo: embeddedDemo != nil, logging: logging, logger: logger)
                     if discardsTokens {
                         logger.warning(
                             "no callback is configured, so the tokens of each sign-in are discarded; add --callback file:PATH (or callbacks.sinks)"
@@ -52,7 +65,8 @@ struct ServeCommand: AsyncParsableCommand {
                 },
                 drain: drain,
                 reloader: reloader,
-                stopDeadline: stopDeadline
+                stopDeadline: stopDeadline,
+                embeddedDemo: embeddedDemo
             )
             // The drain service comes after the application, so SIGTERM reaches it first: readiness goes down, new
             // sign-ins are refused, and only after server.drainSeconds does the listener stop.
@@ -74,8 +88,24 @@ struct ServeCommand: AsyncParsableCommand {
             try await group.run()
         } catch {
             await demo?.shutdown()
-            exitStarting(error, listening: configuration.server.host, port: configuration.server.port)
+            exitStarting(error, listening: configuration.server.host, port: configuration.server.port, logging: configuration.logging)
         }
         await demo?.shutdown()
+    }
+
+    /// Where to open the gateway: a plain banner on standard output for people (`logging.format: text`), or in JSON mode
+    /// a log line (`url`, and `demoUsers` with the embedded demo upstream), so that standard output carries no plain text
+    /// beside a log collector's JSON.
+    private static func announce(_ url: URL, embeddedDemo: Bool, logging: LoggingSettings, logger: Logger) {
+        let users = "demo/demo, otp/otp, sms/sms, poll/poll, consent/consent"
+        guard logging.format == .text else {
+            var metadata: Logger.Metadata = ["url": "\(url.absoluteString)/"]
+            if embeddedDemo { metadata["demoUsers"] = "\(users)" }
+            logger.notice("HAAPI gateway: open \(url.absoluteString)/ in a browser", metadata: metadata)
+            return
+        }
+        var banner = "HAAPI gateway: open \(url.absoluteString)/ in a browser\n"
+        if embeddedDemo { banner += "Embedded demo upstream; users \(users)\n" }
+        FileHandle.standardOutput.write(Data(banner.utf8))
     }
 }

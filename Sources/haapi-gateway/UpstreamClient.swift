@@ -34,13 +34,25 @@ func exitWith(_ message: String, status: Int32) -> Never {
     Foundation.exit(status)
 }
 
-/// Prints why startup failed as one line on standard error and exits with its status (``StartupFailure``).
-func exitStarting(_ error: any Error, listening host: String, port: Int) -> Never {
-    let failure = StartupFailure(error, listening: host, port: port)
-    exitWith("haapi-gateway: \(failure.message)", status: failure.exitStatus)
+/// Writes `message` as one line on standard error, as the configuration has the logs written, and exits with `status`:
+/// `haapi-gateway: message` as text, or with `logging.format: json` a JSON object like every other log line (level
+/// `critical`, the status as `exitStatus`, and `metadata`).
+func exitWith(_ message: String, status: Int32, logging: LoggingSettings, metadata: Logger.Metadata = [:]) -> Never {
+    guard logging.format == .json else { exitWith("haapi-gateway: \(message)", status: status) }
+    var metadata = metadata
+    metadata["exitStatus"] = .stringConvertible(status)
+    logging.makeLogger(label: "haapi-gateway").critical("\(message)", metadata: metadata)
+    Foundation.exit(status)
 }
 
-/// The value of `body`, or, when it throws, `cleanup` and then ``exitStarting(_:listening:port:)``.
+/// Prints why startup failed as one line on standard error (a JSON object with `logging.format: json`) and exits with
+/// its status (``StartupFailure``).
+func exitStarting(_ error: any Error, listening host: String, port: Int, logging: LoggingSettings = LoggingSettings()) -> Never {
+    let failure = StartupFailure(error, listening: host, port: port)
+    exitWith(failure.message, status: failure.exitStatus, logging: logging)
+}
+
+/// The value of `body`, or, when it throws, `cleanup` and then ``exitStarting(_:listening:port:logging:)``.
 func orExitStarting<Value>(
     listening host: String,
     port: Int,

@@ -49,6 +49,30 @@ import Testing
         #expect(neither.status != 0 && neither.standardError.contains("name the configuration file to check"), "\(neither.standardError)")
     }
 
+    @Test func withoutAFileItChecksTheOneHAAPIGatewayConfigNamesAsServeDoes() async throws {
+        let directory = try Repository.temporaryDirectory()
+        let good = directory.appendingPathComponent("gateway.yaml")
+        try "server:\n  port: 9000\n".write(to: good, atomically: true, encoding: .utf8)
+        let bad = directory.appendingPathComponent("bad.yaml")
+        try "server:\n  prot: 9000\n".write(to: bad, atomically: true, encoding: .utf8)
+
+        let checked = try await runGatewayInRepository(["check-config"], environment: ["HAAPI_GATEWAY_CONFIG": good.path])
+        #expect(checked.status == 0, "\(checked.standardError)")
+        #expect(checked.standardOutput.hasPrefix("\(good.path): configuration OK"), "\(checked.standardOutput)")
+        #expect(checked.standardOutput.contains("    server.port: 9000"))
+        let refused = try await runGatewayInRepository(["check-config"], environment: ["HAAPI_GATEWAY_CONFIG": bad.path])
+        #expect(refused.status == 78)
+        #expect(
+            refused.standardError.contains("\(bad.path): invalid configuration: \(bad.path):2: unknown key 'server.prot'"),
+            "\(refused.standardError)"
+        )
+        // A file named wins over the variable, as with serve's --config.
+        let named = try await runGatewayInRepository(["check-config", good.path], environment: ["HAAPI_GATEWAY_CONFIG": bad.path])
+        #expect(named.status == 0, "\(named.standardError)")
+        let help = try await runGatewayInRepository(["check-config", "--help"])
+        #expect(help.standardOutput.contains("$HAAPI_GATEWAY_CONFIG"), "\(help.standardOutput)")
+    }
+
     @Test func theDemoDeploymentIsValid() async throws {
         let result = try await runGatewayInRepository(["check-config", "config/demo.yaml"])
         #expect(result.status == 0, "\(result.standardError)")

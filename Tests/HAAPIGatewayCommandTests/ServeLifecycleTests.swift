@@ -27,7 +27,8 @@ import Testing
                 "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60",
             ]
         )
-        let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        // In JSON mode the "open … in a browser" line is a log line too: standard output carries no plain text.
+        let base = try await serve.waitForOutput(#""message":"HAAPI gateway: open (http://127\.0\.0\.1:\d+)/ in a browser""#, inStandardError: true)
         let cookies = try await TestBrowser.using(base) { browser in
             let done = try await browser.signInAsDemo()
             #expect(done.html.contains("You are signed in"))
@@ -36,23 +37,28 @@ import Testing
         serve.signal(SIGTERM)
         #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
 
-        let lines = serve.standardError.split(separator: "\n").map(String.init)
-        var objects: [[String: String]] = []
-        for line in lines {
-            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
-            #expect(object != nil, "not a JSON object of strings: \(line)")
-            if let object { objects.append(object) }
-        }
-        #expect(objects.contains { $0["message"] == "request" && $0["hb.request.id"] != nil && $0["status"] == "200" && $0["method"] == "GET" })
-        #expect(objects.contains { $0["message"] == "sign-in completed" && $0["flow"] != nil })
+        #expect(serve.standardOutput.isEmpty, "\(serve.standardOutput)")
+        let log = JSONLogLines(serve.standardError)
+        #expect(log.notObjects.isEmpty, "not JSON objects: \(log.notObjects)")
+        let objects = log.objects
+        let text = { (object: [String: Any], key: String) in object[key] as? String }
+        #expect(objects.contains { text($0, "message")?.hasPrefix("HAAPI gateway: open http") == true && text($0, "url") == base + "/" })
+        // Numbers are JSON numbers: a collector compares and sums them without parsing text.
+        let requests = objects.filter { text($0, "message") == "request" }
+        #expect(!requests.isEmpty && requests.allSatisfy { !($0["status"] is String) && JSONLogLines.number($0["milliseconds"]) != nil })
+        #expect(requests.contains { text($0, "hb.request.id") != nil && JSONLogLines.number($0["status"]) == 200 && text($0, "method") == "GET" })
+        #expect(objects.contains { text($0, "message") == "sign-in completed" && text($0, "flow") != nil })
         // Every request of the sign-in carries its flow id: its lines can be joined with its events.
-        let flow = try #require(objects.first { $0["message"] == "sign-in started" }?["flow"])
-        let requests = objects.filter { $0["message"] == "request" }
-        let ofTheSignIn = requests.filter { $0["flow"] == flow }
+        let flow = try #require(objects.first { text($0, "message") == "sign-in started" }.flatMap { text($0, "flow") })
+        let ofTheSignIn = requests.filter { text($0, "flow") == flow }
         #expect(ofTheSignIn.count >= 6, "GET /, the selector's, the password's and Continue's posts and their pages: \(ofTheSignIn.count)")
-        #expect(ofTheSignIn.contains { $0["method"] == "POST" && $0["status"] == "303" })
-        #expect(requests.filter { $0["flow"] == nil }.allSatisfy { $0["path"]?.hasPrefix("/step") != true }, "no step request without its flow")
-        #expect(objects.allSatisfy { $0["time"] != nil && $0["level"] != nil })
+        #expect(ofTheSignIn.contains { text($0, "method") == "POST" && JSONLogLines.number($0["status"]) == 303 })
+        #expect(
+            requests.filter { text($0, "flow") == nil }.allSatisfy { text($0, "path")?.hasPrefix("/step") != true },
+            "no step request without its flow"
+        )
+        #expect(objects.allSatisfy { text($0, "time") != nil && text($0, "level") != nil })
+        #expect(objects.contains { text($0, "message") == "step" && JSONLogLines.number($0["version"]) != nil }, "debug: a step's version")
 
         let document = try JSONSerialization.jsonObject(with: try Data(contentsOf: sink)) as? [String: Any]
         let token = try #require(document?["token"] as? [String: Any])
@@ -85,6 +91,36 @@ import Testing
         #expect(try await status(of: base + "/metrics") == 404, "not on the sign-in listener")
         #expect(try await status(of: base + "/readyz") == 404, "server.healthEndpoints false: health only on the metrics listener")
         #expect(try await status(of: "http://127.0.0.1:\(metricsURL.port!)/readyz") == 200)
+        serve.signal(SIGTERM)
+        #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
+    }
+
+    @Test func aFreshGatewayExposesEveryDocumentedSeriesAtZero() async throws {
+        let serve = try RunningGateway(
+            ["serve", "--port", "0"],
+            environment: ["HAAPI_GATEWAY_METRICS_ENABLED": "true", "HAAPI_GATEWAY_METRICS_PORT": "0", "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0"]
+        )
+        let metricsPort = try await serve.waitForOutput(#"url=http://127\.0\.0\.1:(\d+)/metrics"#, inStandardError: true)
+        _ = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        // Scraped before anything happened: a dashboard's first look.
+        let (code, body) = try await TestBrowser.using("http://127.0.0.1:\(metricsPort)") { browser in
+            let page = try await browser.get("/metrics")
+            return (page.status, page.html)
+        }
+        #expect(code == 200)
+        let documented = try DocumentedMetric.all()
+        #expect(
+            documented.map(\.name) == [
+                "haapi_gateway_flows_started_total", "haapi_gateway_flows_completed_total", "haapi_gateway_steps_rendered_total",
+                "haapi_gateway_upstream_duration_seconds", "haapi_gateway_upstream_errors_total", "haapi_gateway_sessions_open",
+                "haapi_gateway_sessions_evicted_total", "haapi_gateway_sign_ins_refused_total", "haapi_gateway_callback_deliveries_total",
+                "haapi_gateway_connections_open", "haapi_gateway_connections_refused_total", "haapi_gateway_connections_timed_out_total",
+                "haapi_gateway_device_grant_total",
+            ],
+            "docs/operations.md § Metrics"
+        )
+        let problems = DocumentedMetric.problems(in: body, against: documented)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         serve.signal(SIGTERM)
         #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
     }
@@ -122,6 +158,40 @@ import Testing
         }
         serve.signal(SIGTERM)
         #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
+    }
+
+    @Test func aReloadWithTheEmbeddedDemoNamesOnlyTheSettingsThatChanged() async throws {
+        let file = try Repository.temporaryDirectory().appendingPathComponent("gateway.yaml")
+        try "server:\n  port: 0\n  drainSeconds: 0\n".write(to: file, atomically: true, encoding: .utf8)
+        let serve = try RunningGateway(["serve", "--config", file.path])
+        _ = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        let needsRestart = "reload: a changed setting takes effect after a restart"
+
+        // Nothing changed: the embedded demo's settings are those it was started from, not the demo server's address.
+        serve.signal(SIGHUP)
+        try await Self.waitUntil(serve, wrote: "reload applied", times: 1)
+        #expect(!serve.standardError.contains(needsRestart), "\(serve.standardError)")
+
+        // A setting that waits for a restart is named, and it alone.
+        try "server:\n  port: 65000\n  drainSeconds: 0\n".write(to: file, atomically: true, encoding: .utf8)
+        serve.signal(SIGHUP)
+        try await Self.waitUntil(serve, wrote: "reload applied", times: 2)
+        let named = serve.standardError.split(separator: "\n").filter { $0.contains(needsRestart) }
+        #expect(named.count == 1 && named.first?.contains("key=server.port") == true, "\(serve.standardError)")
+        serve.signal(SIGTERM)
+        #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
+    }
+
+    /// Waits until the gateway's standard error holds `text` `times` times (at most 60 s).
+    private static func waitUntil(_ gateway: RunningGateway, wrote text: String, times: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while gateway.standardError.components(separatedBy: text).count - 1 < times {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("'\(text)' not written \(times) times: \(gateway.standardError)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     @Test func aSigtermDuringAFailingHandOverSpoolsTheOutcomeAndTheNextStartDeliversIt() async throws {

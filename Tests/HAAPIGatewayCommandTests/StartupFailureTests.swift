@@ -46,6 +46,40 @@ struct StartupFailureTests {
         }
     }
 
+    @Test("with logging.format json a failure to start is a JSON object too, with its exitStatus; nothing on standard error is plain text")
+    func failuresAreJSONInJSONMode() async throws {
+        let json = ["HAAPI_GATEWAY_LOGGING_FORMAT": "json"]
+        let invalid = try await runGateway(["serve", "--port", "70000"], environment: json, directory: Repository.root)
+        #expect(invalid.status == StartupFailure.configurationStatus)
+        let refused = JSONLogLines(invalid.standardError)
+        #expect(refused.notObjects.isEmpty && refused.objects.count == 1, "\(invalid.standardError)")
+        let failure = refused.objects.first ?? [:]
+        #expect(JSONLogLines.number(failure["exitStatus"]) == 78)
+        #expect(failure["level"] as? String == "critical")
+        #expect((failure["message"] as? String)?.hasPrefix("invalid configuration: server.port (flag --port)") == true, "\(failure)")
+        #expect((failure["problems"] as? [Any])?.count == 1)
+        #expect(invalid.standardOutput.isEmpty)
+
+        try await Self.withTakenPort { port in
+            let taken = try await runGateway(
+                ["serve", "--port", "\(port)"],
+                environment: Self.longDrain.merging(json) { $1 },
+                directory: Repository.root
+            )
+            #expect(taken.status == StartupFailure.addressInUseStatus)
+            let lines = JSONLogLines(taken.standardError)
+            #expect(lines.notObjects.isEmpty, "\(taken.standardError)")
+            #expect(
+                lines.objects.contains {
+                    $0["message"] as? String == "cannot listen on 127.0.0.1:\(port): the address is already in use (another process listens there)"
+                        && JSONLogLines.number($0["exitStatus"]) == 69
+                },
+                "\(taken.standardError)"
+            )
+            #expect(taken.standardOutput.isEmpty)
+        }
+    }
+
     @Test("the metrics listener's port in use names the metrics address")
     func metricsAddressInUse() async throws {
         try await Self.withTakenPort { port in

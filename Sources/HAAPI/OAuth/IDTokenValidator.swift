@@ -237,7 +237,7 @@ public actor IDTokenValidator {
         if case .success(let set) = result {
             keySet = set
             fetchedAt = .now
-            logger.debug("JWKS fetched", metadata: ["keys": "\(set.keys.count)"])
+            logger.debug("JWKS fetched", metadata: ["keys": .stringConvertible(set.keys.count)])
         }
         return try result.get()
     }

@@ -103,7 +103,7 @@ public final class AsyncHTTPClientTransport: HAAPITransport {
                 throw HAAPIError.malformed("the response body exceeds \(maxBodyBytes) bytes", status: status, contentType: contentType)
             } catch {
                 let mapped = Self.map(error, phase: "reading the response body")
-                logger.debug("HAAPI response body could not be read", metadata: ["status": "\(status)", "code": "\(mapped.code)"])
+                logger.debug("HAAPI response body could not be read", metadata: ["status": .stringConvertible(status), "code": "\(mapped.code)"])
                 if mapped.code == .timeout { throw mapped }
                 throw HAAPIError.malformed("the response body was cut off before it was complete", status: status, contentType: contentType)
             }

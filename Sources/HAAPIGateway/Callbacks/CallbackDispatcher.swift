@@ -349,14 +349,14 @@ actor CallbackDispatcher {
         }
         await journal.done(entry, delivered: true)
         inFlight[key] = nil
-        metrics?.callbackDelivery(result: "delivered")
+        metrics?.callbackDelivery(.delivered)
         let message: Logger.Message =
             atShutdown ? "callback delivered at shutdown" : entry.attempts == 1 ? "callback delivered" : "callback delivered after retries"
         logger.info(
             message,
             metadata: [
                 "sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)",
-                "attempts": "\(entry.attempts)",
+                "attempts": .stringConvertible(entry.attempts),
             ]
         )
         return true
@@ -403,7 +403,7 @@ actor CallbackDispatcher {
 
     /// The first failure of a delivery that is retried: counted and logged once.
     private func noteRetrying(_ entry: CallbackEntry, error: any Error) {
-        metrics?.callbackDelivery(result: "retried")
+        metrics?.callbackDelivery(.retried)
         logger.warning(
             "callback delivery failed; retrying",
             metadata: [
@@ -440,12 +440,12 @@ actor CallbackDispatcher {
     }
 
     private func abandon(_ entry: CallbackEntry, error: any Error) {
-        metrics?.callbackDelivery(result: "given_up")
+        metrics?.callbackDelivery(.givenUp)
         logger.error(
             "callback delivery given up; this outcome is lost for the sink",
             metadata: [
                 "sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)",
-                "attempts": "\(entry.attempts)",
+                "attempts": .stringConvertible(entry.attempts),
                 "error": "\(Self.describe(error))",
             ]
         )

@@ -11,17 +11,28 @@ public enum CallbackSinkConfiguration: Sendable, Hashable, CustomStringConvertib
     /// Run a program with the result as JSON on standard input (never in arguments or environment).
     case exec(program: String)
 
-    /// Parses `file:/absolute/path`, `exec:/absolute/program` or an `http(s)://` webhook URL (its secret is configured
-    /// separately: the caller builds the webhook sink with it).
+    /// Parses `file:PATH`, `exec:/absolute/program` or an `http(s)://` webhook URL (its secret is configured separately:
+    /// the caller builds the webhook sink with it).
+    /// - Parameters:
+    ///   - text: The sink as written.
+    ///   - resolvingFile: Makes a `file:` path that is not absolute into one, as every path setting is (against the
+    ///     configuration file's directory when written there, else the working directory). Without it such a path is
+    ///     refused. An `exec:` program is always named by its absolute path.
     /// - Returns: The sink, or an error saying what is wrong with the text.
-    public static func parse(_ text: String) -> Result<CallbackSinkConfiguration, ConfigurationError> {
+    public static func parse(
+        _ text: String,
+        resolvingFile: ((String) -> String)? = nil
+    ) -> Result<CallbackSinkConfiguration, ConfigurationError> {
         let lowered = text.lowercased()
         if lowered.hasPrefix("file:") || lowered.hasPrefix("exec:") {
-            let path = String(text.dropFirst(5))
+            let isFile = lowered.hasPrefix("file:")
+            var path = String(text.dropFirst(5))
+            if isFile, let resolvingFile, !path.isEmpty, !path.hasPrefix("/"), !path.hasSuffix("/") { path = resolvingFile(path) }
             guard path.hasPrefix("/"), !path.hasSuffix("/") else {
-                return .failure(ConfigurationError(problems: ["\(text.prefix(5))PATH needs an absolute path, got '\(text)'"]))
+                let needs = isFile && resolvingFile != nil ? "a file name" : "an absolute path"
+                return .failure(ConfigurationError(problems: ["\(text.prefix(5))PATH needs \(needs), got '\(text)'"]))
             }
-            return .success(lowered.hasPrefix("file:") ? .file(path: path) : .exec(program: path))
+            return .success(isFile ? .file(path: path) : .exec(program: path))
         }
         if lowered.hasPrefix("https://") || lowered.hasPrefix("http://") {
             guard let url = URL(string: text), !(url.host ?? "").isEmpty, url.user == nil, url.password == nil else {

@@ -6,6 +6,9 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     /// How many of ``problems`` are files or directories that are missing or cannot be read (a certificate, a key,
     /// the templates): a supervisor may retry those once the file is in place, unlike a wrong value.
     public let unreadableInputs: Int
+    /// How the configuration asks for log lines to be written, as far as it could be read (the defaults otherwise): a
+    /// command writes its failure to start as it would have written its logs, a JSON object with `logging.format: json`.
+    public var logging = LoggingSettings()
 
     /// Creates an error from a non-empty list of problems.
     public init(problems: [String], unreadableInputs: Int = 0) {

@@ -41,7 +41,7 @@ public struct UpstreamDoctor: Sendable {
     /// Runs every check it can: a failure that leaves nothing further to ask ends the list there.
     public func examine() async -> DoctorReport {
         var checks: [DoctorCheck] = []
-        defer { logger.debug("doctor done", metadata: ["checks": "\(checks.count)"]) }
+        defer { logger.debug("doctor done", metadata: ["checks": .stringConvertible(checks.count)]) }
         let client: HAAPIClient
         do throws(HAAPIError) {
             client = try await HAAPIClient(configuration: configuration, logger: logger)

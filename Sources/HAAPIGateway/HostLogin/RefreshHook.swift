@@ -31,7 +31,7 @@ public struct RefreshHook: Sendable {
             logger.warning("refresh hook could not run", metadata: ["program": "\(program)"])
             return false
         }
-        if status != 0 { logger.warning("refresh hook failed", metadata: ["status": "\(status)"]) }
+        if status != 0 { logger.warning("refresh hook failed", metadata: ["status": .stringConvertible(status)]) }
         return status == 0
     }
 }

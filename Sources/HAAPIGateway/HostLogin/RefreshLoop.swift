@@ -87,7 +87,10 @@ public struct RefreshLoop<Waiting: Clock>: Sendable where Waiting.Duration == Du
                 if once { return .stopped }
             case .failed(let error):
                 if once { return .failed(error) }
-                logger.warning("refresh failed; retrying", metadata: ["error": "\(error.code)", "retryInSeconds": "\(backoff.components.seconds)"])
+                logger.warning(
+                    "refresh failed; retrying",
+                    metadata: ["error": "\(error.code)", "retryInSeconds": .stringConvertible(backoff.components.seconds)]
+                )
                 do { try await clock.sleep(for: backoff) } catch { return .stopped }
                 backoff = min(backoff * 2, .seconds(60))
             case .noRefreshToken: return .noRefreshToken

@@ -29,7 +29,7 @@ public struct GatewayDrainService: Service {
         // A gateway that never listened (it failed to start) stops at once: there is nothing to drain.
         if drain.hasServed {
             drain.begin()
-            logger.notice("draining: readiness is down and new sign-ins are refused", metadata: ["seconds": "\(seconds)"])
+            logger.notice("draining: readiness is down and new sign-ins are refused", metadata: ["seconds": .stringConvertible(seconds)])
             try? await Task.sleep(for: .seconds(seconds))
         }
         stopDeadline?.start()

@@ -12,6 +12,10 @@ struct ReloadTarget: Sendable {
     let devices: any DeviceAuthorizationStore
     let codeAttempts: UserCodeAttemptLimiter
     let startLinks: StartLinkVerifier
+    /// With the embedded demo upstream, the settings it was started from: the running configuration holds the demo
+    /// server's address and client instead, which no configuration names. A reload never replaces the demo (its
+    /// `upstream` and `demo` settings wait for a restart; a rotated client secret applies to a real upstream only).
+    let embeddedDemo: DemoUpstreamSettings?
     let logger: Logger
 
     func apply(_ new: GatewayConfiguration) async -> GatewayReloader.Outcome {
@@ -24,12 +28,15 @@ struct ReloadTarget: Sendable {
         }
         let old = live.configuration
         // Each setting says whether a change waits for a restart (``ConfigurationKey/reload``); those keep their running
-        // value, so that the configuration in effect is what actually runs.
+        // value, so that the configuration in effect is what actually runs. A setting is compared as configured: the
+        // embedded demo's are compared with the settings it was started from, not with the demo server's address.
+        var running = old
+        if let embeddedDemo { running.upstream = .demo(embeddedDemo) }
         var needsRestart: [String] = []
         var applied = new
         for key in ConfigurationKey.all {
             guard case .afterRestart(let keep) = key.reload else { continue }
-            if key.value(old) != key.value(new) { needsRestart.append(key.path) }
+            if key.value(running) != key.value(new) { needsRestart.append(key.path) }
             keep(&applied, old)
         }
         // Not a setting: `login` mode is chosen by the command that started the gateway.

@@ -70,7 +70,7 @@ public final class StopDeadline: Sendable {
         let unfinished = parts.withLock { $0 }.compactMap { part in part.unfinished().map { (part.name, $0) } }
         logger.error(
             "the stop took longer than server.stopSeconds after the drain; exiting with what has not ended",
-            metadata: ["seconds": "\(seconds)", "unfinished": "\(unfinished.count)"]
+            metadata: ["seconds": .stringConvertible(seconds), "unfinished": .stringConvertible(unfinished.count)]
         )
         for (name, what) in unfinished {
             logger.error("stopped before it ended", metadata: ["part": "\(name)", "left": "\(what)"])

@@ -40,7 +40,7 @@ public struct ConnectionNotices: Sendable {
 
     /// A connection from `peer` was refused because `bound` was full with `open` connections.
     public func refused(_ bound: ConnectionBound, open: Int, peer: String?) {
-        metrics.connectionRefused(reason: bound.metricReason)
+        metrics.connectionRefused(bound)
         let from = peer ?? "an address unknown"
         let line: String =
             switch bound {

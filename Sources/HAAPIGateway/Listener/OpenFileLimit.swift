@@ -87,10 +87,13 @@ public struct OpenFileLimit: Sendable, Equatable {
         let plan = limit.plan(maximumConnections: maximumConnections)
         if let raised = plan.raiseSoftLimitTo {
             if setSoftLimit(raised, hard: limit.hard) {
-                logger.info("raised the open-file limit", metadata: ["from": "\(limit.soft)", "to": "\(raised)"])
+                logger.info("raised the open-file limit", metadata: ["from": .stringConvertible(limit.soft), "to": .stringConvertible(raised)])
                 limit.soft = raised
             } else {
-                logger.warning("the open-file limit could not be raised", metadata: ["limit": "\(limit.soft)", "wanted": "\(raised)"])
+                logger.warning(
+                    "the open-file limit could not be raised",
+                    metadata: ["limit": .stringConvertible(limit.soft), "wanted": .stringConvertible(raised)]
+                )
             }
         }
         let cap = cap(maximumConnections, softLimit: limit.soft)

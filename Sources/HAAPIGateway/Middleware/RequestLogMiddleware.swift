@@ -14,8 +14,8 @@ struct RequestLogMiddleware: RouterMiddleware {
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         var metadata: Logger.Metadata = [
             "method": "\(context.answeredAsHead ? "HEAD" : request.method.rawValue)", "path": "\(Self.loggablePath(request.uri.path))",
-            "status": "\(response.status.code)",
-            "milliseconds": "\((milliseconds * 10).rounded() / 10)",
+            "status": .stringConvertible(response.status.code),
+            "milliseconds": .stringConvertible((milliseconds * 10).rounded() / 10),
         ]
         if let flow = context.flow.id { metadata["flow"] = "\(flow)" }
         context.logger.info("request", metadata: metadata)

@@ -2,8 +2,10 @@ import Foundation
 import Logging
 
 /// A swift-log handler writing one JSON object per line to standard error: `time` (ISO 8601, UTC), `level`, `label`,
-/// `message`, then every metadata key (values as strings; nested values as JSON text). For log collectors; what is
-/// logged never holds a secret in any format.
+/// `message`, then every metadata key. A value logged as a number or a boolean (`.stringConvertible(200)`, as the
+/// request line's `status` is) is a JSON number or boolean, a list a JSON array, a dictionary a JSON object, and
+/// anything else a string: a collector can compare and sum without parsing text. For log collectors; what is logged
+/// never holds a secret in any format.
 public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
@@ -30,9 +32,9 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var object: [String: String] = [:]
+        var object: [String: Any] = [:]
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
-            object[key] = Self.text(value)
+            object[key] = Self.json(value)
         }
         object["time"] = timestamps.utc
         object["level"] = event.level.rawValue
@@ -42,11 +44,25 @@ public struct JSONLogHandler: LogHandler {
         write(String(decoding: data, as: UTF8.self))
     }
 
-    private static func text(_ value: Logger.MetadataValue) -> String {
+    /// A metadata value as `JSONSerialization` writes it.
+    static func json(_ value: Logger.MetadataValue) -> Any {
         switch value {
         case .string(let string): string
-        case .stringConvertible(let convertible): convertible.description
-        case .array, .dictionary: value.description
+        case .stringConvertible(let convertible): number(convertible) ?? convertible.description
+        case .array(let values): values.map(json)
+        case .dictionary(let members): members.mapValues(json)
+        }
+    }
+
+    /// A boolean, a whole number or a finite floating-point number as itself; nil for anything else (written as its
+    /// text). A whole number too large for `Int` is written as text, never rounded.
+    private static func number(_ value: any CustomStringConvertible & Sendable) -> Any? {
+        switch value {
+        case let boolean as Bool: boolean
+        case let integer as any BinaryInteger: Int(exactly: integer)
+        case let double as Double: double.isFinite ? double : nil
+        case let float as Float: float.isFinite ? Double(float) : nil
+        default: nil
         }
     }
 }

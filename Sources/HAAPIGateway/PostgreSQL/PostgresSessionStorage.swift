@@ -51,7 +51,7 @@ public final class PostgresSessionStorage: Service, Sendable {
                         guard !Task.isCancelled else { break }
                         do throws(PostgresStorageError) {
                             let swept = try await self.sweep()
-                            if swept > 0 { self.database.logger.debug("expired sessions deleted", metadata: ["count": "\(swept)"]) }
+                            if swept > 0 { self.database.logger.debug("expired sessions deleted", metadata: ["count": .stringConvertible(swept)]) }
                             try await self.sweepBookkeeping()
                         } catch {
                             self.database.logger.warning("expired rows could not be deleted", metadata: ["error": "\(error.message)"])

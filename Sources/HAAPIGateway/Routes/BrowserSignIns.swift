@@ -51,11 +51,11 @@ struct BrowserSignIns: Sendable {
     func start(_ request: Request, context: GatewayRequestContext, link: StartLink? = nil, notice: PageText? = nil) async throws -> Response {
         let address = context.clientAddress
         guard try await services.store.hasRoom() else {
-            services.metrics.signInRefused(reason: "sessions_full")
+            services.metrics.signInRefused(.sessionsFull)
             throw Self.sessionsFull
         }
         if let wait = await services.newSessions.admit(address: address) {
-            services.metrics.signInRefused(reason: "address_budget")
+            services.metrics.signInRefused(.addressBudget)
             services.logger.debug("new sign-in refused: too many from the client address", metadata: ["address": "\(address ?? "")"])
             throw GatewayError(.tooManyAttempts, .tooManyNewSignIns).retrying(after: wait)
         }
@@ -63,7 +63,7 @@ struct BrowserSignIns: Sendable {
         try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
         if let notice { await session.add(notice: notice) }
         guard let checkout = try await add(session, context: context) else {
-            services.metrics.signInRefused(reason: "sessions_full")
+            services.metrics.signInRefused(.sessionsFull)
             throw Self.sessionsFull
         }
         let renderer = services.settings(for: context).renderer

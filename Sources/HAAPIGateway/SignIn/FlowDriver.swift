@@ -35,7 +35,7 @@ struct FlowDriver: Sendable {
     /// - Parameter endpoint: How the metrics name the call.
     /// - Throws: "sign-in is unavailable, try again" for any failure (its kind is logged and counted).
     func response(
-        endpoint: String,
+        endpoint: UpstreamEndpoint,
         isolation: isolated (any Actor)? = #isolation,
         _ call: (HAAPIFlow) async throws(HAAPIError) -> HAAPIResponse
     ) async throws(GatewayError) -> HAAPIResponse {
@@ -44,7 +44,7 @@ struct FlowDriver: Sendable {
             let response = try await HAAPIDeadline.within(flow.requestTimeout, isolation: isolation) { () async throws(HAAPIError) -> HAAPIResponse in
                 try await call(flow)
             }
-            metrics.upstreamCall(endpoint: endpoint, took: ContinuousClock.now - started)
+            metrics.upstreamCall(endpoint, took: ContinuousClock.now - started)
             return response
         } catch {
             let code = (error as? HAAPIError)?.code ?? .transport

@@ -37,7 +37,7 @@ struct SignInCompletion: Sendable {
             outcome = try await HAAPIDeadline.within(flow.requestTimeout) { () async throws(HAAPIError) -> TokenExchangeOutcome in
                 try await flow.exchangeCode(from: response)
             }
-            metrics.upstreamCall(endpoint: "token", took: ContinuousClock.now - started)
+            metrics.upstreamCall(.token, took: ContinuousClock.now - started)
         } catch {
             let code = (error as? HAAPIError)?.code ?? .transport
             metrics.upstreamError(kind: "\(code)")
@@ -57,7 +57,7 @@ struct SignInCompletion: Sendable {
             }
         } catch {
             let refusal = error as? IDTokenValidationError ?? IDTokenValidationError(.keySetUnavailable, "the ID token could not be validated")
-            metrics.upstreamError(kind: "invalid_id_token")
+            metrics.upstreamError(kind: GatewayMetrics.invalidIDTokenKind)
             logger.warning("ID token refused; no tokens are handed over", metadata: ["reason": "\(refusal.reason.rawValue)"])
             return .failed(.gateway(.idTokenRefused), .init(error: "invalid_id_token", errorDescription: refusal.message))
         }
@@ -119,7 +119,7 @@ struct SignInCompletion: Sendable {
                 let answer = try await HAAPIDeadline.within(flow.requestTimeout) { () async throws(HAAPIError) -> [String: JSONValue] in
                     try await flow.userinfo(with: tokens, subject: idToken?.subject)
                 }
-                metrics.upstreamCall(endpoint: "userinfo", took: ContinuousClock.now - started)
+                metrics.upstreamCall(.userinfo, took: ContinuousClock.now - started)
                 for name in outcomeSettings.userinfoClaims { claims[name] = answer[name] }
             } catch {
                 let failure = error as? HAAPIError ?? HAAPIError(.transport, "the userinfo endpoint could not be reached")

@@ -208,7 +208,7 @@ actor SignInSession {
     func begin(acceptLanguage: String?) async throws(GatewayError) {
         logger.info("sign-in started")
         metrics.flowStarted()
-        try await run(endpoint: "authorize") { flow throws(HAAPIError) in
+        try await run(endpoint: .authorize) { flow throws(HAAPIError) in
             try await flow.followAutomaticSteps(from: try await flow.start(acceptLanguage: acceptLanguage), acceptLanguage: acceptLanguage)
         }
     }
@@ -378,7 +378,7 @@ actor SignInSession {
         await denyDevice()
         guard await ended(by: .cancelled(signIn: signIn)) else { return }
         logger.info("sign-in cancelled")
-        metrics.flowEnded(outcome: "cancelled")
+        metrics.flowEnded(.cancelled)
     }
 
     /// Checks the CSRF token in constant time.
@@ -403,7 +403,7 @@ actor SignInSession {
     private var driver: FlowDriver { FlowDriver(flow: flow, metrics: metrics, logger: logger) }
 
     private func run(
-        endpoint: String = "haapi",
+        endpoint: UpstreamEndpoint = .haapi,
         preserving typed: [String: String] = [:],
         _ call: (HAAPIFlow) async throws(HAAPIError) -> HAAPIResponse
     ) async throws(GatewayError) {
@@ -418,7 +418,7 @@ actor SignInSession {
     /// One request's call, the automatic steps after it and, when they end the flow, its completion, within the page's
     /// budget (``FlowDriver/pageBudget``).
     private func advance(
-        endpoint: String,
+        endpoint: UpstreamEndpoint,
         preserving typed: [String: String],
         _ call: (HAAPIFlow) async throws(HAAPIError) -> HAAPIResponse
     ) async throws(GatewayError) {
@@ -442,7 +442,7 @@ actor SignInSession {
                 step = next
                 version += 1
                 images = [:]
-                logger.debug("step", metadata: ["type": "\(next.type.rawValue)", "version": "\(version)"])
+                logger.debug("step", metadata: ["type": "\(next.type.rawValue)", "version": .stringConvertible(version)])
                 metrics.stepRendered(type: next.type.rawValue)
             }
         case .problem(let problem):
@@ -485,7 +485,7 @@ actor SignInSession {
             logger.info("sign-in completed", metadata: ["tokenType": "\(tokenType)"])
             deliveryDelayed = !(await dispatcher.deliver(outcome))
             // Counted once the outcome is recorded for the sinks: a process killed before that completed nothing anyone got.
-            metrics.flowEnded(outcome: "success")
+            metrics.flowEnded(.success)
         case .failed(let message, let failure):
             await fail(message, outcome: failure)
         }
@@ -509,7 +509,7 @@ actor SignInSession {
         await denyDevice()
         guard await ended(by: .failure(failure, signIn: signIn)) else { return }
         logger.info("sign-in failed", metadata: ["error": "\(failure.error)"])
-        metrics.flowEnded(outcome: "error")
+        metrics.flowEnded(.error)
     }
 
     /// Hands the outcome that ends this sign-in without tokens to the sinks.

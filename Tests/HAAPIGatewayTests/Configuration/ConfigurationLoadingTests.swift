@@ -351,14 +351,14 @@ struct ConfigurationLoadingTests {
         }
     }
 
-    @Test("callbacks: only file:/abs, exec:/abs (executable) and http(s) webhooks with a secret")
+    @Test("callbacks: only file:PATH, exec:/abs (executable) and http(s) webhooks with a secret")
     func callbacks() throws {
         let found = problems(environment: [
             "HAAPI_GATEWAY_CALLBACKS_SINKS":
-                "file:relative.json,exec:/nonexistent/program,ftp://x,http://hooks.example/x,file:/nonexistent-dir/x.json",
+                "exec:relative/program,exec:/nonexistent/program,ftp://x,http://hooks.example/x,file:/nonexistent-dir/x.json",
             "HAAPI_GATEWAY_CALLBACKS_WEBHOOK_SECRET": "sixteen-characters-long",
         ])
-        #expect(found.contains { $0.contains("file:PATH needs an absolute path") })
+        #expect(found.contains { $0.contains("exec:PATH needs an absolute path") })
         #expect(found.contains { $0.contains("exec:/nonexistent/program is not an executable file") })
         #expect(found.contains { $0.contains("'ftp://x' is not a callback") })
         #expect(found.contains { $0.contains("webhook hooks.example must use https") })
@@ -367,6 +367,33 @@ struct ConfigurationLoadingTests {
         #expect(
             problems(environment: ["HAAPI_GATEWAY_CALLBACKS_WEBHOOK_SECRET": "sixteen-characters-long"]).first?.contains("has no webhook") == true
         )
+    }
+
+    @Test(
+        "a relative file: sink is relative to the configuration file's directory when written there, to the working directory from the environment or a flag"
+    )
+    func relativeFileSinks() throws {
+        let directory = try temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("out"), withIntermediateDirectories: true)
+        let file = try write("callbacks:\n  sinks: [file:tokens.json, file:out/../out/tokens.json]\n", in: directory)
+        #expect(
+            try GatewayConfiguration.load(file: file, environment: [:]).callbacks == [
+                .file(path: directory.appendingPathComponent("tokens.json").path),
+                .file(path: directory.appendingPathComponent("out/tokens.json").path),
+            ]
+        )
+        let workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let fromTheWorkingDirectory: [CallbackSinkConfiguration] = [.file(path: workingDirectory.appendingPathComponent("tokens.json").path)]
+        let environment = ["HAAPI_GATEWAY_CALLBACKS_SINKS": "file:tokens.json"]
+        #expect(try GatewayConfiguration.load(file: file, environment: environment).callbacks == fromTheWorkingDirectory)
+        let flag: [(path: String, flag: String, value: ConfigurationValue.Content?)] = [
+            ("callbacks.sinks", "--callback", .list(["file:tokens.json"]))
+        ]
+        #expect(try GatewayConfiguration.load(file: file, environment: [:], flags: flag).callbacks == fromTheWorkingDirectory)
+        // A directory that is not there is named as it was written, with where.
+        let missing = try write("callbacks:\n  sinks: [file:nowhere/tokens.json]\n", named: "missing.yaml", in: directory)
+        #expect(problems(file: missing) == ["callbacks.sinks (\(missing):2): the directory of file:nowhere/tokens.json does not exist"])
+        #expect(problems(environment: ["HAAPI_GATEWAY_CALLBACKS_SINKS": "file:"]).first?.contains("file:PATH needs a file name") == true)
     }
 
     @Test("the summary names what matters and redacts secrets")

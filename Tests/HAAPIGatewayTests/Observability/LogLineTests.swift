@@ -65,6 +65,25 @@ struct LogLineTests {
         #expect(lines.all == ["\(formatter.string(from: Date(timeIntervalSince1970: Double(second)))) info l: [HAAPIGatewayTests] m\n"])
     }
 
+    @Test("JSON lines: a number logged as one is a JSON number, a boolean a boolean, a list an array; text stays text")
+    func jsonValuesKeepTheirTypes() throws {
+        let lines = Lines()
+        let logger = Logger(label: "l") { JSONLogHandler(label: $0, timestamps: LogTimestamps(now: { 1_795_000_000 }), write: lines.write) }
+        logger.info(
+            "request",
+            metadata: [
+                "status": .stringConvertible(200), "milliseconds": .stringConvertible(1.5), "draining": .stringConvertible(true),
+                "limit": .stringConvertible(UInt64.max), "ratio": .stringConvertible(Double.nan), "code": "200",
+                "problems": ["a", "b"], "map": ["k": .stringConvertible(3)],
+            ]
+        )
+        let line = try #require(lines.all.first)
+        #expect(
+            line
+                == #"{"code":"200","draining":true,"label":"l","level":"info","limit":"18446744073709551615","map":{"k":3},"message":"request","milliseconds":1.5,"problems":["a","b"],"ratio":"nan","status":200,"time":"2026-11-18T11:06:40Z"}"#
+        )
+    }
+
     @Test("the time is made again when the second changes, and the JSON lines' time is UTC")
     func timeFollowsTheClock() {
         let second = Atomic<Int>(1_795_000_000)

@@ -43,11 +43,11 @@ struct FlowDriverTests {
     @Test("a request's call and its automatic steps answer a step, counted for its endpoint")
     func answersAndCounts() async throws {
         try await withDriver { driver, metrics, _ in
-            let response = try await driver.response(endpoint: "haapi") { flow throws(HAAPIError) in
+            let response = try await driver.response(endpoint: .haapi) { flow throws(HAAPIError) in
                 try await flow.followAutomaticSteps(from: try await flow.start())
             }
             #expect(response.representation?.stepKind == .authenticatorSelector)
-            #expect(metrics.exposition().contains(#"endpoint="haapi""#))
+            #expect(metrics.exposition().contains(#"haapi_gateway_upstream_duration_seconds_count{endpoint="haapi"} 1"#))
             #expect(driver.pageBudget == .seconds(60), "twice upstream.timeoutSeconds")
         }
     }
@@ -57,10 +57,13 @@ struct FlowDriverTests {
         try await withDriver { driver, metrics, demo in
             await demo.shutdown()
             let error = await #expect(throws: GatewayError.self) {
-                _ = try await driver.response(endpoint: "haapi") { flow throws(HAAPIError) in try await flow.start() }
+                _ = try await driver.response(endpoint: .haapi) { flow throws(HAAPIError) in try await flow.start() }
             }
             #expect(error?.code == .upstreamUnavailable)
-            #expect(metrics.exposition().contains("haapi_gateway_upstream_errors"))
+            #expect(
+                metrics.exposition().split(separator: "\n").contains { $0.hasPrefix("haapi_gateway_upstream_errors_total{") && !$0.hasSuffix(" 0") },
+                "a kind counted (every kind is there from the start, at 0)"
+            )
             // Every upstream call of the page shares one deadline, twice the timeout ahead (HAAPIDeadline).
             let before = ContinuousClock.now
             var deadline: ContinuousClock.Instant?

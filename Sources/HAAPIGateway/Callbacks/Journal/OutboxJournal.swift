@@ -72,13 +72,13 @@ actor OutboxJournal: CallbackJournal {
             if firstTime {
                 logger.error(
                     "the callback outbox cannot be written; these deliveries are kept in this replica's memory only, retried from there and recorded when the database answers",
-                    metadata: ["delivery": "\(entries[0].delivery.id)", "count": "\(entries.count)", "error": "\(error.message)"]
+                    metadata: ["delivery": "\(entries[0].delivery.id)", "count": .stringConvertible(entries.count), "error": "\(error.message)"]
                 )
             }
             return ([], nil)
         }
         if !firstTime {
-            logger.notice("callback deliveries kept in memory are now in the outbox", metadata: ["count": "\(entries.count)"])
+            logger.notice("callback deliveries kept in memory are now in the outbox", metadata: ["count": .stringConvertible(entries.count)])
         }
         if let earlier, entries[0].delivery.outcome != "success" { return ([], earlier) }
         return (Set(entries.map(\.key)), earlier)
@@ -169,8 +169,8 @@ actor OutboxJournal: CallbackJournal {
         }
         let kept = remaining.count - lost.count
         guard kept > 0 else { return lost }
-        for _ in 0..<kept { metrics?.callbackDelivery(result: "spooled") }
-        logger.warning("callback deliveries left in the outbox for the other replicas", metadata: ["count": "\(kept)"])
+        for _ in 0..<kept { metrics?.callbackDelivery(.spooled) }
+        logger.warning("callback deliveries left in the outbox for the other replicas", metadata: ["count": .stringConvertible(kept)])
         return lost
     }
 
@@ -251,11 +251,11 @@ actor OutboxJournal: CallbackJournal {
                 )
                 return
             }
-            metrics?.callbackDelivery(result: "given_up")
+            metrics?.callbackDelivery(.givenUp)
             logger.error(
                 "callback delivery given up: its document in the outbox cannot be opened; this outcome is lost for the sink",
                 metadata: [
-                    "sink": "\(claim.sink)", "outcome": "\(claim.outcome)", "delivery": "\(claim.id)", "attempts": "\(claim.attempts)",
+                    "sink": "\(claim.sink)", "outcome": "\(claim.outcome)", "delivery": "\(claim.id)", "attempts": .stringConvertible(claim.attempts),
                     "error": "\(reason)",
                 ]
             )

@@ -61,7 +61,7 @@ actor SpoolJournal: CallbackJournal {
             }
         }
         compact()
-        logger.notice("spooled callback deliveries restored", metadata: ["count": "\(restored)"])
+        logger.notice("spooled callback deliveries restored", metadata: ["count": .stringConvertible(restored)])
     }
 
     func keep(_ entries: [CallbackEntry], firstTime: Bool) async -> Set<String> {
@@ -88,8 +88,11 @@ actor SpoolJournal: CallbackJournal {
     func leave(_ remaining: [CallbackEntry]) async -> [(entry: CallbackEntry, reason: GatewayError)] {
         guard !remaining.isEmpty else { return [] }
         compact()
-        for _ in remaining { metrics?.callbackDelivery(result: "spooled") }
-        logger.warning("callback deliveries spooled for the next start", metadata: ["count": "\(remaining.count)", "spool": "\(spool.path)"])
+        for _ in remaining { metrics?.callbackDelivery(.spooled) }
+        logger.warning(
+            "callback deliveries spooled for the next start",
+            metadata: ["count": .stringConvertible(remaining.count), "spool": "\(spool.path)"]
+        )
         return []
     }
 

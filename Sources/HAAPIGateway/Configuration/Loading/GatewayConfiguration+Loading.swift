@@ -219,7 +219,11 @@ extension GatewayConfiguration {
             }
         }
 
-        guard reader.problems.isEmpty else { throw ConfigurationError(problems: reader.problems, unreadableInputs: reader.unreadableInputs) }
+        guard reader.problems.isEmpty else {
+            var error = ConfigurationError(problems: reader.problems, unreadableInputs: reader.unreadableInputs)
+            error.logging = configuration.logging
+            throw error
+        }
         return configuration
     }
 
@@ -394,8 +398,11 @@ extension GatewayConfiguration {
             if !needsSecret { reader.problem("callbacks.previousWebhookSecretFile", "is set, but callbacks.sinks has no webhook") }
         }
         var sinks: [CallbackSinkConfiguration] = []
+        // A relative file: path is a path like any other: in the file, relative to the file; by flag or environment, to
+        // the working directory.
+        let resolvingFile = { [reader] (path: String) in reader.filePath(path, within: "callbacks.sinks").path }
         for entry in entries {
-            switch CallbackSinkConfiguration.parse(entry) {
+            switch CallbackSinkConfiguration.parse(entry, resolvingFile: resolvingFile) {
             case .success(.webhook(let url, _, _)):
                 requireHTTPS(&reader, "callbacks.sinks", url, subject: "webhook \(url.host ?? "") ")
                 if let webhookSecret { sinks.append(.webhook(url: url, secret: webhookSecret, previousSecret: previousWebhookSecret)) }

@@ -40,10 +40,9 @@ extension DeviceAuthorizationClient {
                 answer = try await tokenManager.exchange(deviceCode: grant.deviceCode)
             } catch  where Self.isTransient(error) {
                 failures += 1
-                logger.warning(
-                    "the gateway's token endpoint could not be asked; polling again later",
-                    metadata: ["error": "\(error.code)", "status": "\(error.status.map(String.init) ?? "none")", "failures": "\(failures)"]
-                )
+                var metadata: Logger.Metadata = ["error": "\(error.code)", "failures": .stringConvertible(failures)]
+                if let status = error.status { metadata["status"] = .stringConvertible(status) }
+                logger.warning("the gateway's token endpoint could not be asked; polling again later", metadata: metadata)
                 continue
             } catch {
                 return .failed(error)
@@ -54,7 +53,10 @@ extension DeviceAuthorizationClient {
             case .oauthError(let error) where error.error == "temporarily_unavailable":
                 // The gateway is busy for now (RFC 6749 §4.1.2.1's code, used by token endpoints too): as a 5xx.
                 failures += 1
-                logger.warning("the gateway's token endpoint is temporarily unavailable; polling again later", metadata: ["failures": "\(failures)"])
+                logger.warning(
+                    "the gateway's token endpoint is temporarily unavailable; polling again later",
+                    metadata: ["failures": .stringConvertible(failures)]
+                )
                 continue
             case .oauthError(let error):
                 failures = 0

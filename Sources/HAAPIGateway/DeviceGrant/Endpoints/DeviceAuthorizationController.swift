@@ -78,7 +78,7 @@ struct DeviceAuthorizationController: Sendable {
         }
         guard !services.drain.isDraining else { throw Self.unavailable("the gateway is restarting") }
         if let wait = await services.newSessions.admit(address: context.clientAddress) {
-            services.metrics.signInRefused(reason: "address_budget")
+            services.metrics.signInRefused(.addressBudget)
             var error = OAuthEndpointError(
                 "temporarily_unavailable",
                 "too many sign-ins from this address; try again later",
@@ -92,7 +92,7 @@ struct DeviceAuthorizationController: Sendable {
         if client.secret == nil, let address = context.clientAddress {
             let waiting = try await Self.stored { () async throws(GatewayError) in try await store.waiting(from: address) }
             if waiting >= settings.maximumPendingPerAddress {
-                services.metrics.signInRefused(reason: "devices_address_full")
+                services.metrics.signInRefused(.devicesAddressFull)
                 var error = OAuthEndpointError(
                     "temporarily_unavailable",
                     "too many device sign-ins are waiting from this address; try again later",
@@ -108,11 +108,11 @@ struct DeviceAuthorizationController: Sendable {
                 try await store.create(client: client, scopes: scopes, address: address)
             })
         else {
-            services.metrics.signInRefused(reason: "devices_full")
+            services.metrics.signInRefused(.devicesFull)
             throw Self.unavailable("too many device sign-ins are waiting")
         }
         logger.info("device authorization started", metadata: ["client": "\(client.id)", "device": "\(authorization.reference)"])
-        services.metrics.deviceGrant(event: "authorized")
+        services.metrics.deviceGrant(.authorized)
         let userCode = UserCode.display(authorization.userCode)
         return Self.json([
             "device_code": deviceCode,
@@ -148,7 +148,7 @@ struct DeviceAuthorizationController: Sendable {
                 throw error
             }
             logger.info("device collected its tokens", metadata: ["client": "\(client.id)"])
-            services.metrics.deviceGrant(event: "tokens_issued")
+            services.metrics.deviceGrant(.tokensIssued)
             return handOvers.response(response, handingOver: handOver)
         case "refresh_token"?:
             guard let sealed = form.values["refresh_token"], !sealed.isEmpty else {
@@ -169,7 +169,7 @@ struct DeviceAuthorizationController: Sendable {
             switch outcome {
             case .tokens(let tokens):
                 let response = try await tokenResponse(tokens, client: client)
-                services.metrics.deviceGrant(event: "refreshed")
+                services.metrics.deviceGrant(.refreshed)
                 return response
             case .oauthError(let error):
                 // The upstream's verdict on its own refresh token (invalid_grant when it has expired or was revoked).
@@ -216,7 +216,7 @@ struct DeviceAuthorizationController: Sendable {
             throw Self.unavailable("the upstream could not be asked")
         }
         logger.info("device revoked a token", metadata: ["client": "\(client.id)", "type": "\(hint)"])
-        services.metrics.deviceGrant(event: "revoked")
+        services.metrics.deviceGrant(.revoked)
         return Self.revoked
     }
 
@@ -231,7 +231,7 @@ struct DeviceAuthorizationController: Sendable {
                 "the upstream bound a device's tokens to a DPoP key, and this device client is not configured to receive the key: the tokens were refused to the device and revoked; set receivesDPoPKey: true on this client in devices.clients if it can use DPoP-bound tokens, or turn off token-bound codes (Curity: issue-token-bound-authorization-code) and upstream.bindTokensToDPoP",
                 metadata: ["client": "\(client.id)"]
             )
-            services.metrics.deviceGrant(event: "bound_tokens_refused")
+            services.metrics.deviceGrant(.boundTokensRefused)
             if let upstream = services.upstream.client {
                 let (token, hint) = tokens.refreshToken.map { ($0, "refresh_token") } ?? (tokens.accessToken, "access_token")
                 _ = try? await upstream.tokenManager.revoke(token: token, typeHint: hint)

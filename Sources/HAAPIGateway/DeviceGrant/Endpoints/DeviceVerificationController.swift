@@ -114,7 +114,7 @@ struct DeviceVerificationController: Sendable {
     private func recordWrongCode(_ context: GatewayRequestContext) async {
         services.logger.notice("wrong device user code entered", metadata: ["address": "\(context.clientAddress ?? "")"])
         await limiter.recordWrongCode(address: context.clientAddress)
-        services.metrics.deviceGrant(event: "wrong_code")
+        services.metrics.deviceGrant(.wrongCode)
     }
 
     /// Starts the HAAPI sign-in of a confirmed device authorization and sends the browser to its first page. When it cannot

@@ -155,7 +155,7 @@ struct DeviceAuthorizationTests {
                 #expect(!answer.page.html.contains("PRIVATE KEY") && answer.json["access_token"] == nil)
                 #expect(log.text.contains("set receivesDPoPKey: true on this client in devices.clients"), "\(log.text)")
                 #expect(metrics.exposition().contains(#"haapi_gateway_device_grant_total{event="bound_tokens_refused"} 1"#))
-                #expect(!metrics.exposition().contains(#"event="tokens_issued""#))
+                #expect(metrics.exposition().contains(#"haapi_gateway_device_grant_total{event="tokens_issued"} 0"#))
                 // The tokens were taken out: the code is spent.
                 #expect(try await device.poll(try #require(authorization["device_code"] as? String)).json["error"] as? String == "invalid_grant")
             }
