@@ -28,13 +28,14 @@ struct DatabaseOutageTests {
                 try server.freeze(true)
                 // The first request to meet the silent database waits for its operation's limit (5 s).
                 _ = try await TestBrowser.using(base) { try await $0.get("/") }
-                // From then on, every page answers at once. Spaced 2.5 s apart: before, a failure held them back for 2 s,
-                // and each request after that waited out the limit again.
+                // From then on, every page answers at once (milliseconds; under 3 s on a machine loaded by every suite at
+                // once). Spaced 2.5 s apart: before, a failure held them back for 2 s, and each request after that waited
+                // out the limit again (5 s).
                 for _ in 0..<3 {
                     try await Task.sleep(for: .milliseconds(2500))
                     let started = ContinuousClock.now
                     let newVisitor = try await TestBrowser.using(base) { try await $0.get("/") }
-                    #expect(ContinuousClock.now - started < .seconds(1.5), "\(ContinuousClock.now - started)")
+                    #expect(ContinuousClock.now - started < .seconds(3), "\(ContinuousClock.now - started)")
                     #expect(newVisitor.status == 503)
                     #expect(newVisitor.header("Retry-After") == "5")
                     #expect(newVisitor.html.contains("Sign-in is unavailable at the moment: sign-ins cannot be kept just now."), "\(newVisitor.html)")
@@ -42,7 +43,7 @@ struct DatabaseOutageTests {
                 }
                 let started = ContinuousClock.now
                 let midSignIn = try await person.submit(form, ["userName": "demo", "password": "demo"])
-                #expect(ContinuousClock.now - started < .seconds(1.5), "\(ContinuousClock.now - started)")
+                #expect(ContinuousClock.now - started < .seconds(3), "\(ContinuousClock.now - started)")
                 #expect(midSignIn.status == 503)
                 #expect(midSignIn.html.contains("Nothing is lost: try again in a moment to continue where you were."), "\(midSignIn.html)")
                 let askedAt = ContinuousClock.now

@@ -97,7 +97,14 @@ struct TemplateLibrary: Sendable {
     }
 
     private static func read(directory: URL) throws(GatewayError) -> [String: String] {
-        guard isDirectory(directory) else { throw GatewayError(.unreadableInput, "templates directory \(directory.path) does not exist") }
+        guard isDirectory(directory) else {
+            throw GatewayError(
+                .unreadableInput,
+                "templates directory \(directory.path) "
+                    + (FileAccess.reason(reading: directory.path, directory: true).map { $0 == "it does not exist" ? "does not exist" : "cannot be read: \($0)" }
+                        ?? "is not a directory")
+            )
+        }
         let files: [String]
         do {
             files = try FileManager.default.contentsOfDirectory(atPath: directory.path)

@@ -7,6 +7,20 @@ final class RunningGateway: @unchecked Sendable {
     private let process: SpawnedProcess
     private let collected = CollectedOutput()
 
+    /// Starts `program` with `arguments` and exactly `environment`: a gateway started by something else (a script that
+    /// lays out a deployment and starts it as that deployment would, through `exec`).
+    init(program: URL, _ arguments: [String], environment: [String: String]) throws {
+        let (output, error) = collected.pipes()
+        process = try SpawnedProcess(
+            executable: program,
+            arguments: arguments,
+            environment: environment,
+            directory: Repository.root,
+            standardOutput: output,
+            standardError: error
+        )
+    }
+
     /// Starts `haapi-gateway` with `arguments`; with `openFileLimit`, through `sh` with that open-file limit set first (as
     /// a supervisor that leaves a low limit in place: `ulimit -n`).
     init(_ arguments: [String], environment: [String: String] = [:], openFileLimit: (soft: Int, hard: Int)? = nil) throws {

@@ -244,7 +244,7 @@ struct ConfigurationLoadingTests {
         #expect(problems(file: try write("- a\n- b\n", in: directory)).first?.contains("must be a mapping of sections") == true)
         #expect(
             problems(file: directory.appendingPathComponent("missing.yaml").path) == [
-                "configuration file \(directory.path)/missing.yaml cannot be read"
+                "configuration file \(directory.path)/missing.yaml cannot be read: it does not exist"
             ]
         )
     }

@@ -138,7 +138,7 @@ struct ConfigurationReader {
     mutating func fileContents(_ path: String) -> String? {
         guard let url = filePath(path) else { return nil }
         guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
-            problem(path, "cannot read \(url.path)", unreadableInput: true)
+            problem(path, FileAccess.cannotRead(url.path), unreadableInput: true)
             return nil
         }
         return text

@@ -81,7 +81,12 @@ extension GatewayConfiguration {
             if let file = record.fields["secretFile"] {
                 let url = reader.filePath(file, within: key)
                 guard let text = FileManager.default.contents(atPath: url.path).flatMap({ String(data: $0, encoding: .utf8) }) else {
-                    reader.problem(key, "\(entry) ('\(id)'): cannot read the secret file \(url.path)", unreadableInput: true)
+                    reader.problem(
+                        key,
+                        "\(entry) ('\(id)'): cannot read the secret file \(url.path)"
+                            + (FileAccess.reason(reading: url.path).map { ": \($0)" } ?? ""),
+                        unreadableInput: true
+                    )
                     continue
                 }
                 secret = String(text.reversed().drop { $0 == "\n" || $0 == "\r" }.reversed())

@@ -142,9 +142,13 @@ extension GatewayConfiguration {
             pageWaitSeconds: reader.integer("callbacks.pageWaitSeconds", default: CallbackDeliverySettings().pageWaitSeconds)
         )
         if let spool = reader.filePath("callbacks.spoolFile") {
+            let directory = spool.deletingLastPathComponent().path
             var isDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: spool.deletingLastPathComponent().path, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
                 reader.problem("callbacks.spoolFile", "the directory of \(spool.path) does not exist")
+            } else if let reason = FileAccess.reason(writingIn: directory) {
+                // The gateway keeps the spool by writing a file beside it and moving it in place.
+                reader.problem("callbacks.spoolFile", "cannot write in \(directory): \(reason)", unreadableInput: true)
             }
             configuration.callbackDelivery.spoolFile = spool.path
         }
@@ -411,6 +415,8 @@ extension GatewayConfiguration {
                 let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
                 if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
                     reader.problem("callbacks.sinks", "the directory of \(entry) does not exist")
+                } else if let reason = FileAccess.reason(writingIn: directory) {
+                    reader.problem("callbacks.sinks", "\(entry): cannot write in \(directory): \(reason)", unreadableInput: true)
                 }
                 sinks.append(.file(path: path))
             case .success(.exec(let program)):

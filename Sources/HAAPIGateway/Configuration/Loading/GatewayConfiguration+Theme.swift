@@ -22,7 +22,7 @@ extension GatewayConfiguration {
                         theme.logo = ThemeLogo(bytes: bytes, contentType: contentType)
                     }
                 } else {
-                    reader.problem("theme.logoFile", "cannot read \(url.path)")
+                    reader.problem("theme.logoFile", FileAccess.cannotRead(url.path))
                 }
             } else {
                 reader.problem("theme.logoFile", "must be an image file ending .\(ThemeLogo.contentTypes.keys.sorted().joined(separator: ", ."))")

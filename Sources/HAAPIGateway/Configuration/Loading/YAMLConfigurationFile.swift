@@ -13,7 +13,7 @@ enum YAMLConfigurationFile {
     /// - Returns: The values and the problems found; a file that cannot be read or parsed is one problem.
     static func read(path: String) -> (values: [String: ConfigurationValue], problems: [String]) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            return ([:], ["configuration file \(path) cannot be read"])
+            return ([:], ["configuration file \(path) cannot be read" + (FileAccess.reason(reading: path).map { ": \($0)" } ?? "")])
         }
         guard data.count <= maximumBytes else { return ([:], ["configuration file \(path) is larger than 1 MiB"]) }
         guard let text = String(data: data, encoding: .utf8) else { return ([:], ["configuration file \(path) is not UTF-8 text"]) }
