@@ -98,12 +98,13 @@ struct TemplateLibrary: Sendable {
 
     private static func read(directory: URL) throws(GatewayError) -> [String: String] {
         guard isDirectory(directory) else {
-            throw GatewayError(
-                .unreadableInput,
-                "templates directory \(directory.path) "
-                    + (FileAccess.reason(reading: directory.path, directory: true).map { $0 == "it does not exist" ? "does not exist" : "cannot be read: \($0)" }
-                        ?? "is not a directory")
-            )
+            let why =
+                switch FileAccess.reason(reading: directory.path, directory: true) {
+                case nil: "is not a directory"
+                case "it does not exist"?: "does not exist"
+                case let reason?: "cannot be read: \(reason)"
+                }
+            throw GatewayError(.unreadableInput, "templates directory \(directory.path) \(why)")
         }
         let files: [String]
         do {
