@@ -27,6 +27,8 @@ public enum Gateway {
     ///   - upstreamFactsFile: Where what the gateway learns about its upstream (whether it issues token-bound
     ///     authorization codes, ``UpstreamFactKeeper``) is kept: `login` keeps it beside its token file. Nil: in the
     ///     database with `sessions.store: postgres`, else beside `callbacks.spoolFile` when it is set, else in memory only.
+    ///   - demoOutbox: Only in front of the embedded demo upstream: its outbox document (the one-time codes and approval
+    ///     links it "sent"), served at `/demo/outbox` (``DemoOutboxController``). Nil: no such route.
     /// - Throws: ``GatewayError`` for missing templates or a `.demo` upstream; ``ConfigurationError`` when the upstream answers
     ///   but is wrong for the client (no discovery there, a refused client secret). An upstream that cannot be reached is
     ///   no failure: the gateway starts and keeps trying (``UpstreamConnection``).
@@ -39,7 +41,8 @@ public enum Gateway {
         metrics: GatewayMetrics = GatewayMetrics(),
         reloader: GatewayReloader = GatewayReloader(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
-        upstreamFactsFile: String? = nil
+        upstreamFactsFile: String? = nil,
+        demoOutbox: (@Sendable () -> [UInt8])? = nil
     ) async throws -> some ApplicationProtocol {
         guard case .haapi(let upstream) = configuration.upstream else {
             throw GatewayError(.configuration, "the demo upstream is started by the executable; pass a .haapi upstream to the library")
@@ -169,6 +172,7 @@ public enum Gateway {
             kioskTickets: HMACToken(keys: HMACToken.keys(for: "kiosk final pages", derivedFrom: sessionStorage?.database.cipher))
         ).register(on: router)
         AssetController(live: live).register(on: router)
+        if let demoOutbox { DemoOutboxController(document: demoOutbox).register(on: router) }
         ExternalBrowserController(services: services, signIns: signIns).register(on: router)
         if configuration.startLinks.enabled { StartLinkController(services: services, signIns: signIns, verifier: startLinks).register(on: router) }
         if configuration.devices.enabled {

@@ -33,6 +33,8 @@ struct ServeCommand: AsyncParsableCommand {
         let (resolved, demo) = try await EmbeddedUpstream.start(for: configuration, logger: logger)
         do {
             let isDemo = demo != nil
+            var demoOutbox: (@Sendable () -> [UInt8])?
+            if let demo { demoOutbox = { demo.outboxDocument() } }
             let discardsTokens = configuration.callbacks.isEmpty
             let drain = GatewayDrain()
             let reloader = GatewayReloader()
@@ -41,7 +43,10 @@ struct ServeCommand: AsyncParsableCommand {
                 logger: logger,
                 onRunning: { url in
                     var banner = "HAAPI gateway: open \(url.absoluteString)/ in a browser\n"
-                    if isDemo { banner += "Embedded demo upstream; users demo/demo, otp/otp, sms/sms, poll/poll, consent/consent\n" }
+                    if isDemo {
+                        banner += "Embedded demo upstream; users demo/demo, otp/otp, sms/sms, poll/poll, consent/consent\n"
+                        banner += "The demo's one-time codes and approval links: \(url.absoluteString)/demo/outbox\n"
+                    }
                     FileHandle.standardOutput.write(Data(banner.utf8))
                     if discardsTokens {
                         logger.warning(
@@ -50,7 +55,8 @@ struct ServeCommand: AsyncParsableCommand {
                     }
                 },
                 drain: drain,
-                reloader: reloader
+                reloader: reloader,
+                demoOutbox: demoOutbox
             )
             // The drain service comes after the application, so SIGTERM reaches it first: readiness goes down, new
             // sign-ins are refused, and only after server.drainSeconds does the listener stop.
