@@ -204,7 +204,9 @@ extension PostgresStorageTests {
                 GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox TO \(role);
                 """
             )
-            try await database.withDatabase(keys: [key], user: role, password: "limited-password", prepare: false) { handle in
+            // The pool only: run() would prepare too, and its refusal ends the pool under this preparation's connection
+            // ("clientClosedConnection" instead of the line, on a loaded machine).
+            try await database.withDatabase(keys: [key], user: role, password: "limited-password", prepare: false, poolOnly: true) { handle in
                 let error = await #expect(throws: PostgresStorageError.self) { try await handle.prepareSchema() }
                 #expect(
                     error?.message
@@ -215,7 +217,7 @@ extension PostgresStorageTests {
 
             let empty = try await StorageTestDatabase.make()
             try await empty.sql("REVOKE CREATE ON SCHEMA public FROM PUBLIC;")  // the role is the server's already
-            try await empty.withDatabase(keys: [key], user: role, password: "limited-password", prepare: false) { handle in
+            try await empty.withDatabase(keys: [key], user: role, password: "limited-password", prepare: false, poolOnly: true) { handle in
                 let error = await #expect(throws: PostgresStorageError.self) { try await handle.prepareSchema() }
                 #expect(
                     error?.message.contains("(none yet, version \(PostgresSchema.currentVersion) needed): run docs/postgres-schema.sql") == true,
