@@ -33,6 +33,8 @@ public enum Gateway {
     ///     demo server (the executable starts it for a configuration without `upstream.baseURL`). A reload compares the
     ///     `upstream` and `demo` settings it reads with these, as a configuration names them, not with the demo server's
     ///     address and client, which no configuration names.
+    ///   - demoOutbox: Only in front of the embedded demo upstream: its outbox document (the one-time codes and approval
+    ///     links it "sent"), served at `/demo/outbox` (``DemoOutboxController``). Nil: no such route.
     /// - Throws: ``GatewayError`` for missing templates or a `.demo` upstream; ``ConfigurationError`` when the upstream answers
     ///   but is wrong for the client (no discovery there, a refused client secret). An upstream that cannot be reached is
     ///   no failure: the gateway starts and keeps trying (``UpstreamConnection``).
@@ -47,7 +49,8 @@ public enum Gateway {
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
         stopDeadline: StopDeadline? = nil,
         upstreamFactsFile: String? = nil,
-        embeddedDemo: DemoUpstreamSettings? = nil
+        embeddedDemo: DemoUpstreamSettings? = nil,
+        demoOutbox: (@Sendable () -> [UInt8])? = nil
     ) async throws -> some ApplicationProtocol {
         guard case .haapi(let upstream) = configuration.upstream else {
             throw GatewayError(.configuration, "the demo upstream is started by the executable; pass a .haapi upstream to the library")
@@ -178,6 +181,7 @@ public enum Gateway {
             kioskTickets: HMACToken(keys: HMACToken.keys(for: "kiosk final pages", derivedFrom: sessionStorage?.database.cipher))
         ).register(on: router)
         AssetController(live: live).register(on: router)
+        if let demoOutbox { DemoOutboxController(document: demoOutbox).register(on: router) }
         ExternalBrowserController(services: services, signIns: signIns).register(on: router)
         if configuration.startLinks.enabled { StartLinkController(services: services, signIns: signIns, verifier: startLinks).register(on: router) }
         if configuration.devices.enabled {

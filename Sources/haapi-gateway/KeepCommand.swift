@@ -14,7 +14,8 @@ struct KeepCommand: AsyncParsableCommand {
         discussion: """
             Uses the same upstream and client authentication as 'login' (configuration file, HAAPI_GATEWAY_… environment or \
             flags); with --via URL the central gateway's token endpoint, as --device-client. Exit status: 0 stopped or --once done, 1 the refresh token is no longer valid (the token file is deleted: \
-            sign in again) or another OAuth error, 78 bad configuration or token file.
+            sign in again), the tokens are the embedded demo upstream's (which ended with its login) or another OAuth error, \
+            78 bad configuration or token file.
             """
     )
 
@@ -41,7 +42,13 @@ struct KeepCommand: AsyncParsableCommand {
         let path = tokenFile.path
         let logger = terminalLogger(level: options.logLevel)
         _ = tokenFile.read()  // a missing or foreign file stops here, before the upstream is contacted
-        let issuer = await TokenIssuer.make(options: options, device: device, logger: logger)
+        if TokenFile.issuedByEmbeddedDemo(path) {
+            exitWith(
+                "haapi-gateway: the tokens in \(path) came from the embedded demo upstream, which ended with the login that issued them: they cannot be refreshed; sign in again with an upstream (--upstream, upstream.baseURL)",
+                status: 1
+            )
+        }
+        let issuer = await TokenIssuer.make(options: options, device: device, tokenPath: path, use: .refresh, logger: logger)
         let loop = RefreshLoop(
             keeper: TokenKeeper(path: path),
             manager: issuer.tokenManager,

@@ -49,12 +49,13 @@ struct LoginCommand: AsyncParsableCommand {
     func run() async throws {
         let tokenPath = tokenFile.path
         let outcome: LoginOutcome
+        var embeddedDemo = false
         if let gateway = device.gateway {
             outcome = await signIn(via: gateway, tokenPath: tokenPath)
         } else {
-            outcome = try await signInLocally(tokenPath: tokenPath)
+            (outcome, embeddedDemo) = try await signInLocally(tokenPath: tokenPath)
         }
-        let report = LoginReport.conclude(outcome, tokenPath: tokenPath, json: json)
+        let report = LoginReport.conclude(outcome, tokenPath: tokenPath, json: json, embeddedDemo: embeddedDemo)
         if let text = report.standardOutput { FileHandle.standardOutput.write(Data(text.utf8)) }
         if let text = report.standardError { FileHandle.standardError.write(Data(text.utf8)) }
         if report.exitStatus != 0 { Foundation.exit(report.exitStatus) }
@@ -79,7 +80,8 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     /// Through a gateway of its own, for this one sign-in (with the embedded demo upstream when none is configured).
-    private func signInLocally(tokenPath: String) async throws -> LoginOutcome {
+    /// - Returns: How the sign-in ended, and whether the embedded demo upstream issued its tokens.
+    private func signInLocally(tokenPath: String) async throws -> (LoginOutcome, embeddedDemo: Bool) {
         let configuration: GatewayConfiguration
         do {
             configuration = try options.loadConfiguration()
@@ -106,7 +108,7 @@ struct LoginCommand: AsyncParsableCommand {
                 (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data(banner.utf8))
             }
             await demo?.shutdown()
-            return outcome
+            return (outcome, demo != nil)
         } catch {
             await demo?.shutdown()
             exitStarting(error, listening: server.host, port: server.port)

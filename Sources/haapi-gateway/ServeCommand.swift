@@ -47,6 +47,8 @@ struct ServeCommand: AsyncParsableCommand {
             let (resolved, started) = try await EmbeddedUpstream.start(for: configuration, logger: logger)
             demo = started
             let embeddedDemo: DemoUpstreamSettings? = if case .demo(let settings) = configuration.upstream { settings } else { nil }
+            var demoOutbox: (@Sendable () -> [UInt8])?
+            if let started { demoOutbox = { started.outboxDocument() } }
             let discardsTokens = configuration.callbacks.isEmpty
             let logging = configuration.logging
             let drain = GatewayDrain()
@@ -66,7 +68,8 @@ struct ServeCommand: AsyncParsableCommand {
                 drain: drain,
                 reloader: reloader,
                 stopDeadline: stopDeadline,
-                embeddedDemo: embeddedDemo
+                embeddedDemo: embeddedDemo,
+                demoOutbox: demoOutbox
             )
             // The drain service comes after the application, so SIGTERM reaches it first: readiness goes down, new
             // sign-ins are refused, and only after server.drainSeconds does the listener stop.
@@ -100,12 +103,18 @@ struct ServeCommand: AsyncParsableCommand {
         let users = "demo/demo, otp/otp, sms/sms, poll/poll, consent/consent"
         guard logging.format == .text else {
             var metadata: Logger.Metadata = ["url": "\(url.absoluteString)/"]
-            if embeddedDemo { metadata["demoUsers"] = "\(users)" }
+            if embeddedDemo {
+                metadata["demoUsers"] = "\(users)"
+                metadata["demoOutbox"] = "\(url.absoluteString)/demo/outbox"
+            }
             logger.notice("HAAPI gateway: open \(url.absoluteString)/ in a browser", metadata: metadata)
             return
         }
         var banner = "HAAPI gateway: open \(url.absoluteString)/ in a browser\n"
-        if embeddedDemo { banner += "Embedded demo upstream; users \(users)\n" }
+        if embeddedDemo {
+            banner += "Embedded demo upstream; users \(users)\n"
+            banner += "The demo's one-time codes and approval links: \(url.absoluteString)/demo/outbox\n"
+        }
         FileHandle.standardOutput.write(Data(banner.utf8))
     }
 }

@@ -15,8 +15,16 @@ struct TokenIssuer {
     /// Releases the HTTP client.
     let shutdown: @Sendable () async -> Void
 
+    /// What a command does with the tokens there, for its messages.
+    enum Use {
+        case refresh, revoke
+    }
+
     /// The central gateway with `--via`, else the configured upstream; exits when it cannot be set up.
-    static func make(options: ConfigurationOptions, device: DeviceClientOptions, logger: Logger) async -> TokenIssuer {
+    /// - Parameters:
+    ///   - tokenPath: The token file, for messages.
+    ///   - use: What the command does with the tokens, for messages.
+    static func make(options: ConfigurationOptions, device: DeviceClientOptions, tokenPath: String, use: Use, logger: Logger) async -> TokenIssuer {
         if let gateway = device.gateway {
             let client = await device.connect(to: gateway, logger: logger)
             return TokenIssuer(
@@ -26,7 +34,7 @@ struct TokenIssuer {
                 shutdown: { try? await client.shutdown() }
             )
         }
-        let client = await UpstreamClient.make(options: options, logger: logger)
+        let client = await UpstreamClient.make(options: options, tokenPath: tokenPath, use: use, logger: logger)
         return TokenIssuer(
             name: "upstream",
             tokenManager: client.tokenManager,

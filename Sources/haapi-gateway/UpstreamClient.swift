@@ -5,9 +5,13 @@ import Logging
 
 /// The HAAPI client of the configured upstream, for the commands that use tokens after sign-in (`keep`, `logout`).
 enum UpstreamClient {
+    /// - Parameters:
+    ///   - tokenPath: The token file, for messages.
+    ///   - use: What the command does with the tokens, for messages.
     /// - Returns: A client, or exits 78 when the configuration names no real upstream (the embedded demo upstream lives
-    ///   only as long as the command that started it, so its tokens cannot be refreshed or revoked later).
-    static func make(options: ConfigurationOptions, logger: Logger) async -> HAAPIClient {
+    ///   only as long as the command that started it, so its tokens cannot be refreshed or revoked later: the line says
+    ///   what to do with such a file).
+    static func make(options: ConfigurationOptions, tokenPath: String, use: TokenIssuer.Use, logger: Logger) async -> HAAPIClient {
         let configuration: GatewayConfiguration
         do {
             configuration = try options.loadConfiguration()
@@ -15,8 +19,13 @@ enum UpstreamClient {
             exitWith("haapi-gateway: \(error.description)", status: 78)
         }
         guard case .haapi(let upstream) = configuration.upstream else {
+            let demo =
+                switch use {
+                case .revoke: "nothing can use them any more, so just delete \(tokenPath)"
+                case .refresh: "they cannot be refreshed: sign in again with an upstream"
+                }
             exitWith(
-                "haapi-gateway: set the upstream the tokens came from (--upstream, upstream.baseURL); the embedded demo upstream ends with the command that started it",
+                "haapi-gateway: no upstream is configured to \(use == .revoke ? "revoke" : "refresh") the tokens of \(tokenPath) at: set the one they came from (--upstream, upstream.baseURL); if they came from the embedded demo upstream (login without one), which ended with that login, \(demo)",
                 status: 78
             )
         }

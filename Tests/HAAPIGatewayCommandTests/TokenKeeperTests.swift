@@ -98,6 +98,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: stale.path))
     }
 
+    /// A token file not marked as the embedded demo's (an older `login`'s, or one whose upstream was not named): without
+    /// an upstream, `keep` and `logout` stop with one line saying to name it, and what to do with a demo's file.
     @Test func keepAndLogoutNeedARealUpstream() async throws {
         let directory = try Repository.temporaryDirectory()
         let file = directory.appendingPathComponent("tokens.json")
@@ -108,12 +110,51 @@ import Testing
         )
         let keep = try await runGateway(["keep", "--once", "--token-file", file.path], directory: Repository.root)
         #expect(keep.status == 78)
-        #expect(keep.standardError.contains("set the upstream the tokens came from"))
+        #expect(keep.standardError.contains("no upstream is configured to refresh the tokens of \(file.path) at: set the one they came from"))
+        let logout = try await runGateway(["logout", "--token-file", file.path], directory: Repository.root)
+        #expect(logout.status == 78)
+        #expect(logout.standardError.split(separator: "\n").count == 1, "one line: \(logout.standardError)")
+        #expect(logout.standardError.contains("if they came from the embedded demo upstream"))
+        #expect(logout.standardError.contains("just delete \(file.path)"))
+        #expect(FileManager.default.fileExists(atPath: file.path), "nothing is deleted without knowing where the tokens came from")
         let missing = try await runGateway(
             ["logout", "--token-file", directory.appendingPathComponent("none.json").path],
             directory: Repository.root
         )
         #expect(missing.status == 78)
         #expect(missing.standardError.contains("sign in with haapi-gateway login first"))
+    }
+
+    /// Tokens of the embedded demo upstream (`login` without an upstream), which ended with that `login`: the file says
+    /// so, `keep` says they cannot be refreshed (exit 1), and `logout` deletes the file without asking any server (exit 0).
+    @Test func tokensOfTheEmbeddedDemoAreSignedOutOfByDeletingTheirFile() async throws {
+        let tokenFile = try Repository.temporaryDirectory().appendingPathComponent("private").appendingPathComponent("tokens.json")
+        let login = try RunningGateway(
+            ["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120"],
+            environment: Self.patient
+        )
+        let link = try #require(URL(string: try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)))
+        try await TestBrowser.using("http://127.0.0.1:\(link.port!)") { browser in
+            let confirm = try await browser.get(link.path)
+            _ = try await browser.submit(try confirm.form(button: "It matches, continue"))
+            #expect(try await browser.signInAsDemo().html.contains("You are signed in"))
+        }
+        #expect(try await login.waitForExit() == 0, "\(login.standardError)")
+        let document = try JSONSerialization.jsonObject(with: try Data(contentsOf: tokenFile)) as? [String: Any]
+        #expect(document?["embeddedDemoUpstream"] as? Bool == true)
+        #expect(document?["outcome"] as? String == "success" && document?["token"] != nil)
+
+        let keep = try await runGateway(["keep", "--once", "--token-file", tokenFile.path], directory: Repository.root)
+        #expect(keep.status == 1)
+        #expect(
+            keep.standardError.contains("came from the embedded demo upstream, which ended with the login that issued them: they cannot be refreshed")
+        )
+        #expect(FileManager.default.fileExists(atPath: tokenFile.path))
+
+        let logout = try await runGateway(["logout", "--token-file", tokenFile.path], directory: Repository.root)
+        #expect(logout.status == 0, "\(logout.standardError)")
+        #expect(logout.standardOutput.contains("Signed out: the tokens came from the embedded demo upstream"))
+        #expect(logout.standardOutput.contains("nothing to revoke; \(tokenFile.path) deleted."))
+        #expect(!FileManager.default.fileExists(atPath: tokenFile.path))
     }
 }

@@ -42,4 +42,12 @@ final class DemoOutbox: Sendable {
 
     /// All messages, newest first.
     var entries: [Entry] { state.withLock { $0.entries.reversed() } }
+
+    /// The `/demo/outbox` document of `entries`: `{"messages":[…]}`, keys sorted, as ``DemoResponse/json(_:status:contentType:headers:)``
+    /// writes it.
+    static func document(_ entries: [Entry]) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(["messages": entries])) ?? Data(#"{"messages":[]}"#.utf8))
+    }
 }

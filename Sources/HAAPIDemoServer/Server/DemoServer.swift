@@ -38,7 +38,16 @@ public enum DemoServer {
         logger: Logger = Logger(label: "haapi-demo-server"),
         onRunning: @escaping @Sendable (URL, Int) async -> Void = { _, _ in }
     ) throws -> some ApplicationProtocol {
-        let context = DemoServerContext(configuration: configuration, logger: logger)
+        try makeApplication(context: DemoServerContext(configuration: configuration, logger: logger), logger: logger, onRunning: onRunning)
+    }
+
+    /// ``makeApplication(configuration:logger:onRunning:)`` around a context made by the caller.
+    private static func makeApplication(
+        context: DemoServerContext,
+        logger: Logger,
+        onRunning: @escaping @Sendable (URL, Int) async -> Void
+    ) throws -> some ApplicationProtocol {
+        let configuration = context.configuration
         if let path = configuration.clientKeyPath {
             try writeClientKey(context.clientAssertionKey.value, to: path)
         }
@@ -84,7 +93,8 @@ public enum DemoServer {
         logger: Logger = Logger(label: "haapi-demo-server")
     ) async throws -> RunningDemoServer {
         let (urls, continuation) = AsyncStream.makeStream(of: (url: URL, port: Int).self)
-        let application = try makeApplication(configuration: configuration, logger: logger) { url, port in
+        let context = DemoServerContext(configuration: configuration, logger: logger)
+        let application = try makeApplication(context: context, logger: logger) { url, port in
             continuation.yield((url, port))
             continuation.finish()
         }
@@ -102,7 +112,8 @@ public enum DemoServer {
                 listeningURL: URL(string: "http://\(host):\(port)") ?? url,
                 group: group,
                 task: task,
-                clientKeyPath: configuration.clientKeyPath
+                clientKeyPath: configuration.clientKeyPath,
+                outbox: context.outbox
             )
         }
         // The stream finished without a URL: the server failed to start.

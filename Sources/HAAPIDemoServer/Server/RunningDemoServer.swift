@@ -12,6 +12,8 @@ public struct RunningDemoServer: Sendable {
     let task: Task<Void, any Error>
     /// Where the demo client's `private_key_jwt` key was written, if configured.
     public let clientKeyPath: String?
+    /// What the server "sent" (one-time codes, approval links).
+    let outbox: DemoOutbox
 
     /// The issuer: the anonymous endpoint under the base URL, as Curity's (`…/oauth/v2/oauth-anonymous`); discovery is
     /// at `issuer/.well-known/openid-configuration`. A gateway's `upstream.baseURL`.
@@ -19,6 +21,12 @@ public struct RunningDemoServer: Sendable {
 
     /// The issuer as a URL.
     public var issuerURL: URL { baseURL.appendingPathComponent(String(DemoPaths.anonymous.dropFirst())) }
+
+    /// The document the server's `/demo/outbox` answers (`{"messages":[…]}`, newest first: the one-time codes, approval
+    /// links and notice copies it "sent"), for a gateway in front of it to serve on its own origin.
+    public func outboxDocument() -> [UInt8] {
+        DemoOutbox.document(outbox.entries)
+    }
 
     /// Stops the server gracefully and waits until it has stopped; cancels it if that takes over two seconds.
     public func shutdown() async {

@@ -30,11 +30,13 @@ public struct LoginReport: Sendable, Equatable {
     ///   - outcome: How the sign-in ended.
     ///   - tokenPath: The token file (its directory already prepared, ``TokenFile/prepareDirectory(for:)``).
     ///   - json: Whether standard output gets one JSON object instead of the summary line.
-    public static func conclude(_ outcome: LoginOutcome, tokenPath: String, json: Bool) -> LoginReport {
+    ///   - embeddedDemo: Whether the tokens come from the embedded demo upstream (the token file is marked so, and
+    ///     `logout` then deletes it without asking any server).
+    public static func conclude(_ outcome: LoginOutcome, tokenPath: String, json: Bool, embeddedDemo: Bool = false) -> LoginReport {
         switch outcome {
         case .signedIn(let tokens):
             do {
-                try TokenFile.write(.success(tokens), to: tokenPath)
+                try TokenFile.write(.success(tokens), to: tokenPath, embeddedDemo: embeddedDemo)
             } catch {
                 return LoginReport(exitStatus: 1, standardError: "haapi-gateway: signed in, but \(error.message)\n")
             }

@@ -2,7 +2,9 @@ import Foundation
 import HAAPI
 
 /// The token file of `haapi-gateway login`: the success outcome document (`{"outcome":"success","token":{…}}`) with mode
-/// 0600 in a directory only its owner can enter (created 0700 when missing), written atomically.
+/// 0600 in a directory only its owner can enter (created 0700 when missing), written atomically. Tokens of the embedded
+/// demo upstream, which ends with the `login` that issued them, are marked `"embeddedDemoUpstream":true`: no server can
+/// refresh or revoke them afterwards (``issuedByEmbeddedDemo(_:)``).
 public enum TokenFile {
     /// The default path: `$XDG_CONFIG_HOME/haapi-gateway/tokens.json`, else `~/.config/haapi-gateway/tokens.json`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -67,16 +69,45 @@ public enum TokenFile {
         return (tokens, written)
     }
 
+    /// Whether the token file at `path` holds tokens of the embedded demo upstream (marked so by `login`): that server
+    /// ended with the `login` that issued them, so nothing can use, refresh or revoke them any more. False for a file
+    /// that cannot be read.
+    public static func issuedByEmbeddedDemo(_ path: String) -> Bool {
+        struct Mark: Decodable {
+            let embeddedDemoUpstream: Bool?
+        }
+        guard let data = FileManager.default.contents(atPath: path), let mark = try? JSONDecoder().decode(Mark.self, from: data) else { return false }
+        return mark.embeddedDemoUpstream == true
+    }
+
     /// Writes a success outcome (mode 0600, atomic).
+    /// - Parameter embeddedDemo: Whether the tokens come from the embedded demo upstream (the file is marked so).
     /// - Throws: ``GatewayError`` when the outcome has no tokens or the file cannot be written.
-    public static func write(_ outcome: CompletionOutcome, to path: String) throws(GatewayError) {
+    public static func write(_ outcome: CompletionOutcome, to path: String, embeddedDemo: Bool = false) throws(GatewayError) {
         guard outcome.token != nil else { throw GatewayError(.internalError, "only a successful sign-in is written to the token file") }
         let document: [UInt8]
         do {
-            document = try outcome.encoded()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            document = embeddedDemo ? Array(try encoder.encode(DemoMarked(outcome: outcome))) : try outcome.encoded()
         } catch {
             throw GatewayError(.internalError, "the tokens could not be encoded")
         }
         try AtomicFile.write(document, to: path)
+    }
+
+    /// An outcome document with `"embeddedDemoUpstream":true` among its members.
+    private struct DemoMarked: Encodable {
+        let outcome: CompletionOutcome
+
+        enum CodingKeys: String, CodingKey {
+            case embeddedDemoUpstream
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try outcome.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(true, forKey: .embeddedDemoUpstream)
+        }
     }
 }

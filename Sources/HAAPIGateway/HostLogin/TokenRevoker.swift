@@ -56,6 +56,17 @@ public struct TokenRevoker: Sendable {
                 return .failed(error)
             }
         }
+        return Self.delete(path)
+    }
+
+    /// Signs out of tokens no server can use or revoke any more, the embedded demo upstream's (which ended with the
+    /// `login` that issued them, ``TokenFile/issuedByEmbeddedDemo(_:)``): nothing to revoke, so the token file is deleted.
+    /// - Parameter path: The token file.
+    public static func discard(tokenFile path: String) -> Outcome {
+        delete(path)
+    }
+
+    private static func delete(_ path: String) -> Outcome {
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch {

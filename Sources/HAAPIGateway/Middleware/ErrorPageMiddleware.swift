@@ -84,10 +84,12 @@ struct ErrorPageMiddleware: RouterMiddleware {
         case .overloaded:
             renderer.messagePage(title: .gateway(.busyTitle), message: .gateway(error.text ?? .sessionsFull), tryAgain: true, language: language)
         case .tooManyAttempts:
+            // The wait in words is the Retry-After the page is sent with.
             renderer.messagePage(
                 title: .gateway(.tooManyAttemptsTitle),
                 message: .gateway(error.text ?? .tooManyAttempts),
                 tryAgain: true,
+                retryAfterSeconds: error.retryAfterSeconds,
                 language: language
             )
         case .signInFailed:

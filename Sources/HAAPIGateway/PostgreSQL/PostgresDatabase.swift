@@ -170,45 +170,40 @@ public final class PostgresDatabase: Service, Sendable {
         markPrepared()
     }
 
-    /// Creates or migrates the tables to `current` in one transaction, under the preparation lock.
+    /// Creates or migrates the tables to `current` under the preparation lock, in one statement
+    /// (``PostgresSchema/preparation(marker:)``), then reads on the same connection what that statement found. The lock is
+    /// held only while the database runs the statement: held across the round trips of a transaction sent statement by
+    /// statement, it made replicas starting at once on a loaded machine wait for each other's round trips (each waiting
+    /// preparation then holding it for its own), past the time limit.
     private func createOrMigrate(to current: Int) async throws(PostgresStorageError) {
         let logger = self.logger
-        let migrated: (from: Int?, to: Int) = try await perform("prepare the tables", limit: options.preparationTimeout, evenWhenDown: true) {
-            client in
-            try await client.withTransaction(logger: logger) { connection in
-                var lock = PostgresBindings()
-                lock.append(PostgresSchema.preparationLockKey)
-                // Every result is read to its end before the next statement: the lock is held only once its row has come.
-                _ = try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1)", binds: lock), logger: logger).collect()
-                _ = try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.createSchemaTable), logger: logger).collect()
-                var stored: Int?
-                for try await version in try await connection.query("SELECT max(version) FROM haapi_gateway_schema", logger: logger).decode(
-                    Int32?.self
-                ) {
-                    stored = version.map(Int.init)
+        let marker = String(UInt64.random(in: .min ... .max), radix: 16)
+        let note: String? = try await perform("prepare the tables", limit: options.preparationTimeout, evenWhenDown: true) { client in
+            try await client.withConnection { connection in
+                _ = try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.preparation(marker: marker)), logger: logger).collect()
+                var note: String?
+                for try await value in try await connection.query(
+                    PostgresQuery(unsafeSQL: "SELECT current_setting('\(PostgresSchema.preparationNote)', true)"),
+                    logger: logger
+                ).decode(String?.self) {
+                    note = value
                 }
-                if let stored, stored > current { throw Self.newerSchemaError(stored) }
-                // The migration hook: each version's statements, from the one after the stored version to this gateway's.
-                var version = (stored ?? 0) + 1
-                while version <= current {
-                    for statement in PostgresSchema.migrations[version] ?? [] {
-                        _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
-                    }
-                    version += 1
-                }
-                var bindings = PostgresBindings()
-                bindings.append(Int32(current))
-                let sql =
-                    stored == nil
-                    ? "INSERT INTO haapi_gateway_schema (version) VALUES ($1)" : "UPDATE haapi_gateway_schema SET version = $1, installed_at = now()"
-                if stored != current { _ = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).collect() }
-                return (stored, current)
+                return note
             }
         }
-        if migrated.from != migrated.to {
+        // "<marker> <version found, or none>". Another marker, or none, when the connection answering was not the one
+        // that prepared (a pooler in transaction mode): then only the version is read again.
+        let words = note?.split(separator: " ").map(String.init) ?? []
+        guard words.count == 2, words[0] == marker else {
+            if let stored = try await storedSchemaVersion(), stored > current { throw Self.newerSchemaError(stored) }
+            return
+        }
+        let stored = Int(words[1])
+        if let stored, stored > current { throw Self.newerSchemaError(stored) }
+        if stored != current {
             logger.notice(
                 "database tables prepared",
-                metadata: ["database": "\(name)", "schema": "\(migrated.from.map { "version \($0) → " } ?? "created at ")version \(migrated.to)"]
+                metadata: ["database": "\(name)", "schema": "\(stored.map { "version \($0) → " } ?? "created at ")version \(current)"]
             )
         }
     }

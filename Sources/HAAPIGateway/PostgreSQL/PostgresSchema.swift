@@ -17,6 +17,45 @@ enum PostgresSchema {
     /// (concurrent `CREATE TABLE IF NOT EXISTS` can fail on PostgreSQL's catalogue).
     static let preparationLockKey: Int64 = 0x6861_6170_6967_7701  // "haapigw" and 1
 
+    /// The setting ``preparation(marker:)`` leaves on its connection: its marker and the version it found
+    /// (`"<marker> 4"`, `"<marker> none"`).
+    static let preparationNote = "haapi_gateway.prepared"
+
+    /// The preparation as one statement (a PL/pgSQL `DO` block) and so one transaction of its own: it takes the
+    /// preparation lock, creates the version table, reads the version, and unless the tables are newer than this
+    /// gateway's runs each version's ``migrations`` from the one after the version found to ``currentVersion`` and writes
+    /// the version. The lock is held only while the database runs it, never across a round trip to the gateway, which a
+    /// loaded machine may answer late: replicas starting at once wait for each other for milliseconds, not for each
+    /// other's round trips. What it found is left in ``preparationNote`` for the session, after `marker` (letters and
+    /// digits), to be read on the same connection.
+    static func preparation(marker: String) -> String {
+        precondition(marker.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }, "the marker is written into the statement")
+        // Each statement of the tables as dynamic SQL: its text as a literal.
+        func execute(_ statement: String) -> String { "EXECUTE '\(statement.replacingOccurrences(of: "'", with: "''"))';" }
+        var lines = [
+            "DO $haapi_gateway_preparation$",
+            "DECLARE stored integer;",
+            "BEGIN",
+            "PERFORM pg_advisory_xact_lock(\(preparationLockKey));",
+            execute(createSchemaTable),
+            "SELECT max(version) INTO stored FROM haapi_gateway_schema;",
+            "PERFORM set_config('\(preparationNote)', '\(marker) ' || coalesce(stored::text, 'none'), false);",
+            // Tables newer than this gateway's are left as they are (the gateway refuses them).
+            "IF stored > \(currentVersion) THEN RETURN; END IF;",
+        ]
+        for version in 1...currentVersion {
+            lines += ["IF coalesce(stored, 0) < \(version) THEN"] + (migrations[version] ?? []).map(execute) + ["END IF;"]
+        }
+        lines += [
+            "IF stored IS NULL THEN INSERT INTO haapi_gateway_schema (version) VALUES (\(currentVersion));",
+            "ELSIF stored < \(currentVersion) THEN UPDATE haapi_gateway_schema SET version = \(currentVersion), installed_at = now();",
+            "END IF;",
+            "END",
+            "$haapi_gateway_preparation$",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
     static let schemaTable = "haapi_gateway_schema"
     static let sessionsTable = "haapi_gateway_sessions"
     static let outboxTable = "haapi_gateway_outbox"

@@ -21,6 +21,7 @@ public enum MessageKey: String, CaseIterable, Sendable, Codable {
     case passkeyUnavailable, passkeyInvalid
     case restarting
     case busyTitle, sessionsFull, tooManyAttemptsTitle, tooManyAttempts, tooManyNewSignIns
+    case retryIn, waitHour, waitHours, waitMinute, waitMinutes, waitSecond, waitSeconds, waitAnd
     case pairTitle, pairCheck, pairConfirm, pairMismatch, pairLinkUsed, pairOpenLink
     case deviceTitle, deviceEnterCode, deviceCodeLabel, deviceCodeUnknown, deviceCodeUsed, deviceConfirmTitle, deviceCheck, deviceConfirm, deviceDeny
     case deviceRefusedTitle, deviceRefused, deviceSignedIn, deviceCodeExpired, deviceHandOverFailed, tooManyWrongCodes

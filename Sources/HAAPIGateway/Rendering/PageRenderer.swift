@@ -136,18 +136,24 @@ struct PageRenderer: Sendable {
     }
 
     /// A page with a title, a message and optionally "Start again" / "Try again".
-    /// - Parameter links: Buttons that post to the gateway (a problem's links), each with `action`, `title` and `csrf`.
+    /// - Parameters:
+    ///   - links: Buttons that post to the gateway (a problem's links), each with `action`, `title` and `csrf`.
+    ///   - retryAfterSeconds: The `Retry-After` the page is sent with, if the message is to end by saying when to try
+    ///     again (a 429's: "You can try again in 4 minutes and 10 seconds.").
     func messagePage(
         title: PageText,
         message: PageText,
         startAgain: Bool = false,
         tryAgain: Bool = false,
         links: [[String: TemplateValue]] = [],
+        retryAfterSeconds: Int? = nil,
         language: String
     ) -> String {
-        render(
+        var text = messages.text(message, language: language)
+        if let retryAfterSeconds { text += " " + messages.retryIn(seconds: retryAfterSeconds, language: language) }
+        return render(
             [
-                "title": .string(messages.text(title, language: language)), "message": .string(messages.text(message, language: language)),
+                "title": .string(messages.text(title, language: language)), "message": .string(text),
                 "startAgain": .bool(startAgain), "tryAgain": .bool(tryAgain), "notices": [], "links": .list(links),
             ],
             template: "message",

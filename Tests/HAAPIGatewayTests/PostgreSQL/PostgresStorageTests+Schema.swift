@@ -38,6 +38,66 @@ extension PostgresStorageTests {
             }
         }
 
+        /// Issue #38: on a machine loaded by the whole suite the preparation of four gateways at once ran past its 30 s.
+        /// Each held the preparation lock across its transaction's round trips to the gateway (23 to create the tables,
+        /// 4 to find them made) while the others waited for it: the time was the loaded gateways answering late, not the
+        /// database's work. A link that hands every answer over 1 s late makes that lateness certain: held across round
+        /// trips, the lock is held 22 s by the gateway that creates the tables alone; held only while the database runs
+        /// the preparation, each gateway needs three round trips of its own (its connection opened before).
+        @Test(
+            "four gateways starting at once whose database answers come 1 s late (a loaded machine) all prepare an empty database within 20 s: the preparation lock is held only while the database runs the preparation"
+        )
+        func concurrentCreationOverASlowLink() async throws {
+            let database = try await StorageTestDatabase.make()
+            let relay = try await DelayingTCPRelay.start(to: database.server.port, delay: .seconds(1))
+            let server = database.server
+            let url = try PostgresURL.parse("postgres://\(server.user):\(server.password)@127.0.0.1:\(relay.port)/\(database.name)?sslmode=disable")
+                .get()
+            var options = PostgresDatabase.Options()
+            options.maximumConnections = 4
+            options.operationTimeout = .seconds(60)
+            options.preparationTimeout = .seconds(20)
+            let handles = try (0..<4).map { _ in
+                PostgresDatabase(url: url, cipher: try #require(SessionCipher(keys: [key])), options: options, logger: StorageTestDatabase.silent)
+            }
+            let pools = handles.map { handle in
+                Task {
+                    await withDiscardingTaskGroup { group in
+                        group.addTask { await handle.client.run() }
+                        group.addTask { await handle.asynchronousClient.run() }
+                    }
+                }
+            }
+            // Each gateway's connection is open before they start (opening one takes three round trips of its own).
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for handle in handles { group.addTask { _ = try await handle.perform("connect") { try await $0.query("SELECT 1").collect() } } }
+                try await group.waitForAll()
+            }
+            let started = ContinuousClock.now
+            let outcomes = await withTaskGroup(of: PostgresStorageError?.self) { group in
+                for handle in handles {
+                    group.addTask {
+                        do throws(PostgresStorageError) {
+                            try await handle.prepareSchema()
+                            return nil
+                        } catch {
+                            return error
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let elapsed = ContinuousClock.now - started
+            for pool in pools { pool.cancel() }
+            for pool in pools { await pool.value }
+            await relay.stop()
+            #expect(outcomes.compactMap { $0 }.isEmpty, "every gateway prepared the tables (in \(elapsed)): \(outcomes.compactMap { $0 })")
+            #expect(
+                try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 \(PostgresSchema.currentVersion)"
+            )
+            #expect(try await database.sql("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'haapi_gateway_%'") == "9")
+        }
+
         @Test("tables newer than this gateway knows: preparing fails with newer_schema, and running stops with one line (exit 78)")
         func newerSchemaIsRefused() async throws {
             let database = try await StorageTestDatabase.make()
@@ -144,7 +204,9 @@ extension PostgresStorageTests {
                 GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox TO \(role);
                 """
             )
-            try await database.withDatabase(keys: [key], user: role, password: "limited-password", prepare: false) { handle in
+            // The pool only: run() would prepare too, and its refusal ends the pool under this preparation's connection
+            // ("clientClosedConnection" instead of the line, on a loaded machine).
+            try await database.withDatabase(keys: [key], user: role, password: "limited-password", prepare: false, poolOnly: true) { handle in
                 let error = await #expect(throws: PostgresStorageError.self) { try await handle.prepareSchema() }
                 #expect(
                     error?.message
@@ -155,7 +217,7 @@ extension PostgresStorageTests {
 
             let empty = try await StorageTestDatabase.make()
             try await empty.sql("REVOKE CREATE ON SCHEMA public FROM PUBLIC;")  // the role is the server's already
-            try await empty.withDatabase(keys: [key], user: role, password: "limited-password", prepare: false) { handle in
+            try await empty.withDatabase(keys: [key], user: role, password: "limited-password", prepare: false, poolOnly: true) { handle in
                 let error = await #expect(throws: PostgresStorageError.self) { try await handle.prepareSchema() }
                 #expect(
                     error?.message.contains("(none yet, version \(PostgresSchema.currentVersion) needed): run docs/postgres-schema.sql") == true,
