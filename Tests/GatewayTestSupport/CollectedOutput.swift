@@ -12,13 +12,6 @@ final class CollectedOutput: @unchecked Sendable {
 
     func text(error: Bool) -> String { lock.withLock { String(decoding: error ? errors : output, as: UTF8.self) } }
 
-    /// Gathers `process`'s standard output and error from now on (call before it runs).
-    func attach(to process: Process) {
-        let (out, err) = pipes()
-        process.standardOutput = out
-        process.standardError = err
-    }
-
     /// Two pipes whose output is gathered from now on: give them to a process as its standard output and error.
     func pipes() -> (output: Pipe, error: Pipe) {
         let out = Pipe()

@@ -44,14 +44,17 @@ enum TestTools {
     /// server of their own (`PostgresTestServer`).
     static let postgresAvailable: Bool = requireAll || PostgresTestServer.binaries != nil
 
+    /// Whether python3 imports `module`. Started with ``SpawnedProcess``, never Foundation's `Process`: once one of those
+    /// has run, Foundation watches every child of the test process from a dispatch source of its own, and the tests'
+    /// run died in libdispatch's event loop (SIGSEGV in `_dispatch_event_loop_drain`) while other children ran.
     static func pythonHas(_ module: String) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import \(module)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        guard
+            let process = try? SpawnedProcess(
+                executable: URL(fileURLWithPath: "/usr/bin/env"),
+                arguments: ["python3", "-c", "import \(module)"],
+                environment: ProcessInfo.processInfo.environment
+            )
+        else { return false }
+        return process.waitUntilExit() == 0
     }
 }

@@ -20,22 +20,25 @@ struct DeviceClientInteropTests {
 
     /// The Python client, its JSON lines gathered as they come.
     final class PythonClient: @unchecked Sendable {
-        let process = Process()
+        let process: SpawnedProcess
         let output = CollectedOutput()
 
         /// - Parameters:
         ///   - baseURL: The gateway the device code is asked of.
         ///   - pollAndRefresh: Replicas of it that the library polls and refreshes through, when given.
         init(baseURL: String, pollAndRefresh: (poll: String, refresh: String)? = nil) throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments =
-                [
+            let (standardOutput, standardError) = output.pipes()
+            process = try SpawnedProcess(
+                executable: URL(fileURLWithPath: "/usr/bin/env"),
+                arguments: [
                     "python3", Repository.root.appendingPathComponent("Tests/Interop/rfc8628_client.py").path, baseURL, "build-host",
                     DeviceClientInteropTests.secret,
                 ]
-                + (pollAndRefresh.map { [$0.poll, $0.refresh] } ?? [])
-            output.attach(to: process)
-            try process.run()
+                    + (pollAndRefresh.map { [$0.poll, $0.refresh] } ?? []),
+                environment: ProcessInfo.processInfo.environment,
+                standardOutput: standardOutput,
+                standardError: standardError
+            )
         }
 
         /// The JSON line of `step`, once printed.

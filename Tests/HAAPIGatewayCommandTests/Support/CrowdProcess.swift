@@ -2,12 +2,11 @@ import Foundation
 
 @testable import GatewayTestSupport
 
-/// A crowd of idle TCP connections held by a process of its own (Python), not by the test process: Foundation's
-/// `Process.run()` crashes in a process holding more than 1 024 descriptors (an `fd_set` overrun), and other tests start
-/// processes meanwhile. It opens `count` connections from `source` to 127.0.0.1:`port`, prints `ready`, then every
+/// A crowd of idle TCP connections held by a process of its own (Python), not by the test process, which would then hold
+/// more than 1 024 descriptors while other tests start processes. It opens `count` connections from `source` to 127.0.0.1:`port`, prints `ready`, then every
 /// 200 ms `open N` (how many the gateway has not closed), until its standard input closes.
 final class CrowdProcess: @unchecked Sendable {
-    private let process = Process()
+    private let process: SpawnedProcess
     private let input = Pipe()
     private let collected = CollectedOutput()
 
@@ -41,11 +40,15 @@ final class CrowdProcess: @unchecked Sendable {
 
     /// Starts the process and waits until the whole crowd is connected.
     init(_ count: Int, to port: Int, from source: String) async throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script, String(port), String(count), source]
-        process.standardInput = input
-        collected.attach(to: process)
-        try process.run()
+        let (output, error) = collected.pipes()
+        process = try SpawnedProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: ["python3", "-c", Self.script, String(port), String(count), source],
+            environment: ProcessInfo.processInfo.environment,
+            standardInput: input,
+            standardOutput: output,
+            standardError: error
+        )
         _ = try await collected.waitFor("(ready)")
     }
 

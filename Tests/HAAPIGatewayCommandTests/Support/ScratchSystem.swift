@@ -24,14 +24,14 @@ struct ScratchSystem {
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") && overlaysWork())
 
     private static func overlaysWork() -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-m", "--propagation", "private", "/bin/sh", "-c", "mount -t tmpfs tmpfs /mnt"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        guard
+            let process = try? SpawnedProcess(
+                executable: URL(fileURLWithPath: "/usr/bin/unshare"),
+                arguments: ["-m", "--propagation", "private", "/bin/sh", "-c", "mount -t tmpfs tmpfs /mnt"],
+                environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
+            )
+        else { return false }
+        return process.waitUntilExit() == 0
     }
 
     /// The first lines of every script: stop at the first failure, and the scratch copies of the system's paths.

@@ -25,22 +25,22 @@ struct QRCodeTests {
                     result[level + str(mask)] = ["".join("1" if cell else "0" for cell in row) for row in qr.get_matrix()]
             print(json.dumps(result))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
         let input = Pipe()
         let output = Pipe()
         let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        let process = try SpawnedProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: ["python3", "-c", script],
+            environment: ProcessInfo.processInfo.environment,
+            standardInput: input,
+            standardOutput: output,
+            standardError: errors
+        )
         input.fileHandleForWriting.write(Data(text.utf8))
         try input.fileHandleForWriting.close()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let matrices = try JSONSerialization.jsonObject(with: data) as? [String: [String]] else {
+        guard process.waitUntilExit() == 0, let matrices = try JSONSerialization.jsonObject(with: data) as? [String: [String]] else {
             Issue.record("python3 with the qrcode package is needed (python3 -m pip install qrcode): \(problem)")
             return [:]
         }
