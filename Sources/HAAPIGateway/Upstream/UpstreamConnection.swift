@@ -100,7 +100,8 @@ public final class UpstreamConnection: Service, Sendable {
                 : "the upstream \(upstreamName) answered, but not as a HAAPI server for this client: \(error.message)"
             state.withLock { $0.status = .misconfigured(message) }
             logger.error("upstream misconfigured", metadata: ["upstream": "\(upstreamName)", "error": "\(error.code)", "reason": "\(error.message)"])
-            throw ConfigurationError(problems: ["upstream: \(message)"])
+            // `doctor` takes the operator from here: it asks the upstream step by step and names the setting to change.
+            throw ConfigurationError(problems: ["upstream: \(message) (haapi-gateway doctor checks the upstream step by step and names what to change)"])
         }
     }
 
