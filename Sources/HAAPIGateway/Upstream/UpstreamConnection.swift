@@ -101,7 +101,9 @@ public final class UpstreamConnection: Service, Sendable {
             state.withLock { $0.status = .misconfigured(message) }
             logger.error("upstream misconfigured", metadata: ["upstream": "\(upstreamName)", "error": "\(error.code)", "reason": "\(error.message)"])
             // `doctor` takes the operator from here: it asks the upstream step by step and names the setting to change.
-            throw ConfigurationError(problems: ["upstream: \(message) (haapi-gateway doctor checks the upstream step by step and names what to change)"])
+            throw ConfigurationError(
+                problems: ["upstream: \(message) (haapi-gateway doctor checks the upstream step by step and names what to change)"]
+            )
         }
     }
 
