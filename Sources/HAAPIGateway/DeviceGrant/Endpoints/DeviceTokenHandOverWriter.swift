@@ -5,14 +5,14 @@ import Logging
 /// became of it: once the answer is written the authorization is forgotten; an answer that could not be written gives
 /// the tokens back for the device's next poll.
 struct DeviceTokenHandOverWriter: Sendable {
-    /// How many times the end of a hand-over is noted before the tokens are left to the device's next poll again.
-    static let endAttempts = 20
-
-    /// The wait between two attempts to note the end (20 attempts half a second apart: a store unreachable for 10 s).
-    static let retryDelay: Duration = .milliseconds(500)
-
     let store: any DeviceAuthorizationStore
     let logger: Logger
+    /// How long the end of a hand-over is asked of a store that does not answer before the tokens are left to the device's
+    /// next poll again (default a minute: a database restarted in that time, or known to be down and failing every
+    /// attempt at once, does not hand the same tokens out twice; the device's polls meanwhile are told to wait).
+    var patience: Duration = .seconds(60)
+    /// The wait between two attempts to note the end.
+    var retryDelay: Duration = .milliseconds(500)
 
     /// `response`, whose body ends `handOver` once it has been written to the device's connection.
     func response(_ response: Response, handingOver handOver: DeviceTokenHandOver) -> Response {
@@ -41,12 +41,13 @@ struct DeviceTokenHandOverWriter: Sendable {
     }
 
     private func noteEnd(_ handOver: DeviceTokenHandOver) async {
-        for attempt in 1...Self.endAttempts {
+        let deadline = ContinuousClock.now + patience
+        while true {
             do {
                 try await store.handedOver(handOver)
                 return
             } catch {
-                guard attempt < Self.endAttempts, (try? await Task.sleep(for: Self.retryDelay)) != nil else { break }
+                guard ContinuousClock.now + retryDelay < deadline, (try? await Task.sleep(for: retryDelay)) != nil else { break }
             }
         }
         logger.warning(

@@ -66,6 +66,71 @@ struct DeviceTokenHandOverWriterTests {
         #expect(await poll() == .invalid)
     }
 
+    /// A store that does not answer for a while (its database restarting, or known to be down and failing every call at
+    /// once): the end is asked again until it answers, within the writer's patience, so the device is not handed the
+    /// same tokens again. Counting attempts (20, half a second apart) gave up after 10 s of a database that failed at once,
+    /// and the 10-minute replica soak saw a device get its tokens a second time after the database's 10 s restart.
+    @Test("a store that does not answer for a while: the end is noted once it answers, within the writer's patience, however many attempts fail at once")
+    func anEndIsNotedOnceTheStoreAnswers() async throws {
+        let outage = ContinuousClock.now + .milliseconds(600)
+        let down = StoreDownUntil(outage, inner: store)
+        let writer = DeviceTokenHandOverWriter(
+            store: down,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+            patience: .seconds(30),
+            retryDelay: .milliseconds(10)
+        )
+        let response = writer.response(DeviceAuthorizationController.json(["access_token": "canary-access-token"]), handingOver: handOver)
+        try await response.body.write(Connection(closed: false, received: ReceivedBytes()))
+        #expect(down.failures > 20, "every attempt failed at once while it was down: \(down.failures)")
+        #expect(await poll() == .invalid, "the end was noted: the code is spent")
+    }
+
+    /// A device authorization store whose hand-over ends fail at once (as a database known to be down) until `until`.
+    final class StoreDownUntil: DeviceAuthorizationStore, @unchecked Sendable {
+        let until: ContinuousClock.Instant
+        let inner: any DeviceAuthorizationStore
+        private(set) var failures = 0
+
+        init(_ until: ContinuousClock.Instant, inner: any DeviceAuthorizationStore) {
+            self.until = until
+            self.inner = inner
+        }
+
+        func handedOver(_ handOver: DeviceTokenHandOver) async throws(GatewayError) {
+            guard ContinuousClock.now >= until else {
+                failures += 1
+                throw GatewayError(.storeUnavailable, .sessionStoreUnavailable)
+            }
+            try await inner.handedOver(handOver)
+        }
+
+        func update(settings: DeviceSettings) async { await inner.update(settings: settings) }
+        func create(client: DeviceClient, scopes: [String]?, address: String?) async throws(GatewayError) -> (
+            deviceCode: String, authorization: DeviceAuthorization
+        )? { try await inner.create(client: client, scopes: scopes, address: address) }
+        func waiting(from address: String) async throws(GatewayError) -> Int { try await inner.waiting(from: address) }
+        func enter(userCode: String) async throws(GatewayError) -> UserCodeEntry { try await inner.enter(userCode: userCode) }
+        func beginSignIn(userCode: String) async throws(GatewayError) -> DeviceAuthorization? { try await inner.beginSignIn(userCode: userCode) }
+        func knows(userCode: String) async throws(GatewayError) -> Bool { try await inner.knows(userCode: userCode) }
+        func reopen(reference: String) async throws(GatewayError) { try await inner.reopen(reference: reference) }
+        func refuse(userCode: String) async throws(GatewayError) -> Bool { try await inner.refuse(userCode: userCode) }
+        func approve(reference: String, tokens: OAuthTokens) async throws(GatewayError) -> Bool {
+            try await inner.approve(reference: reference, tokens: tokens)
+        }
+        func deny(reference: String) async throws(GatewayError) { try await inner.deny(reference: reference) }
+        func poll(deviceCode: String, clientID: String) async throws(GatewayError) -> DevicePollAnswer {
+            try await inner.poll(deviceCode: deviceCode, clientID: clientID)
+        }
+        func handOverFailed(_ handOver: DeviceTokenHandOver) async throws(GatewayError) { try await inner.handOverFailed(handOver) }
+        func recordIssued(accessToken: String, to clientID: String, forSeconds seconds: Int) async throws(GatewayError) {
+            try await inner.recordIssued(accessToken: accessToken, to: clientID, forSeconds: seconds)
+        }
+        func wasIssued(accessToken: String, to clientID: String) async throws(GatewayError) -> Bool {
+            try await inner.wasIssued(accessToken: accessToken, to: clientID)
+        }
+    }
+
     @Test("an answer that could not be written gives the tokens back: the next poll gets them at once")
     func unwrittenGivesTheTokensBack() async throws {
         await #expect(throws: ChannelError.self) { try await write(to: Connection(closed: true, received: ReceivedBytes())) }
