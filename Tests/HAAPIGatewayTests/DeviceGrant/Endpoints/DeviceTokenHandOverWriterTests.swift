@@ -70,7 +70,9 @@ struct DeviceTokenHandOverWriterTests {
     /// once): the end is asked again until it answers, within the writer's patience, so the device is not handed the
     /// same tokens again. Counting attempts (20, half a second apart) gave up after 10 s of a database that failed at once,
     /// and the 10-minute replica soak saw a device get its tokens a second time after the database's 10 s restart.
-    @Test("a store that does not answer for a while: the end is noted once it answers, within the writer's patience, however many attempts fail at once")
+    @Test(
+        "a store that does not answer for a while: the end is noted once it answers, within the writer's patience, however many attempts fail at once"
+    )
     func anEndIsNotedOnceTheStoreAnswers() async throws {
         let outage = ContinuousClock.now + .milliseconds(600)
         let down = StoreDownUntil(outage, inner: store)
@@ -106,7 +108,11 @@ struct DeviceTokenHandOverWriterTests {
         }
 
         func update(settings: DeviceSettings) async { await inner.update(settings: settings) }
-        func create(client: DeviceClient, scopes: [String]?, address: String?) async throws(GatewayError) -> (
+        func create(
+            client: DeviceClient,
+            scopes: [String]?,
+            address: String?
+        ) async throws(GatewayError) -> (
             deviceCode: String, authorization: DeviceAuthorization
         )? { try await inner.create(client: client, scopes: scopes, address: address) }
         func waiting(from address: String) async throws(GatewayError) -> Int { try await inner.waiting(from: address) }
