@@ -74,33 +74,33 @@ struct DeviceTokenHandOverWriterTests {
         "a store that does not answer for a while: the end is noted once it answers, within the writer's patience, however many attempts fail at once"
     )
     func anEndIsNotedOnceTheStoreAnswers() async throws {
-        let outage = ContinuousClock.now + .milliseconds(600)
-        let down = StoreDownUntil(outage, inner: store)
+        // Down for 50 calls, each failing at once: more than the 20 attempts counted before.
+        let down = StoreDown(forCalls: 50, inner: store)
         let writer = DeviceTokenHandOverWriter(
             store: down,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-            patience: .seconds(30),
-            retryDelay: .milliseconds(10)
+            patience: .seconds(60),
+            retryDelay: .milliseconds(2)
         )
         let response = writer.response(DeviceAuthorizationController.json(["access_token": "canary-access-token"]), handingOver: handOver)
         try await response.body.write(Connection(closed: false, received: ReceivedBytes()))
-        #expect(down.failures > 20, "every attempt failed at once while it was down: \(down.failures)")
-        #expect(await poll() == .invalid, "the end was noted: the code is spent")
+        #expect(down.failures == 50, "every call failed while it was down: \(down.failures)")
+        #expect(await poll() == .invalid, "the end was noted once the store answered: the code is spent")
     }
 
-    /// A device authorization store whose hand-over ends fail at once (as a database known to be down) until `until`.
-    final class StoreDownUntil: DeviceAuthorizationStore, @unchecked Sendable {
-        let until: ContinuousClock.Instant
+    /// A device authorization store whose first `calls` hand-over ends fail at once (as a database known to be down).
+    final class StoreDown: DeviceAuthorizationStore, @unchecked Sendable {
+        let calls: Int
         let inner: any DeviceAuthorizationStore
         private(set) var failures = 0
 
-        init(_ until: ContinuousClock.Instant, inner: any DeviceAuthorizationStore) {
-            self.until = until
+        init(forCalls calls: Int, inner: any DeviceAuthorizationStore) {
+            self.calls = calls
             self.inner = inner
         }
 
         func handedOver(_ handOver: DeviceTokenHandOver) async throws(GatewayError) {
-            guard ContinuousClock.now >= until else {
+            guard failures >= calls else {
                 failures += 1
                 throw GatewayError(.storeUnavailable, .sessionStoreUnavailable)
             }
