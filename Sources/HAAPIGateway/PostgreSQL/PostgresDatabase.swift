@@ -178,7 +178,7 @@ public final class PostgresDatabase: Service, Sendable {
     private func createOrMigrate(to current: Int) async throws(PostgresStorageError) {
         let logger = self.logger
         let marker = String(UInt64.random(in: .min ... .max), radix: 16)
-        let note: String? = try await perform("prepare the tables", limit: options.preparationTimeout, evenWhenDown: true) { client in
+        let note: String? = try await perform("prepare the tables", limit: options.preparationTimeout) { client in
             try await client.withConnection { connection in
                 _ = try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.preparation(marker: marker)), logger: logger).collect()
                 var note: String?
@@ -222,7 +222,7 @@ public final class PostgresDatabase: Service, Sendable {
         if let last = lastReadiness.withLock({ $0 }), now - last.at < options.readinessReuse { return last.readiness }
         let readiness: StorageReadiness
         do throws(PostgresStorageError) {
-            try await perform("readiness", limit: options.readinessTimeout, evenWhenDown: true) { client in
+            try await perform("readiness", limit: options.readinessTimeout) { client in
                 _ = try await client.query("SELECT 1").collect()
             }
             readiness = .ready
@@ -258,16 +258,18 @@ public final class PostgresDatabase: Service, Sendable {
     }
 
     /// Runs `body` with the pool of `commit` within `limit` (default ``Options/operationTimeout``), every failure a
-    /// ``PostgresStorageError`` naming `operation`. While the database is known to be down (``outage``) it fails at once
-    /// as `unavailable`, unless `evenWhenDown` (preparing the tables, readiness, the outage's probe).
+    /// ``PostgresStorageError`` naming `operation`. Every outcome is noted in ``outage``; with `failingAtOnceWhenDown` (a
+    /// person's page waits for it) it fails at once as `unavailable` while the database is down or suspect, rather than
+    /// wait out its limit again. Background work (deliveries, a device's hand-over) keeps asking.
     func perform<Value: Sendable>(
         _ operation: String,
         limit: Duration? = nil,
         commit: Commit = .durable,
-        evenWhenDown: Bool = false,
+        failingAtOnceWhenDown: Bool = false,
         _ body: @escaping @Sendable (PostgresClient) async throws -> Value
     ) async throws(PostgresStorageError) -> Value {
-        if !evenWhenDown, let reason = outage.reason {
+        if failingAtOnceWhenDown, outage.failsAtOnce {
+            let reason = outage.reason ?? "it did not answer in time"
             throw PostgresStorageError(.unavailable, "\(operation): not asked, the database is down (\(reason))")
         }
         let limit = limit ?? options.operationTimeout
@@ -287,40 +289,43 @@ public final class PostgresDatabase: Service, Sendable {
             outage.record(nil)
             return value
         } catch {
-            if outage.record(error) {
-                // Before the tables are prepared, the preparation says it (``prepareUntilDone()``).
-                if tablesPrepared {
+            // The probe says when the database is known to be down (before the tables are prepared, the preparation says it).
+            if outage.record(error) { Task { await self.probeUntilAnswered() } }
+            throw error
+        }
+    }
+
+    /// Asks a database that failed an operation whether it answers, at once and then every ``outageProbeInterval``, until
+    /// it does (which ends the outage, or the doubt of an operation that only ran out of time) or the gateway stops. A
+    /// probe that fails makes the database known to be down; the first failure is explained (what one connection meets,
+    /// named), for `/readyz` and the pages' log lines.
+    private func probeUntilAnswered() async {
+        var explained = false
+        var wasDown = false
+        while phase.withLock({ $0 }) == .running {
+            do throws(PostgresStorageError) {
+                try await perform("ask whether the database answers", limit: options.readinessTimeout) { client in
+                    _ = try await client.query("SELECT 1").collect()
+                }
+            } catch {
+                outage.confirm(error.message)
+                if !wasDown, tablesPrepared {
                     logger.warning(
                         "the database does not answer; pages say so at once until it does again",
                         metadata: ["database": "\(name)", "error": "\(error.message)"]
                     )
                 }
-                Task { await self.probeUntilAnswered() }
-            }
-            throw error
-        }
-    }
-
-    /// Asks a database known to be down whether it answers again, every ``outageProbeInterval``, until it does (which
-    /// ends the outage) or the gateway stops. The first failure is explained (what one connection meets, named), for
-    /// `/readyz` and the pages' log lines.
-    private func probeUntilAnswered() async {
-        var explained = false
-        repeat {
-            try? await Task.sleep(for: Self.outageProbeInterval)
-            guard phase.withLock({ $0 }) == .running else { continue }
-            do throws(PostgresStorageError) {
-                try await perform("ask whether the database answers again", limit: options.readinessTimeout, evenWhenDown: true) { client in
-                    _ = try await client.query("SELECT 1").collect()
-                }
-            } catch {
+                wasDown = true
                 if !explained {
                     explained = true
                     outage.explain(await self.explained(error))
                 }
             }
-        } while outage.probeGoesOn(stopping: phase.withLock { $0 } != .running)
-        if !outage.isDown, tablesPrepared { logger.notice("the database answers again", metadata: ["database": "\(name)"]) }
+            guard outage.probeGoesOn(stopping: phase.withLock { $0 } != .running) else { break }
+            try? await Task.sleep(for: Self.outageProbeInterval)
+        }
+        _ = outage.probeGoesOn(stopping: true)
+        if wasDown, !outage.isDown, tablesPrepared { logger.notice("the database answers again", metadata: ["database": "\(name)"]) }
     }
 
     /// Binds the clock's reading (nil: the database's `now()`).
@@ -331,7 +336,7 @@ public final class PostgresDatabase: Service, Sendable {
     // MARK: - Preparing
 
     private func storedSchemaVersion() async throws(PostgresStorageError) -> Int? {
-        try await perform("read the schema version", limit: options.preparationTimeout, evenWhenDown: true) { client in
+        try await perform("read the schema version", limit: options.preparationTimeout) { client in
             var exists = false
             for try await found in try await client.query("SELECT to_regclass('haapi_gateway_schema') IS NOT NULL").decode(Bool.self) {
                 exists = found

@@ -57,7 +57,8 @@ final class PostgresNewSessionLimiter: NewSessionBudget {
             binds: bindings
         )
         do throws(PostgresStorageError) {
-            let (admitted, wait) = try await database.perform("count an address's new sign-ins", commit: .asynchronous) { client in
+            let (admitted, wait) = try await database.perform("count an address's new sign-ins", commit: .asynchronous, failingAtOnceWhenDown: true) {
+                client in
                 try await client.query(query).decode((Bool, Int32?).self).first { _ in true } ?? (true, nil)
             }
             return admitted ? nil : Int(wait ?? 1)

@@ -360,7 +360,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
         _ body: () async throws(PostgresStorageError) -> Value
     ) async throws(GatewayError) -> Value {
         let unavailable = starting ? Self.unavailableToStart : Self.unavailable
-        guard !storage.database.outage.isDown else { throw unavailable }
+        guard !storage.database.outage.failsAtOnce else { throw unavailable }
         do {
             return try await body()
         } catch {

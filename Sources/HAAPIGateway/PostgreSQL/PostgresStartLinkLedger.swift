@@ -20,7 +20,7 @@ struct PostgresStartLinkLedger: StartLinkLedger {
             binds: bindings
         )
         do throws(PostgresStorageError) {
-            return try await database.perform("note a used start link") { client in
+            return try await database.perform("note a used start link", failingAtOnceWhenDown: true) { client in
                 let inserted = try await client.query(insert).decode(Int32.self).first { _ in true }
                 return inserted != nil
             }
