@@ -115,7 +115,11 @@ struct DeploymentRecipeTests {
         }
         let release = source.appendingPathComponent(".build/release")
         try FileManager.default.createDirectory(at: release, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Repository.executable, to: release.appendingPathComponent("haapi-gateway"))
+        // A link, not a copy of the 150 MB debug binary (the recipe's `install` copies it once more, as it would).
+        let binary = release.appendingPathComponent("haapi-gateway")
+        if (try? FileManager.default.linkItem(at: Repository.executable, to: binary)) == nil {
+            try FileManager.default.copyItem(at: Repository.executable, to: binary)
+        }
         return source
     }
 
