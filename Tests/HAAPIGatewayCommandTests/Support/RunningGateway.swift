@@ -72,6 +72,19 @@ final class RunningGateway: @unchecked Sendable {
     /// The process's id (the gateway's own, also when it was started through `sh`, which `exec`s it).
     var processIdentifier: Int32 { process.processIdentifier }
 
+    /// Sends SIGTERM and waits for the exit; SIGKILL after `limit`.
+    /// - Returns: The exit status (that of SIGKILL when it was needed) and how long the stop took.
+    func stopped(killingAfter limit: Duration) async throws -> (status: Int32, took: Duration) {
+        signal(SIGTERM)
+        let started = ContinuousClock.now
+        while isRunning, ContinuousClock.now - started < limit {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let took = ContinuousClock.now - started
+        if isRunning { signal(SIGKILL) }
+        return (try await waitForExit(timeout: .seconds(10)), took)
+    }
+
     /// Sends a signal (SIGTERM, SIGINT) to the process.
     func signal(_ number: Int32) { process.signal(number) }
 
