@@ -14,9 +14,24 @@ final class TestBrowser: @unchecked Sendable {
 
         func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
 
+        /// The page in one line for a failure's first line (CI shows only that): its status, title and heading.
+        var summary: String {
+            func text(of element: String) -> String? {
+                guard let open = html.range(of: "<\(element)"), let start = html[open.upperBound...].range(of: ">"),
+                    let close = html[start.upperBound...].range(of: "</\(element)>")
+                else { return nil }
+                let inner = html[start.upperBound..<close.lowerBound]
+                    .replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
+                    .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                return inner.isEmpty ? nil : inner
+            }
+            let parts = ["HTTP \(status)", text(of: "title").map { "title '\($0)'" }, text(of: "h1").map { "heading '\($0)'" }]
+            return parts.compactMap { $0 }.joined(separator: ", ")
+        }
+
         func form(button: String) throws -> ScrapedForm {
             guard let form = forms.first(where: { $0.button == button }) else {
-                throw BrowserError("no form with button '\(button)' in:\n\(html)")
+                throw BrowserError("no form with button '\(button)' in \(summary):\n\(html)")
             }
             return form
         }
