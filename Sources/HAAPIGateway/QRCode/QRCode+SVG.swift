@@ -17,8 +17,9 @@ extension QRCode {
                 path += "M\(start + quietZone) \(row + quietZone)h\(column - start)v1h-\(column - start)z"
             }
         }
-        let name = label.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        // Escaped byte by byte like every value of a page: `replacingOccurrences` compares whole characters, and an
+        // upstream title with a quote joined by a combining mark would end the attribute.
+        let name = HTMLEscaping.escape(label)
         return
             ##"<svg xmlns="http://www.w3.org/2000/svg" class="qr-code" viewBox="0 0 \##(width) \##(width)" role="img" aria-label="\##(name)" shape-rendering="crispEdges">"##
             + ##"<rect width="\##(width)" height="\##(width)" fill="#fff"/><path fill="#000" d="\##(path)"/></svg>"##

@@ -346,7 +346,7 @@ struct StepPageBuilder {
         let error = snapshot.fieldErrors[field.name]
         var context: [String: TemplateValue] = [
             "id": .string(id),
-            "name": .string(field.name),
+            "name": .string(PageFieldName.onPage(field.name)),
             "label": .string(field.label ?? field.placeholder ?? field.name),
             "placeholder": .string(field.placeholder ?? ""),
             "required": .bool(field.isRequired && field.readonly != true),

@@ -254,57 +254,28 @@ actor SignInSession {
         )
     }
 
-    /// Submits the action at `address` of step `submittedVersion` with the browser's form values.
-    ///
-    /// Hidden fields come from the step, never from the browser; undeclared names are dropped; missing required
-    /// fields re-render the step without calling upstream. A context field of a JSON form (a WebAuthn credential) must
-    /// be a bounded JSON object and is sent upstream as that object.
+    /// Submits the action at `address` of step `submittedVersion` with the browser's form values (``PostedStepForm``):
+    /// missing required fields re-render the step without calling upstream. A context field of a JSON form (a WebAuthn
+    /// credential) must be a bounded JSON object and is sent upstream as that object.
     func submit(version submittedVersion: Int, address: ActionAddress, form: [String: String], acceptLanguage: String?) async throws(GatewayError) {
         guard let step = currentStep(for: submittedVersion) else { return }
         guard let action = address.resolve(in: step), let model = action.form else {
             throw GatewayError(.badRequest, .unknownButton)
         }
-        var parameters: [String: JSONValue] = [:]
-        var missing: [String: PageText] = [:]
-        var typed: [String: String] = [:]
-        for field in model.fields {
-            switch field.type {
-            case .hidden:
-                continue
-            case .checkbox:
-                typed[field.name] = form[field.name] == nil ? "" : "on"
-                if form[field.name] != nil {
-                    parameters[field.name] = .string(field.value ?? "on")
-                } else if field.isRequired, field.readonly != true {
-                    missing[field.name] = .gateway(.requiredField, arguments: ["field": field.label ?? field.name])
-                }
-            default:
-                let value = form[field.name] ?? ""
-                if field.type == .context, model.isJSON {
-                    guard let object = PostedJSONObject.parse(value) else {
-                        notices = [.gateway(.passkeyInvalid)]
-                        return
-                    }
-                    parameters[field.name] = object
-                    continue
-                }
-                if field.type != .password { typed[field.name] = value }
-                if value.isEmpty {
-                    if field.isRequired { missing[field.name] = .gateway(.requiredField, arguments: ["field": field.label ?? field.name]) }
-                } else {
-                    parameters[field.name] = .string(value)
-                }
-            }
+        let posted = PostedStepForm(model: model, posted: form)
+        if posted.invalidJSON {
+            notices = [.gateway(.passkeyInvalid)]
+            return
         }
-        guard missing.isEmpty else {
-            fieldErrors = missing
-            values = typed
+        guard posted.missing.isEmpty else {
+            fieldErrors = posted.missing
+            values = posted.typed
             notices = [.gateway(.fillRequired)]
             return
         }
-        try await run(preserving: typed) { flow throws(HAAPIError) in
+        try await run(preserving: posted.typed) { flow throws(HAAPIError) in
             try await flow.followAutomaticSteps(
-                from: try await flow.submitForm(action, values: parameters, acceptLanguage: acceptLanguage),
+                from: try await flow.submitForm(action, values: posted.parameters, acceptLanguage: acceptLanguage),
                 acceptLanguage: acceptLanguage
             )
         }

@@ -150,6 +150,9 @@ struct QRCodeTests {
             )
         )
         #expect(!svg.contains("style") && !svg.contains("<script"))
+        // A quote joined by a combining mark is one character: escaped byte by byte, it cannot end the attribute.
+        let marked = code.svg(label: "a\"\u{301} onload=alert(1) b")
+        #expect(marked.contains("aria-label=\"a&quot;\u{301} onload=alert(1) b\""))
         // Read the path back: each `Mx yhNv1h-Nz` is a run of N dark modules in row y from column x.
         let path = try #require(svg.firstMatch(of: /d="([^"]*)"/)).1
         var drawn = Set<[Int]>()

@@ -14,13 +14,21 @@ enum GatewayHarness {
     static let templatesDirectory = Repository.templates
 
     /// The gateway's HAAPI client of the running demo server, found by its issuer.
+    ///
+    /// The gateway, the demo server and every other suite share this process's two-thread task pool: on a loaded
+    /// machine an upstream call waited out the client's 5 s connect and 15 s request limits, and a dozen sign-ins at
+    /// once got the (correct) "Sign-in service unavailable" page instead of the step their test was about (CI's run and
+    /// a full run beside a build). The limits themselves are tested where they are set (`HAAPIFlowHTTPTests`, the
+    /// upstream faults of `UpstreamFailureTests`), so here they are a minute.
     static func upstream(demo: RunningDemoServer) -> HAAPIClientConfiguration {
         HAAPIClientConfiguration(
             baseURL: demo.issuerURL,
             clientID: DemoServer.clientID,
             clientAuthentication: .secretBasic(DemoServer.clientSecret),
             redirectURI: DemoServer.redirectURI,
-            scopes: ["openid", "profile", "email"]
+            scopes: ["openid", "profile", "email"],
+            connectTimeout: .seconds(60),
+            requestTimeout: .seconds(60)
         )
     }
 
