@@ -7,7 +7,7 @@ extension TestBrowser {
 
     /// Signs in as the demo user `user` (one of ``secondStepUsers``) through every page and returns the last one: for
     /// otp the code `code` gives (the demo's outbox); for poll the waiting page, its script's status (unchanged), its
-    /// refresh (still waiting), then `approve` (the other device), the status again (changed) and `/`.
+    /// refresh (still waiting), then `approve` (the other device), the status again until it says changed (within the step's interval) and `/`.
     func signIn(asDemoUser user: String, code: () async throws -> String, approve: () async throws -> Void) async throws -> Page {
         let option = ["otp": "Email one-time code", "poll": "Approve on another device"][user] ?? "Username and password"
         let selector = try await get("/")
@@ -33,7 +33,7 @@ extension TestBrowser {
             let still = try await get(poll)
             guard still.html.contains("data-status-url") else { throw BrowserError("not waiting after a refresh:\n\(still.html)") }
             try await approve()
-            let changed = try await get(status)
+            let changed = try await statusOnceChanged(status)
             guard changed.html == #"{"changed":true}"# else { throw BrowserError("the status once approved: \(changed.html)") }
             return try await get("/")
         case "consent":

@@ -170,32 +170,11 @@ struct StepPageBuilder {
     /// seconds); without a script the page reloads itself through the poll route.
     private func refresh(for step: Representation) -> [String: TemplateValue] {
         guard step.stepKind == .polling, step.polling?.status == .pending else { return ["hasRefresh": false] }
-        let seconds = Self.pollSeconds(for: step, defaultSeconds: defaultPollSeconds)
+        let seconds = PollCadence.seconds(for: step, defaultSeconds: defaultPollSeconds)
         return [
             "hasRefresh": true, "isWaiting": true, "refreshSeconds": "\(seconds)", "refreshURL": "/step/\(snapshot.version)/poll",
             "statusURL": "/step/\(snapshot.version)/status",
         ]
-    }
-
-    /// How often a pending polling step is checked, in whole seconds: the server's `interval` (milliseconds as a string
-    /// [UIKIT]), else BankID's published 1 s cadence for a BankID step, else the configured default (notes 3.7). A
-    /// server interval is rounded up to whole seconds (the page's refresh has seconds), at least 1 and at most 60: a
-    /// sub-second value is never read as seconds.
-    static func pollSeconds(for step: Representation, defaultSeconds: Int) -> Int {
-        if let milliseconds = step.polling?.intervalMilliseconds {
-            return max(1, min(60, (milliseconds + 999) / 1000))
-        }
-        if isBankID(step) { return 1 }
-        return max(1, min(60, defaultSeconds))
-    }
-
-    /// Whether a step is BankID's: a `bankid` client operation among its actions, or a BankID view name.
-    static func isBankID(_ step: Representation) -> Bool {
-        if step.metadata?.viewName?.lowercased().contains("bankid") == true { return true }
-        func isBankID(_ action: Action) -> Bool {
-            action.clientOperation?.name == ClientOperation.Name.bankID || (action.selectorOptions ?? []).contains(where: isBankID)
-        }
-        return step.actions.contains(where: isBankID)
     }
 
     private func text(_ key: MessageKey, _ arguments: [String: String] = [:]) -> String {

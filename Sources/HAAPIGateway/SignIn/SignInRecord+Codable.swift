@@ -7,7 +7,7 @@ import HAAPI
 /// with a notice).
 extension SignInRecord: Codable {
     private enum CodingKeys: String, CodingKey {
-        case csrfToken, flowID, phase, deliveryDelayed, refusedSubmissions, step, version, notices, fieldErrors, values, pollingSince
+        case csrfToken, flowID, phase, deliveryDelayed, refusedSubmissions, step, version, notices, fieldErrors, values, pollingSince, lastPolledAt
         case problemLinks, device, startLink
     }
 
@@ -41,6 +41,7 @@ extension SignInRecord: Codable {
         fieldErrors = try container.decode([String: PageText].self, forKey: .fieldErrors)
         values = try container.decode([String: String].self, forKey: .values)
         pollingSince = try container.decodeIfPresent(Date.self, forKey: .pollingSince)
+        lastPolledAt = try container.decodeIfPresent(Date.self, forKey: .lastPolledAt)
         problemLinks = try container.decode([JSONValue].self, forKey: .problemLinks).map(Self.link(from:))
         device = try container.decodeIfPresent(SignInDevice.self, forKey: .device)
         startLink = try container.decodeIfPresent(StartLink.self, forKey: .startLink)
@@ -59,6 +60,7 @@ extension SignInRecord: Codable {
         try container.encode(fieldErrors, forKey: .fieldErrors)
         try container.encode(values, forKey: .values)
         try container.encodeIfPresent(pollingSince, forKey: .pollingSince)
+        try container.encodeIfPresent(lastPolledAt, forKey: .lastPolledAt)
         try container.encode(problemLinks.map(\.raw), forKey: .problemLinks)
         try container.encodeIfPresent(device, forKey: .device)
         try container.encodeIfPresent(startLink, forKey: .startLink)

@@ -27,6 +27,8 @@ struct SignInRecord: Sendable {
     var values: [String: String] = [:]
     /// Since when a polling step has been pending (wall clock).
     var pollingSince: Date?
+    /// When the upstream was last polled for this sign-in (wall clock): polls are paced by it (``PollCadence``).
+    var lastPolledAt: Date?
     /// The links of the problem that ended the flow (e.g. `restart`): they stay usable on the page (notes 3.9).
     var problemLinks: [Link] = []
     /// The device this sign-in is for (device authorization grant).

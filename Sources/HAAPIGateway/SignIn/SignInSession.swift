@@ -62,6 +62,10 @@ actor SignInSession {
         get { record.pollingSince }
         set { record.pollingSince = newValue }
     }
+    private var lastPolledAt: Date? {
+        get { record.lastPolledAt }
+        set { record.lastPolledAt = newValue }
+    }
     private var problemLinks: [Link] {
         get { record.problemLinks }
         set { record.problemLinks = newValue }
@@ -181,7 +185,8 @@ actor SignInSession {
         phase != .step || version != shownVersion
     }
 
-    /// Polls upstream for a pending polling step of version `submittedVersion` (the page's refresh).
+    /// Polls upstream for a pending polling step of version `submittedVersion` (the page's refresh), at most once per
+    /// the step's interval (``PollCadence``): sooner, the step stays as it stands.
     ///
     /// Past `polling.maximumWaitSeconds`, or the step's own `maxWaitTime` when that is shorter, the sign-in ends with a
     /// clear message instead.
@@ -196,6 +201,14 @@ actor SignInSession {
             return
         }
         guard let action = step.actions.first(where: { $0.kind == .poll && $0.form != nil }) else { return }
+        // Paced per sign-in, on every replica (the time is kept with it): a poll sooner than the step's interval is
+        // answered from the last result, the step as it stands.
+        let now = Date()
+        let gap = PollCadence.leastGap(seconds: PollCadence.seconds(for: step, defaultSeconds: polling.defaultIntervalSeconds))
+        if let lastPolledAt, now >= lastPolledAt, now.timeIntervalSince(lastPolledAt) < gap {
+            return
+        }
+        lastPolledAt = now
         try await run { flow throws(HAAPIError) in
             try await flow.followAutomaticSteps(
                 from: try await flow.submitForm(action, parameters: [:], acceptLanguage: acceptLanguage),

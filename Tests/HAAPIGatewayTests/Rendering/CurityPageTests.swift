@@ -94,7 +94,7 @@ struct CurityPageTests {
         let step = try Self.step(
             #"{"type":"polling-step","properties":{"status":"pending"\#(comma)\#(interval)}\#(extra),"actions":[{"template":"form","kind":"poll","model":{"href":"/poll","method":"GET"}}]}"#
         )
-        #expect(StepPageBuilder.pollSeconds(for: step, defaultSeconds: 2) == seconds)
+        #expect(PollCadence.seconds(for: step, defaultSeconds: 2) == seconds)
         #expect(renderer.render(step).contains(#"<meta http-equiv="refresh" content="\#(seconds); url=/step/1/poll">"#))
     }
 

@@ -20,6 +20,7 @@ struct GatewayFieldNameTests {
                         ["name": "_csrf", "type": "text", "label": "Code", "required": true],
                         ["name": "_upstream_csrf", "type": "text", "label": "Second code"],
                         ["name": "userName", "type": "username", "label": "Username"],
+                        ["name": "_resume_nonce", "type": "text", "label": "Resume code"],
                         ["name": "_state", "type": "hidden", "value": "from-the-step"],
                     ],
                 ],
@@ -55,11 +56,12 @@ struct GatewayFieldNameTests {
         #expect(names.filter { $0 == "_csrf" }.count == 1, "one _csrf on the page, the gateway's: \(names)")
         #expect(names.contains("_upstream_csrf") && names.contains("_upstream_upstream_csrf") && names.contains("userName"), "\(names)")
         #expect(!names.contains("_state"), "hidden upstream fields stay on the server")
+        #expect(names.contains("_resume_nonce"), "a name that is not the gateway's keeps its name (Curity's external-browser field)")
 
         let body = try Self.browserBody(
             form,
             html: html,
-            typing: ["_upstream_csrf": "typed-code", "_upstream_upstream_csrf": "second", "userName": "demo"]
+            typing: ["_upstream_csrf": "typed-code", "_upstream_upstream_csrf": "second", "userName": "demo", "_resume_nonce": "n"]
         )
         // The gateway reads the body as it reads every post: the CSRF check takes `_csrf`, the step the rest.
         let posted = FormBody(parsing: body)
@@ -69,6 +71,7 @@ struct GatewayFieldNameTests {
         #expect(submission.parameters["_csrf"] == .string("typed-code"))
         #expect(submission.parameters["_upstream_csrf"] == .string("second"))
         #expect(submission.parameters["userName"] == .string("demo"))
+        #expect(submission.parameters["_resume_nonce"] == .string("n"))
         #expect(!submission.parameters.values.contains(.string("CSRF")), "the session's CSRF token is never sent upstream")
         #expect(submission.parameters["_state"] == nil, "hidden fields are added from the step by the client, not the browser")
         #expect(submission.missing.isEmpty)

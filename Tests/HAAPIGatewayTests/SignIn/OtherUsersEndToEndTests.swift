@@ -80,7 +80,7 @@ struct OtherUsersEndToEndTests {
             let still = try await browser.get(refresh.url)
             let next = try #require(refreshTarget(still), "still pending")
             try await DemoSideChannel.decideApproval(demo, approve: true)
-            let done = try await browser.get(next.url)
+            let done = try await browser.pageOnceMovedOn(next.url)
             #expect(done.html.contains("You are signed in"))
             #expect(FileManager.default.fileExists(atPath: sinkPath))
         }
@@ -145,7 +145,7 @@ struct OtherUsersEndToEndTests {
             #expect(unchanged.status == 200 && unchanged.html == #"{"changed":false}"#)
             #expect(try await browser.get(status, headers: [("Sec-Fetch-Site", "cross-site")]).status == 403)
             try await DemoSideChannel.decideApproval(demo, approve: true)
-            #expect(try await browser.get(status).html == #"{"changed":true}"#)
+            #expect(try await browser.statusOnceChanged(status).html == #"{"changed":true}"#)
             #expect(try await browser.get("/").html.contains("You are signed in"))
         }
     }
@@ -165,7 +165,7 @@ struct OtherUsersEndToEndTests {
             let status = try #require(ScrapedForm.matches(#"data-status-url="([^"]+)""#, in: waiting.html).first)
             #expect(try await browser.get(status).html == #"{"changed":false}"#)
             try await DemoSideChannel.decideApproval(demo, approve: true)
-            #expect(try await browser.get(status).html == #"{"changed":true}"#)
+            #expect(try await browser.statusOnceChanged(status).html == #"{"changed":true}"#)
             #expect(try await browser.get("/").html.contains("Welcome") || FileManager.default.fileExists(atPath: sinkPath))
         }
     }
