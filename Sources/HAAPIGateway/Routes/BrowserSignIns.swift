@@ -100,6 +100,7 @@ struct BrowserSignIns: Sendable {
         -> SessionCheckout<SignInSession>?
     {
         guard let id = request.cookieValue(cookieName) else { throw GatewayError(.sessionExpired, .sessionExpired) }
+        if try await endedAsLeftAlone(id: id, context: context) { throw GatewayError(.sessionExpired, .sessionExpired) }
         switch try await services.store.checkOut(id: id, for: use) {
         case .found(let checkout):
             context.checkouts.add(checkout)
@@ -111,6 +112,19 @@ struct BrowserSignIns: Sendable {
             if let busy { throw busy }
             return nil
         }
+    }
+
+    /// Kiosk mode: whether sign-in `id` was left alone for `kiosk.idleResetSeconds` and is now ended (removed, nothing
+    /// handed over): on a shared screen the next person must never continue, or finish, the one before's, whether or
+    /// not the page's own refresh (`/kiosk/next`) ever came. Every route that finds a browser's sign-in asks this first.
+    func endedAsLeftAlone(id: String, context: GatewayRequestContext) async throws(GatewayError) -> Bool {
+        let kiosk = services.settings(for: context).configuration.kiosk
+        guard kiosk.enabled, let idle = try await services.store.idleDuration(id: id), idle >= .seconds(kiosk.idleResetSeconds) else {
+            return false
+        }
+        services.logger.info("kiosk: a sign-in left alone for kiosk.idleResetSeconds is ended; the next person starts afresh")
+        await remove(id: id)
+        return true
     }
 
     /// The session of a state-changing request after the failed-post bounds, the origin and the CSRF checks; a refusal

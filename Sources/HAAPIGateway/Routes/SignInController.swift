@@ -119,7 +119,10 @@ struct SignInController: Sendable {
 
     private func show(_ request: Request, context: GatewayRequestContext) async throws -> Response {
         let settings = services.settings(for: context)
-        guard let id = request.cookieValue(cookieName) else {
+        var cookie = request.cookieValue(cookieName)
+        // A kiosk's sign-in left alone: whoever opens the page now is the next person, and starts afresh.
+        if let id = cookie, try await signIns.endedAsLeftAlone(id: id, context: context) { cookie = nil }
+        guard let id = cookie else {
             // In `login` mode only the printed single-use URL starts the one sign-in.
             guard settings.configuration.pairing == nil else {
                 return PageRenderer.response(
@@ -154,6 +157,11 @@ struct SignInController: Sendable {
             services.logger.notice("stored sign-in cannot be continued; a new one starts")
             await signIns.remove(id: id)
             return try await signIns.start(request, context: context, notice: .gateway(.signInRestarted))
+        } catch let error as GatewayError
+            where error.code == .sessionExpired && settings.configuration.kiosk.enabled && settings.configuration.pairing == nil
+        {
+            // A kiosk's screen belongs to the next person: where a sign-in has ended, the start page begins a new one.
+            return try await signIns.start(request, context: context)
         }
         let snapshot = await checkout.session.snapshot()
         return PageRenderer.response(

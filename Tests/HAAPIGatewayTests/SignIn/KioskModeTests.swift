@@ -99,4 +99,58 @@ struct KioskModeTests {
             #expect(browser.cookies != cookie)
         }
     }
+
+    /// The break an adversarial probe found: person A entered demo/demo and walked away, the page's refresh never
+    /// reached `/kiosk/next` (tab closed, or the refresh did not fire); person B on the same browser opened `/`, saw
+    /// "Welcome, Demo User", pressed Continue, and the sinks received A's success.
+    @Test(
+        "a sign-in left alone past kiosk.idleResetSeconds is ended on any route, refresh or not: the next person starts afresh, cannot finish it, and nothing is delivered"
+    )
+    func walkedAwayWithoutTheRefresh() async throws {
+        let clock = TestClock()
+        try await GatewayHarness.withGateway(now: { clock.instant }, configure: Self.kiosk) { browser, _, sinkPath in
+            let form = try await browser.openPasswordForm()
+            let welcome = try await browser.submit(form, ["userName": "demo", "password": "demo"])
+            #expect(welcome.html.contains("Welcome, Demo User"))
+            let continueA = try welcome.form(button: "Continue")
+            let cookieA = browser.cookies
+            // A walks away; no request comes for the idle time.
+            clock.advance(.seconds(91))
+
+            // B presses A's Continue, still on the screen: refused, A's sign-in is over.
+            let pressed = try await browser.submit(continueA)
+            #expect(!pressed.html.contains("You are signed in"), "B finished A's sign-in")
+            // B opens the start page: a fresh sign-in under a new cookie.
+            let start = try await browser.get("/")
+            #expect(start.html.contains("Username and password") && !start.html.contains("Welcome, Demo User"))
+            #expect(browser.cookies != cookieA)
+            #expect(!FileManager.default.fileExists(atPath: sinkPath), "nothing was handed over for A")
+
+            // The waiting page's script and a post with A's cookie find nothing either.
+            let other = try await TestBrowser.using(browser.baseURL) { other in
+                for (name, value) in cookieA { other.setCookie(name, value) }
+                return try await other.get("/step/1/status")
+            }
+            #expect(other.html == #"{"changed":true}"#, "A's sign-in is gone for every route")
+
+            // B signs in: the only outcome is B's.
+            let done = try await browser.signInAsDemoFrom(start)
+            #expect(done.html.contains("You are signed in"))
+            #expect(FileManager.default.fileExists(atPath: sinkPath))
+        }
+    }
+
+    @Test("a sign-in used within kiosk.idleResetSeconds goes on: each request counts as use")
+    func activeSignInGoesOn() async throws {
+        let clock = TestClock()
+        try await GatewayHarness.withGateway(now: { clock.instant }, configure: Self.kiosk) { browser, _, sinkPath in
+            let form = try await browser.openPasswordForm()
+            clock.advance(.seconds(80))
+            let welcome = try await browser.submit(form, ["userName": "demo", "password": "demo"])
+            clock.advance(.seconds(80))
+            let done = try await browser.submit(try welcome.form(button: "Continue"))
+            #expect(done.html.contains("You are signed in"))
+            #expect(FileManager.default.fileExists(atPath: sinkPath))
+        }
+    }
 }
