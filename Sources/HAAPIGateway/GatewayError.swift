@@ -45,6 +45,8 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
     public let status: HTTPResponse.Status
     /// When set, the page is sent with `Retry-After` (seconds).
     public private(set) var retryAfterSeconds: Int?
+    /// When set, the page is sent with this `Set-Cookie` value (a sign-in made before the failure, for "Try again").
+    public private(set) var setCookie: String?
 
     /// Creates an error for operators (configuration, internal failures); its page shows a generic text for the code.
     public init(_ code: Code, _ message: String, status: HTTPResponse.Status? = nil) {
@@ -66,6 +68,13 @@ public struct GatewayError: Error, Sendable, HTTPResponseError, CustomStringConv
     public func retrying(after seconds: Int) -> GatewayError {
         var error = self
         error.retryAfterSeconds = max(1, seconds)
+        return error
+    }
+
+    /// The same error, its page setting the cookie `value` (a `Set-Cookie` value).
+    public func settingCookie(_ value: String) -> GatewayError {
+        var error = self
+        error.setCookie = value
         return error
     }
 

@@ -91,6 +91,11 @@ final class TestBrowser: @unchecked Sendable {
         try await send(path, method: .GET, body: nil, headers: headers)
     }
 
+    /// A `HEAD` request, as link checkers and chat previews send (its cookies kept like any other answer's).
+    func head(_ path: String, headers: [(String, String)] = []) async throws -> Page {
+        try await send(path, method: .HEAD, body: nil, headers: headers)
+    }
+
     /// GET / with a given Cookie header (bypassing the jar).
     func send(cookie: String) async throws -> Page {
         try await send("/", method: .GET, body: nil, headers: [("Cookie", cookie)])

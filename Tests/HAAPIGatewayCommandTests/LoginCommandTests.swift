@@ -30,6 +30,9 @@ import Testing
             #expect(confirm.html.contains(ProcessInfo.processInfo.hostName))
             #expect(!confirm.html.contains("Username and password"))
 
+            let selector = try await browser.submit(try confirm.form(button: "It matches, continue"))
+            #expect(selector.html.contains("Username and password"))
+
             // The link works once: a second browser (or a second click) is refused.
             try await TestBrowser.using(browser.baseURL) { other in
                 let reused = try await other.get(url.path)
@@ -38,9 +41,6 @@ import Testing
                 let noLink = try await other.get("/")
                 #expect(noLink.html.contains("Open the link shown in your terminal"), "no other sign-in can start")
             }
-
-            let selector = try await browser.submit(try confirm.form(button: "It matches, continue"))
-            #expect(selector.html.contains("Username and password"))
             let done = try await browser.signInAsDemo()
             #expect(done.html.contains("You are signed in"))
         }

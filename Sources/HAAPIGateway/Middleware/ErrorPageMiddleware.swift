@@ -15,7 +15,8 @@ struct ErrorPageMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as GatewayError {
             context.logger.info("gateway error page", metadata: ["code": "\(error.code.rawValue)"])
-            let headers: HTTPFields = error.retryAfterSeconds.map { [.retryAfter: String($0)] } ?? [:]
+            var headers: HTTPFields = error.retryAfterSeconds.map { [.retryAfter: String($0)] } ?? [:]
+            if let cookie = error.setCookie { headers[.setCookie] = cookie }
             return PageRenderer.response(
                 Self.page(for: error, renderer: renderer, language: renderer.language(for: request)),
                 status: error.status,

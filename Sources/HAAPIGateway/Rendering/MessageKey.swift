@@ -25,6 +25,6 @@ public enum MessageKey: String, CaseIterable, Sendable, Codable {
     case pairTitle, pairCheck, pairConfirm, pairMismatch, pairLinkUsed, pairOpenLink
     case deviceTitle, deviceEnterCode, deviceCodeLabel, deviceCodeUnknown, deviceCodeUsed, deviceConfirmTitle, deviceCheck, deviceConfirm, deviceDeny
     case deviceRefusedTitle, deviceRefused, deviceSignedIn, deviceCodeExpired, deviceHandOverFailed, tooManyWrongCodes
-    case startLinkInvalid, startLinkExpired
+    case startLinkInvalid, startLinkExpired, startLinkReady, startLinkContinue
     case sessionStoreUnavailable, signInStoreUnavailable, signInBusy, signInRestarted
 }

@@ -48,13 +48,11 @@ struct PageRenderer: Sendable {
     private func page(for snapshot: SessionSnapshot, language: String, origin: String?, extra: [String: TemplateValue]) -> String {
         switch snapshot.phase {
         case .confirming(let code, let hostName):
-            return render(
-                [
-                    "title": .string(messages.text(.pairTitle, language: language)), "notices": [], "code": .string(code),
-                    "check": .string(messages.text(.pairCheck, language: language, arguments: ["host": hostName])),
-                    "csrf": .string(snapshot.csrfToken),
-                ],
-                template: "pair",
+            return pairingPage(
+                code: code,
+                hostName: hostName,
+                actions: (confirm: "/pair/confirm", cancel: "/cancel/confirm"),
+                csrfToken: snapshot.csrfToken,
                 language: language
             )
         case .signedIn:
@@ -122,6 +120,31 @@ struct PageRenderer: Sendable {
                 "notices": [],
             ],
             template: "device",
+            language: language
+        )
+    }
+
+    /// `login` mode's code to compare with the terminal's, and whether to go on: on the single-use link's own page
+    /// (posting to the link, which nothing but that post uses up) or, once a sign-in holds it, on the sign-in's page.
+    func pairingPage(code: String, hostName: String, actions: (confirm: String, cancel: String), csrfToken: String, language: String) -> String {
+        render(
+            [
+                "title": .string(messages.text(.pairTitle, language: language)), "notices": [], "code": .string(code),
+                "check": .string(messages.text(.pairCheck, language: language, arguments: ["host": hostName])),
+                "csrf": .string(csrfToken), "confirmAction": .string(actions.confirm), "cancelAction": .string(actions.cancel),
+            ],
+            template: "pair",
+            language: language
+        )
+    }
+
+    /// A signed start link's page: a button that starts the sign-in by posting the link (`action`), which nothing but
+    /// that post uses up (a link preview's fetch leaves it working).
+    func startLinkPage(action: String, language: String) -> String {
+        messagePage(
+            title: .gateway(.signInTitle),
+            message: .gateway(.startLinkReady),
+            links: [["action": .string(action), "title": .string(messages.text(.startLinkContinue, language: language)), "csrf": ""]],
             language: language
         )
     }

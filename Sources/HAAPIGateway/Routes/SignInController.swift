@@ -67,7 +67,8 @@ struct SignInController: Sendable {
             guard let checkout = try await signIns.session(request, context: context, for: .polling, whenBusy: nil) else {
                 return signIns.redirectHome()
             }
-            if let version = context.parameters.get("version", as: Int.self) {
+            // A HEAD polls nothing: it gets the page as it stands.
+            if let version = context.parameters.get("version", as: Int.self), !context.answeredAsHead {
                 try await checkout.session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
             }
             return try await afterAction(checkout, request: request, context: context)
@@ -87,7 +88,7 @@ struct SignInController: Sendable {
             }
             // Held by another request: nothing polled now, the script asks again.
             guard let checkout else { return Self.json(#"{"changed":false}"#) }
-            try await checkout.session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
+            if !context.answeredAsHead { try await checkout.session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage]) }
             return Self.json(await checkout.session.hasMovedOn(from: version) ? #"{"changed":true}"# : #"{"changed":false}"#)
         }
         router.post("/cancel") { request, context in
@@ -133,6 +134,8 @@ struct SignInController: Sendable {
                     )
                 )
             }
+            // A HEAD (a link checker, a preview) is told there is a page, and starts nothing.
+            guard !context.answeredAsHead else { return PageRenderer.response("") }
             guard !services.drain.isDraining else {
                 // Restarting: sign-ins under way go on, a new one waits for the next instance.
                 return PageRenderer.response(
@@ -270,7 +273,8 @@ struct SignInController: Sendable {
     private func registerKiosk(on router: Router<GatewayRequestContext>) {
         router.get("/kiosk/next") { request, context in
             let settings = services.settings(for: context)
-            guard let id = request.cookieValue(cookieName) else { return signIns.redirectHome() }
+            // A HEAD resets nothing.
+            guard let id = request.cookieValue(cookieName), !context.answeredAsHead else { return signIns.redirectHome() }
             let idle = try await store.idleDuration(id: id)
             let checkout: SessionCheckout<SignInSession>
             do {

@@ -28,6 +28,18 @@ actor StartLinkVerifier {
     /// The link of a request's decoded query pairs, used up by this call; or why not.
     /// - Throws: ``GatewayError`` when the ledger cannot be asked (the database is unreachable): "try again".
     func redeem(_ pairs: [(name: String, value: String)]) async throws(GatewayError) -> Result<StartLink, StartLinkRefusal> {
+        switch check(pairs) {
+        case .success(let checked):
+            guard try await ledger.use(signature: checked.signature, expiry: checked.expiry, now: now()) else { return .failure(.alreadyUsed) }
+            return .success(checked.link)
+        case .failure(let refusal):
+            return .failure(refusal)
+        }
+    }
+
+    /// The link of a request's decoded query pairs when it is signed, unexpired and allowed, using nothing (whether it
+    /// was used is the ledger's to say, when it is redeemed); or why not.
+    func check(_ pairs: [(name: String, value: String)]) -> Result<(link: StartLink, signature: String, expiry: Date), StartLinkRefusal> {
         let now = now()
         let settings = settings
         var values: [String: String] = [:]
@@ -51,8 +63,8 @@ actor StartLinkVerifier {
         {
             return .failure(.badReference)
         }
-        guard try await ledger.use(signature: signature, expiry: expiry, now: now) else { return .failure(.alreadyUsed) }
-        return .success(StartLink(reference: values["ref"], parameters: values.filter { settings.allowedParameters.contains($0.key) }))
+        let link = StartLink(reference: values["ref"], parameters: values.filter { settings.allowedParameters.contains($0.key) })
+        return .success((link, signature, expiry))
     }
 
     /// The hex HMAC-SHA256 of the canonical form of `values` (sorted by name, each `name=value` percent-encoded).

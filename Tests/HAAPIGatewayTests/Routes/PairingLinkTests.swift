@@ -34,7 +34,9 @@ extension SecurityAndReliabilityTests {
             let application = try await Gateway.makeApplication(configuration: configuration, logger: Logger(label: "pairing-test"))
             try await application.test(.live) { client in
                 try await TestBrowser.using("http://127.0.0.1:\(client.port!)") { browser in
-                    let early = try await browser.get(ticket.path)
+                    let page = try await browser.get(ticket.path)
+                    #expect(page.status == 200 && page.html.contains(ticket.code), "the link's page needs no upstream")
+                    let early = try await browser.submit(try page.form(button: "It matches, continue"))
                     #expect(early.status == 503 && early.html.contains("Sign-in is unavailable at the moment"))
                     let demo = try await DemoServer.start(configuration: DemoServerConfiguration(port: port))
                     var ready = false
@@ -45,33 +47,63 @@ extension SecurityAndReliabilityTests {
                     #expect(ready)
                     let confirm = try await browser.get(ticket.path)
                     #expect(confirm.status == 200 && confirm.html.contains(ticket.code), "the link was not used up by the early visit")
+                    let started = try await browser.submit(try confirm.form(button: "It matches, continue"))
+                    #expect(started.html.contains("Username and password"))
                     await demo.shutdown()
                 }
             }
         }
 
-        @Test("the link shows the code and host, nothing starts before the click, a second use and a wrong token get 410 'already used'")
+        /// Link scanners and chat previews fetch a link (`HEAD`, then `GET`) before the person opens it: as an adversarial
+        /// probe found, `HEAD /pair/<token>` once answered 303 with a session cookie, the person's `GET` got 410, and
+        /// the `HEAD`'s cookie could finish the sign-in.
+        @Test(
+            "the link shows the code and host and uses nothing: HEAD, a preview's GET and the person's GET leave it working; only the post uses it, once; a wrong token gets 410"
+        )
         func confirmationAndSingleUse() async throws {
             let ticket = PairingTicket.make(lifetime: .seconds(120))
             try await GatewayHarness.withGateway(configure: { $0.pairing = PairingSettings(ticket: ticket, hostName: "build-host-7") }) {
                 browser,
-                demo,
+                _,
                 _ in
+                try await TestBrowser.using(browser.baseURL) { preview in
+                    let head = try await preview.head(ticket.path)
+                    #expect(head.status == 200 && head.header("Set-Cookie") == nil, "HEAD: \(head.status) \(head.headers)")
+                    let fetched = try await preview.get(ticket.path)
+                    #expect(fetched.status == 200 && fetched.header("Set-Cookie") == nil)
+                    #expect(preview.cookies.isEmpty, "a preview holds no sign-in")
+                }
                 let confirm = try await browser.get(ticket.path)
                 #expect(confirm.status == 200)
                 #expect(confirm.html.contains(ticket.code) && confirm.html.contains("build-host-7"))
                 #expect(!confirm.html.contains("Username and password"), "the flow has not started")
-                #expect(browser.locations == ["/"], "the single-use URL leaves the address bar")
+                #expect(browser.cookies.isEmpty, "nothing is held before the click")
+                let started = try await browser.submit(try confirm.form(button: "It matches, continue"))
+                #expect(started.html.contains("Username and password"))
+                #expect(browser.locations.last == "/", "the single-use URL leaves the address bar")
                 try await TestBrowser.using(browser.baseURL) { other in
                     let reused = try await other.get(ticket.path)
                     #expect(reused.status == 410)
                     #expect(reused.html.contains("already used or has expired"))
+                    let posted = try await other.post(ticket.path, body: "")
+                    #expect(posted.status == 410 && other.cookies.isEmpty, "a second post gets nothing")
                     let wrong = try await other.get("/pair/" + String(ticket.token.reversed()))
                     #expect(wrong.status == 410)
                 }
-                let started = try await browser.submit(try confirm.form(button: "It matches, continue"))
-                #expect(started.html.contains("Username and password"))
-                _ = demo
+            }
+        }
+
+        @Test("a post to the link from another site is refused and leaves it working")
+        func crossSitePostIsRefused() async throws {
+            let ticket = PairingTicket.make(lifetime: .seconds(120))
+            try await GatewayHarness.withGateway(configure: { $0.pairing = PairingSettings(ticket: ticket, hostName: "build-host-7") }) {
+                browser,
+                _,
+                _ in
+                let forged = try await browser.post(ticket.path, body: "", headers: [("Sec-Fetch-Site", "cross-site")])
+                #expect(forged.status == 403 && browser.cookies.isEmpty)
+                let confirm = try await browser.get(ticket.path)
+                #expect(try await browser.submit(try confirm.form(button: "It matches, continue")).html.contains("Username and password"))
             }
         }
     }

@@ -27,7 +27,10 @@ struct StartLinkEndToEndTests {
     @Test("the link's login_hint and ui_locales reach the authorize request; the outcome names the reference; completion.redirectURL receives it")
     func linkStartsASignIn() async throws {
         try await GatewayHarness.withProxiedGateway(configure: Self.configure) { browser, _, sinkPath, proxy in
-            let selector = try await browser.get(Self.link(["ref": "screen 7", "login_hint": "alice@example.com", "ui_locales": "sv"]))
+            let page = try await browser.get(Self.link(["ref": "screen 7", "login_hint": "alice@example.com", "ui_locales": "sv"]))
+            #expect(page.status == 200 && browser.cookies.isEmpty, "the link's page starts nothing")
+            #expect(!proxy.traffic.contains { $0.contains("response_type=code") })
+            let selector = try await browser.submit(try page.form(button: "Continue to sign in"))
             #expect(selector.status == 200)
             let authorize = try #require(proxy.traffic.first { $0.hasPrefix("GET ") && $0.contains("response_type=code") })
             #expect(authorize.contains("login_hint=alice%40example.com"), "\(authorize.prefix(400))")
@@ -60,10 +63,47 @@ struct StartLinkEndToEndTests {
             #expect(browser.cookies.isEmpty, "no session for a refused link")
             #expect(!metrics.exposition().contains("haapi_gateway_flows_started_total 1"), "no flow was started")
             let link = Self.link(["ref": "once"])
-            let firstStatus = try await TestBrowser.using(browser.baseURL) { first in try await first.get(link).status }
+            let firstStatus = try await TestBrowser.using(browser.baseURL) { first in
+                try await first.submit(try first.get(link).form(button: "Continue to sign in")).status
+            }
             #expect(firstStatus == 200)
-            let again = try await browser.get(link)
+            let again = try await browser.post(link, body: "")
             #expect(again.status == 410, "a link starts one sign-in")
+            #expect(browser.cookies.isEmpty)
+        }
+    }
+
+    /// Link scanners and chat previews fetch a link (`HEAD`, then `GET`) before the person opens it: as an adversarial
+    /// probe found, `HEAD /start?…` once started a flow and used the link up.
+    @Test("HEAD and a preview's GET start nothing and leave the link working; only the person's post uses it; a cross-site post is refused")
+    func previewsLeaveTheLinkWorking() async throws {
+        let metrics = GatewayMetrics()
+        try await GatewayHarness.withProxiedGateway(metrics: metrics, configure: Self.configure) { browser, _, _, proxy in
+            let link = Self.link(["ref": "previewed", "login_hint": "alice@example.com"])
+            try await TestBrowser.using(browser.baseURL) { preview in
+                let head = try await preview.head(link)
+                #expect(head.status == 200 && head.header("Set-Cookie") == nil, "HEAD: \(head.status)")
+                let fetched = try await preview.get(link)
+                #expect(fetched.status == 200 && fetched.header("Set-Cookie") == nil)
+                #expect(preview.cookies.isEmpty)
+            }
+            #expect(!proxy.traffic.contains { $0.contains("response_type=code") }, "no flow was started upstream")
+            let forged = try await browser.post(link, body: "", headers: [("Sec-Fetch-Site", "cross-site")])
+            #expect(forged.status == 403 && browser.cookies.isEmpty)
+            let page = try await browser.get(link)
+            let selector = try await browser.submit(try page.form(button: "Continue to sign in"))
+            #expect(selector.html.contains("Username and password"), "the person's click starts the sign-in")
+            #expect(proxy.traffic.contains { $0.hasPrefix("GET ") && $0.contains("login_hint=alice%40example.com") })
+        }
+    }
+
+    @Test("HEAD / starts no sign-in and sets no cookie")
+    func headOfTheStartPageStartsNothing() async throws {
+        try await GatewayHarness.withProxiedGateway { browser, _, _, proxy in
+            let head = try await browser.head("/")
+            #expect(head.status == 200 && head.header("Set-Cookie") == nil && browser.cookies.isEmpty)
+            #expect(!proxy.traffic.contains { $0.contains("response_type=code") }, "no flow was started upstream")
+            #expect(try await browser.get("/").html.contains("Username and password"))
         }
     }
 }
