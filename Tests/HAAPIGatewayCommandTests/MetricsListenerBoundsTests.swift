@@ -23,7 +23,7 @@ struct MetricsListenerBoundsTests {
             guard connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") else { return false }
             let deadline = ContinuousClock.now + .seconds(10)
             while !connection.receivedText.contains(#"{"status":"alive"}"#), ContinuousClock.now < deadline {
-                if await Task.detached(operation: { connection.isClosedByPeer(waiting: .milliseconds(100)) }).value { return false }
+                if await connection.closesByPeer(within: .milliseconds(100)) { return false }
             }
             return connection.receivedText.hasPrefix("HTTP/1.1 200")
         }

@@ -9,7 +9,14 @@ import Testing
         // A drain long enough that the two requests below land within it on a machine loaded by the whole suite.
         let serve = try RunningGateway(["serve", "--port", "0"], environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "10"])
         let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
-        let before = try await status(of: base + "/readyz")
+        // Ready once its first check of the upstream has answered (until then /readyz says "being checked", 503); on a
+        // loaded machine that can come a while after the listener opens.
+        var before = try await status(of: base + "/readyz")
+        let readyBy = ContinuousClock.now + .seconds(60)
+        while before != 200, ContinuousClock.now < readyBy {
+            try await Task.sleep(for: .milliseconds(200))
+            before = try await status(of: base + "/readyz")
+        }
         #expect(before == 200)
         serve.signal(SIGTERM)
         try await Task.sleep(for: .milliseconds(700))

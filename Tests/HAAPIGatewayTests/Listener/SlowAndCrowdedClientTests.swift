@@ -75,7 +75,7 @@ extension SecurityAndReliabilityTests {
                 #expect(connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
                 let deadline = ContinuousClock.now + .seconds(10)
                 while !connection.receivedText.contains(#"{"status":"alive"}"#), ContinuousClock.now < deadline {
-                    _ = connection.isClosedByPeer(waiting: .milliseconds(100))
+                    _ = await connection.closesByPeer(within: .milliseconds(100))
                 }
                 #expect(connection.receivedText.hasPrefix("HTTP/1.1 200"))
                 let elapsed = await connection.waitForClose(timeout: .seconds(12))
@@ -152,7 +152,7 @@ extension SecurityAndReliabilityTests {
                     guard connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") else { return false }
                     let deadline = ContinuousClock.now + .seconds(10)
                     while !connection.receivedText.contains(#"{"status":"alive"}"#), ContinuousClock.now < deadline {
-                        if await Task.detached(operation: { connection.isClosedByPeer(waiting: .milliseconds(100)) }).value { return false }
+                        if await connection.closesByPeer(within: .milliseconds(100)) { return false }
                     }
                     return connection.receivedText.hasPrefix("HTTP/1.1 200")
                 }

@@ -72,7 +72,8 @@ extension PostgresStorageTests {
             // Before the claim: the time since then is never less than the lease has run.
             let beforeTheClaim = ContinuousClock.now
             let handedOver = Task { await dispatcherA.deliver(outcome) }
-            #expect(try await Self.eventually { flaky.attemptsStarted == 1 })
+            // Recorded in the outbox first: on a loaded machine that insert alone has taken seconds.
+            #expect(try await Self.eventually(.seconds(60)) { flaky.attemptsStarted == 1 })
             #expect(
                 try await database.sql("SELECT claimed_by, attempts FROM haapi_gateway_outbox") == "replica-a|1",
                 "recorded, claimed by this replica, before its first attempt: a kill now loses nothing"
