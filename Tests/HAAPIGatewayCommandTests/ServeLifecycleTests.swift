@@ -9,6 +9,15 @@ import Testing
         // A drain long enough that the two requests below land within it on a machine loaded by the whole suite.
         let serve = try RunningGateway(["serve", "--port", "0"], environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "10"])
         let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        // A request that cannot connect names what the gateway said (a full run once saw "connection refused" here).
+        func status(of url: String) async throws -> Int {
+            do {
+                return try await Self.status(of: url)
+            } catch {
+                Issue.record("\(url): \(error); running: \(serve.isRunning); the gateway said: \(serve.standardError)")
+                throw error
+            }
+        }
         // Ready once its first check of the upstream has answered (until then /readyz says "being checked", 503); on a
         // loaded machine that can come a while after the listener opens.
         var before = try await status(of: base + "/readyz")
@@ -95,9 +104,9 @@ import Testing
         #expect(code == 200)
         #expect(body.contains("haapi_gateway_flows_started_total 1"))
         #expect(body.contains("haapi_gateway_sessions_open 1"))
-        #expect(try await status(of: base + "/metrics") == 404, "not on the sign-in listener")
-        #expect(try await status(of: base + "/readyz") == 404, "server.healthEndpoints false: health only on the metrics listener")
-        #expect(try await status(of: "http://127.0.0.1:\(metricsURL.port!)/readyz") == 200)
+        #expect(try await Self.status(of: base + "/metrics") == 404, "not on the sign-in listener")
+        #expect(try await Self.status(of: base + "/readyz") == 404, "server.healthEndpoints false: health only on the metrics listener")
+        #expect(try await Self.status(of: "http://127.0.0.1:\(metricsURL.port!)/readyz") == 200)
         serve.signal(SIGTERM)
         #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
     }
@@ -239,7 +248,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: spool.path), "taken in and delivered")
     }
 
-    private func status(of url: String) async throws -> Int {
+    private static func status(of url: String) async throws -> Int {
         let target = try #require(URL(string: url))
         return try await TestBrowser.using("http://127.0.0.1:\(target.port ?? 80)") { try await $0.get(target.path).status }
     }

@@ -102,10 +102,12 @@ struct PostgresReadinessTests {
         if case .failure(let error) = result { Issue.record("run() failed instead of retrying: \(error)") }
     }
 
-    /// Readiness of a database at `url` soon after it starts running (asked for at most 30 s): what `/readyz` would say.
+    /// Readiness of a database at `url` soon after it starts running (asked for at most 60 s): what `/readyz` would say.
     static func readinessSoonAfterStart(_ url: String) async throws -> String {
         var options = PostgresDatabase.Options()
-        options.connectTimeout = .seconds(3)
+        // Room for a server on a machine loaded by every suite and a build: at 3 s, every attempt of a full run beside a
+        // build timed out for 30 s, and the TLS refusal was never seen.
+        options.connectTimeout = .seconds(10)
         options.readinessReuse = .zero
         let database = PostgresDatabase(
             url: try PostgresURL.parse(url).get(),
@@ -116,13 +118,13 @@ struct PostgresReadinessTests {
         let started = ContinuousClock.now
         let running = Task { try await database.run() }
         defer { running.cancel() }
-        // Asked until it says more than "tables not prepared yet" (for at most 30 s: before this change the pool's time-out
+        // Asked until it says more than "tables not prepared yet" (for at most 60 s: before this change the pool's time-out
         // was all it said, and only after the operation's limit). A connection attempt that timed out is asked past, in
-        // either of its words ("no answer from … within 3 s" when the probe's own limit ran out, "no answer from … (a
-        // firewall …)" when the connection's did): on a test machine busy with every suite at once, a first attempt may
-        // take longer than the 3 s it is given.
+        // either of its words ("no answer from … within 10 s" when the probe's own limit ran out, "no answer from … (a
+        // firewall …)" when the connection's did): on a test machine busy with every suite at once, an attempt may take
+        // longer than it is given.
         var said = "nothing said"
-        while ContinuousClock.now - started < .seconds(30) {
+        while ContinuousClock.now - started < .seconds(60) {
             if case .notReady(let reason) = await database.readiness(), reason != "tables not prepared yet" {
                 said = reason
                 if !reason.contains("no answer from") { return reason }

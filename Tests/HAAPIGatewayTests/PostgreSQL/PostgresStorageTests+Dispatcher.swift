@@ -66,7 +66,9 @@ extension PostgresStorageTests {
                 owner: "replica-a",
                 sinks: [flaky],
                 settings: CallbackDeliverySettings(retryForSeconds: 3600, initialBackoffSeconds: 0.3, handOverSeconds: 5),
-                lease: .seconds(3)
+                // Long enough that the snapshots below are of one moment on a loaded machine (a 3 s lease ran out
+                // between the first attempt and the look at its row in a full run beside a build).
+                lease: .seconds(10)
             )
             await dispatcherA.start()
             // Before the claim: the time since then is never less than the lease has run.
@@ -80,9 +82,9 @@ extension PostgresStorageTests {
             )
             first.open()
             #expect(await handedOver.value == false)
-            // On a loaded machine the first attempt can outlast A's 3 s lease: A's claimer then takes the delivery again
+            // On a loaded machine the first attempt can outlast A's 10 s lease: A's claimer then takes the delivery again
             // before the failed attempt is rescheduled (which no longer holds the claim), and no give-up time is set yet.
-            let firstAttemptOutlastedItsLease = ContinuousClock.now - beforeTheClaim >= .milliseconds(2500)
+            let firstAttemptOutlastedItsLease = ContinuousClock.now - beforeTheClaim >= .milliseconds(9500)
             // Rescheduled unclaimed (any replica may make the next attempt), then claimed again by A's claimer when due.
             #expect(try await Self.eventually { flaky.attemptsStarted == 2 }, "A's claimer makes the next attempt")
             let claim = try await database.sql(
@@ -98,7 +100,7 @@ extension PostgresStorageTests {
             // A is killed: its pool goes, and the attempt under way never reports.
             await a.kill()
             // The dump is taken here, with the delivery still in the outbox, rather than before the first attempt ends: on a
-            // loaded machine it can outlast A's 3 s lease, and the test would then race A's claimer.
+            // loaded machine it can outlast A's 10 s lease, and the test would then race A's claimer.
             let dump = try await database.server.dump(database: database.name)
             for canary in canaries {
                 let hex = canary.utf8.map { String(format: "%02x", $0) }.joined()
@@ -115,7 +117,7 @@ extension PostgresStorageTests {
                 settings: CallbackDeliverySettings(initialBackoffSeconds: 0.3)
             )
             await dispatcherB.start()
-            #expect(try await Self.eventually(.seconds(30)) { receiver.accepted.count == 1 }, "B takes it over once A's lease has ended")
+            #expect(try await Self.eventually(.seconds(60)) { receiver.accepted.count == 1 }, "B takes it over once A's lease has ended")
             let acceptedAt = try #require(receiver.acceptedAt.first)
             #expect(
                 acceptedAt.timeIntervalSince1970 >= leaseEnds - 0.05,
@@ -186,7 +188,7 @@ extension PostgresStorageTests {
                 try await database.sql("SELECT sink FROM haapi_gateway_outbox") == "exec:/bin/false",
                 "the accepted delivery is no longer in the outbox"
             )
-            #expect(try await Self.eventually(.seconds(20)) { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
+            #expect(try await Self.eventually(.seconds(60)) { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
             #expect(never.attemptsStarted >= 2, "retried from the outbox before it was given up (\(never.attemptsStarted) attempts)")
             // The dispatcher logs and counts the give-up just after it deletes the row: wait for those very things.
             #expect(try await Self.eventually { logs.text.contains("error callback delivery given up; this outcome is lost for the sink") })
@@ -267,7 +269,8 @@ extension PostgresStorageTests {
             #expect(hookReceiver.accepted.first?.id == stuck.started.first)
             try await Task.sleep(for: .milliseconds(500))
             #expect(fileReceiver.accepted.isEmpty, "the delivery done during the shutdown is not delivered again")
-            #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0")
+            // The delivered row leaves the outbox just after the sink accepted it.
+            #expect(try await Self.eventually(.seconds(30)) { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
             await dispatcherB.flushAtShutdown()
             await b.kill()
             stuckGate.open()
