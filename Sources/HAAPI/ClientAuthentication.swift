@@ -1,7 +1,7 @@
 /// How the client authenticates at the token and revocation endpoints.
 ///
-/// ``description`` never shows secrets or keys.
-public enum ClientAuthentication: Sendable, Equatable, CustomStringConvertible {
+/// ``description``, ``debugDescription`` and `dump` never show secrets or keys.
+public enum ClientAuthentication: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// No client authentication (a public client): only `client_id` is sent.
     case none
     /// `client_secret_basic`: HTTP Basic with the form-encoded client id and secret.
@@ -28,4 +28,10 @@ public enum ClientAuthentication: Sendable, Equatable, CustomStringConvertible {
         case .mutualTLS: "tls_client_auth(certificate, key <redacted>)"
         }
     }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// No members, so that `dump` shows ``description`` alone and no secret.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// Everything a ``HAAPIClient`` needs. Plain values; ``validate()`` reports every problem at once.
 ///
-/// ``description`` redacts secrets and keys.
-public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible {
+/// ``description``, ``debugDescription`` and `dump` redact secrets and keys.
+public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The HAAPI server's issuer, as it publishes it: for Curity its anonymous endpoint
     /// (`https://<base-url>/oauth/v2/oauth-anonymous`, [OIDCMETA]), whose metadata is at
     /// `<issuer>/.well-known/openid-configuration`. Discovery must name exactly this issuer (OpenID Connect Discovery 1.0
@@ -116,4 +116,10 @@ public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible {
             + "redirectURI: \(redirectURI), scopes: \(scopes.joined(separator: " ")), endpoints: \(endpoints.map { "explicit (issuer \($0.issuer ?? "none"), " + $0.named.map { "\($0.name) \($0.url.absoluteString)" }.joined(separator: ", ") + ")" } ?? "discovery"), "
             + "bindTokensToDPoP: \(bindTokensToDPoP)\(internalURL.map { ", internalURL: \($0.absoluteString)" } ?? ""))"
     }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// No members, so that `dump` shows ``description`` alone and no secret.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

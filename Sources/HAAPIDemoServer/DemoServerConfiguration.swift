@@ -85,6 +85,9 @@ public struct DemoServerConfiguration: Sendable {
     public var clientSecret: String
     /// A flaw put into every ID token issued (tests of a client's ID token validation); nil issues sound tokens (the default).
     public var idTokenFault: DemoIDTokenFault? = nil
+    /// The OAuth error every authorization-code exchange is answered with, its texts as given (tests of what a client
+    /// logs and shows of an upstream's error); nil exchanges codes (the default).
+    public var codeExchangeRefusal: DemoCodeExchangeRefusal? = nil
     /// The key ID tokens are signed with: ``DemoIDTokenAlgorithm/es256`` (the default) or
     /// ``DemoIDTokenAlgorithm/ed25519`` (`alg` `EdDSA`, as a Curity token profile with an EdDSA key, [EDDSA]). The JWKS
     /// publishes that key and discovery's `id_token_signing_alg_values_supported` names its algorithm.

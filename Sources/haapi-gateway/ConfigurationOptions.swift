@@ -2,8 +2,11 @@ import ArgumentParser
 import Foundation
 import HAAPIGateway
 
-/// The options `serve` and `check-config` share: the configuration file and the flags that override its keys.
-struct ConfigurationOptions: ParsableArguments {
+/// The options `serve` and `check-config` share: the configuration file and the flags that override its keys. Printed
+/// (`description`, `debugDescription`; a service holding them is named so in debug lines), they show the flags given
+/// with the value of a secret's flag redacted. Not `CustomReflectable`: swift-argument-parser finds the options through
+/// their mirror.
+struct ConfigurationOptions: ParsableArguments, CustomStringConvertible, CustomDebugStringConvertible {
     @Option(
         name: .customLong("config"),
         help: ArgumentHelp(
@@ -128,6 +131,16 @@ struct ConfigurationOptions: ParsableArguments {
     var localGatewayFlags: [String] {
         (configFile == nil ? [] : ["--config"]) + flagValues.filter { $0.value != nil && $0.flag != "--log-level" }.map(\.flag)
     }
+
+    /// The flags given, a secret's value redacted (``ConfigurationKey/describing(flags:)``).
+    var description: String {
+        "ConfigurationOptions("
+            + ((configFile.map { ["--config \($0)"] } ?? []) + [ConfigurationKey.describing(flags: flagValues)])
+            .filter { !$0.isEmpty }.joined(separator: " ") + ")"
+    }
+
+    /// The same as ``description``.
+    var debugDescription: String { description }
 
     /// The configuration file in use: `--config`, else `$HAAPI_GATEWAY_CONFIG`.
     func configurationFile(environment: [String: String]) -> String? {

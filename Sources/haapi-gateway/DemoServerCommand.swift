@@ -139,8 +139,8 @@ struct DemoServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "haapi-demo-server")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        // The gateway's text lines: a path or a value a client sent is logged with its control characters escaped.
+        let logger = LoggingSettings(level: Logger.Level(rawValue: logLevel) ?? .info).makeLogger(label: "haapi-demo-server")
         let strictNote =
             strict
             ? "Strict mode: per-key DPoP nonces, token-bound authorization codes\(consumesCodesOnRefusedProof ? " (used up by an exchange refused for a missing proof)" : ""), stickiness cookie demo-node\n"

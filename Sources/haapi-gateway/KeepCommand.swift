@@ -73,7 +73,7 @@ struct KeepCommand: AsyncParsableCommand {
             )
         case .refused(let error):
             exitWith(
-                "haapi-gateway: the token endpoint refused the refresh: \(error.error)\(error.errorDescription.map { ": \($0)" } ?? "")",
+                "haapi-gateway: the token endpoint refused the refresh: \(LogText.untrusted(error.error + (error.errorDescription.map { ": \($0)" } ?? "")))",
                 status: 1
             )
         }

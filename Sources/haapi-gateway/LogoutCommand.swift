@@ -54,7 +54,7 @@ struct LogoutCommand: AsyncParsableCommand {
         case .failed(let error):
             exitWith("haapi-gateway: the tokens could not be revoked (\(error.message)); \(path) was kept, try again", status: 1)
         case .refused(let error):
-            exitWith("haapi-gateway: the \(issuer.name) refused the revocation: \(error.error); \(path) was kept", status: 1)
+            exitWith("haapi-gateway: the \(issuer.name) refused the revocation: \(LogText.untrusted(error.error)); \(path) was kept", status: 1)
         case .notDeleted:
             exitWith("haapi-gateway: revoked, but \(path) could not be deleted", status: 1)
         }

@@ -44,9 +44,8 @@ struct TokenIssuer {
     }
 }
 
-/// A logger for a terminal command: standard error, warnings and errors unless `--log-level` says otherwise.
+/// A logger for a terminal command: the gateway's text lines on standard error (control characters escaped), warnings
+/// and errors unless `--log-level` says otherwise.
 func terminalLogger(level: String?) -> Logger {
-    var logger = Logger(label: "haapi-gateway") { StreamLogHandler.standardError(label: $0) }
-    logger.logLevel = level.flatMap { Logger.Level(rawValue: $0) } ?? .warning
-    return logger
+    LoggingSettings(level: level.flatMap { Logger.Level(rawValue: $0) } ?? .warning).makeLogger(label: "haapi-gateway")
 }

@@ -37,9 +37,9 @@ enum UpstreamClient {
     }
 }
 
-/// Prints `message` on standard error and exits with `status`.
+/// Prints `message` on standard error, a URL's password redacted (``SecretRedaction``), and exits with `status`.
 func exitWith(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    FileHandle.standardError.write(Data((SecretRedaction.redactingURLPasswords(in: message) + "\n").utf8))
     Foundation.exit(status)
 }
 
@@ -50,7 +50,7 @@ func exitWith(_ message: String, status: Int32, logging: LoggingSettings, metada
     guard logging.format == .json else { exitWith("haapi-gateway: \(message)", status: status) }
     var metadata = metadata
     metadata["exitStatus"] = .stringConvertible(status)
-    logging.makeLogger(label: "haapi-gateway").critical("\(message)", metadata: metadata)
+    logging.makeLogger(label: "haapi-gateway").critical("\(SecretRedaction.redactingURLPasswords(in: message))", metadata: metadata)
     Foundation.exit(status)
 }
 

@@ -38,6 +38,25 @@ import Testing
         #expect(result.standardOutput.contains("    upstream.clientSecret: <redacted>"))
     }
 
+    /// Issue #39: a password written into a URL was echoed in the problem line. It reads `<redacted>`, in `check-config`'s
+    /// lines and in `serve`'s failure to start, as text and as JSON.
+    @Test func aPasswordInAURLIsNeverEchoedInAProblemLine() async throws {
+        let file = try Repository.temporaryDirectory().appendingPathComponent("gateway.yaml")
+        try """
+        upstream:
+          baseURL: https://gateway:url-password-7c1e@idsvr.example.com/oauth/v2/oauth-anonymous
+          clientID: gateway
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let check = try await runGatewayInRepository(["check-config", file.path])
+        let serve = try await runGatewayInRepository(["serve", "--config", file.path])
+        let json = try await runGatewayInRepository(["serve", "--config", file.path], environment: ["HAAPI_GATEWAY_LOGGING_FORMAT": "json"])
+        for result in [check, serve, json] {
+            #expect(result.status == 78, "\(result.standardError)")
+            #expect(!(result.standardOutput + result.standardError).contains("url-password-7c1e"), "\(result.standardError)")
+            #expect(result.standardError.contains("https://gateway:<redacted>@idsvr.example.com/oauth/v2/oauth-anonymous"), "\(result.standardError)")
+        }
+    }
+
     @Test func theReferenceIsPrintedWithoutAFile() async throws {
         let result = try await runGatewayInRepository(["check-config", "--reference"])
         #expect(result.status == 0, "\(result.standardError)")

@@ -113,6 +113,9 @@ struct TokenController: Sendable {
         client: RegisteredClient,
         proof: VerifiedDPoPProof?
     ) -> Result<[String: JSONValue], OAuthError> {
+        if let refusal = context.configuration.codeExchangeRefusal {
+            return .failure(OAuthError(code: refusal.error, description: refusal.errorDescription, status: 400))
+        }
         guard let code = form.nonEmpty("code") else { return .failure(.invalidRequest("code is missing")) }
         guard let redirectURI = form.nonEmpty("redirect_uri") else { return .failure(.invalidRequest("redirect_uri is missing")) }
         guard let verifier = form.nonEmpty("code_verifier") else { return .failure(.invalidRequest("code_verifier is missing (PKCE)")) }

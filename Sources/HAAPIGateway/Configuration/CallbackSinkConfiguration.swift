@@ -2,7 +2,7 @@ import Foundation
 
 /// Where the token model goes when a sign-in ends. Written in configuration as a URI:
 /// `file:PATH`, `https://…` / `http://…` (webhook), or `exec:PROGRAM`.
-public enum CallbackSinkConfiguration: Sendable, Hashable, CustomStringConvertible {
+public enum CallbackSinkConfiguration: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Write the result as JSON to a file: mode 0600, atomic rename.
     case file(path: String)
     /// POST the result as JSON, signed with HMAC-SHA256 over timestamp and body using `secret` (and, while a rotation
@@ -36,7 +36,8 @@ public enum CallbackSinkConfiguration: Sendable, Hashable, CustomStringConvertib
         }
         if lowered.hasPrefix("https://") || lowered.hasPrefix("http://") {
             guard let url = URL(string: text), !(url.host ?? "").isEmpty, url.user == nil, url.password == nil else {
-                return .failure(ConfigurationError(problems: ["'\(text)' is not a valid webhook URL (no credentials in the URL)"]))
+                let shown = SecretRedaction.redactingURLPasswords(in: text)
+                return .failure(ConfigurationError(problems: ["'\(shown)' is not a valid webhook URL (no credentials in the URL)"]))
             }
             return .success(.webhook(url: url, secret: ""))
         }
@@ -51,4 +52,10 @@ public enum CallbackSinkConfiguration: Sendable, Hashable, CustomStringConvertib
         case .webhook(let url, _, _): "webhook:\(url.scheme ?? "https")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")\(url.path)"
         }
     }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// No members, so that `dump` shows ``description`` alone and no secret.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
 }

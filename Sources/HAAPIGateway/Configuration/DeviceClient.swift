@@ -1,6 +1,6 @@
 /// A device registered to sign in through the gateway's device authorization endpoint (RFC 8628): a headless host,
-/// a kiosk, a command-line tool.
-public struct DeviceClient: Sendable, Equatable {
+/// a kiosk, a command-line tool. Printed (`description`, `debugDescription`, `dump`), it shows no secret.
+public struct DeviceClient: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The `client_id` the device sends.
     public var id: String
     /// What the person is shown on the verification page ("Build server 3 is asking to sign in").
@@ -19,5 +19,18 @@ public struct DeviceClient: Sendable, Equatable {
         self.name = name
         self.secret = secret
         self.receivesDPoPKey = receivesDPoPKey
+    }
+
+    /// The client with its secret redacted.
+    public var description: String {
+        "DeviceClient(id: \(id), name: \(name), secret: \(secret == nil ? "none" : SecretRedaction.marker), receivesDPoPKey: \(receivesDPoPKey))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// The members that are not secret, so that `dump` shows no secret.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["id": id, "name": name, "confidential": secret != nil, "receivesDPoPKey": receivesDPoPKey], displayStyle: .struct)
     }
 }

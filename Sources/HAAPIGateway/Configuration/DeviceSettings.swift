@@ -2,7 +2,8 @@ import Foundation
 
 /// The device authorization grant (RFC 8628) on the gateway: devices ask for a code, a person enters it on the
 /// gateway's `/device` page and signs in there, and the device collects the tokens from the gateway's token endpoint.
-public struct DeviceSettings: Sendable {
+/// Printed (`description`, `debugDescription`, `dump`), it shows no secret or key.
+public struct DeviceSettings: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Whether the endpoints and the `/device` page are served (default off).
     public var enabled = false
     /// The registered device clients.
@@ -39,5 +40,28 @@ public struct DeviceSettings: Sendable {
     /// The client with this `client_id`, if registered.
     func client(id: String) -> DeviceClient? {
         clients.first { $0.id == id }
+    }
+
+    /// The settings with the clients' secrets and the refresh-token keys redacted.
+    public var description: String {
+        "DeviceSettings(" + customMirror.children.map { "\($0.label ?? ""): \(String(reflecting: $0.value))" }.joined(separator: ", ") + ")"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// Every member but the refresh-token keys, which are counted; the clients print without their secrets.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "enabled": enabled, "clients": clients, "codeLifetimeSeconds": codeLifetimeSeconds, "pollIntervalSeconds": pollIntervalSeconds,
+                "maximumWrongCodesPerAddress": maximumWrongCodesPerAddress, "maximumWrongCodes": maximumWrongCodes,
+                "wrongCodeWindowSeconds": wrongCodeWindowSeconds, "maximumEntriesPerCode": maximumEntriesPerCode,
+                "maximumPendingAuthorizations": maximumPendingAuthorizations, "maximumPendingPerAddress": maximumPendingPerAddress,
+                "refreshTokenKeys": "\(refreshTokenKeys.count) \(SecretRedaction.marker)",
+            ],
+            displayStyle: .struct
+        )
     }
 }

@@ -10,8 +10,8 @@ import Foundation
 ///   does); `verify-ca` (the chain checked against the trust roots); `verify-full` (the chain and the host name; the
 ///   default). `sslrootcert` names a PEM file of trust roots to use instead of the system's.
 ///
-/// Its ``description`` never contains the password.
-public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
+/// Its ``description``, `debugDescription` and `dump` never contain the password.
+public struct PostgresURL: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// How the connection is encrypted, by libpq's `sslmode` names.
     public enum TLSMode: String, Sendable, CaseIterable {
         /// Plain TCP.
@@ -43,13 +43,19 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     /// A PEM file of trust roots for `verify-ca` and `verify-full` (`sslrootcert`), else the system's.
     public let trustRootsFile: String?
 
-    /// The URL with the password replaced by `<redacted>`.
+    /// The URL with the password replaced by ``SecretRedaction/marker``.
     public var description: String {
-        let user = Self.encodedUserInfo(username) + (password == nil ? "" : ":<redacted>")
+        let user = Self.encodedUserInfo(username) + (password == nil ? "" : ":\(SecretRedaction.marker)")
         let place = socketDirectory.map { "[socket \($0)]" } ?? (host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? "")
         let root = trustRootsFile.map { "&sslrootcert=\($0)" } ?? ""
         return "postgres://\(user)@\(place):\(port)/\(database ?? "")?sslmode=\(tlsMode.rawValue)\(root)"
     }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// No members, so that `dump` shows ``description`` alone and no secret.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 
     /// Why a text is not a usable PostgreSQL URL; the messages never repeat the text (it may hold a password).
     public struct Refusal: Error, Sendable, Equatable {

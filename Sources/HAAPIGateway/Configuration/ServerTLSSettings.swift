@@ -1,8 +1,8 @@
 import NIOSSL
 
 /// The certificate chain and private key `serve` listens with on HTTPS (`server.tlsCertificateFile`,
-/// `server.tlsKeyFile`), as PEM text.
-public struct ServerTLSSettings: Sendable, Equatable {
+/// `server.tlsKeyFile`), as PEM text. Printed (`description`, `debugDescription`, `dump`), it shows no key.
+public struct ServerTLSSettings: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The server certificate, then any intermediates (PEM).
     public var certificateChainPEM: String
     /// The private key of the first certificate (PEM; never logged or shown).
@@ -16,6 +16,17 @@ public struct ServerTLSSettings: Sendable, Equatable {
         self.certificateChainPEM = certificateChainPEM
         self.privateKeyPEM = privateKeyPEM
     }
+
+    /// The settings with the private key redacted.
+    public var description: String {
+        "ServerTLSSettings(certificateChainPEM: \(certificateChainPEM.utf8.count) bytes, privateKeyPEM: \(SecretRedaction.marker))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// The certificate chain only, so that `dump` shows no key.
+    public var customMirror: Mirror { Mirror(self, children: ["certificateChainPEM": certificateChainPEM], displayStyle: .struct) }
 
     /// The TLS configuration of the listener (TLS 1.2 or later, HTTP/1.1).
     /// - Throws: `NIOSSLError` when the certificate or key does not load.

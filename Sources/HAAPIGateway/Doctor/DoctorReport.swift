@@ -15,14 +15,17 @@ public struct DoctorReport: Sendable, Equatable, Codable {
     /// The exit status: 0 when a sign-in can start, 1 when something blocks it.
     public var exitStatus: Int32 { signInCanStart ? 0 : 1 }
 
-    /// The report as text: a heading, one line per check, and the conclusion.
+    /// The report as text: a heading, one line per check, and the conclusion. What the upstream answered is quoted in
+    /// some lines: each is one line (control characters escaped, ``LogText``) and shows no URL's password.
     public var text: String {
         (["haapi-gateway doctor: \(upstream) (client \(clientID))"] + checks.map(\.line)
             + [signInCanStart ? "A sign-in can start." : "Sign-ins cannot start: change what the ✗ lines say, then run doctor again."])
+            .map { LogText.escapingControlCharacters(SecretRedaction.redactingURLPasswords(in: $0)) }
             .joined(separator: "\n") + "\n"
     }
 
-    /// The report as one JSON object (sorted keys): `upstream`, `clientID`, `signInCanStart` and `checks`.
+    /// The report as one JSON object (sorted keys): `upstream`, `clientID`, `signInCanStart` and `checks`; no URL's
+    /// password.
     public var json: String {
         struct Document: Encodable {
             let upstream: String
@@ -34,6 +37,6 @@ public struct DoctorReport: Sendable, Equatable, Codable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data =
             (try? encoder.encode(Document(upstream: upstream, clientID: clientID, signInCanStart: signInCanStart, checks: checks))) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return SecretRedaction.redactingURLPasswords(in: String(decoding: data, as: UTF8.self)) + "\n"
     }
 }

@@ -67,7 +67,7 @@ public struct LoginReport: Sendable, Equatable {
                 exitStatus: 1,
                 standardOutput: json
                     ? jsonLine(["outcome": "error", "error": failure.error, "errorDescription": failure.errorDescription ?? ""]) : nil,
-                standardError: "haapi-gateway: the sign-in failed: \(reason.isEmpty ? "unknown error" : reason)\n"
+                standardError: "haapi-gateway: the sign-in failed: \(reason.isEmpty ? "unknown error" : LogText.untrusted(reason))\n"
             )
         case .timedOut(let sentence):
             return LoginReport(

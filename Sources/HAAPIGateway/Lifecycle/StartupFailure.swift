@@ -40,9 +40,11 @@ public struct StartupFailure: Error, Sendable, CustomStringConvertible {
     }
 
     /// The failure behind `error`, thrown while starting a listener on `host`:`port` (the gateway's, unless the error
-    /// names another listener).
+    /// names another listener); a URL in it is shown without its password (``SecretRedaction``).
     public init(_ error: any Error, listening host: String, port: Int) {
-        (message, exitStatus) = Self.classify(error, host: host, port: port)
+        let (message, exitStatus) = Self.classify(error, host: host, port: port)
+        self.message = SecretRedaction.redactingURLPasswords(in: message)
+        self.exitStatus = exitStatus
     }
 
     private static func classify(_ error: any Error, host: String, port: Int) -> (String, Int32) {

@@ -3,6 +3,10 @@ import Logging
 /// The gateway's text log lines, `time level label: key=value … [source] message`, exactly as swift-log's
 /// `StreamLogHandler` writes them, at a fraction of the cost: the time is formatted once a second (``LogTimestamps``)
 /// and a line is one `write(2)` (``StandardErrorLines``). Every request logs one line, so its cost is part of every page.
+///
+/// One event is one line: every control character of the message, the label and the metadata (a line feed, a carriage
+/// return, ESC, NUL, the other C0 and C1 characters, DEL) is written as a visible escape (``LogText``), so that no
+/// logged value can end the line and start a forged one.
 public struct TextLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     public var metadataProvider: Logger.MetadataProvider?
@@ -54,8 +58,7 @@ public struct TextLogHandler: LogHandler {
         line += event.source
         line += "] "
         line += event.message.description
-        line += "\n"
-        write(line)
+        write(LogText.escapingControlCharacters(line) + "\n")
     }
 
     /// The handler's metadata with the provider's, the event's and its error's, later ones winning.

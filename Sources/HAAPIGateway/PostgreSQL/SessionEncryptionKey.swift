@@ -5,7 +5,7 @@ import Foundation
 /// into every document it seals so that opening picks the right key of a list (`sessions.encryptionKeysFile`).
 ///
 /// Its ``description`` shows the id only, never the key.
-public struct SessionEncryptionKey: Sendable, Equatable, CustomStringConvertible {
+public struct SessionEncryptionKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The length of a key, in bytes.
     public static let byteCount = 32
     /// The length of a key id, in bytes.
@@ -42,6 +42,12 @@ public struct SessionEncryptionKey: Sendable, Equatable, CustomStringConvertible
     public var idHex: String { id.map { String(format: "%02x", $0) }.joined() }
 
     public var description: String { "SessionEncryptionKey(id: \(idHex))" }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// No members, so that `dump` shows ``description`` alone and no secret.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 
     var symmetricKey: SymmetricKey { SymmetricKey(data: bytes) }
 }

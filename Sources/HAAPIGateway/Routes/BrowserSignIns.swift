@@ -56,7 +56,7 @@ struct BrowserSignIns: Sendable {
         }
         if let wait = await services.newSessions.admit(address: address) {
             services.metrics.signInRefused(.addressBudget)
-            services.logger.debug("new sign-in refused: too many from the client address", metadata: ["address": "\(address ?? "")"])
+            services.logger.debug("new sign-in refused: too many from the client address", metadata: ["address": .untrusted(address ?? "")])
             throw GatewayError(.tooManyAttempts, .tooManyNewSignIns).retrying(after: wait)
         }
         let session = makeSession(flow: try services.newFlow(link: link), context: context, startLink: link)

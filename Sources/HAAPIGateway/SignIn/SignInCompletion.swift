@@ -93,7 +93,7 @@ struct SignInCompletion: Sendable {
                 metadata: ["error": "invalid_grant"]
             )
         } else {
-            logger.warning("token endpoint refused the code", metadata: ["error": "\(error?.error ?? "unknown")"])
+            logger.warning("token endpoint refused the code", metadata: ["error": .untrusted(error?.error ?? "unknown")])
         }
         return .failed(message, .init(error: error?.error ?? "invalid_grant", errorDescription: error?.errorDescription, errorUri: error?.errorURI))
     }

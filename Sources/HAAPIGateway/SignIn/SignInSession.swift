@@ -492,7 +492,7 @@ actor SignInSession {
         step = nil
         await denyDevice()
         guard await ended(by: .failure(failure, signIn: signIn)) else { return }
-        logger.info("sign-in failed", metadata: ["error": "\(failure.error)"])
+        logger.info("sign-in failed", metadata: ["error": .untrusted(failure.error)])
         metrics.flowEnded(.error)
     }
 

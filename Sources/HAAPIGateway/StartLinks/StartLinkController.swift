@@ -53,7 +53,7 @@ struct StartLinkController: Sendable {
 
     private func refused(_ refusal: StartLinkRefusal, request: Request, context: GatewayRequestContext) -> Response {
         let renderer = services.settings(for: context).renderer
-        services.logger.notice("start link refused", metadata: ["reason": "\(refusal.reason)"])
+        services.logger.notice("start link refused", metadata: ["reason": .untrusted(refusal.reason)])
         return PageRenderer.response(
             renderer.messagePage(
                 title: .gateway(.sessionExpiredTitle),

@@ -91,7 +91,7 @@ public final class UpstreamConnection: Service, Sendable {
             state.withLock { $0.status = .connecting(lastFailure: "\(error.code): \(error.message)") }
             logger.warning(
                 "upstream not reachable; retrying",
-                metadata: ["upstream": "\(upstreamName)", "error": "\(error.code)", "reason": "\(error.message)"]
+                metadata: ["upstream": "\(upstreamName)", "error": "\(error.code)", "reason": .untrusted(error.message)]
             )
         case .failure(let error):
             let message =
@@ -99,7 +99,10 @@ public final class UpstreamConnection: Service, Sendable {
                 ? "upstream.baseURL must be the issuer, under which the server publishes its metadata (OpenID Connect Discovery 1.0 §4): \(error.message)"
                 : "the upstream \(upstreamName) answered, but not as a HAAPI server for this client: \(error.message)"
             state.withLock { $0.status = .misconfigured(message) }
-            logger.error("upstream misconfigured", metadata: ["upstream": "\(upstreamName)", "error": "\(error.code)", "reason": "\(error.message)"])
+            logger.error(
+                "upstream misconfigured",
+                metadata: ["upstream": "\(upstreamName)", "error": "\(error.code)", "reason": .untrusted(error.message)]
+            )
             // `doctor` takes the operator from here: it asks the upstream step by step and names the setting to change.
             throw ConfigurationError(
                 problems: ["upstream: \(message) (haapi-gateway doctor checks the upstream step by step and names what to change)"]

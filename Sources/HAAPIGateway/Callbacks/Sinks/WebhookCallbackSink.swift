@@ -7,8 +7,9 @@ import NIOCore
 /// `X-HAAPI-Gateway-Signature: sha256=<hex HMAC-SHA256 of "timestamp.body">` and `X-HAAPI-Gateway-Delivery: <id>`
 /// (the same id on every retry, so the receiver can drop duplicates). Any 2xx answer is a delivery. During a secret
 /// rotation the signature header lists one signature per secret, the new one first (`sha256=<new>, sha256=<old>`): a
-/// receiver accepts the request when any of them matches its secret.
-struct WebhookCallbackSink: CallbackSink {
+/// receiver accepts the request when any of them matches its secret. Printed (`description`, `debugDescription`,
+/// `dump`), it is its ``name``: no secret.
+struct WebhookCallbackSink: CallbackSink, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     let url: URL
     let secret: String
     var previousSecret: String? = nil
@@ -16,6 +17,15 @@ struct WebhookCallbackSink: CallbackSink {
     var timeout: TimeAmount = .seconds(5)
 
     var name: String { CallbackSinkConfiguration.webhook(url: url, secret: "").description }
+
+    /// The sink's ``name``.
+    var description: String { name }
+
+    /// The same as ``description``.
+    var debugDescription: String { name }
+
+    /// No members, so that `dump` shows the ``name`` alone and no secret.
+    var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 
     /// The signature header value for a timestamp and body.
     static func signature(secret: String, timestamp: String, body: [UInt8]) -> String {

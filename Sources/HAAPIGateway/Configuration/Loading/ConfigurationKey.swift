@@ -84,7 +84,7 @@ public struct ConfigurationKey: Sendable, Hashable {
     /// The value in effect in `configuration` as it may be shown: a secret as `<redacted>`, nil when not set.
     public func displayValue(in configuration: GatewayConfiguration) -> String? {
         guard let value = value(configuration) else { return nil }
-        return isSecret ? "<redacted>" : value
+        return isSecret ? SecretRedaction.marker : value
     }
 
     /// The built-in default as it may be shown; nil when the setting has none.

@@ -2,8 +2,9 @@ import Foundation
 
 /// Raw configuration values by key path, built from the sources in order of precedence: file, then environment, then
 /// flags (a later layer replaces a key of an earlier one). Problems found while reading (unknown keys, wrong shapes)
-/// are collected, not thrown, so every problem is reported at once.
-public struct ConfigurationLayers: Sendable {
+/// are collected, not thrown, so every problem is reported at once. Printed (`description`, `debugDescription`,
+/// `dump`), it names the keys set and where, never a value: some are secrets.
+public struct ConfigurationLayers: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The merged values by key path.
     public private(set) var values: [String: ConfigurationValue] = [:]
     /// Problems found while reading the sources.
@@ -51,4 +52,16 @@ public struct ConfigurationLayers: Sendable {
 
     /// The environment variable that names the configuration file.
     public static let configurationFileVariable = "HAAPI_GATEWAY_CONFIG"
+
+    /// Each key set, with where it was set (`upstream.clientSecret (flag --client-secret)`), in order.
+    private var keysSet: [String] { values.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value.origin))" } }
+
+    /// The keys set and where, and the number of problems; no value.
+    public var description: String { "ConfigurationLayers(keys: \(keysSet.joined(separator: ", ")); problems: \(problems.count))" }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// The keys set and where, and the problems; no value, so that `dump` shows no secret.
+    public var customMirror: Mirror { Mirror(self, children: ["keys": keysSet, "problems": problems], displayStyle: .struct) }
 }

@@ -10,7 +10,7 @@ struct ConfigurationReader {
 
     init(_ layers: ConfigurationLayers) {
         self.values = layers.values
-        self.problems = layers.problems
+        self.problems = layers.problems.map(SecretRedaction.redactingURLPasswords)
     }
 
     /// Whether the key was set by any source.
@@ -20,8 +20,9 @@ struct ConfigurationReader {
     func origin(_ path: String) -> String { values[path].map { " (\($0.origin))" } ?? "" }
 
     /// Records a problem about a key; `unreadableInput` when it is a file or directory that is missing or cannot be read.
+    /// A URL quoted in it is shown without its password (``SecretRedaction``).
     mutating func problem(_ path: String, _ message: String, unreadableInput: Bool = false) {
-        problems.append("\(path)\(origin(path)): \(message)")
+        problems.append(SecretRedaction.redactingURLPasswords(in: "\(path)\(origin(path)): \(message)"))
         if unreadableInput { unreadableInputs += 1 }
     }
 
@@ -108,8 +109,10 @@ struct ConfigurationReader {
         case .success(let url):
             return url
         case .failure(let refusal):
-            // The value is quoted with control characters escaped, so a problem line cannot be split or forged.
-            problem(path, "\(refusal.message), got \(String(reflecting: text))" + (suggestion(text).map { " (\($0))" } ?? ""))
+            // The value is quoted with control characters escaped, so a problem line cannot be split or forged, and
+            // with a password in its user info redacted.
+            let shown = String(reflecting: SecretRedaction.redactingURLPasswords(in: text))
+            problem(path, "\(refusal.message), got \(shown)" + (suggestion(text).map { " (\($0))" } ?? ""))
             return nil
         }
     }

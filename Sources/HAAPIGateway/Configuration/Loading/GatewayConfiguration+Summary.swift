@@ -2,8 +2,8 @@ import Foundation
 import HAAPI
 
 extension GatewayConfiguration {
-    /// The effective configuration in a few readable lines, with every secret replaced by `<redacted>` (printed by
-    /// `check-config` and logged at startup).
+    /// The effective configuration in a few readable lines, with every secret replaced by ``SecretRedaction/marker``
+    /// (`<redacted>`) and no URL's password (printed by `check-config` and logged at startup).
     public var summary: [String] {
         var lines: [String] = []
         let listen = "\(server.host):\(server.port)"
@@ -45,7 +45,7 @@ extension GatewayConfiguration {
             lines.append("session store: memory (this process only; a restart ends the sign-ins under way)")
         case .postgres(let store):
             lines.append(
-                "session store: PostgreSQL at \(store.url); documents sealed with AES-256-GCM under key \(store.encryptionKeys[0].idHex) (<redacted>)"
+                "session store: PostgreSQL at \(store.url); documents sealed with AES-256-GCM under key \(store.encryptionKeys[0].idHex) (\(SecretRedaction.marker))"
                     + (store.encryptionKeys.count > 1 ? ", \(store.encryptionKeys.count - 1) more opening older documents" : "")
                     + (store.synchronousCommit
                         ? "; every commit waits for the disk"
@@ -61,7 +61,7 @@ extension GatewayConfiguration {
         } else {
             let hasWebhook = callbacks.contains { if case .webhook = $0 { true } else { false } }
             lines.append(
-                "callbacks: \(callbacks.map(\.description).joined(separator: ", "))\(hasWebhook ? " (webhook secret <redacted>)" : ""); "
+                "callbacks: \(callbacks.map(\.description).joined(separator: ", "))\(hasWebhook ? " (webhook secret \(SecretRedaction.marker))" : ""); "
                     + "failed deliveries retried for \(callbackDelivery.retryForSeconds) s"
                     + (sessions.store != .memory
                         ? ", kept meanwhile in the PostgreSQL outbox, where any replica delivers them"
@@ -102,18 +102,19 @@ extension GatewayConfiguration {
                     + "wrong codes at most \(devices.maximumWrongCodesPerAddress) per address and \(devices.maximumWrongCodes) in all in \(devices.wrongCodeWindowSeconds) s, "
                     + "\(devices.maximumEntriesPerCode) entries per code, \(devices.maximumPendingAuthorizations) waiting (public clients' \(devices.maximumPendingPerAddress) per address); refresh tokens sealed with "
                     + (devices.refreshTokenKeys.isEmpty
-                        ? (sessions.store == .memory ? "a key made at startup" : "keys derived from sessions.encryptionKeysFile <redacted>")
-                        : "the \(devices.refreshTokenKeys.count == 1 ? "key" : "\(devices.refreshTokenKeys.count) keys") of devices.refreshTokenKeyFile <redacted>")
+                        ? (sessions.store == .memory
+                            ? "a key made at startup" : "keys derived from sessions.encryptionKeysFile \(SecretRedaction.marker)")
+                        : "the \(devices.refreshTokenKeys.count == 1 ? "key" : "\(devices.refreshTokenKeys.count) keys") of devices.refreshTokenKeyFile \(SecretRedaction.marker)")
                 : "devices: off"
         )
         lines.append(
             startLinks.enabled
-                ? "start links: signed (secret <redacted>\(startLinks.previousSecret == nil ? "" : ", previous secret <redacted>")), valid at most \(startLinks.maximumLifetimeSeconds) s, "
+                ? "start links: signed (secret \(SecretRedaction.marker)\(startLinks.previousSecret == nil ? "" : ", previous secret \(SecretRedaction.marker)")), valid at most \(startLinks.maximumLifetimeSeconds) s, "
                     + (startLinks.allowedParameters.isEmpty ? "no parameters" : "may set \(startLinks.allowedParameters.joined(separator: ", "))")
                 : "start links: off"
         )
         lines.append("logging: \(logging.level.rawValue), \(logging.format.rawValue) lines on standard error")
-        return lines
+        return lines.map(SecretRedaction.redactingURLPasswords)
     }
 
     /// Every setting whose value in effect is not its default, as `key: value` lines in the catalogue's order, secrets

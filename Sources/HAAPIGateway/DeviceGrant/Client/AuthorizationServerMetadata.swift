@@ -50,15 +50,17 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
     /// - Parameter text: The URL as given (`--via`).
     /// - Throws: ``DeviceClientError`` (configuration) saying what is wrong.
     public static func issuer(_ text: String) throws(DeviceClientError) -> URL {
+        // As the messages show it: a password in its user info redacted.
+        let shown = SecretRedaction.redactingURLPasswords(in: text)
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", let host = url.host,
             !host.isEmpty
-        else { throw .configuration("the gateway URL \(text) is not an absolute http(s) URL") }
+        else { throw .configuration("the gateway URL \(shown) is not an absolute http(s) URL") }
         guard url.query == nil, url.fragment == nil, url.user == nil, url.password == nil else {
-            throw .configuration("the gateway URL \(text) must not have a query, a fragment or user info")
+            throw .configuration("the gateway URL \(shown) must not have a query, a fragment or user info")
         }
         guard isSecure(url) else {
             throw .configuration(
-                "the gateway URL \(text) must use https (plain http only on a loopback address): the device client's secret and the tokens cross it"
+                "the gateway URL \(shown) must use https (plain http only on a loopback address): the device client's secret and the tokens cross it"
             )
         }
         return url

@@ -5,7 +5,7 @@ import HAAPI
 /// one (RFC 8628 allows public clients, which send only their id).
 ///
 /// ``description`` never shows the secret.
-public struct DeviceClientCredentials: Sendable, CustomStringConvertible {
+public struct DeviceClientCredentials: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The device client's id at the gateway.
     public let clientID: String
     /// The client secret, if the device client has one.
@@ -60,5 +60,11 @@ public struct DeviceClientCredentials: Sendable, CustomStringConvertible {
     }
 
     /// The client id and whether there is a secret; never the secret.
-    public var description: String { "DeviceClientCredentials(clientID: \(clientID), secret: \(secret == nil ? "none" : "<redacted>"))" }
+    public var description: String { "DeviceClientCredentials(clientID: \(clientID), secret: \(secret == nil ? "none" : SecretRedaction.marker))" }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// No members, so that `dump` shows ``description`` alone and no secret.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

@@ -209,7 +209,7 @@ struct DeviceAuthorizationController: Sendable {
             switch try await upstream.tokenManager.revoke(token: upstreamToken, typeHint: hint) {
             case .revoked: break
             case .oauthError(let error):
-                logger.notice("the upstream refused a device's revocation", metadata: ["client": "\(client.id)", "error": "\(error.error)"])
+                logger.notice("the upstream refused a device's revocation", metadata: ["client": "\(client.id)", "error": .untrusted(error.error)])
             }
         } catch {
             // RFC 7009 §2.2.1: 503 tells the client to try again later.

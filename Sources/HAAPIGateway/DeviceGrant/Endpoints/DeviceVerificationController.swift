@@ -112,7 +112,7 @@ struct DeviceVerificationController: Sendable {
     /// Counts a wrong user code against the bounds and in the metrics, and logs it with the client address (as the logs
     /// treat addresses: behind `server.trustedProxies`, the forwarded client's).
     private func recordWrongCode(_ context: GatewayRequestContext) async {
-        services.logger.notice("wrong device user code entered", metadata: ["address": "\(context.clientAddress ?? "")"])
+        services.logger.notice("wrong device user code entered", metadata: ["address": .untrusted(context.clientAddress ?? "")])
         await limiter.recordWrongCode(address: context.clientAddress)
         services.metrics.deviceGrant(.wrongCode)
     }
@@ -141,7 +141,7 @@ struct DeviceVerificationController: Sendable {
     /// normalized (nil when it cannot be one).
     private func verifiedForm(_ request: Request, context: GatewayRequestContext) async throws -> (FormBody, String?) {
         if let wait = await limiter.retryAfter(address: context.clientAddress) {
-            services.logger.notice("device code refused: too many wrong codes", metadata: ["address": "\(context.clientAddress ?? "")"])
+            services.logger.notice("device code refused: too many wrong codes", metadata: ["address": .untrusted(context.clientAddress ?? "")])
             throw GatewayError(.tooManyAttempts, .tooManyWrongCodes).retrying(after: wait)
         }
         try services.originGuard.check(request)
