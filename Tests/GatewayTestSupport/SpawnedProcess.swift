@@ -18,6 +18,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     public let processIdentifier: pid_t
     private let lock = NSLock()
     private var exitStatus: Int32?
+    private var endedBySignal = false
     /// The pipes given, kept for as long as the process is: a pipe released closes its reading end, and whoever reads
     /// the child's output through a handler then reads nothing.
     private let pipes: [Pipe]
@@ -97,10 +98,18 @@ public final class SpawnedProcess: @unchecked Sendable {
                 var raw: Int32 = 0
                 if waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier {
                     exitStatus = raw & 0x7f == 0 ? (raw >> 8) & 0xff : raw & 0x7f
+                    endedBySignal = raw & 0x7f != 0
                 }
             }
             return exitStatus
         }
+    }
+
+    /// How it ended, for a failure's message: "running", "exited with N" or "ended by signal N" (which ``status`` alone
+    /// cannot tell apart).
+    public var ending: String {
+        guard let status else { return "running" }
+        return lock.withLock { endedBySignal } ? "ended by signal \(status)" : "exited with \(status)"
     }
 
     /// Sends it a signal.

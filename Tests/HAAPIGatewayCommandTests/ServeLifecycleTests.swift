@@ -14,7 +14,7 @@ import Testing
             do {
                 return try await Self.status(of: url)
             } catch {
-                Issue.record("\(url): \(error); running: \(serve.isRunning); the gateway said: \(serve.standardError)")
+                Issue.record("\(url): \(error); the gateway: \(serve.ending); it said: \(serve.standardError)")
                 throw error
             }
         }

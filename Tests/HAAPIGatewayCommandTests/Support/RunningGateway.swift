@@ -69,6 +69,9 @@ final class RunningGateway: @unchecked Sendable {
     /// Whether the process still runs.
     var isRunning: Bool { process.isRunning }
 
+    /// How the process ended ("running", "exited with N", "ended by signal N").
+    var ending: String { process.ending }
+
     /// The process's id (the gateway's own, also when it was started through `sh`, which `exec`s it).
     var processIdentifier: Int32 { process.processIdentifier }
 
