@@ -78,7 +78,7 @@ import Testing
                 DemoServer.clientID, "--client-secret", DemoServer.clientSecret,
             ]
             let first = try RunningGateway(arguments, environment: TokenKeeperTests.patient)
-            let failed = try await pairAndSignIn(first)
+            let failed = try await first.pairAndSignIn()
             #expect(failed.html.contains("It has learned it now: start again"), "\(failed.html)")
             #expect(try await first.waitForExit() == 1, "\(first.standardError)")
             #expect(first.standardError.contains("invalid_grant"))
@@ -92,7 +92,7 @@ import Testing
             #expect(!kept.contains(DemoServer.clientSecret), "nothing secret in it")
 
             let second = try RunningGateway(arguments, environment: TokenKeeperTests.patient)
-            let done = try await pairAndSignIn(second)
+            let done = try await second.pairAndSignIn()
             #expect(done.html.contains("You are signed in"), "\(done.html)")
             #expect(try await second.waitForExit() == 0, "\(second.standardError)")
             #expect(second.standardOutput.contains("Signed in as demo"), "\(second.standardOutput)")
@@ -101,16 +101,6 @@ import Testing
             throw error
         }
         await demo.shutdown()
-    }
-
-    /// Opens a `login` run's link, confirms the code and signs in as demo/demo: the last page.
-    private func pairAndSignIn(_ login: RunningGateway) async throws -> TestBrowser.Page {
-        let url = try #require(URL(string: try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)))
-        return try await TestBrowser.using("http://127.0.0.1:\(url.port!)") { browser in
-            let confirm = try await browser.get(url.path)
-            _ = try await browser.submit(try confirm.form(button: "It matches, continue"))
-            return try await browser.signInAsDemo()
-        }
     }
 
     @Test func noSignInBeforeTheLinkExpiresExits2() async throws {

@@ -190,12 +190,7 @@ extension WholeGatewaysOneAtATime {
             // with the client secret.
             let tokenArguments = ["--token-file", tokenFile]
             let login = try RunningGateway(["login", "--timeout-seconds", "120"] + options + tokenArguments, environment: environment)
-            let url = try #require(URL(string: try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)))
-            try await TestBrowser.using("http://127.0.0.1:\(url.port!)") { browser in
-                let confirm = try await browser.get(url.path)
-                _ = try await browser.submit(try confirm.form(button: "It matches, continue"))
-                _ = try await browser.signInAsDemo()
-            }
+            _ = try await login.pairAndSignIn()
             #expect(try await login.waitForExit() == 0, "\(login.standardError)")
             printed.append(Printed(command: "login", standardOutput: login.standardOutput, standardError: login.standardError))
             let keep = try await runGateway(["keep", "--once"] + options + tokenArguments, environment: environment, directory: directory)

@@ -48,12 +48,7 @@ import Testing
 
         // Sign in once.
         let login = try RunningGateway(["login", "--port", "0", "--timeout-seconds", "120"] + tokenArguments + upstream, environment: environment)
-        let url = try #require(URL(string: try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)))
-        try await TestBrowser.using("http://127.0.0.1:\(url.port!)") { browser in
-            let confirm = try await browser.get(url.path)
-            _ = try await browser.submit(try confirm.form(button: "It matches, continue"))
-            _ = try await browser.signInAsDemo()
-        }
+        _ = try await login.pairAndSignIn()
         #expect(try await login.waitForExit() == 0, "\(login.standardError)")
         let first = try tokens(at: tokenFile)
         let document = try JSONSerialization.jsonObject(with: try Data(contentsOf: tokenFile)) as? [String: Any]
@@ -133,12 +128,7 @@ import Testing
             ["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "120"],
             environment: Self.patient
         )
-        let link = try #require(URL(string: try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)))
-        try await TestBrowser.using("http://127.0.0.1:\(link.port!)") { browser in
-            let confirm = try await browser.get(link.path)
-            _ = try await browser.submit(try confirm.form(button: "It matches, continue"))
-            #expect(try await browser.signInAsDemo().html.contains("You are signed in"))
-        }
+        #expect(try await login.pairAndSignIn().html.contains("You are signed in"))
         #expect(try await login.waitForExit() == 0, "\(login.standardError)")
         let document = try JSONSerialization.jsonObject(with: try Data(contentsOf: tokenFile)) as? [String: Any]
         #expect(document?["embeddedDemoUpstream"] as? Bool == true)
