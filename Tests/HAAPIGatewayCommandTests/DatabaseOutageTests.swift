@@ -51,7 +51,11 @@ extension WholeGatewaysOneAtATime {
                         try await Task.sleep(for: .milliseconds(2500))
                         let started = ContinuousClock.now
                         let newVisitor = try await TestBrowser.using(base) { try await $0.get("/") }
-                        #expect(ContinuousClock.now - started < .seconds(3), "\(ContinuousClock.now - started)")
+                        // On failure the gateway's last lines say how long it took itself and what it knew of the database.
+                        #expect(
+                            ContinuousClock.now - started < .seconds(3),
+                            "\(ContinuousClock.now - started); the gateway's last lines: \(serve.standardError.split(separator: "\n").suffix(8).joined(separator: "\n"))"
+                        )
                         #expect(newVisitor.status == 503)
                         #expect(newVisitor.header("Retry-After") == "5")
                         #expect(
