@@ -19,6 +19,9 @@ public struct HAAPIEndpoints: Sendable, Hashable {
     public var idTokenSigningAlgorithms: [String]
     /// The scopes the server says it defines (discovery's `scopes_supported`); empty when not known.
     public var scopesSupported: [String]
+    /// The metadata document these endpoints were read from (OpenID Connect discovery's, or RFC 8414's when the server
+    /// publishes only that); nil when they were named.
+    public var metadataDocument: URL?
 
     /// Creates endpoints.
     /// - Parameters:
@@ -30,6 +33,7 @@ public struct HAAPIEndpoints: Sendable, Hashable {
     ///   - userinfo: The userinfo endpoint.
     ///   - idTokenSigningAlgorithms: The ID-token signing algorithms the server names.
     ///   - scopesSupported: The scopes the server names.
+    ///   - metadataDocument: The metadata document they were read from.
     public init(
         authorization: URL,
         token: URL,
@@ -38,7 +42,8 @@ public struct HAAPIEndpoints: Sendable, Hashable {
         keySet: URL? = nil,
         userinfo: URL? = nil,
         idTokenSigningAlgorithms: [String] = [],
-        scopesSupported: [String] = []
+        scopesSupported: [String] = [],
+        metadataDocument: URL? = nil
     ) {
         self.authorization = authorization
         self.token = token
@@ -48,6 +53,7 @@ public struct HAAPIEndpoints: Sendable, Hashable {
         self.userinfo = userinfo
         self.idTokenSigningAlgorithms = idTokenSigningAlgorithms
         self.scopesSupported = scopesSupported
+        self.metadataDocument = metadataDocument
     }
 
     /// The endpoints given, by name, in a stable order (authorization, token, revocation, jwks, userinfo).

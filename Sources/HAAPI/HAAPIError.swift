@@ -85,7 +85,7 @@ public struct HAAPIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// ``description``.
     public internal(set) var oauthError: OAuthErrorResponse? = nil
     /// With ``Code/noDiscoveryDocument``: the issuer a document found at Curity's default place on the same origin
-    /// names, the value the base URL should have had.
+    /// names, the value the base URL should have had. With ``Code/issuerMismatch``: the issuer the document names.
     public internal(set) var foundIssuer: String? = nil
 
     /// Creates an error.

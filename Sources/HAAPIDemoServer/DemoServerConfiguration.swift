@@ -39,6 +39,35 @@ public struct DemoServerConfiguration: Sendable {
     /// HAAPI token request from the client, which cannot attest, is refused (`unauthorized_client`; Curity's own error
     /// code for it is not documented). Default true.
     public var haapiAllowedWithoutAttestation: Bool = true
+    /// With ``haapiAllowedWithoutAttestation`` false: the OAuth error the refusal carries. Curity does not document which
+    /// error a client that must attest gets (notes 5), so both readings are tested. Default `unauthorized_client`.
+    public var attestationRefusal: DemoAttestationRefusal = .unauthorizedClient
+    /// The base URL a DPoP proof's `htu` is checked against, when it is not the one clients use (``publicBaseURL``): a
+    /// server that compares proofs with another URL than the one its clients name, as behind a proxy that rewrites the
+    /// host. Curity's documentation says only that a proof's method and URL must match the request ([DPOPNONCE]), not
+    /// which URL it compares with behind a proxy (notes 5). Nil checks against the base URL (the default).
+    public var proofBaseURL: String? = nil
+    /// Whether RFC 8414 authorization server metadata is published at
+    /// `/.well-known/oauth-authorization-server/oauth/v2/oauth-anonymous` (the issuer's path after the well-known
+    /// prefix), as Curity does when the token service's `authorization-server/expose-metadata` is on (Curity's token
+    /// service admin guide, https://curity.io/docs/idsvr/latest/token-service-admin-guide/metadata.html). Default false,
+    /// as Curity's.
+    public var publishesOAuthMetadata: Bool = false
+    /// The issuer, when it is not the anonymous endpoint: an absolute URL, or a path on the base URL (`/custom`), as
+    /// Curity's `authorization-server/issuer-override` sets it ("Override the issuer for tokens issued by this
+    /// authorization server", https://curity.io/docs/identity-server/configuration-reference/profiles/profile/settings/authorization-server).
+    /// Metadata, ID tokens and authorization responses name it; the OpenID Connect metadata stays under the anonymous
+    /// endpoint and the RFC 8414 metadata moves to the issuer's path, as Curity's metadata page describes. Nil (the
+    /// default) keeps the anonymous endpoint.
+    public var issuerOverride: String? = nil
+    /// Whether the JWKS publishes an Ed448 key (`kty` `OKP`, `crv` `Ed448`) in place of the ID-token signing key, and
+    /// discovery names `EdDSA`: a Curity token profile whose EdDSA key is an Ed448 one ([EDDSA]). The demo cannot sign
+    /// with Ed448, so its ID tokens then fail validation as they would against such a server. Default false.
+    public var publishesEd448Key: Bool = false
+    /// How an authorize request with a redirect URI the client has not registered is refused: as an
+    /// `error-authorization-response` naming the parameter (the default), or as a problem that names nothing (a server
+    /// that says little; Curity does not document its answer, notes 5).
+    public var redirectURIRefusal: DemoRedirectURIRefusal = .errorAuthorizationResponse
     /// Whether hrefs in steps are absolute URLs on ``publicBaseURL`` (as in Curity's example, [EXUSER]:
     /// `"href": "https://localhost:8443/dev/authn/…"`) rather than paths. Default false; on in strict mode.
     public var writesAbsoluteHrefs: Bool = false

@@ -79,6 +79,60 @@ struct DemoServerCommand: AsyncParsableCommand {
     var requireAttestation = false
 
     @Option(
+        name: .customLong("attestation-refused-as"),
+        help: """
+            With --require-attestation: the OAuth error of the refusal, unauthorized_client or invalid_client (Curity does not \
+            document which it sends).
+            """
+    )
+    var attestationRefusedAs: String = DemoAttestationRefusal.unauthorizedClient.rawValue
+
+    @Option(
+        name: .customLong("proof-base-url"),
+        help: """
+            Check DPoP proofs' htu against this base URL instead of the one clients use, as a server behind a proxy that \
+            compares proofs with another URL (Curity does not document which URL it compares with).
+            """
+    )
+    var proofBaseURL: String?
+
+    @Flag(
+        name: .customLong("oauth-metadata"),
+        help: """
+            Also publish RFC 8414 metadata at /.well-known/oauth-authorization-server/oauth/v2/oauth-anonymous, as Curity \
+            with authorization-server/expose-metadata.
+            """
+    )
+    var publishesOAuthMetadata = false
+
+    @Option(
+        name: .customLong("issuer-override"),
+        help: """
+            Name this issuer (an absolute URL, or a path on the base URL) instead of the anonymous endpoint, as Curity's \
+            authorization-server/issuer-override; the OpenID Connect metadata stays under the anonymous endpoint.
+            """
+    )
+    var issuerOverride: String?
+
+    @Flag(
+        name: .customLong("ed448-signing-key"),
+        help: """
+            Publish an Ed448 key in the JWKS and name EdDSA in discovery, as a Curity token profile whose EdDSA key is \
+            Ed448 (the demo cannot sign with it, so ID tokens then fail validation).
+            """
+    )
+    var publishesEd448Key = false
+
+    @Option(
+        name: .customLong("redirect-uri-refusal"),
+        help: """
+            How an unregistered redirect URI is refused: error-authorization-response (naming redirect_uri) or \
+            invalid-request-problem (a problem naming nothing).
+            """
+    )
+    var redirectURIRefusal: String = DemoRedirectURIRefusal.errorAuthorizationResponse.rawValue
+
+    @Option(
         name: .customLong("id-token-algorithm"),
         help: "Sign ID tokens with es256 (P-256) or ed25519 (EdDSA, as a Curity token profile with an Ed25519 key)."
     )
@@ -109,10 +163,25 @@ struct DemoServerCommand: AsyncParsableCommand {
             passkeyRelyingPartyID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") })
         else { throw ValidationError("--passkey-rp-id must be a host name, not an IP address") }
         guard DemoIDTokenAlgorithm(rawValue: idTokenAlgorithm) != nil else { throw ValidationError("--id-token-algorithm must be es256 or ed25519") }
-        if let publicBaseURL {
-            guard let url = URL(string: publicBaseURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-                throw ValidationError("--public-base-url must be an absolute http(s) URL")
+        for (option, value) in [("--public-base-url", publicBaseURL), ("--proof-base-url", proofBaseURL)] {
+            guard let value else { continue }
+            guard let url = URL(string: value), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw ValidationError("\(option) must be an absolute http(s) URL")
             }
+        }
+        if let issuerOverride, !issuerOverride.hasPrefix("/") {
+            guard let url = URL(string: issuerOverride), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw ValidationError("--issuer-override must be an absolute http(s) URL or a path starting with /")
+            }
+        }
+        guard DemoAttestationRefusal(rawValue: attestationRefusedAs) != nil else {
+            throw ValidationError("--attestation-refused-as must be unauthorized_client or invalid_client")
+        }
+        guard requireAttestation || attestationRefusedAs == DemoAttestationRefusal.unauthorizedClient.rawValue else {
+            throw ValidationError("--attestation-refused-as needs --require-attestation")
+        }
+        guard DemoRedirectURIRefusal(rawValue: redirectURIRefusal) != nil else {
+            throw ValidationError("--redirect-uri-refusal must be error-authorization-response or invalid-request-problem")
         }
     }
 
@@ -135,6 +204,12 @@ struct DemoServerCommand: AsyncParsableCommand {
         configuration.idTokenSigningAlgorithm = DemoIDTokenAlgorithm(rawValue: idTokenAlgorithm) ?? .es256
         if !advertisedIDTokenAlgorithms.isEmpty { configuration.advertisedIDTokenAlgorithms = advertisedIDTokenAlgorithms }
         configuration.consumesCodesOnRefusedProof = consumesCodesOnRefusedProof
+        configuration.attestationRefusal = DemoAttestationRefusal(rawValue: attestationRefusedAs) ?? .unauthorizedClient
+        configuration.proofBaseURL = proofBaseURL
+        configuration.publishesOAuthMetadata = publishesOAuthMetadata
+        configuration.publishesEd448Key = publishesEd448Key
+        configuration.issuerOverride = issuerOverride
+        configuration.redirectURIRefusal = DemoRedirectURIRefusal(rawValue: redirectURIRefusal) ?? .errorAuthorizationResponse
         return configuration
     }
 

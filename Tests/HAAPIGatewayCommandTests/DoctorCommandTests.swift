@@ -39,7 +39,8 @@ struct DoctorCommandTests {
             #expect(lines.first == "haapi-gateway doctor: \(issuer) (client demo-gateway)")
             #expect(lines.last == "A sign-in can start.")
             #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("✓ ") || $0.hasPrefix("→ ") })
-            #expect(result.standardOutput.contains("✓ dpop-nonces: the server sends DPoP nonces"))
+            #expect(result.standardOutput.contains("→ dpop-nonces: the server sent a DPoP nonce"))
+            #expect(result.standardOutput.contains("✓ id-token-keys: the JWKS at \(issuer)/jwks holds 1 key the gateway can use (verifying ES256)."))
             #expect(!result.standardOutput.contains(DemoServer.clientSecret), "no secret in the report")
         }
     }
@@ -59,6 +60,41 @@ struct DoctorCommandTests {
             let failed = (document["checks"] as? [[String: Any]])?.filter { $0["result"] as? String == "failed" }.compactMap { $0["name"] as? String }
             #expect(failed == ["haapi-token"])
         }
+    }
+
+    @Test("demo-server's switches for doctor's readings: attestation refused as invalid_client, proofs checked elsewhere, an Ed448 key")
+    func readingSwitches() async throws {
+        try await Self.withDemo(["--strict", "--require-attestation", "--attestation-refused-as", "invalid_client"]) { issuer in
+            let result = try await Self.doctor(issuer)
+            #expect(result.status == 1)
+            #expect(
+                result.standardOutput.contains("✗ client-authentication: the token endpoint refused the client demo-gateway (HTTP 401 invalid_client")
+            )
+            #expect(result.standardOutput.contains("capabilities/haapi/allow-without-attestation = true"), "\(result.standardOutput)")
+        }
+        try await Self.withDemo(["--strict", "--proof-base-url", "https://idsvr.example.test"]) { issuer in
+            let result = try await Self.doctor(issuer)
+            #expect(result.status == 1)
+            #expect(
+                result.standardOutput.contains("✗ haapi-token: the token endpoint refused the DPoP proof (HTTP 400 invalid_dpop_proof"),
+                "\(result.standardOutput)"
+            )
+        }
+        try await Self.withDemo(["--strict", "--ed448-signing-key"]) { issuer in
+            let result = try await Self.doctor(issuer)
+            #expect(result.status == 1)
+            #expect(
+                result.standardOutput.contains("✗ id-token-keys: the JWKS at \(issuer)/jwks holds 0 keys the gateway can use and 1 Ed448 key"),
+                "\(result.standardOutput)"
+            )
+        }
+    }
+
+    @Test("demo-server refuses a reading switch that cannot apply, in one line")
+    func readingSwitchValidation() async throws {
+        let result = try await runGateway(["demo-server", "--attestation-refused-as", "invalid_client"], directory: Repository.root)
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("--attestation-refused-as needs --require-attestation"), "\(result.standardError)")
     }
 
     @Test("metadata not exposed: the ✗ discovery line names openid-connect/expose-metadata")

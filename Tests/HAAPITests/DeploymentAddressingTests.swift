@@ -92,7 +92,7 @@ struct DeploymentAddressingTests {
             #expect(error?.code == .noDiscoveryDocument)
             #expect(
                 error?.message
-                    == "no discovery document at \(base.absoluteString)/.well-known/openid-configuration (HTTP 404); there is one at \(base.absoluteString)\(Self.anonymous)/.well-known/openid-configuration, naming the issuer \(base.absoluteString)\(Self.anonymous)"
+                    == "no discovery document at \(base.absoluteString)/.well-known/openid-configuration (HTTP 404), nor RFC 8414 metadata at \(base.absoluteString)/.well-known/oauth-authorization-server (HTTP 404); there is one at \(base.absoluteString)\(Self.anonymous)/.well-known/openid-configuration, naming the issuer \(base.absoluteString)\(Self.anonymous)"
             )
         }
     }
@@ -105,14 +105,14 @@ struct DeploymentAddressingTests {
             #expect(error?.code == .noDiscoveryDocument)
             #expect(
                 error?.message
-                    == "no discovery document at \(base.absoluteString)/.well-known/openid-configuration (HTTP 404); Curity publishes its metadata under its anonymous endpoint, by default \(base.absoluteString)\(Self.anonymous), and only when the token service exposes it; otherwise name the endpoints"
+                    == "no discovery document at \(base.absoluteString)/.well-known/openid-configuration (HTTP 404), nor RFC 8414 metadata at \(base.absoluteString)/.well-known/oauth-authorization-server (HTTP 404); Curity publishes its metadata under its anonymous endpoint, by default \(base.absoluteString)\(Self.anonymous), and only when the token service exposes it; otherwise name the endpoints"
             )
-            #expect(await log.count == 2, "the configured place and Curity's, once each")
+            #expect(await log.count == 3, "the configured place, its RFC 8414 place and Curity's, once each")
             let atAnonymous = await Self.refusal(Self.discovering(base))
             #expect(atAnonymous != nil, "the client was not refused")
             #expect(
                 atAnonymous?.message.hasSuffix(
-                    "Curity publishes it here only when the token service exposes its OpenID Connect metadata; otherwise name the endpoints"
+                    "Curity publishes them there only when the token service exposes its OpenID Connect metadata (or, for RFC 8414's, its authorization server metadata); otherwise name the endpoints"
                 ) == true
             )
         }

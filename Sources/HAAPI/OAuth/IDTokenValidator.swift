@@ -242,7 +242,8 @@ public actor IDTokenValidator {
         return try result.get()
     }
 
-    private static func download(
+    /// Fetches and reads a JWK Set once.
+    static func download(
         _ url: URL,
         send: @Sendable (HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData
     ) async throws(IDTokenValidationError) -> JSONWebKeySet {

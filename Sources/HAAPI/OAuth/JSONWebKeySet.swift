@@ -9,6 +9,9 @@ public struct JSONWebKeySet: Sendable {
     /// that a token needing one of them is refused with a message naming Ed448 rather than an unknown key.
     let ed448KeyIDs: [String?]
 
+    /// How many public Ed448 signature keys the set holds (none of them can be used here).
+    public var ed448KeyCount: Int { ed448KeyIDs.count }
+
     /// Creates a set.
     /// - Parameter keys: The keys.
     public init(keys: [JSONWebKey]) {

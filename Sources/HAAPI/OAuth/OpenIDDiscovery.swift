@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reads endpoints from an OpenID Provider configuration document found under the issuer, as OpenID Connect clients do.
+/// Reads endpoints from an OpenID Provider configuration document found under the issuer, as OpenID Connect clients do,
+/// or, when there is none, from the issuer's RFC 8414 authorization server metadata.
 ///
 /// Curity's issuer is its anonymous endpoint (`https://<base-url>/oauth/v2/oauth-anonymous` by default) and its metadata
 /// is published under it, and only when the token service exposes it ([OIDCMETA], notes 5): not at the host's root. A
@@ -24,7 +25,21 @@ enum OpenIDDiscovery {
         return components.url
     }
 
-    /// Fetches and parses the discovery document of `issuer`, which must name exactly that issuer.
+    /// Where RFC 8414 §3.1 puts an issuer's authorization server metadata: the well-known prefix between the host and the
+    /// issuer's path (`https://host/.well-known/oauth-authorization-server/oauth/v2/oauth-anonymous`), where Curity
+    /// serves it when the token service's `authorization-server/expose-metadata` is on
+    /// (https://curity.io/docs/idsvr/latest/token-service-admin-guide/metadata.html).
+    static func oauthMetadataURL(issuer: URL) -> URL? {
+        guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: true) else { return nil }
+        let path = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
+        components.path = "/.well-known/oauth-authorization-server" + path
+        components.query = nil
+        components.fragment = nil
+        return components.url
+    }
+
+    /// Fetches and parses the discovery document of `issuer`, which must name exactly that issuer; when there is none, the
+    /// issuer's RFC 8414 metadata, which must name it too (RFC 8414 §3.3).
     /// - Parameters:
     ///   - issuer: The configured issuer.
     ///   - discoveryPath: The document's path relative to the issuer.
@@ -40,8 +55,16 @@ enum OpenIDDiscovery {
         do throws(HAAPIError) {
             return try await discover(at: url, expectedIssuer: issuer.absoluteString, send: send)
         } catch  where error.code == .noDiscoveryDocument {
+            var tried = error.message
+            if let oauthURL = oauthMetadataURL(issuer: issuer), oauthURL != url {
+                do throws(HAAPIError) {
+                    return try await discover(at: oauthURL, expectedIssuer: issuer.absoluteString, send: send)
+                } catch  where [.noDiscoveryDocument, .upstreamStatus].contains(error.code) {
+                    tried += ", nor RFC 8414 metadata at \(oauthURL.absoluteString)\(error.status.map { " (HTTP \($0))" } ?? "")"
+                }
+            }
             let (text, found) = await hint(issuer: issuer, discoveryPath: discoveryPath, send: send)
-            var hinted = HAAPIError(.noDiscoveryDocument, error.message + "; " + text, status: error.status, contentType: error.contentType)
+            var hinted = HAAPIError(.noDiscoveryDocument, tried + "; " + text, status: error.status, contentType: error.contentType)
             hinted.foundIssuer = found
             throw hinted
         }
@@ -55,7 +78,10 @@ enum OpenIDDiscovery {
         send: (HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData
     ) async -> (text: String, foundIssuer: String?) {
         guard let curity = curityIssuer(near: issuer), !sameIssuer(curity.absoluteString, issuer.absoluteString) else {
-            return ("Curity publishes it here only when the token service exposes its OpenID Connect metadata; otherwise name the endpoints", nil)
+            return (
+                "Curity publishes them there only when the token service exposes its OpenID Connect metadata (or, for RFC 8414's, its authorization server metadata); otherwise name the endpoints",
+                nil
+            )
         }
         let curityDocument = documentURL(issuer: curity, discoveryPath: discoveryPath)
         if let found = try? await discover(at: curityDocument, expectedIssuer: nil, send: send), let named = found.issuer {
@@ -102,12 +128,14 @@ enum OpenIDDiscovery {
         }
         let issuer = json["issuer"]?.stringValue
         if let expectedIssuer, let issuer, !sameIssuer(issuer, expectedIssuer) {
-            throw HAAPIError(
+            var mismatch = HAAPIError(
                 .issuerMismatch,
                 "the discovery document at \(url.absoluteString) names the issuer \(issuer.prefix(200)), not the configured \(expectedIssuer)",
                 status: response.status,
                 contentType: contentType
             )
+            mismatch.foundIssuer = String(issuer.prefix(200))
+            throw mismatch
         }
         func endpoint(_ name: String) -> URL? {
             guard let text = json[name]?.stringValue, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
@@ -134,7 +162,8 @@ enum OpenIDDiscovery {
             keySet: endpoint("jwks_uri"),
             userinfo: endpoint("userinfo_endpoint"),
             idTokenSigningAlgorithms: strings("id_token_signing_alg_values_supported"),
-            scopesSupported: strings("scopes_supported")
+            scopesSupported: strings("scopes_supported"),
+            metadataDocument: url
         )
     }
 

@@ -87,7 +87,10 @@ struct HAAPIController: Sendable {
         }
         guard let redirectURI = query.nonEmpty("redirect_uri") else { return fail("invalid_request", "redirect_uri is missing") }
         guard context.client.redirectURIs.contains(redirectURI) else {
-            return fail("invalid_request", "redirect_uri is not registered for the client")
+            switch context.configuration.redirectURIRefusal {
+            case .errorAuthorizationResponse: return fail("invalid_request", "redirect_uri is not registered for the client")
+            case .invalidRequestProblem: return .failure(.invalidRequest)
+            }
         }
         guard let responseType = query.nonEmpty("response_type") else { return fail("invalid_request", "response_type is missing") }
         guard responseType == "code" else { return fail("unsupported_response_type", "Only response_type=code is supported") }
@@ -153,7 +156,7 @@ struct HAAPIController: Sendable {
     /// `Accept` that allows `image/png`. Curity's image links may point at the server rather than a `data:` URI.
     private func waitingImage(_ request: Request) async -> Response {
         let caller: HAAPICaller
-        switch HAAPIRequestGuard(context: context).authenticate(request, url: context.url(DemoPaths.waitingImage), mediaType: "image/png") {
+        switch HAAPIRequestGuard(context: context).authenticate(request, url: context.proofURL(DemoPaths.waitingImage), mediaType: "image/png") {
         case .refused(let response): return response
         case .accepted(let value): caller = value
         }
@@ -268,7 +271,7 @@ struct HAAPIController: Sendable {
 
     private func authenticateCaller(_ request: Request, path: String) -> HAAPIRequestGuard.Outcome {
         let guardian = HAAPIRequestGuard(context: context)
-        return guardian.authenticate(request, url: context.url(path))
+        return guardian.authenticate(request, url: context.proofURL(path))
     }
 
     private func commonHeaders(sessionID: String?, caller: HAAPICaller) -> HTTPFields {

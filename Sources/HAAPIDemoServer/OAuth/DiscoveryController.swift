@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import Hummingbird
 
 /// OpenID Connect discovery under the issuer and the JWKS with the id_token signing key.
@@ -9,9 +11,28 @@ struct DiscoveryController: Sendable {
         if context.configuration.publishesMetadata {
             router.get(RouterPath(DemoPaths.openIDConfiguration)) { _, _ in DemoResponse.json(metadata) }
         }
-        router.get(RouterPath(DemoPaths.jwks)) { _, _ in
-            DemoResponse.json(["keys": [context.idTokenSigner.publicJWK]], contentType: "application/jwk-set+json")
+        if context.configuration.publishesOAuthMetadata {
+            router.get(RouterPath(context.oauthMetadataPath)) { _, _ in DemoResponse.json(metadata) }
         }
+        router.get(RouterPath(DemoPaths.jwks)) { _, _ in
+            DemoResponse.json(["keys": [publishedKey]], contentType: "application/jwk-set+json")
+        }
+    }
+
+    /// The signing key's public JWK, or with ``DemoServerConfiguration/publishesEd448Key`` an Ed448 key (RFC 8037 §2: `x`
+    /// the 57 bytes of the key, derived from the `kid` since nothing is signed with it) under the signing key's `kid`.
+    private var publishedKey: [String: String] {
+        guard context.configuration.publishesEd448Key else { return context.idTokenSigner.publicJWK }
+        let keyID = context.idTokenSigner.keyID
+        return [
+            "kty": "OKP", "crv": "Ed448", "use": "sig", "alg": "EdDSA", "kid": keyID,
+            "x": Base64URL.encode(Data(SHA512.hash(data: Data(keyID.utf8)).prefix(57))),
+        ]
+    }
+
+    /// The algorithm discovery names by default: the signing key's, or `EdDSA` for the published Ed448 key.
+    private var signingAlgorithm: String {
+        context.configuration.publishesEd448Key ? "EdDSA" : context.idTokenSigner.algorithm.jwsAlgorithm
     }
 
     private var metadata: [String: JSONValue] {
@@ -29,7 +50,7 @@ struct DiscoveryController: Sendable {
             "grant_types_supported": strings(["authorization_code", "refresh_token", "client_credentials"]),
             "subject_types_supported": strings(["public"]),
             "id_token_signing_alg_values_supported": strings(
-                context.configuration.advertisedIDTokenAlgorithms ?? [context.idTokenSigner.algorithm.jwsAlgorithm]
+                context.configuration.advertisedIDTokenAlgorithms ?? [signingAlgorithm]
             ),
             "scopes_supported": strings(["openid", "profile", "email", RegisteredClient.haapiScope]),
             "claims_supported": strings([

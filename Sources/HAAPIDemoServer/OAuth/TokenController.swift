@@ -22,7 +22,7 @@ struct TokenController: Sendable {
         if proofHeaders.isEmpty {
             proof = .success(nil)
         } else {
-            switch context.dpopVerifier.verify(headerValues: proofHeaders, method: "POST", url: context.url(DemoPaths.token), accessToken: nil) {
+            switch context.dpopVerifier.verify(headerValues: proofHeaders, method: "POST", url: context.proofURL(DemoPaths.token), accessToken: nil) {
             case .success(let verified):
                 proof = .success(verified)
                 proofKey = verified.keyThumbprint
@@ -84,7 +84,11 @@ struct TokenController: Sendable {
             return .failure(.invalidScope("Only \(RegisteredClient.haapiScope) can be requested with client_credentials"))
         }
         guard context.configuration.haapiAllowedWithoutAttestation else {
-            return .failure(.unauthorizedClient("The client must attest to get a HAAPI token (allow-without-attestation is off)"))
+            let reason = "The client must attest to get a HAAPI token (allow-without-attestation is off)"
+            switch context.configuration.attestationRefusal {
+            case .unauthorizedClient: return .failure(.unauthorizedClient(reason))
+            case .invalidClient: return .failure(.invalidClient(reason))
+            }
         }
         guard let proof else { return .failure(.invalidDPoPProof("The HAAPI token is DPoP-bound: a DPoP proof is required")) }
         let now = Date()

@@ -36,7 +36,7 @@ struct UserInfoController: Sendable {
             switch context.dpopVerifier.verify(
                 headerValues: request.headers[values: .dpop],
                 method: request.method.rawValue,
-                url: context.url(DemoPaths.userinfo),
+                url: context.proofURL(DemoPaths.userinfo),
                 accessToken: accessToken
             )
             {

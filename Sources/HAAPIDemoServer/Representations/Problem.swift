@@ -35,6 +35,11 @@ struct Problem: Encodable, Sendable, Error {
     static let tooManyAttemptsType = "https://curity.se/problems/too-many-attempts"
     static let errorAuthorizationResponseType = "https://curity.se/problems/error-authorization-response"
     static let unexpectedType = "https://curity.se/problems/unexpected"
+    /// The type of ``invalidRequest``: the demo's own, not taken from a Curity source (see ``DemoRedirectURIRefusal``).
+    static let invalidRequestType = "https://curity.se/problems/invalid-request"
+
+    /// A problem saying only that the request is invalid (HTTP 400), for ``DemoRedirectURIRefusal/invalidRequestProblem``.
+    static let invalidRequest = Problem(type: invalidRequestType, title: "Invalid request", status: 400)
 
     /// `invalid-input` with the given fields (HTTP 400).
     static func invalidInput(_ fields: [InvalidField]) -> Problem {

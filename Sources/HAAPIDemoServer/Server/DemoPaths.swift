@@ -10,6 +10,9 @@ enum DemoPaths {
     static let introspect = "/oauth/v2/oauth-introspect"
     static let userinfo = "/oauth/v2/oauth-userinfo"
     static let jwks = anonymous + "/jwks"
+    /// RFC 8414 §3.1 metadata for the issuer: the well-known prefix, then the issuer's path, where Curity serves it when
+    /// `authorization-server/expose-metadata` is on (https://curity.io/docs/idsvr/latest/token-service-admin-guide/metadata.html).
+    static let oauthAuthorizationServerMetadata = "/.well-known/oauth-authorization-server" + anonymous
 
     static let authenticate = "/authn/authenticate"
     static let htmlForm = "/authn/authenticate/html-form"

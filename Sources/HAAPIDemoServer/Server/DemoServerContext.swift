@@ -55,7 +55,16 @@ final class DemoServerContext: Sendable {
 
     /// The issuer: the anonymous endpoint under the base URL, as Curity's (`https://<base-url>/oauth/v2/oauth-anonymous`,
     /// [OIDCMETA]); its metadata is at `<issuer>/.well-known/openid-configuration`.
-    var issuer: String { url(DemoPaths.anonymous) }
+    var issuer: String {
+        guard let override = configuration.issuerOverride else { return url(DemoPaths.anonymous) }
+        return override.hasPrefix("/") ? url(override) : override
+    }
+
+    /// Where the RFC 8414 metadata is served: the well-known prefix, then the issuer's path (RFC 8414 §3.1).
+    var oauthMetadataPath: String {
+        guard configuration.issuerOverride != nil, let path = URL(string: issuer)?.path else { return DemoPaths.oauthAuthorizationServerMetadata }
+        return "/.well-known/oauth-authorization-server" + (path.hasSuffix("/") ? String(path.dropLast()) : path)
+    }
 
     /// The `DPoP-Nonce` header for a response to a request whose proof was made with `keyThumbprint` (nil when no
     /// proof could be verified): empty unless nonces are required, and per key only when the key is known.
@@ -67,6 +76,13 @@ final class DemoServerContext: Sendable {
 
     /// Absolute URL of a path on this server.
     func url(_ path: String) -> String { baseURL + path }
+
+    /// The URL a DPoP proof for a request to `path` must name (`htu`): on ``DemoServerConfiguration/proofBaseURL`` when
+    /// set, else on the base URL.
+    func proofURL(_ path: String) -> String {
+        guard let base = configuration.proofBaseURL else { return url(path) }
+        return (base.hasSuffix("/") ? String(base.dropLast()) : base) + path
+    }
 
     /// Called once the listening port is known.
     func serverDidBind(port: Int) {

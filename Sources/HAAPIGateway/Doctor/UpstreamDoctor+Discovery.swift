@@ -1,0 +1,103 @@
+import Foundation
+import HAAPI
+
+extension UpstreamDoctor {
+    /// Why no client could be made: the metadata is missing, names another issuer, or the server cannot be reached.
+    func discoveryFailure(_ error: HAAPIError) async -> DoctorCheck {
+        switch error.code {
+        case .noDiscoveryDocument:
+            if let found = error.foundIssuer {
+                return .failed("discovery", error.message + ".", fix: "set upstream.baseURL to \(found), the issuer.")
+            }
+            return .failed(
+                "discovery",
+                error.message + ".",
+                fix:
+                    "let Curity publish its metadata, OpenID Connect's (\(CuritySetting.exposeMetadata)) or RFC 8414's (\(CuritySetting.exposeOAuthMetadata)), with upstream.baseURL its issuer (the anonymous endpoint, https://<base-url>/oauth/v2/oauth-anonymous by default); or name the endpoints (upstream.endpoints.authorization, .token, .jwks)."
+            )
+        case .issuerMismatch:
+            return await issuerMismatch(error)
+        case .connectionRefused, .nameResolution, .tls, .timeout, .transport:
+            let reach = configuration.internalURL.map { " through upstream.internalURL \($0.absoluteString)" } ?? ""
+            return .failed(
+                "reachable",
+                "the upstream could not be reached\(reach): \(error.message).",
+                fix:
+                    "check upstream.baseURL\(configuration.internalURL == nil ? " (or set upstream.internalURL to the URL this machine reaches the server by)" : " and upstream.internalURL"); for a certificate of a private CA, upstream.trustRootsFile."
+            )
+        case .invalidConfiguration:
+            return .failed(
+                "discovery",
+                error.message + ".",
+                fix: "name the endpoints on upstream.baseURL's origin (upstream.endpoints), or drop upstream.internalURL."
+            )
+        default:
+            return .failed(
+                "discovery",
+                "the discovery document could not be read: \(error.message)\(error.status.map { " (HTTP \($0))" } ?? "").",
+                fix:
+                    "upstream.baseURL must be the issuer; Curity publishes its metadata only with \(CuritySetting.exposeMetadata) (or \(CuritySetting.exposeOAuthMetadata) for RFC 8414's)."
+            )
+        }
+    }
+
+    /// The document under upstream.baseURL names another issuer. On another host that is most likely Curity's external
+    /// URL; on the same origin, an issuer that is not the anonymous endpoint (where the metadata is) is what
+    /// `issuer-override` makes: whether that issuer has metadata of its own is tried, and the fix follows from it.
+    private func issuerMismatch(_ error: HAAPIError) async -> DoctorCheck {
+        let found = error.foundIssuer ?? "(none)"
+        guard let issuer = URL(string: found), Self.sameOrigin(issuer, configuration.baseURL) else {
+            return .failed(
+                "discovery",
+                error.message + ".",
+                fix:
+                    "upstream.baseURL must be the issuer the document names. "
+                    + Self.mostLikelyFirst([
+                        "that issuer's host is Curity's external URL (\(CuritySetting.baseURL)) and not how this machine reaches the server: keep the external URL in upstream.baseURL and set upstream.internalURL to where the server is reached",
+                        "the issuer is set by Curity's \(CuritySetting.issuerOverride): name the endpoints (upstream.endpoints) with upstream.issuer: \(found), or remove the override",
+                    ]) + "."
+            )
+        }
+        var probe = configuration
+        probe.baseURL = issuer
+        do throws(HAAPIError) {
+            let client = try await HAAPIClient(configuration: probe, logger: logger)
+            let document = client.endpoints.metadataDocument?.absoluteString ?? found
+            try? await client.shutdown()
+            return .failed(
+                "discovery",
+                error.message + "; that issuer's own metadata is at \(document).",
+                fix:
+                    "set upstream.baseURL to \(found), the issuer (Curity's \(CuritySetting.issuerOverride) makes it differ from the anonymous endpoint)."
+            )
+        } catch {
+            return .failed(
+                "discovery",
+                error.message + "; that issuer publishes no metadata of its own (\(error.message)).",
+                fix:
+                    "the issuer is not the anonymous endpoint, as Curity's \(CuritySetting.issuerOverride) makes it: name the endpoints (upstream.endpoints.authorization, .token, .jwks, from the document under upstream.baseURL) with upstream.issuer: \(found); or remove the override."
+            )
+        }
+    }
+
+    /// Where the endpoints came from: named, OpenID Connect discovery, or RFC 8414 metadata when there was no OpenID one.
+    func discovered(_ endpoints: HAAPIEndpoints) -> DoctorCheck {
+        let list = endpoints.named.map { "\($0.name) \($0.url.absoluteString)" }.joined(separator: ", ")
+        if configuration.endpoints != nil {
+            return .passed("discovery", "not used: the endpoints are named (issuer \(endpoints.issuer ?? "none")): \(list).")
+        }
+        let openID = configuration.discoveryDocumentURL.absoluteString
+        let document = endpoints.metadataDocument?.absoluteString ?? openID
+        if document != openID {
+            return .passed(
+                "discovery",
+                "no OpenID Connect metadata at \(openID); the RFC 8414 metadata at \(document) names the issuer \(endpoints.issuer ?? "(none)"): \(list)."
+            )
+        }
+        return .passed("discovery", "\(document) names the issuer \(endpoints.issuer ?? "(none)"): \(list).")
+    }
+
+    static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
+        lhs.scheme?.lowercased() == rhs.scheme?.lowercased() && lhs.host?.lowercased() == rhs.host?.lowercased() && lhs.port == rhs.port
+    }
+}

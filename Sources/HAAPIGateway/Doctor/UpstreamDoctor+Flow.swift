@@ -1,0 +1,122 @@
+import Foundation
+import HAAPI
+
+extension UpstreamDoctor {
+    /// The authorize request and the first step, with what the flow showed of DPoP nonces.
+    func firstFlow(_ client: HAAPIClient) async -> [DoctorCheck] {
+        let flow = client.makeFlow()
+        let started: HAAPIResponse
+        do throws(HAAPIError) {
+            started = try await flow.start()
+        } catch {
+            return [
+                .failed(
+                    "authorize",
+                    "the authorize request (\(sent)) failed: \(error.message).",
+                    fix: "check upstream.baseURL and upstream.internalURL."
+                )
+            ]
+        }
+        var checks = [await nonces(flow)]
+        if let problem = started.problem {
+            checks.append(authorizeRefused(problem, scopesSupported: client.endpoints.scopesSupported))
+            return checks
+        }
+        checks.append(.passed("authorize", "accepted for the redirect URI \(configuration.redirectURI) and the scopes \(scopes)."))
+        do throws(HAAPIError) {
+            switch try await flow.followAutomaticSteps(from: started) {
+            case .representation(let step):
+                checks.append(.passed("first-step", Self.describe(step)))
+            case .problem(let problem):
+                checks.append(
+                    .failed(
+                        "first-step",
+                        "the first step is a problem: \(Self.describe(problem)).",
+                        fix:
+                            "the client's authenticators: \(CuritySetting.client(configuration.clientID))/user-authentication/allowed-authenticators."
+                    )
+                )
+            }
+        } catch {
+            checks.append(
+                .failed("first-step", "following the first steps failed: \(error.message).", fix: "check upstream.baseURL and upstream.internalURL.")
+            )
+        }
+        return checks
+    }
+
+    /// What the flow showed of DPoP nonces, said as seen: whether the server sends one cannot be made to fail, except
+    /// that token-bound codes require `use-legacy-dpop` false ([TOKENBIND]), and with it false Curity uses nonces
+    /// ([DPOPNONCE]).
+    private func nonces(_ flow: HAAPIFlow) async -> DoctorCheck {
+        let legacy = CuritySetting.useLegacyDPoP(configuration.clientID)
+        if await flow.receivedDPoPNonce {
+            return .note(
+                "dpop-nonces",
+                "the server sent a DPoP nonce, as Curity does when the client's use-legacy-dpop is false (the default since 8.0); the gateway answers use_dpop_nonce."
+            )
+        }
+        if configuration.bindTokensToDPoP {
+            return .warning(
+                "dpop-nonces",
+                "the server sent no DPoP nonce in this flow, though upstream.bindTokensToDPoP is true: Curity's token-bound codes require use-legacy-dpop false, and with it false Curity uses nonces.",
+                fix: "check \(legacy) = false beside \(CuritySetting.tokenBoundCodes(configuration.clientID)) = true."
+            )
+        }
+        return .note(
+            "dpop-nonces",
+            "the server sent no DPoP nonce in this flow: the client's \(legacy) may be true; the gateway works with and without nonces."
+        )
+    }
+
+    /// What the authorize request sent, for every reading of its outcome.
+    private var sent: String { "redirect_uri \(configuration.redirectURI), scope \(scopes)" }
+    private var scopes: String { configuration.scopes.joined(separator: " ") }
+
+    /// Reads an authorize refusal by its OAuth error (and a description naming the redirect URI); a refusal that says
+    /// less names every setting it could mean, the one the server's `scopes_supported` points at first.
+    func authorizeRefused(_ problem: Problem, scopesSupported: [String]) -> DoctorCheck {
+        let id = configuration.clientID
+        let client = CuritySetting.client(id)
+        let unknown = scopesSupported.isEmpty ? [] : configuration.scopes.filter { !scopesSupported.contains($0) }
+        let redirect =
+            "the redirect URI \(configuration.redirectURI) is not among the client's Redirect URIs: \(client)/redirect-uris (\(CuritySetting.adminUI(id, "Redirect URIs"))); or set upstream.redirectURI to one that is"
+        let scope =
+            "a scope of \(scopes) is not among the client's Scopes\(unknown.isEmpty ? "" : " (the server's scopes_supported lacks \(unknown.joined(separator: " ")))"): \(client)/scope (\(CuritySetting.adminUI(id, "Scopes and Claims"))); or remove it from upstream.scopes"
+        let codeFlow = "the client lacks the Code Flow capability: \(client)/capabilities/code (\(CuritySetting.adminUI(id, "Client Capabilities")))"
+        let causes = unknown.isEmpty ? [redirect, scope, codeFlow] : [scope, redirect, codeFlow]
+        guard problem.kind == .errorAuthorizationResponse, let error = problem.error else {
+            return .failed(
+                "authorize",
+                "the authorize request (\(sent)) was answered by a problem: \(Self.describe(problem)).",
+                fix: Self.mostLikelyFirst(causes) + "."
+            )
+        }
+        let said = DoctorText.quoted(error) + (problem.errorDescription.map { ": \(DoctorText.quoted($0))" } ?? "")
+        let refused = "the authorize request (\(sent)) was refused (\(said))"
+        if error == "invalid_scope" {
+            let which =
+                unknown.isEmpty
+                ? "each of \(scopes)"
+                : "\(unknown.joined(separator: " ")) (the server does not define \(unknown.count == 1 ? "it" : "them"): its scopes_supported lacks \(unknown.count == 1 ? "it" : "them"))"
+            return .failed(
+                "authorize",
+                "\(refused): a scope of upstream.scopes is not allowed.",
+                fix:
+                    "the client's Scopes must include \(which): \(client)/scope (\(CuritySetting.adminUI(id, "Scopes and Claims"))); or remove it from upstream.scopes."
+            )
+        }
+        if (problem.errorDescription ?? "").lowercased().contains("redirect") || error == "invalid_redirect_uri" {
+            return .failed(
+                "authorize",
+                "\(refused): the redirect URI \(configuration.redirectURI) is not registered.",
+                fix:
+                    "register it: \(client)/redirect-uris (\(CuritySetting.adminUI(id, "Redirect URIs"))); or set upstream.redirectURI to one that is."
+            )
+        }
+        if error == "unauthorized_client" {
+            return .failed("authorize", "\(refused).", fix: Self.mostLikelyFirst([codeFlow, redirect]) + ".")
+        }
+        return .failed("authorize", "\(refused).", fix: Self.mostLikelyFirst(causes) + ".")
+    }
+}

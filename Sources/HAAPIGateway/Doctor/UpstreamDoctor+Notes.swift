@@ -1,0 +1,50 @@
+import Foundation
+import HAAPI
+
+extension UpstreamDoctor {
+    /// The return URL an external browser comes back to, which the client must register.
+    func externalBrowser() -> DoctorCheck {
+        let client = CuritySetting.client(configuration.clientID)
+        guard let url = externalBrowserReturnURL else {
+            return .note(
+                "external-browser",
+                "an authenticator that opens an external browser sends it back to <the gateway's origin>\(StepPageBuilder.externalBrowserReturnPath); without server.publicURL that origin is whatever the browser used.",
+                fix: "set server.publicURL, then register <it>\(StepPageBuilder.externalBrowserReturnPath) in \(client)/redirect-uris."
+            )
+        }
+        return .note(
+            "external-browser",
+            "an authenticator that opens an external browser sends it back to \(url) (the gateway appends it as redirect_uri, as Curity's SDKs append their registered one).",
+            fix: "register \(url) in \(client)/redirect-uris (\(CuritySetting.adminUI(configuration.clientID, "Redirect URIs")))."
+        )
+    }
+
+    /// A reminder while `upstream.bindTokensToDPoP` is false: whether the client has token-bound codes shows only at the
+    /// first code exchange.
+    func tokenBinding() -> DoctorCheck? {
+        guard !configuration.bindTokensToDPoP else { return nil }
+        return .note(
+            "token-bound-codes",
+            "upstream.bindTokensToDPoP is false: a server with token-bound codes refuses the first code exchange without a proof, and the gateway proves and retries.",
+            fix:
+                "if the client has \(CuritySetting.tokenBoundCodes(configuration.clientID)) = true (which requires use-legacy-dpop false), set upstream.bindTokensToDPoP: true."
+        )
+    }
+
+    static func describe(_ step: Representation) -> String {
+        let actions = step.actions.map { action -> String in
+            let title = (action.title ?? action.form?.actionTitle).map { " \"\(DoctorText.quoted($0))\"" } ?? ""
+            if let options = action.selectorOptions {
+                let names = options.prefix(8).map { DoctorText.quoted($0.title ?? $0.kind.rawValue) }.joined(separator: ", ")
+                return "a choice of \(options.count)\(title) (\(names)\(options.count > 8 ? ", …" : ""))"
+            }
+            return "\(action.template) \(action.kind.rawValue)\(title)"
+        }
+        return "\(step.type.rawValue)" + (actions.isEmpty ? "" : ": " + actions.joined(separator: "; ")) + "."
+    }
+
+    static func describe(_ problem: Problem) -> String {
+        let text = ([problem.title] + problem.messages.map(\.text) as [String?]).compactMap { $0 }.map(DoctorText.quoted).joined(separator: " ")
+        return "\(problem.type)" + (text.isEmpty ? "" : " (\(text))")
+    }
+}

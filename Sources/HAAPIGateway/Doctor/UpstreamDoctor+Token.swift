@@ -1,0 +1,108 @@
+import Foundation
+import HAAPI
+
+extension UpstreamDoctor {
+    /// Asks for a HAAPI token, and reads a refusal by its OAuth error: only what the error shows is claimed (a client
+    /// whose proof was refused may or may not have authenticated, so nothing is said of it).
+    func token(_ client: HAAPIClient) async -> [DoctorCheck] {
+        do throws(HAAPIError) {
+            try await client.verifyHAAPIAccess()
+            return [
+                .passed("client-authentication", "the token endpoint accepted the client \(configuration.clientID) (\(method))."),
+                .passed("haapi-token", "a DPoP-bound HAAPI token (scope urn:se:curity:scopes:haapi) was issued."),
+            ]
+        } catch {
+            guard let refusal = error.oauthError else {
+                if [.connectionRefused, .nameResolution, .tls, .timeout, .transport].contains(error.code) {
+                    return [
+                        .failed(
+                            "reachable",
+                            "the token endpoint could not be reached: \(error.message).",
+                            fix: "check upstream.baseURL and upstream.internalURL."
+                        )
+                    ]
+                }
+                return [
+                    .failed(
+                        "haapi-token",
+                        "the HAAPI token request failed: \(error.message).",
+                        fix:
+                            "the token endpoint (\(client.endpoints.token.absoluteString)) answered without an OAuth error: check that upstream.baseURL (and upstream.internalURL) lead to Curity's token endpoint, not to a proxy's page."
+                    )
+                ]
+            }
+            return tokenRefused(refusal, tokenEndpoint: client.endpoints.token)
+        }
+    }
+
+    /// One reading per OAuth error (RFC 6749 §5.2, RFC 9449 §5), each naming what it could mean, most likely first.
+    func tokenRefused(_ refusal: OAuthErrorResponse, tokenEndpoint: URL) -> [DoctorCheck] {
+        let said =
+            "HTTP \(refusal.httpStatus) \(DoctorText.quoted(refusal.error))" + (refusal.errorDescription.map { ": \(DoctorText.quoted($0))" } ?? "")
+        let id = configuration.clientID
+        let authentication =
+            "the client must exist with this id and authenticate as upstream.clientAuthentication says (\(method)): \(CuritySetting.clientAuthentication(id, method: method))\(method.hasPrefix("secret") ? ", holding the secret in upstream.clientSecret" : "")"
+        let attestation =
+            "the client must attest, which a server cannot: it needs \(CuritySetting.haapiWithoutAttestation(id)) (Curity does not document which error a missing attestation gets)"
+        let capability =
+            "the client has no HAAPI capability: \(CuritySetting.haapiCapability(id)) (\(CuritySetting.adminUI(id, "Client Capabilities")))"
+        let authenticated = DoctorCheck.passed(
+            "client-authentication",
+            "the token endpoint authenticated the client \(id) (it answered \(DoctorText.quoted(refusal.error)), which RFC 6749 §5.2 gives an authenticated client not allowed the grant)."
+        )
+        switch refusal.error {
+        case "invalid_client":
+            return [
+                .failed(
+                    "client-authentication",
+                    "the token endpoint refused the client \(id) (\(said)).",
+                    fix: Self.mostLikelyFirst([authentication, attestation]) + "."
+                )
+            ]
+        case "invalid_dpop_proof", "use_dpop_nonce":
+            let internalURL = configuration.internalURL.map { "upstream.internalURL is \($0.absoluteString)" } ?? "upstream.internalURL is not set"
+            return [
+                .failed(
+                    "haapi-token",
+                    "the token endpoint refused the DPoP proof (\(said)); the proof named POST \(tokenEndpoint.absoluteString).",
+                    fix:
+                        "Curity checks that a proof's method and URL match the request it receives: the URL must be Curity's external one, its base URL (\(CuritySetting.baseURL)), as its metadata names it. "
+                        + Self.mostLikelyFirst([
+                            "this machine reaches Curity by another URL, or through a proxy that changes the host or path: keep the external URL in upstream.baseURL and set upstream.internalURL to the URL this machine uses (\(internalURL))",
+                            "upstream.baseURL (or upstream.endpoints.token) is not on Curity's base URL: use the issuer its metadata names",
+                        ]) + "."
+                )
+            ]
+        case "unauthorized_client":
+            return [
+                authenticated,
+                .failed(
+                    "haapi-token",
+                    "the token endpoint refused the HAAPI token (\(said)).",
+                    fix: Self.mostLikelyFirst([attestation, capability]) + "."
+                ),
+            ]
+        case "invalid_scope":
+            return [
+                .failed(
+                    "haapi-token",
+                    "the token endpoint refused the HAAPI scope urn:se:curity:scopes:haapi (\(said)).",
+                    fix: Self.mostLikelyFirst([capability, attestation]) + "."
+                )
+            ]
+        default:
+            return [
+                .failed(
+                    "haapi-token",
+                    "the token endpoint refused the HAAPI token (\(said)).",
+                    fix: Self.mostLikelyFirst([
+                        "what the server said: its log names the cause",
+                        attestation,
+                        capability,
+                        "a proxy between this machine and Curity drops or changes the DPoP or Authorization header",
+                    ]) + "."
+                )
+            ]
+        }
+    }
+}
