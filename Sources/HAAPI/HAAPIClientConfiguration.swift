@@ -8,7 +8,8 @@ public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible, Custo
     /// (`https://<base-url>/oauth/v2/oauth-anonymous`, [OIDCMETA]), whose metadata is at
     /// `<issuer>/.well-known/openid-configuration`. Discovery must name exactly this issuer (OpenID Connect Discovery 1.0
     /// §4.3). Its origin is the server's **external** origin: the only one hrefs may point to, and the one every DPoP
-    /// `htu` names (Curity checks `htu` against its external URL, [SRVCLIENT]).
+    /// `htu` names (Curity's DPoP documentation says a proof's method and URL must match the request, [DPOPNONCE]; its own
+    /// server-side client names the external URL, [SRVCLIENT], notes 5).
     public var baseURL: URL
     /// Explicit endpoints; `nil` runs OpenID discovery at `baseURL/.well-known/openid-configuration`.
     public var endpoints: HAAPIEndpoints?
@@ -109,6 +110,10 @@ public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible, Custo
 
     /// Where discovery reads the server's metadata: ``discoveryPath`` under ``baseURL``, the issuer.
     public var discoveryDocumentURL: URL { OpenIDDiscovery.documentURL(issuer: baseURL, discoveryPath: discoveryPath) }
+
+    /// Where discovery looks when there is no document at ``discoveryDocumentURL``: the RFC 8414 §3.1 place of
+    /// ``baseURL``'s metadata (`https://host/.well-known/oauth-authorization-server/<issuer path>`).
+    public var oauthMetadataURL: URL? { OpenIDDiscovery.oauthMetadataURL(issuer: baseURL) }
 
     /// The configuration with secrets and keys redacted.
     public var description: String {

@@ -3,9 +3,10 @@ import Foundation
 /// Sends every request for the upstream's external origin to its internal URL (``HAAPIClientConfiguration/internalURL``)
 /// and refuses every other origin.
 ///
-/// Curity writes its external URL into discovery, absolute hrefs and `iss`, and checks each DPoP proof's `htu` against
-/// it: its own server-side client says `htu` "must always be created using the authorization server's external URL"
-/// ([SRVCLIENT], notes 5). Inside a cluster the gateway often reaches the server by another URL. So everything above this
+/// Curity writes its external URL into discovery, absolute hrefs and `iss`; its DPoP documentation says a proof's method
+/// and URL must match the request ([DPOPNONCE]), and its own server-side client says `htu` "must always be created using
+/// the authorization server's external URL" ([SRVCLIENT], notes 5; which URL Curity compares behind a proxy is not
+/// documented). Inside a cluster the gateway often reaches the server by another URL. So everything above this
 /// transport (proofs, the origin guard, cookies, `iss` checks) works with the external URL, and only the connection is
 /// made to the internal one:
 /// - the request URL's scheme, host and port become the internal URL's; path and query stay;

@@ -51,7 +51,7 @@ extension UpstreamDoctor {
                 "discovery",
                 error.message + ".",
                 fix:
-                    "upstream.baseURL must be the issuer the document names. "
+                    "upstream.baseURL must be the issuer the document names: "
                     + Self.mostLikelyFirst([
                         "that issuer's host is Curity's external URL (\(CuritySetting.baseURL)) and not how this machine reaches the server: keep the external URL in upstream.baseURL and set upstream.internalURL to where the server is reached",
                         "the issuer is set by Curity's \(CuritySetting.issuerOverride): name the endpoints (upstream.endpoints) with upstream.issuer: \(found), or remove the override",
@@ -71,9 +71,10 @@ extension UpstreamDoctor {
                     "set upstream.baseURL to \(found), the issuer (Curity's \(CuritySetting.issuerOverride) makes it differ from the anonymous endpoint)."
             )
         } catch {
+            let places = [probe.discoveryDocumentURL, probe.oauthMetadataURL].compactMap { $0?.absoluteString }.joined(separator: " nor at ")
             return .failed(
                 "discovery",
-                error.message + "; that issuer publishes no metadata of its own (\(error.message)).",
+                error.message + "; that issuer publishes no metadata of its own (none at \(places)).",
                 fix:
                     "the issuer is not the anonymous endpoint, as Curity's \(CuritySetting.issuerOverride) makes it: name the endpoints (upstream.endpoints.authorization, .token, .jwks, from the document under upstream.baseURL) with upstream.issuer: \(found); or remove the override."
             )

@@ -66,7 +66,7 @@ extension UpstreamDoctor {
                     "haapi-token",
                     "the token endpoint refused the DPoP proof (\(said)); the proof named POST \(tokenEndpoint.absoluteString).",
                     fix:
-                        "Curity checks that a proof's method and URL match the request it receives: the URL must be Curity's external one, its base URL (\(CuritySetting.baseURL)), as its metadata names it. "
+                        "Curity checks that a proof's method and URL match the request; the gateway's proofs name Curity's external URL, as its metadata names it (its base URL, \(CuritySetting.baseURL)): "
                         + Self.mostLikelyFirst([
                             "this machine reaches Curity by another URL, or through a proxy that changes the host or path: keep the external URL in upstream.baseURL and set upstream.internalURL to the URL this machine uses (\(internalURL))",
                             "upstream.baseURL (or upstream.endpoints.token) is not on Curity's base URL: use the issuer its metadata names",

@@ -59,7 +59,7 @@ extension UpstreamDoctorTests {
                 "the proof named POST \(report.upstream.replacingOccurrences(of: "/oauth/v2/oauth-anonymous", with: ""))/oauth/v2/oauth-token"
             )
         )
-        #expect(check.fix?.contains("its base URL (environments/environment/base-url)") == true)
+        #expect(check.fix?.contains("(its base URL, environments/environment/base-url)") == true)
         #expect(
             check.fix?.contains("set upstream.internalURL to the URL this machine uses (upstream.internalURL is not set)") == true,
             "\(check.line)"
