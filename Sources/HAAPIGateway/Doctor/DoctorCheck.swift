@@ -10,7 +10,8 @@ public struct DoctorCheck: Sendable, Equatable, Codable {
         /// Sign-ins can start, but something will not work as it should (an ID-token algorithm the gateway cannot
         /// validate, say): ``fix`` says what to change.
         case warning
-        /// Something to do or know that cannot be checked from here (the external-browser return URL to register).
+        /// What was seen where nothing can pass or fail (whether the server sent DPoP nonces), or something to do that
+        /// cannot be checked from here (the external-browser return URL to register).
         case note
     }
 
