@@ -88,7 +88,7 @@ struct UpstreamAtStartTests {
         #expect(result.status == StartupFailure.configurationStatus)
         #expect(
             result.standardError.split(separator: "\n").last
-                == "haapi-gateway: invalid configuration: upstream: upstream.baseURL must be the issuer, under which the server publishes its metadata (OpenID Connect Discovery 1.0 §4): no discovery document at \(origin)/.well-known/openid-configuration (HTTP 404); there is one at \(origin)/oauth/v2/oauth-anonymous/.well-known/openid-configuration, naming the issuer \(origin)/oauth/v2/oauth-anonymous (haapi-gateway doctor checks the upstream step by step and names what to change)"
+                == "haapi-gateway: invalid configuration: upstream: upstream.baseURL must be the issuer, under which the server publishes its metadata (OpenID Connect Discovery 1.0 §4): no discovery document at \(origin)/.well-known/openid-configuration (HTTP 404), nor RFC 8414 metadata at \(origin)/.well-known/oauth-authorization-server (HTTP 404); there is one at \(origin)/oauth/v2/oauth-anonymous/.well-known/openid-configuration, naming the issuer \(origin)/oauth/v2/oauth-anonymous (haapi-gateway doctor checks the upstream step by step and names what to change)"
         )
         demo.signal(SIGTERM)
         _ = try await demo.waitForExit(timeout: .seconds(30))

@@ -43,7 +43,7 @@ struct CurityDeploymentTests {
         #expect(error?.code == .noDiscoveryDocument)
         #expect(
             error?.message
-                == "no discovery document at \(demo.baseURL.absoluteString)/.well-known/openid-configuration (HTTP 404); there is one at \(demo.issuer)/.well-known/openid-configuration, naming the issuer \(demo.issuer)"
+                == "no discovery document at \(demo.baseURL.absoluteString)/.well-known/openid-configuration (HTTP 404), nor RFC 8414 metadata at \(demo.baseURL.absoluteString)/.well-known/oauth-authorization-server (HTTP 404); there is one at \(demo.issuer)/.well-known/openid-configuration, naming the issuer \(demo.issuer)"
         )
         await demo.shutdown()
     }
