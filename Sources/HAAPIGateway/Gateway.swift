@@ -257,7 +257,7 @@ public enum Gateway {
             )
         }
         var application = Application(
-            responder: NormalizedRequestResponder(wrapped: router.buildResponder()),
+            responder: NormalizedRequestResponder(wrapped: router.buildResponder(), routes: router.routes.map { ($0.method, $0.path) }),
             server: try server.tls.map { try .tls(http1, tlsConfiguration: $0.makeTLSConfiguration()) } ?? http1,
             configuration: ApplicationConfiguration(address: .hostname(server.host, port: server.port), serverName: nil),
             services: backgroundServices,

@@ -121,6 +121,17 @@ final class RawConnection: @unchecked Sendable {
         return nil
     }
 
+    /// The port this end of the connection is bound to.
+    func localPort() throws -> Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard named == 0 else { throw Failure(description: "getsockname failed: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     /// Closes the socket (again: nothing).
     func close() {
         guard descriptor >= 0 else { return }

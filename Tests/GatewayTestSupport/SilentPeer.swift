@@ -23,6 +23,8 @@ public final class SilentPeer: Sendable {
     public let port: Int
     private let listener: Int32
     private let connections = Mutex<[Int32]>([])
+    /// The port each accepted connection came from, in the order accepted.
+    private let sourcePorts = Mutex<[Int]>([])
     private let stopped = Mutex(false)
 
     /// A PostgreSQL server that stalls in the middle of its first answer: the first three bytes of an authentication
@@ -53,6 +55,21 @@ public final class SilentPeer: Sendable {
         Thread.detachNewThread { [self] in acceptLoop(behaviour) }
     }
 
+    /// How many connections were made to it before now. It connects once itself and waits (at most `timeout`) until
+    /// that connection is accepted: a listener accepts in the order connections were made, so every earlier one has
+    /// been accepted by then, even one whose client has gone since.
+    public func connectionsMadeSoFar(timeout: Duration = .seconds(30)) async throws -> Int {
+        let marker = try RawConnection(to: port)
+        defer { marker.close() }
+        let source = try marker.localPort()
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let index = sourcePorts.withLock({ $0.firstIndex(of: source) }) { return index }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw Failure()
+    }
+
     /// Closes the listener and every connection.
     public func stop() {
         let first = stopped.withLock { stopped in
@@ -78,6 +95,12 @@ public final class SilentPeer: Sendable {
                 return
             }
             connections.withLock { $0.append(connection) }
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let named = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(connection, $0, &length) }
+            }
+            sourcePorts.withLock { $0.append(named == 0 ? Int(UInt16(bigEndian: address.sin_port)) : 0) }
             if case .stallsMidAnswer(let bytes) = behaviour {
                 Thread.detachNewThread {
                     var buffer = [UInt8](repeating: 0, count: 4096)

@@ -109,11 +109,22 @@ struct DoctorCommandTests {
 
     @Test("a bad configuration: every problem listed, exit 78, nothing asked of any upstream")
     func badConfiguration() async throws {
-        let result = try await runGateway(["doctor", "--upstream", "http://idsvr.example.com/oauth/v2/oauth-anonymous"], directory: Repository.root)
-        #expect(result.status == 78)
+        // Where the doctor would ask: its requests go to upstream.internalURL (itself valid: plain http to a loopback
+        // address), a listener that never answers and counts the connections made to it.
+        let upstream = try SilentPeer(.silent)
+        defer { upstream.stop() }
+        // One connection of the test's own, made and closed before the doctor runs: the count sees a client that has gone.
+        try RawConnection(to: upstream.port).close()
+        let result = try await runGateway(
+            ["doctor", "--upstream", "http://idsvr.example.com/oauth/v2/oauth-anonymous"],
+            environment: ["HAAPI_GATEWAY_UPSTREAM_INTERNAL_URL": "http://127.0.0.1:\(upstream.port)"],
+            directory: Repository.root
+        )
+        #expect(result.status == 78, "\(result.standardError)")
         #expect(result.standardError.contains("upstream.baseURL (flag --upstream): must use https"))
         #expect(result.standardError.contains("upstream.clientID: is required"))
         #expect(result.standardOutput.isEmpty)
+        #expect(try await upstream.connectionsMadeSoFar() == 1, "only the test's own connection: the doctor connected to the upstream")
     }
 
     @Test("without an upstream it checks the embedded demo: exit 0")

@@ -105,32 +105,53 @@ struct StartupFailureTests {
         #expect(Self.errorLines(result) == ["haapi-gateway: cannot listen on 192.0.2.1:8080: the address is not one of this machine's"])
     }
 
-    /// The first privileged port, when this machine has any (`net.ipv4.ip_unprivileged_port_start`).
-    static let privilegedPort: Int? = {
+    /// How a run of the gateway is refused a privileged port here: the program and arguments that run it, and the
+    /// address it is refused. Nil where it cannot be.
+    ///
+    /// As root, the gateway runs as nobody (setpriv, util-linux) in a network namespace of its own (unshare): there
+    /// the ports below 1024 are privileged (a new namespace's `net.ipv4.ip_unprivileged_port_start` is 1024), whatever
+    /// this machine's own namespace says (a container's is often 0, which let anyone bind any port and skipped this
+    /// test). That namespace's loopback interface is down, so the gateway listens on every address and its upstream is
+    /// named (one it cannot reach, which does not stop it starting), instead of the embedded demo's loopback listener.
+    /// Otherwise the gateway runs as this user, on this machine's first privileged port, when it has any.
+    static let privilegedPortRun: (executable: URL, arguments: [String], address: String)? = {
+        let gateway = ["serve", "--templates", Repository.templates.path]
+        if getuid() == 0 {
+            let tools = ["/usr/bin/unshare", "/usr/bin/setpriv"]
+            guard tools.allSatisfy({ FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+            return (
+                URL(fileURLWithPath: tools[0]),
+                ["--net", "--", tools[1], "--reuid=65534", "--regid=65534", "--clear-groups", Repository.executable.path] + gateway + [
+                    "--host", "0.0.0.0", "--port", "1023", "--upstream", "https://127.0.0.1:1/oauth/v2/oauth-anonymous", "--client-id", "gateway",
+                    "--client-secret", "not-asked",
+                ],
+                "0.0.0.0:1023"
+            )
+        }
         let start =
             (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_unprivileged_port_start", encoding: .utf8))
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 1024
-        return start > 1 ? start - 1 : nil
+        guard start > 1 else { return nil }
+        return (Repository.executable, gateway + ["--port", "\(start - 1)"], "127.0.0.1:\(start - 1)")
     }()
 
-    @Test("a privileged port without the privilege: exit 77", .enabled(if: privilegedPort != nil, "this machine lets anyone bind any port"))
+    @Test(
+        "a privileged port without the privilege: exit 77",
+        .enabled(
+            if: TestTools.requireAll || privilegedPortRun != nil,
+            "needs root with unshare and setpriv (util-linux), or a machine whose net.ipv4.ip_unprivileged_port_start is above 1"
+        )
+    )
     func permissionDenied() async throws {
-        let port = try #require(Self.privilegedPort)
-        let arguments = ["serve", "--port", "\(port)", "--templates", Repository.templates.path]
-        // As root, the gateway runs as nobody (setpriv, util-linux) to lack the privilege.
-        let result: ProcessResult =
-            getuid() == 0
-            ? try await runProgram(
-                URL(fileURLWithPath: "/usr/bin/setpriv"),
-                ["--reuid=65534", "--regid=65534", "--clear-groups", Repository.executable.path] + arguments,
-                environment: Self.longDrain,
-                directory: URL(fileURLWithPath: "/")
-            )
-            : try await runGateway(arguments, environment: Self.longDrain, directory: Repository.root)
+        let run = try #require(
+            Self.privilegedPortRun,
+            "no privileged port can be refused here: run as root with unshare and setpriv, or where net.ipv4.ip_unprivileged_port_start is above 1"
+        )
+        let result = try await runProgram(run.executable, run.arguments, environment: Self.longDrain, directory: URL(fileURLWithPath: "/"))
         #expect(result.status == StartupFailure.permissionDeniedStatus, "\(result.standardError)")
         #expect(
             Self.errorLines(result) == [
-                "haapi-gateway: cannot listen on 127.0.0.1:\(port): permission denied (ports below 1024 need privileges; use a higher port or a proxy)"
+                "haapi-gateway: cannot listen on \(run.address): permission denied (ports below 1024 need privileges; use a higher port or a proxy)"
             ]
         )
     }

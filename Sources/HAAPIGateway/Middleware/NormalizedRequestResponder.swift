@@ -11,6 +11,8 @@ import Hummingbird
 struct NormalizedRequestResponder<Wrapped: HTTPResponder>: HTTPResponder where Wrapped.Context == GatewayRequestContext {
     typealias Context = Wrapped.Context
     let wrapped: Wrapped
+    /// The routes `wrapped` answers, as registered (a `HEAD` is answered by its `GET` route): what the tests go through.
+    let routes: [(method: HTTPRequest.Method, path: RouterPath)]
 
     func respond(to request: Request, context: Context) async throws -> Response {
         var context = context

@@ -171,7 +171,9 @@ struct UpstreamDoctorTests {
         #expect(ed25519.found.contains("(EdDSA only with Ed25519 keys: see id-token-keys)"))
     }
 
-    @Test("an external https issuer reached through an internal URL: every check passes; without the internal URL it is unreachable")
+    @Test(
+        "an external https issuer reached through an internal URL: every check passes; without the internal URL it is unreachable, and the fix names upstream.internalURL"
+    )
     func internalURL() async throws {
         var external = DemoServerConfiguration.strict
         external.publicBaseURL = "https://idsvr.example.test"
@@ -181,6 +183,19 @@ struct UpstreamDoctorTests {
             try Self.check("discovery", in: report).found.hasPrefix(
                 "https://idsvr.example.test/oauth/v2/oauth-anonymous/.well-known/openid-configuration names the issuer https://idsvr.example.test/oauth/v2/oauth-anonymous"
             )
+        )
+        // The same demo and client without the internal URL: the external name (.test is reserved, RFC 2606) reaches
+        // nothing, so the one check is reachability, and its fix says to set the internal URL.
+        let unreached = try await Self.examine(demo: external)
+        #expect(unreached.upstream == "https://idsvr.example.test/oauth/v2/oauth-anonymous")
+        #expect(unreached.checks.map(\.name) == ["reachable"], "\(unreached.text)")
+        #expect(unreached.exitStatus == 1)
+        let reachable = try Self.check("reachable", in: unreached)
+        #expect(reachable.result == .failed)
+        #expect(reachable.found.hasPrefix("the upstream could not be reached: "), "\(reachable.found)")
+        #expect(
+            reachable.fix?.contains("(or set upstream.internalURL to the URL this machine reaches the server by)") == true,
+            "\(reachable.fix ?? "")"
         )
     }
 

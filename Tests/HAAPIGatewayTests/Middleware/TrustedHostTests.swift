@@ -1,5 +1,5 @@
 import Foundation
-import HAAPIGateway
+import HTTPTypes
 import Hummingbird
 import Testing
 
@@ -70,22 +70,89 @@ extension SecurityAndReliabilityTests {
         )
         func routedAsLoggedAndHead() async throws {
             let capture = LogCapture()
-            try await GatewayHarness.withGateway(logger: capture.logger, configure: TestDevice.configure) { browser, _, _ in
+            let routes = GatewayRoutes()
+            let ticket = PairingTicket.make(lifetime: .seconds(120))
+            // Every optional group of routes on: devices, start links, kiosk mode, the pairing of `login`, the embedded
+            // demo's outbox.
+            let everyRoute: (inout GatewayConfiguration) -> Void = { configuration in
+                TestDevice.configure(&configuration)
+                configuration.startLinks.secret = "start-link-secret-0123456789abcdef"
+                configuration.kiosk = KioskSettings(enabled: true, resetAfterSeconds: 7, idleResetSeconds: 90)
+                configuration.pairing = PairingSettings(ticket: ticket, hostName: "build-host-7")
+            }
+            try await GatewayHarness.withGateway(
+                logger: capture.logger,
+                configure: everyRoute,
+                demoOutbox: { Array(#"{"messages":[]}"#.utf8) },
+                routes: routes
+            ) { browser, _, _ in
                 let port = try #require(URL(string: browser.baseURL)?.port)
                 let host = "Host: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"
                 let dotted = try await RawHTTPExchange.send("GET /x/../device HTTP/1.1\r\n" + host, port: port)
                 #expect(dotted.status == 200, "\(dotted.text.prefix(200))")
                 #expect(dotted.text.contains("user_code"))
                 #expect(try await RawHTTPExchange.send("GET //healthz HTTP/1.1\r\n" + host, port: port).status == 200)
-                for path in ["/", "/device", "/healthz", "/.well-known/oauth-authorization-server", "/assets/gateway.css"] {
-                    let head = try await RawHTTPExchange.send("HEAD \(path) HTTP/1.1\r\n" + host, port: port)
-                    #expect(head.status == 200, "HEAD \(path): \(head.status)")
-                    #expect(!head.text.contains("<html") && !head.text.contains("{\""), "no body for HEAD \(path)")
+                // Every GET route the router has, its parameters filled in: HEAD is answered as GET is (the same status
+                // and type), without the body. The route answers, not the router: not as a path it has no route for.
+                let unrouted = try await RawHTTPExchange.send("GET /no/route/here HTTP/1.1\r\n" + host, port: port)
+                #expect(unrouted.status == 404)
+                let values = ["name": "gateway.css", "token": ticket.token, "version": "1", "index": "0", "outcome": "signed-in"]
+                let paths = try Self.getPaths(routes.all, values: values)
+                for expected in ["/", "/healthz", "/assets/gateway.css", "/device", "/start", "/kiosk/next", "/demo/outbox", ticket.path] {
+                    #expect(paths.contains(expected), "\(expected) is not among the GET routes: \(paths)")
+                }
+                for path in paths {
+                    // A GET just before and just after: an answer that changes with the moment (`/readyz` on a loaded
+                    // machine) is the same as one of them. A HEAD that is not routed never is; it is asked up to 5 times.
+                    var exchanges: [String] = []
+                    var answered = false
+                    for _ in 1...5 where !answered {
+                        let before = try await RawHTTPExchange.send("GET \(path) HTTP/1.1\r\n" + host, port: port)
+                        let head = try await RawHTTPExchange.send("HEAD \(path) HTTP/1.1\r\n" + host, port: port)
+                        let after = try await RawHTTPExchange.send("GET \(path) HTTP/1.1\r\n" + host, port: port)
+                        let gets = [before, after].map { Self.statusAndType($0.text) }
+                        #expect(
+                            !gets.contains(Self.statusAndType(unrouted.text)),
+                            "GET \(path) is answered as no route: \(before.text.prefix(300))"
+                        )
+                        #expect(Self.body(of: head.text).isEmpty, "a body for HEAD \(path): \(Self.body(of: head.text).prefix(200))")
+                        answered = gets.contains(Self.statusAndType(head.text))
+                        exchanges.append("GET \(gets[0]), HEAD \(Self.statusAndType(head.text)), GET \(gets[1])")
+                    }
+                    #expect(answered, "HEAD \(path) is not answered as GET is: \(exchanges)")
                 }
             }
             let lines = capture.text.split(separator: "\n").filter { $0.contains(#""path": /healthz"#) }
             #expect(lines.contains { $0.contains(#""method": HEAD"#) }, "\(lines)")
             #expect(lines.contains { $0.contains(#""method": GET"#) }, "the GET of //healthz")
+        }
+
+        /// The paths of the GET routes among `routes`, each parameter (`{name}` or `:name`) replaced by its value in
+        /// `values` (a route whose parameter has none is a failure: give it one), and a `*` or `**` segment by `x`.
+        static func getPaths(_ routes: [(method: HTTPRequest.Method, path: RouterPath)], values: [String: String]) throws -> [String] {
+            try routes.filter { $0.method == .get }.map { route in
+                let segments = try route.path.description.split(separator: "/").map { segment -> String in
+                    if segment.hasPrefix("*") { return "x" }
+                    guard segment.hasPrefix(":") || segment.hasPrefix("{") else { return String(segment) }
+                    let name = String(segment.trimmingCharacters(in: CharacterSet(charactersIn: ":{}")))
+                    return try #require(values[name], "no value for \(segment) of GET \(route.path)")
+                }
+                return "/" + segments.joined(separator: "/")
+            }
+        }
+
+        /// The status line and the Content-Type of a raw HTTP/1.1 answer.
+        static func statusAndType(_ answer: String) -> String {
+            let head = answer.components(separatedBy: "\r\n\r\n").first ?? ""
+            let lines = head.components(separatedBy: "\r\n")
+            let type = lines.dropFirst().first { $0.lowercased().hasPrefix("content-type:") }
+            return (lines.first ?? "") + " " + (type ?? "(no Content-Type)")
+        }
+
+        /// What follows the header of a raw HTTP/1.1 answer.
+        static func body(of answer: String) -> String {
+            guard let end = answer.range(of: "\r\n\r\n") else { return answer }
+            return String(answer[end.upperBound...])
         }
 
         @Test("with server.publicURL only its host is answered")

@@ -9,7 +9,7 @@ import Testing
 extension PostgresStorageTests {
     /// ``CallbackDispatcher`` journaling in the outbox (`sessions.store: postgres`): each replica is a dispatcher with
     /// a connection pool of its own on the suite's database, on the database's own clock, so that leases run out in
-    /// real time (short ones here).
+    /// real time (short ones here), or on a clock the test moves.
     @Suite("Callback delivery through the outbox")
     struct OutboxDispatcher {
         let key = SessionEncryptionKey.random()
@@ -56,23 +56,22 @@ extension PostgresStorageTests {
         )
         func killedReplicaIsTakenOver() async throws {
             let database = try await StorageTestDatabase.make()
+            // Both replicas read the test's clock (StorageClock), which moves only when the test moves it: a lease ends
+            // when the test says so, never because a loaded machine was slow between two looks at the outbox.
+            let clock = database.clock
             let (outcome, canaries) = Self.canaryOutcome()
             let first = Gate()
             let stuck = Gate()
             let flaky = ScriptedSink(name: Self.hook, steps: [.hold(first, then: .refuse), .hold(stuck, then: .refuse)])
-            let a = try await ReplicaPool(database, keys: [key])
+            let a = try await ReplicaPool(database, keys: [key], clock: clock)
             let dispatcherA = Self.dispatcher(
                 a,
                 owner: "replica-a",
                 sinks: [flaky],
                 settings: CallbackDeliverySettings(retryForSeconds: 3600, initialBackoffSeconds: 0.3, handOverSeconds: 5),
-                // Long enough that the snapshots below are of one moment on a loaded machine (a 3 s lease ran out
-                // between the first attempt and the look at its row in a full run beside a build).
                 lease: .seconds(10)
             )
             await dispatcherA.start()
-            // Before the claim: the time since then is never less than the lease has run.
-            let beforeTheClaim = ContinuousClock.now
             let handedOver = Task { await dispatcherA.deliver(outcome) }
             // Recorded in the outbox first: on a loaded machine that insert alone has taken seconds.
             #expect(try await Self.eventually(.seconds(60)) { flaky.attemptsStarted == 1 })
@@ -82,25 +81,24 @@ extension PostgresStorageTests {
             )
             first.open()
             #expect(await handedOver.value == false)
-            // On a loaded machine the first attempt can outlast A's 10 s lease: A's claimer then takes the delivery again
-            // before the failed attempt is rescheduled (which no longer holds the claim), and no give-up time is set yet.
-            let firstAttemptOutlastedItsLease = ContinuousClock.now - beforeTheClaim >= .milliseconds(9500)
-            // Rescheduled unclaimed (any replica may make the next attempt), then claimed again by A's claimer when due.
-            #expect(try await Self.eventually { flaky.attemptsStarted == 2 }, "A's claimer makes the next attempt")
+            // Rescheduled unclaimed (any replica may make the next attempt), its give-up time set, due 0.3 s on: not yet,
+            // as the clock has not moved.
+            let rescheduled = "SELECT claimed_by IS NULL, attempts, give_up_at IS NOT NULL, next_attempt_at > created_at FROM haapi_gateway_outbox"
+            let waited = try await Self.eventually(.seconds(60)) { try await database.sql(rescheduled) == "t|1|t|t" }
+            let row = try await database.sql("SELECT * FROM haapi_gateway_outbox")
+            #expect(waited, "the failed attempt is rescheduled unclaimed, with a give-up time and a later due time: \(row)")
+            // Once it is due, A's claimer makes the next attempt.
+            clock.advance(.seconds(1))
+            #expect(try await Self.eventually(.seconds(60)) { flaky.attemptsStarted == 2 }, "A's claimer makes the next attempt")
             let claim = try await database.sql(
                 "SELECT claimed_by, attempts, give_up_at IS NOT NULL, extract(epoch FROM claimed_until) FROM haapi_gateway_outbox"
             ).split(separator: "|")
-            // At least 2 attempts: on a loaded machine A's claimer may already have claimed its own stuck attempt again
-            // (its lease ran out), which is still A's and counts once more.
-            #expect(
-                claim.count == 4 && claim[0] == "replica-a" && (Int(claim[1]) ?? 0) >= 2 && (claim[2] == "t" || firstAttemptOutlastedItsLease),
-                "\(claim)"
-            )
+            #expect(claim.count == 4 && claim[0] == "replica-a" && claim[1] == "2" && claim[2] == "t", "\(claim)")
             let leaseEnds = try #require(Double(claim.last ?? ""))
+            #expect(abs(leaseEnds - (clock.date.timeIntervalSince1970 + 10)) < 0.001, "claimed for its 10 s lease: \(claim)")
             // A is killed: its pool goes, and the attempt under way never reports.
             await a.kill()
-            // The dump is taken here, with the delivery still in the outbox, rather than before the first attempt ends: on a
-            // loaded machine it can outlast A's 10 s lease, and the test would then race A's claimer.
+            // The dump is taken with the delivery still in the outbox.
             let dump = try await database.server.dump(database: database.name)
             for canary in canaries {
                 let hex = canary.utf8.map { String(format: "%02x", $0) }.joined()
@@ -108,7 +106,7 @@ extension PostgresStorageTests {
             }
             #expect(dump.contains("hooks.example.com"), "the dump is of the outbox")
 
-            let b = try await ReplicaPool(database, keys: [key])
+            let b = try await ReplicaPool(database, keys: [key], clock: clock)
             let receiver = ScriptedSink(name: Self.hook, steps: [])
             let dispatcherB = Self.dispatcher(
                 b,
@@ -117,12 +115,22 @@ extension PostgresStorageTests {
                 settings: CallbackDeliverySettings(initialBackoffSeconds: 0.3)
             )
             await dispatcherB.start()
-            #expect(try await Self.eventually(.seconds(60)) { receiver.accepted.count == 1 }, "B takes it over once A's lease has ended")
-            let acceptedAt = try #require(receiver.acceptedAt.first)
+            // A second before A's lease ends B asks the outbox for due deliveries (one of its claims is seen to finish), and
+            // leaves this one to A.
+            clock.advance(.seconds(9))
+            let asked = try await database.sql("SELECT now()")
             #expect(
-                acceptedAt.timeIntervalSince1970 >= leaseEnds - 0.05,
-                "not before A's lease ended (\(acceptedAt.timeIntervalSince1970) < \(leaseEnds))"
+                try await Self.eventually(.seconds(60)) { try await Self.claimsFinished(in: database, since: asked) > 0 },
+                "B's claimer never asked the outbox"
             )
+            #expect(
+                try await database.sql("SELECT claimed_by, attempts FROM haapi_gateway_outbox") == "replica-a|2",
+                "B took the delivery over before A's lease ended"
+            )
+            #expect(receiver.accepted.isEmpty)
+            // Past the end of A's lease, B takes the delivery over.
+            clock.advance(.seconds(2))
+            #expect(try await Self.eventually(.seconds(60)) { receiver.accepted.count == 1 }, "B takes it over once A's lease has ended")
             #expect(receiver.accepted.first?.id == flaky.started.first, "the same delivery id")
             #expect(receiver.accepted.first?.document == (try outcome.encoded()))
             #expect(try await Self.eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
@@ -460,11 +468,18 @@ extension PostgresStorageTests.OutboxDispatcher {
         let database: PostgresDatabase
         private let running: Task<Void, Never>
 
-        convenience init(_ test: StorageTestDatabase, keys: [SessionEncryptionKey]) async throws {
-            try await self.init(url: try test.url(), keys: keys, prepare: true)
+        /// A pool on `test`'s database, on the database's own clock, or on `clock` (leases end when the test moves it).
+        convenience init(_ test: StorageTestDatabase, keys: [SessionEncryptionKey], clock: TestClock? = nil) async throws {
+            try await self.init(url: try test.url(), keys: keys, prepare: true, clock: clock)
         }
 
-        init(url: PostgresURL, keys: [SessionEncryptionKey], prepare: Bool, operationTimeout: Duration = .seconds(10)) async throws {
+        init(
+            url: PostgresURL,
+            keys: [SessionEncryptionKey],
+            prepare: Bool,
+            operationTimeout: Duration = .seconds(10),
+            clock: TestClock? = nil
+        ) async throws {
             var options = PostgresDatabase.Options()
             options.maximumConnections = 4
             options.operationTimeout = operationTimeout
@@ -472,6 +487,7 @@ extension PostgresStorageTests.OutboxDispatcher {
             let database = PostgresDatabase(
                 url: url,
                 cipher: try #require(SessionCipher(keys: keys)),
+                clock: clock.map { clock in .reading { clock.date } } ?? .database,
                 options: options,
                 logger: StorageTestDatabase.silent
             )
@@ -541,6 +557,20 @@ extension PostgresStorageTests.OutboxDispatcher {
             guard case .accept = step else { throw GatewayError(.internalError, "receiver down") }
             lock.withLock { acceptedDeliveries.append((delivery, Date())) }
         }
+    }
+
+    /// How many claims of due deliveries (``PostgresOutbox/claimDue(sinks:limit:lease:)``) have finished in `database`
+    /// since `instant` (the database's time), by its connections' last statements.
+    static func claimsFinished(in database: StorageTestDatabase, since instant: String) async throws -> Int {
+        Int(
+            try await database.sql(
+                """
+                SELECT count(*) FROM pg_stat_activity
+                WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle'
+                  AND query LIKE '%haapi_gateway_outbox%FOR UPDATE OF o SKIP LOCKED%' AND query_start > '\(instant)'::timestamptz
+                """
+            )
+        ) ?? 0
     }
 
     /// Whether `condition` holds within `timeout` (asked every 50 ms).

@@ -140,22 +140,34 @@ extension PostgresStorageTests {
         func countIsReused() async throws {
             let database = try await StorageTestDatabase.make()
             try await withSignIn(in: database) { store, _, _ in
-                // Whatever count the sign-in's own storing left behind is let go stale first, so that the one read next
-                // is taken after `counted` (an older one, reused, made the window below start earlier than measured).
+                // A round: a count read afresh, a session stored behind the store's back, and the count asked again at
+                // once, which reuses the first (under a second old). "At once" is checked, not assumed: on a machine so
+                // loaded that a round took 0.9 s or more, the round is made again, for up to a minute.
+                var rounds = 0
+                var quick: (count: Int, reused: Int)?
+                let giveUp = ContinuousClock.now + .seconds(60)
+                while quick == nil, ContinuousClock.now < giveUp {
+                    rounds += 1
+                    // Whatever count was read before is let go stale first, so that the one read next is taken after
+                    // `counted` (an older one, reused, made the window below start earlier than measured).
+                    try await Task.sleep(for: .milliseconds(1100))
+                    let counted = ContinuousClock.now
+                    let count = await store.count
+                    try await store.storage.insert(
+                        id: SecureToken.make(),
+                        document: Array("another".utf8),
+                        lifetimes: SessionLifetimes(absolute: .seconds(60), idle: .seconds(60)),
+                        address: nil
+                    )
+                    let reused = await store.count
+                    if ContinuousClock.now - counted < .milliseconds(900) { quick = (count, reused) }
+                }
+                let round = try #require(quick, "no round of \(rounds) in a minute took under 0.9 s")
+                // The sign-in, and one session stored in each round before this one.
+                #expect(round.count == rounds, "the count read afresh")
+                #expect(round.reused == round.count, "a count under a second old is reused (the session just stored is not in it)")
                 try await Task.sleep(for: .milliseconds(1100))
-                let counted = ContinuousClock.now
-                #expect(await store.count == 1)
-                try await store.storage.insert(
-                    id: SecureToken.make(),
-                    document: Array("another".utf8),
-                    lifetimes: SessionLifetimes(absolute: .seconds(60), idle: .seconds(60)),
-                    address: nil
-                )
-                // Reused while under a second old (a test process so busy that the insert took longer than that is told apart).
-                let reused = await store.count
-                if ContinuousClock.now - counted < .milliseconds(900) { #expect(reused == 1, "a count under a second old is reused") }
-                try await Task.sleep(for: .milliseconds(1100))
-                #expect(await store.count == 2)
+                #expect(await store.count == rounds + 1, "a second later it is read again")
             }
         }
 

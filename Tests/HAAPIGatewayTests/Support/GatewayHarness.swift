@@ -1,12 +1,15 @@
 import Foundation
 import HAAPI
 import HAAPIDemoServer
-import HAAPIGateway
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Synchronization
+import Testing
 
 @testable import GatewayTestSupport
+@testable import HAAPIGateway
 
 /// The gateway and the demo HAAPI server in-process on free loopback ports, and a browser for the gateway.
 enum GatewayHarness {
@@ -59,6 +62,8 @@ enum GatewayHarness {
         reloader: GatewayReloader = GatewayReloader(),
         configure: (inout GatewayConfiguration) -> Void = { _ in },
         upstream: ((RunningDemoServer) -> HAAPIClientConfiguration)? = nil,
+        demoOutbox: (@Sendable () -> [UInt8])? = nil,
+        routes: GatewayRoutes? = nil,
         _ body: @escaping @Sendable (TestBrowser, RunningDemoServer, String) async throws -> Void
     ) async throws {
         let demo = try await DemoServer.start(configuration: demoConfiguration)
@@ -76,8 +81,10 @@ enum GatewayHarness {
                 drain: drain,
                 metrics: metrics,
                 reloader: reloader,
-                now: now
+                now: now,
+                demoOutbox: demoOutbox
             )
+            try await routes?.read(from: application)
             let publicHost = configuration.server.publicBaseURL?.host
             try await application.test(.live) { client in
                 let browser = TestBrowser(baseURL: "http://127.0.0.1:\(client.port!)")
@@ -96,5 +103,24 @@ enum GatewayHarness {
             throw error
         }
         await demo.shutdown()
+    }
+}
+
+/// The routes of a gateway's pages, as its router registered them (method and path), read by
+/// ``GatewayHarness/withGateway(logger:demoConfiguration:now:drain:metrics:reloader:configure:upstream:demoOutbox:routes:_:)``
+/// before the test's body runs: for tests that go through every route, including one added after they were written.
+final class GatewayRoutes: Sendable {
+    private let routes = Mutex<[(method: HTTPRequest.Method, path: RouterPath)]>([])
+
+    /// Every route, in the router's order.
+    var all: [(method: HTTPRequest.Method, path: RouterPath)] { routes.withLock { $0 } }
+
+    func read(from application: some ApplicationProtocol) async throws {
+        let responder = try await application.responder
+        let pages = try #require(
+            responder as? NormalizedRequestResponder<RouterResponder<GatewayRequestContext>>,
+            "the gateway's responder is \(type(of: responder)), not the normalising responder around its router"
+        )
+        routes.withLock { $0 = pages.routes }
     }
 }
