@@ -315,7 +315,8 @@ public enum Gateway {
         health: HealthController,
         logger: Logger
     ) -> some Service {
-        let router = Router(context: BasicRequestContext.self)
+        // HEAD is answered as GET is, as on the sign-in listener (a probe or monitor may ask HEAD).
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         health.register(on: router)
         router.get("/metrics") { _, _ in
             metrics.sessionsOpen(await store.count)

@@ -107,6 +107,10 @@ import Testing
         #expect(try await Self.status(of: base + "/metrics") == 404, "not on the sign-in listener")
         #expect(try await Self.status(of: base + "/readyz") == 404, "server.healthEndpoints false: health only on the metrics listener")
         #expect(try await Self.status(of: "http://127.0.0.1:\(metricsURL.port!)/readyz") == 200)
+        let heads = try await TestBrowser.using("http://127.0.0.1:\(metricsURL.port!)") { browser in
+            [try await browser.head("/metrics").status, try await browser.head("/healthz").status, try await browser.head("/readyz").status]
+        }
+        #expect(heads == [200, 200, 200], "HEAD is answered as GET on the metrics listener too")
         serve.signal(SIGTERM)
         #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0)
     }
