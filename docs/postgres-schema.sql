@@ -1,4 +1,4 @@
--- haapi-gateway: the PostgreSQL tables of sessions.store: postgres (schema version 5).
+-- haapi-gateway: the PostgreSQL tables of sessions.store: postgres (schema version 6).
 --
 -- The gateway creates these tables itself on its first start when its user may create tables (inside a transaction,
 -- under an advisory lock, so replicas starting at once are safe). Where it may not, create them with this file as a
@@ -11,11 +11,11 @@
 --     GRANT SELECT ON haapi_gateway_schema TO haapi_gateway;
 --     GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox, haapi_gateway_upstream_facts,
 --         haapi_gateway_device_authorizations, haapi_gateway_used_start_links, haapi_gateway_sign_in_starts,
---         haapi_gateway_device_tokens, haapi_gateway_sign_in_outcomes TO haapi_gateway;
+--         haapi_gateway_device_tokens, haapi_gateway_sign_in_outcomes, haapi_gateway_wrong_user_codes TO haapi_gateway;
 --
--- The gateway then finds version 5 in haapi_gateway_schema and changes nothing. A gateway that finds a newer version
--- than it knows refuses to start. Tables of versions 1 to 4 (made by an earlier gateway or an earlier copy of this file)
--- are brought to version 5 by running this file again: every statement is idempotent. Every statement below is also in Sources/HAAPIGateway/PostgreSQL/PostgresSchema.swift
+-- The gateway then finds version 6 in haapi_gateway_schema and changes nothing. A gateway that finds a newer version
+-- than it knows refuses to start. Tables of versions 1 to 5 (made by an earlier gateway or an earlier copy of this file)
+-- are brought to version 6 by running this file again: every statement is idempotent. Every statement below is also in Sources/HAAPIGateway/PostgreSQL/PostgresSchema.swift
 -- (a test keeps the two equal).
 --
 -- What the columns hold: sessions are found by the SHA-256 of the session id (the cookie), never the id itself;
@@ -32,6 +32,9 @@
 -- that a device may revoke only its own tokens (RFC 7009 §2.1). haapi_gateway_sign_in_outcomes holds, for a day, each
 -- sign-in's id with its first outcome (success, error or cancelled) and that outcome's delivery id, written in the same
 -- statement as the outcome's deliveries, so that a sign-in a killed replica had ended is not ended again by another.
+-- haapi_gateway_wrong_user_codes holds, for a day at most, the time of each wrong user code entered on the verification
+-- page and the client address's HMAC under a key derived from the key file (never the address itself), so that the
+-- bounds on guessing codes hold for the replicas together.
 
 CREATE TABLE IF NOT EXISTS haapi_gateway_schema (
     version integer NOT NULL,
@@ -150,5 +153,18 @@ CREATE TABLE IF NOT EXISTS haapi_gateway_sign_in_outcomes (
 CREATE INDEX IF NOT EXISTS haapi_gateway_sign_in_outcomes_recorded
     ON haapi_gateway_sign_in_outcomes (recorded_at);
 
-INSERT INTO haapi_gateway_schema (version) SELECT 5 WHERE NOT EXISTS (SELECT 1 FROM haapi_gateway_schema);
-UPDATE haapi_gateway_schema SET version = 5, installed_at = now() WHERE version < 5;
+-- Version 6: the wrong user codes entered on the verification page (devices.maximumWrongCodesPerAddress and
+-- devices.maximumWrongCodes for the replicas together); address_hash is NULL for a request without an address.
+CREATE TABLE IF NOT EXISTS haapi_gateway_wrong_user_codes (
+    address_hash text,
+    wrong_at timestamptz NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS haapi_gateway_wrong_user_codes_time
+    ON haapi_gateway_wrong_user_codes (wrong_at);
+
+CREATE INDEX IF NOT EXISTS haapi_gateway_wrong_user_codes_address
+    ON haapi_gateway_wrong_user_codes (address_hash, wrong_at);
+
+INSERT INTO haapi_gateway_schema (version) SELECT 6 WHERE NOT EXISTS (SELECT 1 FROM haapi_gateway_schema);
+UPDATE haapi_gateway_schema SET version = 6, installed_at = now() WHERE version < 6;

@@ -106,6 +106,13 @@ public enum Gateway {
             } else {
                 MemoryDeviceAuthorizations(settings: configuration.devices, now: now)
             }
+        // Wrong user codes are counted where the device authorizations are: with the database, for the replicas together.
+        let codeAttempts: any UserCodeAttemptLimiter =
+            if let sessionStorage {
+                PostgresUserCodeAttemptLimiter(database: sessionStorage.database, settings: configuration.devices, logger: logger)
+            } else {
+                MemoryUserCodeAttemptLimiter(settings: configuration.devices, now: now)
+            }
         let store: any SessionStore<SignInSession> =
             if let sessionStorage {
                 PostgresSessionStore(
@@ -148,7 +155,6 @@ public enum Gateway {
         router.middlewares.add(ErrorPageMiddleware(live: live))
         router.middlewares.add(TrustedHostMiddleware(server: configuration.server))
         router.middlewares.add(SessionCheckInMiddleware(store: store))
-        let codeAttempts = UserCodeAttemptLimiter(settings: configuration.devices, now: now)
         let startLinks = StartLinkVerifier(
             settings: configuration.startLinks,
             ledger: sessionStorage.map { PostgresStartLinkLedger(database: $0.database, logger: logger) } ?? MemoryStartLinkLedger()

@@ -10,7 +10,7 @@ struct ReloadTarget: Sendable {
     let upstream: UpstreamConnection
     let dispatcher: CallbackDispatcher
     let devices: any DeviceAuthorizationStore
-    let codeAttempts: UserCodeAttemptLimiter
+    let codeAttempts: any UserCodeAttemptLimiter
     let startLinks: StartLinkVerifier
     /// With the embedded demo upstream, the settings it was started from: the running configuration holds the demo
     /// server's address and client instead, which no configuration names. A reload never replaces the demo (its

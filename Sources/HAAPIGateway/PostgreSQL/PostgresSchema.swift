@@ -6,12 +6,13 @@
 /// replicas learned about the upstream, ``PostgresUpstreamFacts``; version 4: the device authorizations under way,
 /// ``PostgresDeviceAuthorizations``, the start links used, ``PostgresStartLinkLedger``, the sign-ins each address
 /// started, ``PostgresNewSessionLimiter``, and whether anyone came back to a session, so that one nobody did can be
-/// pushed out at the cap; version 5: each sign-in's first outcome, ``PostgresOutbox/enqueue(_:claimingFor:ending:)``).
+/// pushed out at the cap; version 5: each sign-in's first outcome, ``PostgresOutbox/enqueue(_:claimingFor:ending:)``;
+/// version 6: the wrong user codes entered on the verification page, ``PostgresUserCodeAttemptLimiter``).
 /// Every statement is idempotent (`IF NOT EXISTS`), so a
 /// database whose tables an operator created from `docs/postgres-schema.sql` needs nothing from the gateway.
 enum PostgresSchema {
     /// The version this gateway writes and reads.
-    static let currentVersion = 5
+    static let currentVersion = 6
 
     /// A fixed key for `pg_advisory_xact_lock`: replicas starting at once prepare the tables one after the other
     /// (concurrent `CREATE TABLE IF NOT EXISTS` can fail on PostgreSQL's catalogue).
@@ -65,6 +66,7 @@ enum PostgresSchema {
     static let signInStartsTable = "haapi_gateway_sign_in_starts"
     static let deviceTokensTable = "haapi_gateway_device_tokens"
     static let signInOutcomesTable = "haapi_gateway_sign_in_outcomes"
+    static let wrongUserCodesTable = "haapi_gateway_wrong_user_codes"
 
     /// The version table itself (created before any migration runs).
     static let createSchemaTable = """
@@ -203,6 +205,22 @@ enum PostgresSchema {
             """
             CREATE INDEX IF NOT EXISTS haapi_gateway_sign_in_outcomes_recorded
                 ON haapi_gateway_sign_in_outcomes (recorded_at)
+            """,
+        ],
+        6: [
+            """
+            CREATE TABLE IF NOT EXISTS haapi_gateway_wrong_user_codes (
+                address_hash text,
+                wrong_at timestamptz NOT NULL
+            )
+            """,
+            """
+            CREATE INDEX IF NOT EXISTS haapi_gateway_wrong_user_codes_time
+                ON haapi_gateway_wrong_user_codes (wrong_at)
+            """,
+            """
+            CREATE INDEX IF NOT EXISTS haapi_gateway_wrong_user_codes_address
+                ON haapi_gateway_wrong_user_codes (address_hash, wrong_at)
             """,
         ],
     ]

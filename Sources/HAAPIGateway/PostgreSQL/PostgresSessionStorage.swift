@@ -408,9 +408,9 @@ public final class PostgresSessionStorage: Service, Sendable {
     }
 
     /// Deletes the rows of the other tables that are of no more use: device authorizations a lifetime past their expiry,
-    /// used start links past theirs, sign-in starts older than the longest window an address is counted in (a day), the
-    /// notes of access tokens handed to devices once those have expired, and sign-ins' outcomes after a day (a sign-in
-    /// lives `sessions.absoluteTimeoutSeconds`, an hour by default).
+    /// used start links past theirs, sign-in starts and wrong user codes older than the longest window they are counted
+    /// in (a day), the notes of access tokens handed to devices once those have expired, and sign-ins' outcomes after a
+    /// day (a sign-in lives `sessions.absoluteTimeoutSeconds`, an hour by default).
     func sweepBookkeeping() async throws(PostgresStorageError) {
         var bindings = PostgresBindings()
         database.appendNow(to: &bindings)
@@ -420,6 +420,7 @@ public final class PostgresSessionStorage: Service, Sendable {
             "DELETE FROM haapi_gateway_sign_in_starts WHERE started_at <= COALESCE($1::timestamptz, now()) - interval '1 day'",
             "DELETE FROM haapi_gateway_device_tokens WHERE expires_at <= COALESCE($1::timestamptz, now())",
             "DELETE FROM haapi_gateway_sign_in_outcomes WHERE recorded_at <= COALESCE($1::timestamptz, now()) - interval '1 day'",
+            "DELETE FROM haapi_gateway_wrong_user_codes WHERE wrong_at <= COALESCE($1::timestamptz, now()) - interval '1 day'",
         ].map { PostgresQuery(unsafeSQL: $0, binds: bindings) }
         try await database.perform("delete old bookkeeping rows", commit: .asynchronous) { client in
             for statement in statements { _ = try await client.query(statement).collect() }

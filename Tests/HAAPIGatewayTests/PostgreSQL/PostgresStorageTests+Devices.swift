@@ -238,6 +238,107 @@ extension PostgresStorageTests {
             }
         }
 
+        @Test(
+            "wrong user codes are counted for the replicas together: an address's bound and everyone's, each reached by wrong codes counted on both; everyone's holds back only addresses that guessed wrong; the window slides; addresses kept only as an HMAC, swept after a day"
+        )
+        func wrongCodesAreCountedAcrossReplicas() async throws {
+            let database = try await StorageTestDatabase.make()
+            var settings = Self.settings()
+            settings.maximumWrongCodesPerAddress = 3
+            settings.maximumWrongCodes = 8
+            settings.wrongCodeWindowSeconds = 60
+            try await database.withDatabase(keys: [key]) { first in
+                try await database.withDatabase(keys: [key]) { second in
+                    let replicas = [first, second].map {
+                        PostgresUserCodeAttemptLimiter(database: $0, settings: settings, logger: StorageTestDatabase.silent)
+                    }
+                    let guesser = "198.51.100.1"
+                    for index in 0..<3 {
+                        #expect(try await replicas[index % 2].retryAfter(address: guesser) == nil, "wrong code \(index + 1)")
+                        try await replicas[index % 2].recordWrongCode(address: guesser)
+                        database.clock.advance(.seconds(1))
+                    }
+                    // The first of the three, at 0 s, leaves the 60 s window at 60 s: 57 s from now (3 s).
+                    #expect(try await replicas[1].retryAfter(address: guesser) == 57, "the address's bound, whichever replica counted")
+                    #expect(try await replicas[0].retryAfter(address: guesser) == 57)
+                    for address in 2...6 {
+                        #expect(try await replicas[address % 2].retryAfter(address: "198.51.100.\(address)") == nil)
+                        try await replicas[address % 2].recordWrongCode(address: "198.51.100.\(address)")
+                    }
+                    // Eight wrong codes in the window, the oldest at 0 s: everyone's bound, until it leaves.
+                    #expect(try await replicas[0].retryAfter(address: "198.51.100.2") == 57, "an address that guessed wrong is held back")
+                    #expect(try await replicas[1].retryAfter(address: "198.51.100.3") == 57)
+                    #expect(try await replicas[1].retryAfter(address: "192.0.2.7") == nil, "an address that has not guessed keeps its try")
+                    #expect(try await replicas[0].retryAfter(address: nil) == 57, "without an address every entry is a guesser's")
+                    try await replicas[0].recordWrongCode(address: nil)
+                    database.clock.advance(.seconds(57))
+                    // At 60 s the first has left, and the one without an address counts for everyone: eight until 61 s.
+                    #expect(try await replicas[0].retryAfter(address: "198.51.100.2") == 1, "a wrong code without an address counts")
+                    database.clock.advance(.seconds(1))
+                    #expect(try await replicas[0].retryAfter(address: "198.51.100.2") == nil, "the window moved on")
+                    #expect(try await replicas[1].retryAfter(address: guesser) == nil, "one of the address's three is left")
+                    try await replicas[1].recordWrongCode(address: guesser)
+                    #expect(try await replicas[0].retryAfter(address: guesser) == 1, "everyone's eight again; the one at 2 s leaves at 62 s")
+
+                    let dump = try await database.server.dump(database: database.name)
+                    #expect(!dump.contains("198.51.100."), "no address in the clear")
+                    #expect(
+                        try await database.sql("SELECT count(*) FROM haapi_gateway_wrong_user_codes WHERE address_hash IS NOT NULL") == "9"
+                    )
+                    database.clock.advance(.seconds(86_400))
+                    try await PostgresSessionStorage(database: first).sweepBookkeeping()
+                    #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_wrong_user_codes") == "0", "swept after a day")
+                }
+            }
+        }
+
+        @Test(
+            "wrong user codes that cannot be counted refuse the page with try again (503, Retry-After 5), never let a guess through uncounted: their table gone, or the database unreachable"
+        )
+        func wrongCodesFailClosed() async throws {
+            let database = try await StorageTestDatabase.make()
+            let refusal = GatewayError(.storeUnavailable, .sessionStoreUnavailable).retrying(after: 5)
+            func expectRefusal(_ limiter: PostgresUserCodeAttemptLimiter, _ comment: Comment) async {
+                for address in ["198.51.100.1", nil] {
+                    do {
+                        let wait = try await limiter.retryAfter(address: address)
+                        Issue.record("checked without the database: \(String(describing: wait)); \(comment)")
+                    } catch {
+                        #expect(error.code == refusal.code && error.text == refusal.text && error.retryAfterSeconds == 5, "\(error); \(comment)")
+                    }
+                    do {
+                        try await limiter.recordWrongCode(address: address)
+                        Issue.record("counted without the database; \(comment)")
+                    } catch {
+                        #expect(error.code == refusal.code && error.retryAfterSeconds == 5, "\(error); \(comment)")
+                    }
+                }
+            }
+            try await database.withDatabase(keys: [key]) { handle in
+                try await database.sql("DROP TABLE haapi_gateway_wrong_user_codes")
+                let limiter = PostgresUserCodeAttemptLimiter(database: handle, settings: Self.settings(), logger: StorageTestDatabase.silent)
+                await expectRefusal(limiter, "table gone")
+            }
+            // A port nothing listens on: every operation fails within its limit.
+            var options = PostgresDatabase.Options()
+            options.operationTimeout = .seconds(1)
+            options.connectTimeout = .seconds(1)
+            options.maximumConnections = 2
+            let unreachable = PostgresDatabase(
+                url: try PostgresURL.parse("postgres://gateway:password@127.0.0.1:1/nowhere").get(),
+                cipher: try #require(SessionCipher(keys: [key])),
+                options: options,
+                logger: StorageTestDatabase.silent
+            )
+            let pool = Task { await unreachable.client.run() }
+            await expectRefusal(
+                PostgresUserCodeAttemptLimiter(database: unreachable, settings: Self.settings(), logger: StorageTestDatabase.silent),
+                "unreachable"
+            )
+            pool.cancel()
+            _ = await pool.result
+        }
+
         @Test("a start link is used once across replicas: of 20 redeeming it at once on two handles, one succeeds")
         func startLinksAreUsedOnceAcrossReplicas() async throws {
             let database = try await StorageTestDatabase.make()
@@ -296,6 +397,78 @@ extension PostgresStorageTests {
                         let linkPage = try await onA.get(link)
                         #expect(try await onA.submit(try linkPage.form(button: "Continue to sign in")).status == 200)
                         #expect(try await onB.post(link, body: "").status == 410, "used on A, refused on B")
+                    }
+                }
+            }
+        }
+
+        @Test(
+            "two gateways: wrong user codes sent to A and B in turn meet the deployment's bounds, not one per replica (an address's after devices.maximumWrongCodesPerAddress, everyone's after devices.maximumWrongCodes, an address that has not guessed keeps one try); a person with the right code still signs the device in; with the wrong codes' table gone the page is 503, never a guess uncounted"
+        )
+        func wrongCodesAcrossGatewayReplicas() async throws {
+            try await SharedReplicas.run(
+                keys: [key],
+                configure: {
+                    TestDevice.configure(&$0)
+                    $0.devices.maximumWrongCodesPerAddress = 4
+                    $0.devices.maximumWrongCodes = 10
+                    $0.server.trustedProxies = [IPAddressRange("127.0.0.0/8")!]
+                }
+            ) { replicas in
+                try await TestBrowser.using(replicas.urls[0]) { onA in
+                    try await TestBrowser.using(replicas.urls[1]) { onB in
+                        let replica = [onA, onB]
+                        let device = TestDevice(browser: onA)
+                        let authorization = try await device.authorize()
+                        let userCode = try #require(authorization["user_code"] as? String)
+                        let wrong = userCode == "BBBB-BBBB" ? "CCCC-CCCC" : "BBBB-BBBB"
+                        /// A wrong code from `address`, entered on replica `index % 2`.
+                        func guess(_ index: Int, from address: String) async throws -> TestBrowser.Page {
+                            try await DeviceCodeGuardTests.enter(wrong, replica[index % 2], headers: [("X-Forwarded-For", address)])
+                        }
+                        func expectHeldBack(_ page: TestBrowser.Page, _ comment: Comment) {
+                            #expect(page.status == 429, comment)
+                            #expect(page.html.contains("Too many wrong codes were entered"), comment)
+                            #expect(Int(page.header("Retry-After") ?? "").map { (1...300).contains($0) } == true, comment)
+                        }
+
+                        // One address, A and B in turn: its bound is reached after four, wherever they were counted.
+                        for index in 0..<4 { #expect(try await guess(index, from: "198.51.100.1").status == 400, "wrong code \(index + 1)") }
+                        expectHeldBack(try await guess(0, from: "198.51.100.1"), "the fifth, on A")
+                        expectHeldBack(try await guess(1, from: "198.51.100.1"), "the fifth, on B")
+                        // Six more addresses, one wrong code each, in turn: ten for everyone.
+                        for address in 2...7 { #expect(try await guess(address, from: "198.51.100.\(address)").status == 400) }
+                        expectHeldBack(try await guess(0, from: "198.51.100.2"), "everyone's bound, on A, for an address that guessed wrong")
+                        expectHeldBack(try await guess(1, from: "198.51.100.3"), "everyone's bound, on B")
+                        #expect(try await guess(1, from: "198.51.100.99").status == 400, "an address that has not guessed keeps one try")
+                        expectHeldBack(try await guess(0, from: "198.51.100.99"), "then it is held back, on the other replica")
+
+                        // The person, at an address that never guessed, with the right code: on both replicas in turn.
+                        try await replicas.browser().closing { person in
+                            let confirm = try await person.enterDeviceCode(
+                                completeURI: try #require(authorization["verification_uri_complete"] as? String)
+                            )
+                            #expect(confirm.html.contains("Build host 3 is asking to sign in"), "\(confirm.html)")
+                            let done = try await person.signInAsDemoFrom(try await person.submit(try confirm.form(button: "It matches, continue")))
+                            #expect(done.html.contains("You can go back to Build host 3"), "\(done.html)")
+                        }
+                        let deviceCode = try #require(authorization["device_code"] as? String)
+                        #expect(try await TestDevice(browser: onB).poll(deviceCode).status == 200, "the device gets its tokens")
+                        let wrongCodes = replicas.metrics.map { metrics in
+                            ScrapedForm.matches(#"haapi_gateway_device_grant_total\{event="wrong_code"\} (\d+)"#, in: metrics.exposition())
+                                .compactMap { Int($0) }.reduce(0, +)
+                        }
+                        #expect(wrongCodes.reduce(0, +) == 11, "4 + 6 + 1 wrong codes counted, on both replicas: \(wrongCodes)")
+
+                        // Wrong codes that cannot be counted: the page says "try again", for a guess and a waiting code alike.
+                        let waiting = try #require(try await device.authorize()["user_code"] as? String)
+                        try await replicas.database.sql("DROP TABLE haapi_gateway_wrong_user_codes")
+                        for (index, code) in [wrong, waiting].enumerated() {
+                            let page = try await DeviceCodeGuardTests.enter(code, replica[index], headers: [("X-Forwarded-For", "203.0.113.5")])
+                            #expect(page.status == 503, "\(code): \(page.html)")
+                            #expect(page.header("Retry-After") == "5")
+                            #expect(page.html.contains("cannot be read or saved at the moment"), "\(page.html)")
+                        }
                     }
                 }
             }

@@ -25,7 +25,7 @@ extension PostgresStorageTests {
             )
             #expect(
                 try await database.sql("SELECT string_agg(tablename, ' ' ORDER BY tablename) FROM pg_tables WHERE tablename LIKE 'haapi_gateway_%'")
-                    == "haapi_gateway_device_authorizations haapi_gateway_device_tokens haapi_gateway_outbox haapi_gateway_schema haapi_gateway_sessions haapi_gateway_sign_in_outcomes haapi_gateway_sign_in_starts haapi_gateway_upstream_facts haapi_gateway_used_start_links"
+                    == "haapi_gateway_device_authorizations haapi_gateway_device_tokens haapi_gateway_outbox haapi_gateway_schema haapi_gateway_sessions haapi_gateway_sign_in_outcomes haapi_gateway_sign_in_starts haapi_gateway_upstream_facts haapi_gateway_used_start_links haapi_gateway_wrong_user_codes"
             )
             try await database.withStorage(keys: [key]) { storage in
                 try await storage.insert(
@@ -95,7 +95,7 @@ extension PostgresStorageTests {
             #expect(
                 try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 \(PostgresSchema.currentVersion)"
             )
-            #expect(try await database.sql("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'haapi_gateway_%'") == "9")
+            #expect(try await database.sql("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'haapi_gateway_%'") == "10")
         }
 
         @Test("tables newer than this gateway knows: preparing fails with newer_schema, and running stops with one line (exit 78)")
@@ -244,7 +244,7 @@ extension PostgresStorageTests {
                 GRANT SELECT ON haapi_gateway_schema TO limited;
                 GRANT SELECT, INSERT, UPDATE, DELETE ON haapi_gateway_sessions, haapi_gateway_outbox, haapi_gateway_upstream_facts,
                     haapi_gateway_device_authorizations, haapi_gateway_used_start_links, haapi_gateway_sign_in_starts, haapi_gateway_device_tokens,
-                    haapi_gateway_sign_in_outcomes TO limited;
+                    haapi_gateway_sign_in_outcomes, haapi_gateway_wrong_user_codes TO limited;
                 """
             )
             try await database.withDatabase(keys: [key], user: "limited", password: "limited-password") { handle in
@@ -273,6 +273,9 @@ extension PostgresStorageTests {
                 try await facts.record(.proofRequired, for: upstream)
                 try await facts.record(.proofRequired, for: upstream)  // the upsert, with the grants the file names
                 #expect(try await facts.finding(for: upstream) == .proofRequired)
+                let wrongCodes = PostgresUserCodeAttemptLimiter(database: handle, settings: DeviceSettings(), logger: StorageTestDatabase.silent)
+                try await wrongCodes.recordWrongCode(address: "198.51.100.1")
+                #expect(try await wrongCodes.retryAfter(address: "198.51.100.1") == nil, "counted, with the grants the file names")
             }
             #expect(
                 try await database.sql("SELECT count(*) || ' ' || max(version) FROM haapi_gateway_schema") == "1 \(PostgresSchema.currentVersion)"

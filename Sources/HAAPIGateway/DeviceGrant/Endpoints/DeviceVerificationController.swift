@@ -15,7 +15,7 @@ struct DeviceVerificationController: Sendable {
     let services: GatewayServices
     let signIns: BrowserSignIns
     let store: any DeviceAuthorizationStore
-    let limiter: UserCodeAttemptLimiter
+    let limiter: any UserCodeAttemptLimiter
     /// Makes and checks the forms' double-submit tokens (of the gateway's own making, not a planted value).
     let formTokens: HMACToken
 
@@ -55,7 +55,7 @@ struct DeviceVerificationController: Sendable {
                     renderer.deviceCodeEntryPage(userCode: "", csrfToken: token, notice: .gateway(.deviceCodeUsed), language: language)
                 )
             case .unknown:
-                await recordWrongCode(context)
+                try await recordWrongCode(context)
                 return PageRenderer.response(
                     renderer.deviceCodeEntryPage(
                         userCode: String((form.values["user_code"] ?? "").prefix(32)),
@@ -72,7 +72,7 @@ struct DeviceVerificationController: Sendable {
             let renderer = services.settings(for: context).renderer
             guard let userCode, let authorization = try await store.beginSignIn(userCode: userCode) else {
                 // A code that exists (confirmed already: a double click, a second tab) is no guess.
-                if try await !isKnown(userCode) { await recordWrongCode(context) }
+                if try await !isKnown(userCode) { try await recordWrongCode(context) }
                 return PageRenderer.response(
                     renderer.deviceCodeEntryPage(
                         userCode: "",
@@ -88,7 +88,7 @@ struct DeviceVerificationController: Sendable {
         router.post(RouterPath(path + "/deny")) { request, context in
             let (_, userCode) = try await verifiedForm(request, context: context)
             guard let userCode, try await store.refuse(userCode: userCode) else {
-                if try await !isKnown(userCode) { await recordWrongCode(context) }
+                if try await !isKnown(userCode) { try await recordWrongCode(context) }
                 throw GatewayError(.badRequest, .deviceCodeUsed)
             }
             services.logger.info("device refused on the verification page")
@@ -111,9 +111,10 @@ struct DeviceVerificationController: Sendable {
 
     /// Counts a wrong user code against the bounds and in the metrics, and logs it with the client address (as the logs
     /// treat addresses: behind `server.trustedProxies`, the forwarded client's).
-    private func recordWrongCode(_ context: GatewayRequestContext) async {
+    /// - Throws: ``GatewayError`` (503) when the bounds cannot count it: the page says nothing about the code.
+    private func recordWrongCode(_ context: GatewayRequestContext) async throws(GatewayError) {
         services.logger.notice("wrong device user code entered", metadata: ["address": .untrusted(context.clientAddress ?? "")])
-        await limiter.recordWrongCode(address: context.clientAddress)
+        try await limiter.recordWrongCode(address: context.clientAddress)
         services.metrics.deviceGrant(.wrongCode)
     }
 
@@ -140,7 +141,7 @@ struct DeviceVerificationController: Sendable {
     /// The form of a post after the wrong-code bound, the origin check and the double-submit token, with its user code
     /// normalized (nil when it cannot be one).
     private func verifiedForm(_ request: Request, context: GatewayRequestContext) async throws -> (FormBody, String?) {
-        if let wait = await limiter.retryAfter(address: context.clientAddress) {
+        if let wait = try await limiter.retryAfter(address: context.clientAddress) {
             services.logger.notice("device code refused: too many wrong codes", metadata: ["address": .untrusted(context.clientAddress ?? "")])
             throw GatewayError(.tooManyAttempts, .tooManyWrongCodes).retrying(after: wait)
         }
