@@ -121,9 +121,9 @@ struct FlowDriverTests {
         #expect(failures.map(\.code) == [.upstreamUnavailable, .upstreamUnavailable, .upstreamUnavailable], "each call is the person's 'try again'")
         let granted = upstream.timeLimits
         // The first call had its own 500 ms at most, the second what was left of the page's second (less than 500 ms: the
-        // first used its whole time), and the third nothing: it was never sent. Each with its own timeout, three would
-        // have been sent with 500 ms each.
-        #expect(granted.count == 2, "requests sent: \(granted)")
+        // first used its whole time; nothing at all when a loaded machine took the rest between the two), and the third
+        // nothing: it was never sent. Each with its own timeout, three would have been sent with 500 ms each.
+        #expect((1...2).contains(granted.count), "requests sent: \(granted)")
         #expect(granted.allSatisfy { $0 <= .milliseconds(500) }, "\(granted)")
         #expect(granted.reduce(.zero, +) <= driver.pageBudget, "the calls' time limits add up to more than the page's: \(granted)")
         #expect(metrics.exposition().contains(#"haapi_gateway_upstream_errors_total{kind="timeout"} 3"#), "\(metrics.exposition())")
