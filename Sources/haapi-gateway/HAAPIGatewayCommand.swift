@@ -6,7 +6,8 @@ struct HAAPIGatewayCommand: AsyncParsableCommand {
         commandName: "haapi-gateway",
         abstract: "Sign in through Curity's Hypermedia Authentication API (HAAPI) from any browser.",
         subcommands: [
-            ServeCommand.self, LoginCommand.self, KeepCommand.self, LogoutCommand.self, CheckConfigCommand.self, DoctorCommand.self,
+            ServeCommand.self, LoginCommand.self, TokenCommand.self, KeepCommand.self, LogoutCommand.self, CheckConfigCommand.self,
+            DoctorCommand.self,
             RenderCommand.self, DemoServerCommand.self,
         ],
         defaultSubcommand: ServeCommand.self

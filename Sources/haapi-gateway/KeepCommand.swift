@@ -12,8 +12,10 @@ struct KeepCommand: AsyncParsableCommand {
         commandName: "keep",
         abstract: "Keep the tokens of 'login' fresh: refresh them before they expire, until stopped.",
         discussion: """
-            Uses the same upstream and client authentication as 'login' (configuration file, HAAPI_GATEWAY_… environment or \
-            flags); with --via URL the central gateway's token endpoint, as --device-client. Exit status: 0 stopped or --once done, 1 the refresh token is no longer valid (the token file is deleted: \
+            Uses the upstream and client 'login' recorded in the token file (or the configured one), with the client \
+            authentication of the configuration (file, HAAPI_GATEWAY_… environment or flags); with --via URL the central \
+            gateway's token endpoint, as --device-client. Refreshes under the lock beside the token file, as 'token' does. \
+            Exit status: 0 stopped or --once done, 1 the refresh token is no longer valid (the token file is deleted: \
             sign in again), the tokens are the embedded demo upstream's (which ended with its login) or another OAuth error, \
             78 bad configuration or token file.
             """
@@ -71,6 +73,7 @@ struct KeepCommand: AsyncParsableCommand {
                 "haapi-gateway: the refresh token is no longer valid (invalid_grant); \(path) was deleted. Sign in again with haapi-gateway login.",
                 status: 1
             )
+        case .notLocked(let error): exitWith("haapi-gateway: \(error.message)", status: 1)
         case .refused(let error):
             exitWith(
                 "haapi-gateway: the token endpoint refused the refresh: \(LogText.untrusted(error.error + (error.errorDescription.map { ": \($0)" } ?? "")))",

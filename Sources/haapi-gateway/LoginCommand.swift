@@ -50,12 +50,14 @@ struct LoginCommand: AsyncParsableCommand {
         let tokenPath = tokenFile.path
         let outcome: LoginOutcome
         var embeddedDemo = false
+        let origin: TokenOrigin?
         if let gateway = device.gateway {
             outcome = await signIn(via: gateway, tokenPath: tokenPath)
+            origin = device.deviceClient.map { TokenOrigin(issuedBy: .gateway, issuer: gateway.absoluteString, clientID: $0) }
         } else {
-            (outcome, embeddedDemo) = try await signInLocally(tokenPath: tokenPath)
+            (outcome, embeddedDemo, origin) = try await signInLocally(tokenPath: tokenPath)
         }
-        let report = LoginReport.conclude(outcome, tokenPath: tokenPath, json: json, embeddedDemo: embeddedDemo)
+        let report = LoginReport.conclude(outcome, tokenPath: tokenPath, json: json, embeddedDemo: embeddedDemo, origin: origin)
         if let text = report.standardOutput { FileHandle.standardOutput.write(Data(text.utf8)) }
         if let text = report.standardError { FileHandle.standardError.write(Data(text.utf8)) }
         if report.exitStatus != 0 { Foundation.exit(report.exitStatus) }
@@ -80,8 +82,9 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     /// Through a gateway of its own, for this one sign-in (with the embedded demo upstream when none is configured).
-    /// - Returns: How the sign-in ended, and whether the embedded demo upstream issued its tokens.
-    private func signInLocally(tokenPath: String) async throws -> (LoginOutcome, embeddedDemo: Bool) {
+    /// - Returns: How the sign-in ended, whether the embedded demo upstream issued its tokens, and else the upstream and
+    ///   client that did.
+    private func signInLocally(tokenPath: String) async throws -> (LoginOutcome, embeddedDemo: Bool, origin: TokenOrigin?) {
         let configuration: GatewayConfiguration
         do {
             configuration = try options.loadConfiguration()
@@ -108,7 +111,11 @@ struct LoginCommand: AsyncParsableCommand {
                 (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data(banner.utf8))
             }
             await demo?.shutdown()
-            return (outcome, demo != nil)
+            var origin: TokenOrigin?
+            if demo == nil, case .haapi(let upstream) = resolved.upstream {
+                origin = TokenOrigin(issuedBy: .upstream, issuer: upstream.baseURL.absoluteString, clientID: upstream.clientID)
+            }
+            return (outcome, demo != nil, origin)
         } catch {
             await demo?.shutdown()
             exitStarting(error, listening: server.host, port: server.port)

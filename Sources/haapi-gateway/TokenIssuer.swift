@@ -25,6 +25,13 @@ struct TokenIssuer {
     ///   - tokenPath: The token file, for messages.
     ///   - use: What the command does with the tokens, for messages.
     static func make(options: ConfigurationOptions, device: DeviceClientOptions, tokenPath: String, use: Use, logger: Logger) async -> TokenIssuer {
+        var device = device
+        // Tokens `login --via` got from a central gateway go back there, as the device client it recorded, unless the
+        // command names an upstream or another gateway.
+        if device.via == nil, options.upstream == nil, let origin = TokenFile.origin(of: tokenPath), origin.issuedBy == .gateway {
+            device.via = origin.issuer
+            device.deviceClient = device.deviceClient ?? origin.clientID
+        }
         if let gateway = device.gateway {
             let client = await device.connect(to: gateway, logger: logger)
             return TokenIssuer(

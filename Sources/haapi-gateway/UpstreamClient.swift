@@ -13,10 +13,28 @@ enum UpstreamClient {
     ///   what to do with such a file).
     static func make(options: ConfigurationOptions, tokenPath: String, use: TokenIssuer.Use, logger: Logger) async -> HAAPIClient {
         let configuration: GatewayConfiguration
-        do {
-            configuration = try options.loadConfiguration()
-        } catch {
-            exitWith("haapi-gateway: \(error.description)", status: 78)
+        switch Result(catching: { () throws(ConfigurationError) in try options.loadConfiguration() }) {
+        case .success(let loaded) where loaded.upstream.isHAAPI:
+            configuration = loaded
+        case let loaded:
+            // The configuration names no upstream (a client secret alone is then a mistake): the one `login` recorded in
+            // the token file, with this configuration's client authentication (a secret from the file, the environment
+            // or a flag).
+            if let origin = TokenFile.origin(of: tokenPath), origin.issuedBy == .upstream {
+                var recorded = options
+                recorded.upstream = origin.issuer
+                recorded.clientID = recorded.clientID ?? origin.clientID
+                do {
+                    configuration = try recorded.loadConfiguration()
+                } catch {
+                    exitWith("haapi-gateway: \(error.description)", status: 78)
+                }
+            } else {
+                switch loaded {
+                case .success(let value): configuration = value
+                case .failure(let error): exitWith("haapi-gateway: \(error.description)", status: 78)
+                }
+            }
         }
         guard case .haapi(let upstream) = configuration.upstream else {
             let demo =

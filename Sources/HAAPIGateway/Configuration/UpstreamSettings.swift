@@ -7,6 +7,11 @@ public enum UpstreamSettings: Sendable {
     /// A real HAAPI server (Curity), with the client library's full configuration.
     case haapi(HAAPIClientConfiguration)
 
+    /// Whether it is a real HAAPI server, not the embedded demo.
+    public var isHAAPI: Bool {
+        if case .haapi = self { true } else { false }
+    }
+
     /// The scopes asked for, of the demo upstream or the real one.
     public var scopes: [String] {
         switch self {

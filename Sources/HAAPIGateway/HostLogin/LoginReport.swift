@@ -32,11 +32,18 @@ public struct LoginReport: Sendable, Equatable {
     ///   - json: Whether standard output gets one JSON object instead of the summary line.
     ///   - embeddedDemo: Whether the tokens come from the embedded demo upstream (the token file is marked so, and
     ///     `logout` then deletes it without asking any server).
-    public static func conclude(_ outcome: LoginOutcome, tokenPath: String, json: Bool, embeddedDemo: Bool = false) -> LoginReport {
+    ///   - origin: Where the tokens came from, recorded in the token file for the commands that use it later.
+    public static func conclude(
+        _ outcome: LoginOutcome,
+        tokenPath: String,
+        json: Bool,
+        embeddedDemo: Bool = false,
+        origin: TokenOrigin? = nil
+    ) -> LoginReport {
         switch outcome {
         case .signedIn(let tokens):
             do {
-                try TokenFile.write(.success(tokens), to: tokenPath, embeddedDemo: embeddedDemo)
+                try TokenFile.write(.success(tokens), to: tokenPath, embeddedDemo: embeddedDemo, origin: origin)
             } catch {
                 return LoginReport(exitStatus: 1, standardError: "haapi-gateway: signed in, but \(error.message)\n")
             }

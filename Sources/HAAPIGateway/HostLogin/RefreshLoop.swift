@@ -3,8 +3,8 @@ import HAAPI
 import Logging
 
 /// What `keep` does until it is stopped: waits until the tokens in the file are due (``TokenKeeper/refreshDue(for:writtenAt:)``),
-/// refreshes them through `manager` (the upstream's token endpoint, or a central gateway's), says so, runs the hook, and
-/// again; a failed call is retried after 1 s, doubling to at most a minute. With `once` it refreshes at once and stops.
+/// refreshes them through `manager` (the upstream's token endpoint, or a central gateway's) under the token file's lock
+/// (when another process refreshed them meanwhile, it waits for those instead), says so, runs the hook, and again; a failed call is retried after 1 s, doubling to at most a minute. With `once` it refreshes at once and stops.
 public struct RefreshLoop<Waiting: Clock>: Sendable where Waiting.Duration == Duration {
     /// Why the loop stopped.
     public enum Ending: Sendable {
@@ -22,6 +22,8 @@ public struct RefreshLoop<Waiting: Clock>: Sendable where Waiting.Duration == Du
         case signInAgain
         /// Another OAuth error.
         case refused(OAuthErrorResponse)
+        /// The lock beside the token file could not be taken.
+        case notLocked(GatewayError)
     }
 
     let keeper: TokenKeeper
@@ -76,7 +78,13 @@ public struct RefreshLoop<Waiting: Clock>: Sendable where Waiting.Duration == Du
                     do { try await clock.sleep(for: .milliseconds(Int64(wait * 1000))) } catch { return .stopped }
                 }
             }
-            switch await keeper.refresh(tokens, with: manager) {
+            // Under the token file's lock: a `token` or a credential helper refreshing at the same moment makes one refresh.
+            let manager = manager
+            switch await keeper.refreshOnce(after: tokens, manager: { () throws(HAAPIError) in manager }) {
+            case .refreshedElsewhere:
+                backoff = .seconds(1)
+                refreshedAt = now()
+                if once { return .stopped }
             case .refreshed(let merged):
                 backoff = .seconds(1)
                 refreshedAt = now()
@@ -97,6 +105,8 @@ public struct RefreshLoop<Waiting: Clock>: Sendable where Waiting.Duration == Du
             case .notWritten(let error): return .notWritten(error)
             case .signInAgain: return .signInAgain
             case .refused(let error): return .refused(error)
+            case .unreadable(let error): return .unreadable(error)
+            case .notLocked(let error): return .notLocked(error)
             }
         }
         return .stopped

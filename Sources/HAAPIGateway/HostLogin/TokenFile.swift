@@ -80,34 +80,57 @@ public enum TokenFile {
         return mark.embeddedDemoUpstream == true
     }
 
+    /// Where the tokens of the file came from (``TokenOrigin``, recorded by `login`); nil for a file without it (an
+    /// older `login`'s, the embedded demo upstream's) or one that cannot be read.
+    public static func origin(of path: String) -> TokenOrigin? {
+        struct Recorded: Decodable {
+            let origin: TokenOrigin?
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return (try? JSONDecoder().decode(Recorded.self, from: data))?.origin
+    }
+
     /// Writes a success outcome (mode 0600, atomic).
-    /// - Parameter embeddedDemo: Whether the tokens come from the embedded demo upstream (the file is marked so).
+    /// - Parameters:
+    ///   - embeddedDemo: Whether the tokens come from the embedded demo upstream (the file is marked so).
+    ///   - origin: Where they came from, recorded as `origin`.
     /// - Throws: ``GatewayError`` when the outcome has no tokens or the file cannot be written.
-    public static func write(_ outcome: CompletionOutcome, to path: String, embeddedDemo: Bool = false) throws(GatewayError) {
+    public static func write(
+        _ outcome: CompletionOutcome,
+        to path: String,
+        embeddedDemo: Bool = false,
+        origin: TokenOrigin? = nil
+    ) throws(GatewayError) {
         guard outcome.token != nil else { throw GatewayError(.internalError, "only a successful sign-in is written to the token file") }
         let document: [UInt8]
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            document = embeddedDemo ? Array(try encoder.encode(DemoMarked(outcome: outcome))) : try outcome.encoded()
+            document =
+                embeddedDemo || origin != nil
+                ? Array(try encoder.encode(Annotated(outcome: outcome, embeddedDemo: embeddedDemo, origin: origin)))
+                : try outcome.encoded()
         } catch {
             throw GatewayError(.internalError, "the tokens could not be encoded")
         }
         try AtomicFile.write(document, to: path)
     }
 
-    /// An outcome document with `"embeddedDemoUpstream":true` among its members.
-    private struct DemoMarked: Encodable {
+    /// An outcome document with `"embeddedDemoUpstream":true` or `"origin":{…}` among its members.
+    private struct Annotated: Encodable {
         let outcome: CompletionOutcome
+        let embeddedDemo: Bool
+        let origin: TokenOrigin?
 
         enum CodingKeys: String, CodingKey {
-            case embeddedDemoUpstream
+            case embeddedDemoUpstream, origin
         }
 
         func encode(to encoder: any Encoder) throws {
             try outcome.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(true, forKey: .embeddedDemoUpstream)
+            if embeddedDemo { try container.encode(true, forKey: .embeddedDemoUpstream) }
+            try container.encodeIfPresent(origin, forKey: .origin)
         }
     }
 }

@@ -19,6 +19,13 @@ public struct TokenKeeper: Sendable {
         case failed(HAAPIError)
         /// Refreshed, but the token file could not be written.
         case notWritten(GatewayError)
+        /// Another process refreshed them meanwhile (or they no longer needed it): the file holds these, and the token
+        /// endpoint was not asked.
+        case refreshedElsewhere(OAuthTokens)
+        /// The token file is gone or not one of ours (another process's refresh ended the sign-in, say).
+        case unreadable(GatewayError)
+        /// The lock beside the token file could not be taken.
+        case notLocked(GatewayError)
     }
 
     /// The token file.
@@ -48,7 +55,55 @@ public struct TokenKeeper: Sendable {
         )
     }
 
-    /// Refreshes `tokens` through `manager` and keeps the result in the token file.
+    /// When tokens written at `written` expire, nil when they do not say.
+    public static func expiry(of tokens: OAuthTokens, writtenAt written: Date) -> Date? {
+        tokens.expiresIn.map { written.addingTimeInterval(Double($0)) }
+    }
+
+    /// Whether tokens written at `written` stay valid for `minimum` from `now` (those without an expiry do).
+    public static func areValid(_ tokens: OAuthTokens, writtenAt written: Date, for minimum: TimeInterval, now: Date = Date()) -> Bool {
+        expiry(of: tokens, writtenAt: written).map { $0.timeIntervalSince(now) >= minimum } ?? true
+    }
+
+    /// Refreshes the tokens of the file once, however many processes ask at the same moment: under the file's lock
+    /// (``TokenFileLock``) the file is read again, and when its access token is no longer `seen`'s (another process
+    /// refreshed it while this one waited) or `stillValid` says it need not be, that is the answer and the token endpoint
+    /// is not asked; else the refresh, through the manager `manager` makes (only then).
+    /// - Parameters:
+    ///   - seen: The tokens the caller read and found due.
+    ///   - stillValid: Whether tokens read under the lock (with their file's time) need no refresh.
+    ///   - manager: Where the refresh goes.
+    public func refreshOnce(
+        after seen: OAuthTokens,
+        stillValid: (OAuthTokens, Date) -> Bool = { _, _ in false },
+        manager: () async throws(HAAPIError) -> TokenManager
+    ) async -> Outcome {
+        do {
+            return try await TokenFileLock.withLock(of: path) { () async -> Outcome in
+                let current: OAuthTokens, written: Date
+                do throws(GatewayError) {
+                    (current, written) = try TokenFile.read(path)
+                } catch {
+                    return .unreadable(error)
+                }
+                if current.accessToken != seen.accessToken || stillValid(current, written) { return .refreshedElsewhere(current) }
+                let tokenManager: TokenManager
+                do throws(HAAPIError) {
+                    tokenManager = try await manager()
+                } catch {
+                    return .failed(error)
+                }
+                return await refresh(current, with: tokenManager)
+            }
+        } catch let error as GatewayError {
+            return .notLocked(error)
+        } catch {
+            return .notLocked(GatewayError(.internalError, "the token file's lock: \(error)"))
+        }
+    }
+
+    /// Refreshes `tokens` through `manager` and keeps the result in the token file (without the lock: see
+    /// ``refreshOnce(after:stillValid:manager:)``).
     public func refresh(_ tokens: OAuthTokens, with manager: TokenManager) async -> Outcome {
         guard tokens.refreshToken != nil else { return .noRefreshToken }
         let answer: TokenExchangeOutcome
@@ -61,7 +116,7 @@ public struct TokenKeeper: Sendable {
         case .tokens(let fresh):
             let merged = Self.merge(fresh, into: tokens)
             do {
-                try TokenFile.write(.success(merged), to: path)
+                try TokenFile.write(.success(merged), to: path, origin: TokenFile.origin(of: path))
             } catch {
                 return .notWritten(error)
             }
