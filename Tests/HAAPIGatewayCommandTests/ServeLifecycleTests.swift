@@ -5,19 +5,21 @@ import Testing
 
 /// `serve` as an operator runs it: SIGTERM drains (readiness down) before the listener stops, and the process exits 0.
 @Suite(.serialized) struct ServeLifecycleTests {
+    /// While the gateway says it drains (between its "draining" and "drained" lines), readiness is down and it is alive;
+    /// then it exits 0. A check that reached it only after its "drained" line (this test process held back that long on a
+    /// loaded machine) showed nothing, and is made again with a new gateway, at most three times.
     @Test func sigtermDrainsThenStops() async throws {
-        // A drain long enough that the two requests below land within it on a machine loaded by the whole suite.
-        let serve = try RunningGateway(["serve", "--port", "0"], environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "10"])
-        let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
-        // A request that cannot connect names what the gateway said (a full run once saw "connection refused" here).
-        func status(of url: String) async throws -> Int {
-            do {
-                return try await Self.status(of: url)
-            } catch {
-                Issue.record("\(url): \(error); the gateway: \(serve.ending); it said: \(serve.standardError)")
-                throw error
-            }
+        for attempt in 1...3 {
+            if try await Self.drainChecked() { return }
+            print("sigtermDrainsThenStops: attempt \(attempt)'s checks came after the drain ended; trying again with a new gateway")
         }
+        Issue.record("three times the checks came after the drain ended: nothing was shown")
+    }
+
+    /// One gateway's drain: true when the checks landed within it, false when they came too late to show anything.
+    private static func drainChecked() async throws -> Bool {
+        let serve = try RunningGateway(["serve", "--port", "0"], environment: ["HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "20"])
+        let base = try await serve.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
         // Ready once its first check of the upstream has answered (until then /readyz says "being checked", 503); on a
         // loaded machine that can come a while after the listener opens.
         var before = try await status(of: base + "/readyz")
@@ -28,10 +30,31 @@ import Testing
         }
         #expect(before == 200)
         serve.signal(SIGTERM)
-        try await Task.sleep(for: .milliseconds(700))
-        #expect(try await status(of: base + "/readyz") == 503, "readiness goes down first")
-        #expect(try await status(of: base + "/healthz") == 200, "still alive while draining")
-        #expect(try await serve.waitForExit(timeout: .seconds(30)) == 0, "\(serve.standardError)")
+        _ = try await serve.waitForOutput(#"(draining: readiness is down)"#, inStandardError: true)
+        let readiness: Int, health: Int
+        do {
+            readiness = try await status(of: base + "/readyz")
+            health = try await status(of: base + "/healthz")
+        } catch {
+            let drained = serve.standardError.contains("drained: the listener stops")
+            if !drained {
+                Issue.record(
+                    "\(base): \(error) while the gateway had not said the drain ended; the gateway: \(serve.ending); it said: \(serve.standardError)"
+                )
+            }
+            _ = try await serve.waitForExit(timeout: .seconds(30))
+            if drained { return false }
+            throw error
+        }
+        if serve.standardError.contains("drained: the listener stops") {
+            _ = try await serve.waitForExit(timeout: .seconds(30))
+            return false
+        }
+        #expect(readiness == 503, "readiness goes down first")
+        #expect(health == 200, "still alive while draining")
+        #expect(try await serve.waitForExit(timeout: .seconds(40)) == 0, "\(serve.standardError)")
+        #expect(serve.standardError.contains("drained: the listener stops"))
+        return true
     }
 
     @Test func jsonLogLinesParseCarryRequestAndFlowIdsAndNoSecret() async throws {

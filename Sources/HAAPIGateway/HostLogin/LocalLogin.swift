@@ -45,7 +45,8 @@ public struct LocalLogin: Sendable {
     public func run(logger: Logger, announce: @escaping @Sendable (_ link: String, _ code: String) -> Void) async throws -> LoginOutcome {
         var configuration = configuration
         let ticket = PairingTicket.make(lifetime: .seconds(timeoutSeconds))
-        configuration.pairing = PairingSettings(ticket: ticket, hostName: hostName)
+        let (finalPages, finalPageSink) = AsyncStream.makeStream(of: Void.self)
+        configuration.pairing = PairingSettings(ticket: ticket, hostName: hostName) { finalPageSink.yield() }
         let (outcomes, outcomeSink) = AsyncStream.makeStream(of: CompletionOutcome.self)
         let application = try await Gateway.makeApplication(
             configuration: configuration,
@@ -73,8 +74,10 @@ public struct LocalLogin: Sendable {
             break
         }
         timer.cancel()
-        // Let the browser load the page it is being sent to, then stop.
-        if outcome != nil { try? await Task.sleep(for: .seconds(2)) }
+        // The person's browser gets the page saying how it ended before the gateway stops: the stop waits until that page
+        // is made (a slow phone, a loaded host), at most ``finalPageWait``; a stop answers the request under way.
+        if outcome != nil { await Self.first(of: finalPages, within: Self.finalPageWait) }
+        finalPageSink.finish()
         await group.triggerGracefulShutdown()
         let stopped = await runner.result
         if let outcome { return LoginOutcome(outcome) }
@@ -82,5 +85,20 @@ public struct LocalLogin: Sendable {
         if case .failure(let error) = stopped { throw error }
         guard ContinuousClock.now >= deadline else { return .interrupted }
         return .timedOut("no sign-in within \(timeoutSeconds) s; run the command again for a new link")
+    }
+
+    /// How long, after the outcome, the gateway waits for the person's browser to be given its last page.
+    static let finalPageWait = Duration.seconds(30)
+
+    /// Returns when `stream` yields or ends, or after `limit`.
+    private static func first(of stream: AsyncStream<Void>, within limit: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await _ in stream { return }
+            }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 }

@@ -31,6 +31,7 @@ public struct GatewayDrainService: Service {
             drain.begin()
             logger.notice("draining: readiness is down and new sign-ins are refused", metadata: ["seconds": .stringConvertible(seconds)])
             try? await Task.sleep(for: .seconds(seconds))
+            logger.notice("drained: the listener stops")
         }
         stopDeadline?.start()
     }

@@ -167,9 +167,11 @@ struct SignInController: Sendable {
             return try await signIns.start(request, context: context)
         }
         let snapshot = await checkout.session.snapshot()
-        return PageRenderer.response(
+        let page = PageRenderer.response(
             settings.renderer.page(for: snapshot, language: settings.renderer.language(for: request), origin: services.origin(of: request))
         )
+        if let pairing = settings.configuration.pairing, await checkout.session.phase != .step { pairing.finalPageServed() }
+        return page
     }
 
     /// `completion.redirectURL`, with a start link's reference added as `reference` to its query.
@@ -224,10 +226,12 @@ struct SignInController: Sendable {
         }
         // What the request did is kept before the browser is sent on (its next request may reach another replica).
         try await store.checkIn(checkout)
-        if settings.configuration.pairing != nil, await session.phase != .step {
-            // `login` mode: the command stops soon after the outcome, so the final page comes with this response
-            // rather than after a redirect the browser might send too late.
-            return PageRenderer.response(settings.renderer.page(for: await session.snapshot(), language: settings.renderer.language(for: request)))
+        if let pairing = settings.configuration.pairing, await session.phase != .step {
+            // `login` mode: the command stops once the final page is made, so it comes with this response rather than
+            // after a redirect.
+            let page = PageRenderer.response(settings.renderer.page(for: await session.snapshot(), language: settings.renderer.language(for: request)))
+            pairing.finalPageServed()
+            return page
         }
         if settings.configuration.kiosk.enabled, signedIn {
             // A shared screen keeps nothing of a finished sign-in.
@@ -241,14 +245,16 @@ struct SignInController: Sendable {
     private func afterCancel(_ checkout: SessionCheckout<SignInSession>, request: Request, context: GatewayRequestContext) async throws -> Response {
         let settings = services.settings(for: context)
         try await store.checkIn(checkout)
-        if settings.configuration.pairing != nil {
-            return PageRenderer.response(
+        if let pairing = settings.configuration.pairing {
+            let page = PageRenderer.response(
                 settings.renderer.messagePage(
                     title: .gateway(.cancelledTitle),
                     message: .gateway(.cancelledText),
                     language: settings.renderer.language(for: request)
                 )
             )
+            pairing.finalPageServed()
+            return page
         }
         guard settings.configuration.kiosk.enabled else { return signIns.redirectHome() }
         await store.remove(id: checkout.id)
