@@ -229,7 +229,9 @@ struct SignInController: Sendable {
         if let pairing = settings.configuration.pairing, await session.phase != .step {
             // `login` mode: the command stops once the final page is made, so it comes with this response rather than
             // after a redirect.
-            let page = PageRenderer.response(settings.renderer.page(for: await session.snapshot(), language: settings.renderer.language(for: request)))
+            let page = PageRenderer.response(
+                settings.renderer.page(for: await session.snapshot(), language: settings.renderer.language(for: request))
+            )
             pairing.finalPageServed()
             return page
         }
