@@ -122,11 +122,14 @@ let package = Package(
         ),
 
         // MARK: Tests.
+        // Sets, before `main`, what the test process needs of its environment (Swift Testing's thrown-error backtraces off).
+        .target(name: "TestProcessEnvironment", path: "Tests/TestProcessEnvironment"),
         // The tests' shared support: a browser (a cookie jar, forms scraped from pages and posted back), the one test clock and
         // log capture, PostgreSQL servers and spawned processes.
         .target(
             name: "GatewayTestSupport",
             dependencies: [
+                "TestProcessEnvironment",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
