@@ -50,9 +50,16 @@ public enum TokenFile {
     /// The tokens of a token file, and when the file was written (when they were issued, near enough).
     /// - Throws: ``GatewayError`` when the file cannot be read or holds no token model.
     public static func read(_ path: String) throws(GatewayError) -> (tokens: OAuthTokens, written: Date) {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // The contents and their time from one open file: a refresh replaces the file by a rename, and the time of the
+        // new one read beside the contents of the old would make stale tokens look fresh.
+        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() ?? Data() else {
             throw GatewayError(.configuration, "cannot read the token file \(path); sign in with haapi-gateway login first")
         }
+        defer { try? handle.close() }
+        var status = stat()
+        let written =
+            fstat(handle.fileDescriptor, &status) == 0
+            ? Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9) : Date()
         struct Document: Decodable {
             let outcome: String
             let token: OAuthTokens?
@@ -65,7 +72,6 @@ public enum TokenFile {
             guard let key = try? DPoPKey(pem: pem) else { throw GatewayError(.configuration, "\(path) holds a DPoP key that cannot be read") }
             tokens.dpopKey = key
         }
-        let written = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? Date()
         return (tokens, written)
     }
 
