@@ -12,29 +12,19 @@ enum UpstreamClient {
     ///   only as long as the command that started it, so its tokens cannot be refreshed or revoked later: the line says
     ///   what to do with such a file).
     static func make(options: ConfigurationOptions, tokenPath: String, use: TokenIssuer.Use, logger: Logger) async -> HAAPIClient {
+        var effective = options
+        let loaded = Result { () throws(ConfigurationError) in try options.loadConfiguration() }
+        // The configuration names no upstream (a client secret alone is then a mistake): the one `login` recorded in the
+        // token file, with this configuration's client authentication (a secret from the file, the environment or a flag).
+        if (try? loaded.get())?.upstream.isHAAPI != true, let origin = TokenFile.origin(of: tokenPath), origin.issuedBy == .upstream {
+            effective.upstream = origin.issuer
+            effective.clientID = effective.clientID ?? origin.clientID
+        }
         let configuration: GatewayConfiguration
-        switch Result(catching: { () throws(ConfigurationError) in try options.loadConfiguration() }) {
-        case .success(let loaded) where loaded.upstream.isHAAPI:
-            configuration = loaded
-        case let loaded:
-            // The configuration names no upstream (a client secret alone is then a mistake): the one `login` recorded in
-            // the token file, with this configuration's client authentication (a secret from the file, the environment
-            // or a flag).
-            if let origin = TokenFile.origin(of: tokenPath), origin.issuedBy == .upstream {
-                var recorded = options
-                recorded.upstream = origin.issuer
-                recorded.clientID = recorded.clientID ?? origin.clientID
-                do {
-                    configuration = try recorded.loadConfiguration()
-                } catch {
-                    exitWith("haapi-gateway: \(error.description)", status: 78)
-                }
-            } else {
-                switch loaded {
-                case .success(let value): configuration = value
-                case .failure(let error): exitWith("haapi-gateway: \(error.description)", status: 78)
-                }
-            }
+        do {
+            configuration = effective.upstream == options.upstream ? try loaded.get() : try effective.loadConfiguration()
+        } catch {
+            exitWith("haapi-gateway: \(error.description)", status: 78)
         }
         guard case .haapi(let upstream) = configuration.upstream else {
             let demo =

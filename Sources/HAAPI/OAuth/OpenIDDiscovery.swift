@@ -18,8 +18,13 @@ enum OpenIDDiscovery {
 
     /// Where a default Curity installation on `url`'s origin has its issuer.
     static func curityIssuer(near url: URL) -> URL? {
+        onOrigin(of: url, path: curityAnonymousEndpointPath)
+    }
+
+    /// `path` on `url`'s origin, without query or fragment.
+    private static func onOrigin(of url: URL, path: String) -> URL? {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
-        components.path = curityAnonymousEndpointPath
+        components.path = path
         components.query = nil
         components.fragment = nil
         return components.url
@@ -30,12 +35,8 @@ enum OpenIDDiscovery {
     /// serves it when the token service's `authorization-server/expose-metadata` is on
     /// (https://curity.io/docs/idsvr/latest/token-service-admin-guide/metadata.html).
     static func oauthMetadataURL(issuer: URL) -> URL? {
-        guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: true) else { return nil }
-        let path = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
-        components.path = "/.well-known/oauth-authorization-server" + path
-        components.query = nil
-        components.fragment = nil
-        return components.url
+        let path = issuer.path.hasSuffix("/") ? String(issuer.path.dropLast()) : issuer.path
+        return onOrigin(of: issuer, path: "/.well-known/oauth-authorization-server" + path)
     }
 
     /// Fetches and parses the discovery document of `issuer`, which must name exactly that issuer; when there is none, the

@@ -32,10 +32,7 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
         self.database = database
         self.logger = logger
         self.settings = Mutex(settings)
-        self.userCodeKeys = database.cipher.keys.map { key in
-            HKDF<SHA256>.deriveKey(inputKeyMaterial: key.symmetricKey, info: Data("haapi-gateway device user codes".utf8), outputByteCount: 32)
-                .withUnsafeBytes { Data($0) }
-        }
+        self.userCodeKeys = HMACToken.keys(for: "device user codes", derivedFrom: database.cipher)
     }
 
     func update(settings: DeviceSettings) {

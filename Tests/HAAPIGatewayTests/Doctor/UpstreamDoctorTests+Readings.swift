@@ -38,6 +38,7 @@ extension UpstreamDoctorTests {
         #expect(try Self.check("client-authentication", in: report).result == .passed)
         let check = try Self.check("haapi-token", in: report)
         #expect(check.result == .failed)
+        #expect(check.found.contains("unauthorized_client"))
         #expect(
             check.fix?.hasPrefix(
                 "most likely the client must attest, which a server cannot: it needs \(Self.client)/capabilities/haapi/allow-without-attestation = true"
@@ -137,13 +138,8 @@ extension UpstreamDoctorTests {
         #expect(discovery.fix?.contains("authorization-server/issuer-override makes it") == true)
         #expect(discovery.fix?.contains("with upstream.issuer: \(issuer); or remove the override") == true, "\(discovery.line)")
         let named = try await Self.examine(demo: demo) { configuration, demo in
-            let base = demo.baseURL.absoluteString
-            configuration.endpoints = HAAPIEndpoints(
-                authorization: URL(string: base + "/oauth/v2/oauth-authorize")!,
-                token: URL(string: base + "/oauth/v2/oauth-token")!,
-                issuer: issuer,
-                keySet: URL(string: base + "/oauth/v2/oauth-anonymous/jwks")!
-            )
+            // A demo of its own, on another port: its issuer, not the first one's.
+            configuration.endpoints = Self.namedEndpoints(of: demo, issuer: demo.baseURL.absoluteString + "/custom-issuer")
         }
         #expect(named.signInCanStart, "\(named.text)")
     }

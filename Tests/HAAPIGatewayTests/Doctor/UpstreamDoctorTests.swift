@@ -24,6 +24,17 @@ struct UpstreamDoctorTests {
         return report
     }
 
+    /// The demo's endpoints, named as an operator names them for a server without metadata, with `issuer` the `iss`.
+    static func namedEndpoints(of demo: RunningDemoServer, issuer: String) -> HAAPIEndpoints {
+        let base = demo.baseURL.absoluteString
+        return HAAPIEndpoints(
+            authorization: URL(string: base + "/oauth/v2/oauth-authorize")!,
+            token: URL(string: base + "/oauth/v2/oauth-token")!,
+            issuer: issuer,
+            keySet: URL(string: base + "/oauth/v2/oauth-anonymous/jwks")!
+        )
+    }
+
     static func check(_ name: String, in report: DoctorReport) throws -> DoctorCheck {
         try #require(report.checks.first { $0.name == name }, "\(report.text)")
     }
@@ -75,13 +86,7 @@ struct UpstreamDoctorTests {
         #expect(discovery.result == .failed)
         #expect(discovery.fix?.contains("profiles/profile{token-service}/settings/authorization-server/openid-connect/expose-metadata") == true)
         let named = try await Self.examine(demo: hidden) { configuration, demo in
-            let base = demo.baseURL.absoluteString
-            configuration.endpoints = HAAPIEndpoints(
-                authorization: URL(string: base + "/oauth/v2/oauth-authorize")!,
-                token: URL(string: base + "/oauth/v2/oauth-token")!,
-                issuer: demo.issuer,
-                keySet: URL(string: demo.issuer + "/jwks")!
-            )
+            configuration.endpoints = Self.namedEndpoints(of: demo, issuer: demo.issuer)
         }
         #expect(named.signInCanStart, "\(named.text)")
         #expect(try Self.check("discovery", in: named).found.hasPrefix("not used: the endpoints are named"))
@@ -103,18 +108,6 @@ struct UpstreamDoctorTests {
         #expect(check.fix?.contains("; or the client must attest, which a server cannot: it needs ") == true)
         #expect(check.fix?.contains("client{demo-gateway}/capabilities/haapi/allow-without-attestation = true") == true)
         #expect(!report.checks.contains { $0.name == "authorize" }, "nothing is asked after the token is refused")
-    }
-
-    @Test("HAAPI without attestation not allowed: the HAAPI token fails, naming allow-without-attestation")
-    func attestationRequired() async throws {
-        var demo = DemoServerConfiguration.strict
-        demo.haapiAllowedWithoutAttestation = false
-        let report = try await Self.examine(demo: demo)
-        #expect(try Self.check("client-authentication", in: report).result == .passed)
-        let check = try Self.check("haapi-token", in: report)
-        #expect(check.result == .failed)
-        #expect(check.found.contains("unauthorized_client"))
-        #expect(check.fix?.contains("client{demo-gateway}/capabilities/haapi/allow-without-attestation = true") == true)
     }
 
     @Test("legacy DPoP: the nonce check says no nonce was sent, as a note; with bindTokensToDPoP it warns, naming use-legacy-dpop")
