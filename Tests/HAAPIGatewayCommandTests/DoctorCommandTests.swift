@@ -62,7 +62,9 @@ struct DoctorCommandTests {
         }
     }
 
-    @Test("demo-server's switches for doctor's readings: attestation refused as invalid_client, proofs checked elsewhere, an Ed448 key")
+    @Test(
+        "demo-server's switches for doctor's readings, as curity-setup.md names them: attestation refused as invalid_client, proofs checked elsewhere, an Ed448 key, RFC 8414 metadata only, an issuer override, a redirect URI refused by a bare problem"
+    )
     func readingSwitches() async throws {
         try await Self.withDemo(["--strict", "--require-attestation", "--attestation-refused-as", "invalid_client"]) { issuer in
             let result = try await Self.doctor(issuer)
@@ -85,6 +87,26 @@ struct DoctorCommandTests {
             #expect(result.status == 1)
             #expect(
                 result.standardOutput.contains("✗ id-token-keys: the JWKS at \(issuer)/jwks holds 0 keys the gateway can use and 1 Ed448 key"),
+                "\(result.standardOutput)"
+            )
+        }
+        try await Self.withDemo(["--strict", "--no-metadata", "--oauth-metadata"]) { issuer in
+            let result = try await Self.doctor(issuer)
+            #expect(result.status == 0, "\(result.standardOutput)")
+            #expect(
+                result.standardOutput.contains("✓ discovery: no OpenID Connect metadata at \(issuer)/.well-known/openid-configuration; the RFC 8414")
+            )
+        }
+        try await Self.withDemo(["--strict", "--issuer-override", "/custom-issuer"]) { issuer in
+            let result = try await Self.doctor(issuer)
+            #expect(result.status == 1)
+            #expect(result.standardOutput.contains("authorization-server/issuer-override makes it"), "\(result.standardOutput)")
+        }
+        try await Self.withDemo(["--strict", "--redirect-uri-refusal", "invalid-request-problem"]) { issuer in
+            let result = try await Self.doctor(issuer, ["--redirect-uri", "https://gateway.example/unregistered"])
+            #expect(result.status == 1)
+            #expect(
+                result.standardOutput.contains("was answered by a problem: https://curity.se/problems/invalid-request"),
                 "\(result.standardOutput)"
             )
         }
