@@ -10,7 +10,7 @@ struct ConfigurationOptions: ParsableArguments, CustomStringConvertible, CustomD
     @Option(
         name: .customLong("config"),
         help: ArgumentHelp(
-            "YAML configuration file (default: $HAAPI_GATEWAY_CONFIG; without either, built-in defaults). Every key is explained in config/haapi-gateway.yaml.",
+            "YAML configuration file (default: $HAAPI_GATEWAY_CONFIG; for login, token, keep, logout, the credential helpers and proxy else $XDG_CONFIG_HOME/haapi-gateway/config.yaml when present; else built-in defaults). Every key is explained in config/haapi-gateway.yaml.",
             valueName: "file"
         )
     )
@@ -142,9 +142,11 @@ struct ConfigurationOptions: ParsableArguments, CustomStringConvertible, CustomD
     /// The same as ``description``.
     var debugDescription: String { description }
 
-    /// The configuration file in use: `--config`, else `$HAAPI_GATEWAY_CONFIG`.
-    func configurationFile(environment: [String: String]) -> String? {
+    /// The configuration file in use: `--config`, else `$HAAPI_GATEWAY_CONFIG`; for a host-side command (`login`,
+    /// `token`, `keep`, `logout`, the credential helpers, `proxy`) else the user's own (``HostDirectory``) when present.
+    func configurationFile(environment: [String: String], hostSide: Bool = false) -> String? {
         configFile ?? environment[ConfigurationLayers.configurationFileVariable].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (hostSide ? HostDirectory.configurationFile(environment: environment) : nil)
     }
 
     /// The configuration, or every problem on standard error and the process ended with its status (78; 66 when every
@@ -158,9 +160,14 @@ struct ConfigurationOptions: ParsableArguments, CustomStringConvertible, CustomD
     }
 
     /// Loads file, environment and flags, and checks the templates; every problem is in the thrown error.
-    func loadConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError) -> GatewayConfiguration {
+    /// - Parameter hostSide: Whether a host-side command loads it, which reads the user's configuration file too
+    ///   (``configurationFile(environment:hostSide:)``).
+    func loadConfiguration(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        hostSide: Bool = false
+    ) throws(ConfigurationError) -> GatewayConfiguration {
         try GatewayConfiguration.load(
-            file: configurationFile(environment: environment),
+            file: configurationFile(environment: environment, hostSide: hostSide),
             environment: environment,
             flags: flagValues,
             checkTemplates: true

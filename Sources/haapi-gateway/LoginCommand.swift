@@ -87,7 +87,7 @@ struct LoginCommand: AsyncParsableCommand {
     private func signInLocally(tokenPath: String) async throws -> (LoginOutcome, embeddedDemo: Bool, origin: TokenOrigin?) {
         let configuration: GatewayConfiguration
         do {
-            configuration = try options.loadConfiguration()
+            configuration = try options.loadConfiguration(hostSide: true)
             try TokenFile.prepareDirectory(for: tokenPath)
         } catch {
             exitStarting(error, listening: "", port: 0)

@@ -20,11 +20,7 @@ struct TokenCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var options: ConfigurationOptions
-
-    @OptionGroup var device: DeviceClientOptions
-
-    @OptionGroup var tokenFile: TokenFileOption
+    @OptionGroup var host: HostTokenOptions
 
     @Option(
         name: .customLong("min-valid-seconds"),
@@ -44,71 +40,11 @@ struct TokenCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...86_400).contains(minimumValidSeconds) else { throw ValidationError("--min-valid-seconds must be between 0 and 86400") }
         guard [idToken, header, json].filter({ $0 }).count <= 1 else { throw ValidationError("give at most one of --id-token, --header and --json") }
-        try device.validate(against: options)
     }
 
     func run() async throws {
-        let path = tokenFile.path
-        guard FileManager.default.fileExists(atPath: path) else {
-            exitWith("haapi-gateway: no sign-in in \(path): run haapi-gateway login", status: 1)
-        }
-        var (tokens, written) = tokenFile.read()
-        let minimum = TimeInterval(minimumValidSeconds)
-        if !TokenKeeper.areValid(tokens, writtenAt: written, for: minimum) {
-            (tokens, written) = await refreshed(tokens, path: path, minimum: minimum)
-        }
-        FileHandle.standardOutput.write(Data((output(tokens, written: written, path: path) + "\n").utf8))
-    }
-
-    /// The tokens after a refresh under the file's lock (or another caller's), or the process ended saying why not.
-    private func refreshed(_ tokens: OAuthTokens, path: String, minimum: TimeInterval) async -> (OAuthTokens, Date) {
-        if TokenFile.issuedByEmbeddedDemo(path) {
-            exitWith(
-                "haapi-gateway: the tokens in \(path) came from the embedded demo upstream, which ended with the login that issued them: they cannot be refreshed; sign in again with haapi-gateway login and an upstream (--upstream, upstream.baseURL)",
-                status: 1
-            )
-        }
-        let logger = terminalLogger(level: options.logLevel)
-        let (options, device) = (options, device)
-        var issuer: TokenIssuer?
-        let outcome = await TokenKeeper(path: path).refreshOnce(
-            after: tokens,
-            stillValid: { TokenKeeper.areValid($0, writtenAt: $1, for: minimum) },
-            manager: { () async throws(HAAPIError) -> TokenManager in
-                let made = await TokenIssuer.make(options: options, device: device, tokenPath: path, use: .refresh, logger: logger)
-                issuer = made
-                return made.tokenManager
-            }
-        )
-        await issuer?.shutdown()
-        switch outcome {
-        case .refreshed, .refreshedElsewhere:
-            do {
-                return try TokenFile.read(path)
-            } catch {
-                exitWith("haapi-gateway: \(error.message)", status: 78)
-            }
-        case .signInAgain:
-            exitWith(
-                "haapi-gateway: the refresh token is no longer valid (invalid_grant); \(path) was deleted. Sign in again with haapi-gateway login.",
-                status: 1
-            )
-        case .unreadable:
-            exitWith("haapi-gateway: no sign-in in \(path) any more: run haapi-gateway login", status: 1)
-        case .noRefreshToken:
-            exitWith(
-                "haapi-gateway: the access token in \(path) expires within \(minimumValidSeconds) s and there is no refresh token: sign in again with haapi-gateway login",
-                status: 1
-            )
-        case .failed(let error): exitWith("haapi-gateway: the refresh failed: \(error.message)", status: 1)
-        case .notWritten(let error): exitWith("haapi-gateway: refreshed, but \(error.message)", status: 1)
-        case .notLocked(let error): exitWith("haapi-gateway: \(error.message)", status: 1)
-        case .refused(let error):
-            exitWith(
-                "haapi-gateway: the token endpoint refused the refresh: \(LogText.untrusted(error.error + (error.errorDescription.map { ": \($0)" } ?? "")))",
-                status: 1
-            )
-        }
+        let (tokens, written) = await host.currentOrExit(validFor: TimeInterval(minimumValidSeconds))
+        FileHandle.standardOutput.write(Data((output(tokens, written: written, path: host.tokenFile.path) + "\n").utf8))
     }
 
     /// What is printed: the access token, the ID token, a header value or the JSON summary.

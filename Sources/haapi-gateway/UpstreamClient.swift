@@ -13,7 +13,7 @@ enum UpstreamClient {
     ///   what to do with such a file).
     static func make(options: ConfigurationOptions, tokenPath: String, use: TokenIssuer.Use, logger: Logger) async -> HAAPIClient {
         var effective = options
-        let loaded = Result { () throws(ConfigurationError) in try options.loadConfiguration() }
+        let loaded = Result { () throws(ConfigurationError) in try options.loadConfiguration(hostSide: true) }
         // The configuration names no upstream (a client secret alone is then a mistake): the one `login` recorded in the
         // token file, with this configuration's client authentication (a secret from the file, the environment or a flag).
         if (try? loaded.get())?.upstream.isHAAPI != true, let origin = TokenFile.origin(of: tokenPath), origin.issuedBy == .upstream {
@@ -22,7 +22,7 @@ enum UpstreamClient {
         }
         let configuration: GatewayConfiguration
         do {
-            configuration = effective.upstream == options.upstream ? try loaded.get() : try effective.loadConfiguration()
+            configuration = effective.upstream == options.upstream ? try loaded.get() : try effective.loadConfiguration(hostSide: true)
         } catch {
             exitWith("haapi-gateway: \(error.description)", status: 78)
         }

@@ -8,10 +8,7 @@ import HAAPI
 public enum TokenFile {
     /// The default path: `$XDG_CONFIG_HOME/haapi-gateway/tokens.json`, else `~/.config/haapi-gateway/tokens.json`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base =
-            environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        return base + "/haapi-gateway/tokens.json"
+        HostDirectory.path(environment: environment) + "/tokens.json"
     }
 
     /// Where `login` keeps what it learned about its upstream between runs (whether it issues token-bound authorization
