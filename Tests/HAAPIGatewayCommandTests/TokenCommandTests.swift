@@ -28,50 +28,20 @@ import Testing
         try JSONDecoder().decode(Document.self, from: try Data(contentsOf: file))
     }
 
-    /// Upstream calls may be slow while the whole suite loads this machine; the secret as `login` and `token` read it.
-    static let environment: [String: String] = [
-        "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60", "HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET": DemoServer.clientSecret,
-    ]
-
-    /// Signs in once with `login` against `demo` and returns the token file.
-    private static func login(_ demo: RunningDemoServer) async throws -> URL {
-        let tokenFile = try Repository.temporaryDirectory().appendingPathComponent("private").appendingPathComponent("tokens.json")
-        let login = try RunningGateway(
-            [
-                "login", "--port", "0", "--timeout-seconds", "120", "--token-file", tokenFile.path, "--upstream", demo.issuer, "--client-id",
-                DemoServer.clientID,
-            ],
-            environment: environment
-        )
-        _ = try await login.pairAndSignIn()
-        #expect(try await login.waitForExit() == 0, "\(login.standardError)")
-        return tokenFile
-    }
-
     private static func token(_ arguments: [String], _ tokenFile: URL) async throws -> ProcessResult {
-        try await runGateway(["token", "--token-file", tokenFile.path] + arguments, environment: environment, directory: Repository.root)
-    }
-
-    private static func withDemo(_ configure: (inout DemoServerConfiguration) -> Void, _ body: (RunningDemoServer) async throws -> Void) async throws
-    {
-        var configuration = DemoServerConfiguration.strict
-        configure(&configuration)
-        let demo = try await DemoServer.start(configuration: configuration)
-        do {
-            try await body(demo)
-        } catch {
-            await demo.shutdown()
-            throw error
-        }
-        await demo.shutdown()
+        try await runGateway(
+            ["token", "--token-file", tokenFile.path] + arguments,
+            environment: SignedInHost.environment,
+            directory: Repository.root
+        )
     }
 
     @Test(
         "after login, token needs no upstream option: it prints the access token, the ID token, a header and a summary, and refreshes when asked for more validity than is left"
     )
     func printsAndRefreshesWithTheRecordedUpstream() async throws {
-        try await Self.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
-            let tokenFile = try await Self.login(demo)
+        try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
+            let tokenFile = try await SignedInHost.login(demo)
             let signedIn = try Self.document(tokenFile)
             #expect(signedIn.origin?.issuedBy == "upstream")
             #expect(signedIn.origin?.issuer == demo.issuer)
@@ -105,8 +75,8 @@ import Testing
 
     @Test("twenty token calls at once after the access token expired make one refresh: all print the same new token, and the sign-in survives")
     func twentyAtOnceMakeOneRefresh() async throws {
-        try await Self.withDemo({ _ in }) { demo in
-            let tokenFile = try await Self.login(demo)
+        try await SignedInHost.withDemo({ _ in }) { demo in
+            let tokenFile = try await SignedInHost.login(demo)
             let signedIn = try Self.document(tokenFile)
             // Written an hour ago, the access token (300 s) has expired by the file's clock, which is what `token` goes by;
             // the new one is valid for 300 s, well past the 60 s asked, however long twenty processes take to start here.
@@ -132,8 +102,8 @@ import Testing
         let none = try await Self.token([], missing)
         #expect(none.status == 1)
         #expect(none.standardError == "haapi-gateway: no sign-in in \(missing.path): run haapi-gateway login\n")
-        try await Self.withDemo({ $0.issueTokenBoundAuthorizationCodes = true }) { demo in
-            let tokenFile = try await Self.login(demo)
+        try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = true }) { demo in
+            let tokenFile = try await SignedInHost.login(demo)
             let header = try await Self.token(["--header"], tokenFile)
             #expect(header.status == 1)
             #expect(header.standardError.contains("is DPoP-bound: every request needs a DPoP proof"), "\(header.standardError)")
