@@ -22,11 +22,22 @@ final class CollectedOutput: @unchecked Sendable {
     }
 
     /// Waits until standard output (or standard error) matches `pattern` (a regular expression with one group) and
-    /// returns the group.
-    func waitFor(_ pattern: String, inStandardError: Bool = false, timeout: Duration = .seconds(60)) async throws -> String {
+    /// returns the group; gives up at `timeout`, or a second after `isRunning` says the process writing it ended (what it
+    /// wrote last may still be on its way through the pipe), so that a process that stops at once fails the test at once.
+    func waitFor(
+        _ pattern: String,
+        inStandardError: Bool = false,
+        timeout: Duration = .seconds(60),
+        isRunning: () -> Bool = { true }
+    ) async throws -> String {
         let expression = try NSRegularExpression(pattern: pattern)
-        let deadline = ContinuousClock.now + timeout
+        var deadline = ContinuousClock.now + timeout
+        var ended = false
         while ContinuousClock.now < deadline {
+            if !ended, !isRunning() {
+                ended = true
+                deadline = min(deadline, ContinuousClock.now + .seconds(1))
+            }
             let text = self.text(error: inStandardError)
             if let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
                 let range = Range(match.range(at: 1), in: text)
@@ -37,7 +48,10 @@ final class CollectedOutput: @unchecked Sendable {
         }
         throw CocoaError(
             .fileReadUnknown,
-            userInfo: [NSLocalizedDescriptionKey: "no output matching \(pattern); got:\n\(text(error: false))\n\(text(error: true))"]
+            userInfo: [
+                NSLocalizedDescriptionKey:
+                    "no output matching \(pattern)\(ended ? " before the process ended" : ""); got:\n\(text(error: false))\n\(text(error: true))"
+            ]
         )
     }
 }

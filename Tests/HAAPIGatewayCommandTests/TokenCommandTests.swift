@@ -6,8 +6,9 @@ import Testing
 
 /// `haapi-gateway token` after a real `login` against a demo upstream that outlives it: it prints what the token file
 /// holds, refreshes first when the access token expires within `--min-valid-seconds` (with no upstream options: the
-/// upstream and client `login` recorded, the secret from the environment), and twenty callers at once make one refresh
-/// against a server that rotates refresh tokens and revokes the sign-in when one is used twice.
+/// upstream and client `login` recorded, the secret from the environment or the user's configuration file), twenty
+/// callers at once make one refresh against a server that rotates refresh tokens and revokes the sign-in when one is used
+/// twice, and the docs' lines (the configuration file, the curl line) work as written.
 @Suite(.serialized) struct TokenCommandTests {
     private struct Document: Decodable {
         struct Token: Decodable {
@@ -93,6 +94,88 @@ import Testing
             // Had two callers spent the same refresh token, the demo would have revoked the sign-in (RFC 9700 §4.14.2).
             let again = try await Self.token(["--min-valid-seconds", "60"], tokenFile)
             #expect(again.status == 0, "the sign-in survived: \(again.standardError)")
+        }
+    }
+
+    @Test(
+        "a newcomer's defaults: with docs/headless-and-devices.md's ~/.config/haapi-gateway/config.yaml, login and token need no option, and the tokens are kept beside it"
+    )
+    func readsTheUsersConfigurationFile() async throws {
+        try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
+            let home = try Repository.temporaryDirectory()
+            let directory = home.appendingPathComponent(".config/haapi-gateway")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // The doc's file, with the demo's issuer and client: the secret in a file beside it, named relative to it.
+            let document = try String(contentsOf: Repository.root.appendingPathComponent("docs/headless-and-devices.md"), encoding: .utf8)
+            let block = try #require(
+                document.components(separatedBy: "```yaml\n# ~/.config/haapi-gateway/config.yaml").dropFirst().first?.components(separatedBy: "```")
+                    .first,
+                "the configuration file of docs/headless-and-devices.md"
+            )
+            let configuration = ("# ~/.config/haapi-gateway/config.yaml" + block).replacingOccurrences(
+                of: "https://idsvr.example.com/oauth/v2/oauth-anonymous",
+                with: demo.issuer
+            )
+            .replacingOccurrences(of: "clientID: cli\n", with: "clientID: \(DemoServer.clientID)\n")
+            #expect(configuration.contains(demo.issuer) && configuration.contains("clientID: \(DemoServer.clientID)\n"), "\(configuration)")
+            try Data(configuration.utf8).write(to: directory.appendingPathComponent("config.yaml"))
+            try Data(DemoServer.clientSecret.utf8).write(to: directory.appendingPathComponent("client-secret"))
+            // Nothing but HOME (and patience with a loaded machine): no option names the upstream, the client, its secret
+            // or the token file.
+            let environment = ["HOME": home.path, "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60"]
+            let login = try RunningGateway(["login", "--port", "0", "--timeout-seconds", "120"], environment: environment)
+            _ = try await login.pairAndSignIn()
+            #expect(try await login.waitForExit() == 0, "\(login.standardError)")
+            let tokenFile = directory.appendingPathComponent("tokens.json")
+            let signedIn = try Self.document(tokenFile)
+            #expect(signedIn.origin?.issuer == demo.issuer, "the configured upstream issued the tokens, not the embedded demo")
+
+            let refreshed = try await runGateway(["token", "--min-valid-seconds", "400"], environment: environment, directory: home)
+            #expect(refreshed.status == 0, "\(refreshed.standardError)")
+            let after = try Self.document(tokenFile)
+            #expect(after.token.accessToken != signedIn.token.accessToken, "refreshed with the secret from the configuration file")
+            #expect(refreshed.standardOutput == after.token.accessToken + "\n")
+
+            // Without the configuration file the secret is missing: one line says so and names where it comes from.
+            try FileManager.default.removeItem(at: directory.appendingPathComponent("config.yaml"))
+            let withoutSecret = try await runGateway(["token", "--min-valid-seconds", "400"], environment: environment, directory: home)
+            #expect(withoutSecret.status == 78)
+            #expect(withoutSecret.standardError.split(separator: "\n").count == 1, "\(withoutSecret.standardError)")
+            #expect(
+                withoutSecret.standardError.contains("needs upstream.clientSecret or upstream.clientSecretFile"),
+                "\(withoutSecret.standardError)"
+            )
+        }
+    }
+
+    @Test(
+        "docs/headless-and-devices.md's curl line, run as written against the demo's userinfo endpoint, reads it with the token of the default token file"
+    )
+    func theDocumentedCurlLine() async throws {
+        let document = try String(contentsOf: Repository.root.appendingPathComponent("docs/headless-and-devices.md"), encoding: .utf8)
+        let api = "https://api.example.com/me"
+        let line = try #require(
+            document.split(separator: "\n").map(String.init).first { $0.hasPrefix(#"curl -H "Authorization: $(haapi-gateway token --header)""#) },
+            "the curl line of the doc"
+        )
+        #expect(line.hasSuffix(" " + api))
+        try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
+            let signedIn = try await SignedInHost.login(demo)
+            // The default token file of a user whose HOME is new: the doc's line names none.
+            let home = try Repository.temporaryDirectory()
+            let directory = home.appendingPathComponent(".config/haapi-gateway")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.copyItem(at: signedIn, to: directory.appendingPathComponent("tokens.json"))
+            let userinfo = demo.baseURL.absoluteString + "/oauth/v2/oauth-userinfo"
+            let result = try await runProgram(
+                URL(fileURLWithPath: "/bin/sh"),
+                ["-c", String(line.dropLast(api.count)) + userinfo],
+                environment: ["HOME": home.path, "PATH": Repository.executable.deletingLastPathComponent().path + ":/usr/bin:/bin"],
+                directory: home
+            )
+            #expect(result.status == 0, "\(result.standardError)")
+            let claims = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+            #expect(claims?["sub"] as? String == "demo", "\(result.standardOutput)")
         }
     }
 

@@ -51,9 +51,9 @@ final class RunningGateway: @unchecked Sendable {
     var standardError: String { collected.text(error: true) }
 
     /// Waits until standard output (or standard error) matches `pattern` (a regular expression with one group) and
-    /// returns the group.
+    /// returns the group; fails soon after the process ends without writing it.
     func waitForOutput(_ pattern: String, inStandardError: Bool = false, timeout: Duration = .seconds(60)) async throws -> String {
-        try await collected.waitFor(pattern, inStandardError: inStandardError, timeout: timeout)
+        try await collected.waitFor(pattern, inStandardError: inStandardError, timeout: timeout) { self.process.isRunning }
     }
 
     /// Waits for the process to exit and returns its status (terminating it after `timeout`).
