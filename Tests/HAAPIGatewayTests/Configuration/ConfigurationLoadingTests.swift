@@ -152,6 +152,16 @@ struct ConfigurationLoadingTests {
         #expect(demo.scopes == ["openid", "email"])
     }
 
+    @Test("scopes written the OAuth way, space-separated, are as many scopes in the environment and in the file")
+    func spaceSeparatedScopes() throws {
+        let directory = try temporaryDirectory()
+        let file = try write("upstream:\n  scopes: openid profile email\n", in: directory)
+        for (file, environment) in [(nil, ["HAAPI_GATEWAY_UPSTREAM_SCOPES": "openid profile, email"]), (file, [:])] {
+            let configuration = try GatewayConfiguration.load(file: file, environment: environment)
+            #expect(configuration.upstream.scopes == ["openid", "profile", "email"])
+        }
+    }
+
     @Test("every problem is reported at once, each with the key and where it was set")
     func everyProblemAtOnce() throws {
         let directory = try temporaryDirectory()

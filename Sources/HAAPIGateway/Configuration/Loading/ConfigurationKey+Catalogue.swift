@@ -179,7 +179,12 @@ extension ConfigurationKey {
         .init("upstream.redirectURI", .string, default: "haapi:start", .afterRestart(\.upstream), "The client's registered redirect URI.") {
             haapi($0) { $0.redirectURI }
         },
-        .init("upstream.scopes", .list, .afterRestart(\.upstream), "The scopes asked for (also with the demo upstream).") {
+        .init(
+            "upstream.scopes",
+            .list,
+            .afterRestart(\.upstream),
+            "The scopes asked for (also with the demo upstream): a list, or space-separated as OAuth writes them."
+        ) {
             list($0.upstream.scopes)
         },
         .init(

@@ -233,7 +233,11 @@ extension GatewayConfiguration {
 
     /// The demo upstream unless `upstream.baseURL` is set; then a full HAAPI client configuration.
     private static func resolveUpstream(_ reader: inout ConfigurationReader) -> UpstreamSettings {
-        let scopes = reader.list("upstream.scopes") ?? DemoUpstreamSettings().scopes
+        // OAuth writes scopes space-separated (RFC 6749 §3.3: a scope token has no space), so "openid profile" is two
+        // wherever it is written, as it would be in a request.
+        let scopes =
+            reader.list("upstream.scopes").map { $0.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) } }
+            ?? DemoUpstreamSettings().scopes
         let timeout = reader.integer("upstream.timeoutSeconds", default: 5)
         // Scopes and the timeout apply to the demo upstream too; every other upstream key needs a real one.
         let sharedKeys: Set = ["upstream.baseURL", "upstream.scopes", "upstream.timeoutSeconds"]
