@@ -64,73 +64,39 @@ public enum Gateway {
         clientConfiguration.maximumConnections = max(clientConfiguration.maximumConnections, 64)
         // Everyone starts at the same step: the sessions at one step share a single decoded copy of it.
         clientConfiguration.sharedStepCacheSize = max(clientConfiguration.sharedStepCacheSize, 256)
-        let sessionStorage = try Self.sessionStorage(configuration, logger: logger)
+        let storage = try Self.storage(for: configuration, logger: logger, now: now)
         // The upstream is tried once now: one that answers wrongly stops startup; one that is down is tried again in the
         // background while the gateway serves "sign-in is unavailable" pages. What its client learns about the upstream is
-        // kept where the gateway keeps state, so that a restart, a replica or the next `login` run knows it.
-        let facts = Self.upstreamFactStore(configuration, database: sessionStorage?.database, file: upstreamFactsFile).map {
-            UpstreamFactKeeper(store: $0, logger: logger)
-        }
+        // kept where the gateway keeps state (`login`: beside its token file), so that a restart, a replica or the next
+        // `login` run knows it.
+        let factStore: (any UpstreamFactStore)? = upstreamFactsFile.map { UpstreamFactFile(path: $0) } ?? storage.upstreamFacts()
+        let facts = factStore.map { UpstreamFactKeeper(store: $0, logger: logger) }
         let upstreamConnection = UpstreamConnection(configuration: clientConfiguration, logger: logger, facts: facts)
         try await upstreamConnection.attempt()
         let limiter = FailedPostLimiter(settings: configuration.sessions, now: now)
-        // With the database, an address's new sign-ins are counted for the replicas together.
-        let newSessions: any NewSessionBudget =
-            if let sessionStorage {
-                PostgresNewSessionLimiter(database: sessionStorage.database, settings: configuration.sessions, logger: logger)
-            } else {
-                NewSessionLimiter(settings: configuration.sessions, now: now)
-            }
-        // With the database, pending callback deliveries are kept in its outbox (any replica delivers them), not the spool file.
-        let outbox = sessionStorage.map { CallbackOutbox(table: PostgresOutbox(database: $0.database)) }
-        if outbox != nil, let spoolFile = configuration.callbackDelivery.spoolFile {
-            logger.warning(
-                "callbacks.spoolFile is not used with sessions.store: postgres: pending callback deliveries are kept in the database's outbox",
-                metadata: ["spoolFile": "\(spoolFile)"]
-            )
-        }
+        let newSessions = storage.newSessionBudget(settings: configuration.sessions)
         let dispatcher = CallbackDispatcher(
             configurations: configuration.callbacks,
             settings: configuration.callbackDelivery,
             logger: logger,
             observer: onOutcome,
-            spoolPath: configuration.callbackDelivery.spoolFile,
-            outbox: outbox,
+            journal: storage.callbackJournal(metrics: metrics),
             metrics: metrics
         )
         await dispatcher.start()
-        // With the database, device authorizations and used start links are shared by the replicas as sign-ins are.
-        let devices: any DeviceAuthorizationStore =
-            if let sessionStorage {
-                PostgresDeviceAuthorizations(database: sessionStorage.database, settings: configuration.devices, logger: logger)
-            } else {
-                MemoryDeviceAuthorizations(settings: configuration.devices, now: now)
-            }
-        // Wrong user codes are counted where the device authorizations are: with the database, for the replicas together.
-        let codeAttempts: any UserCodeAttemptLimiter =
-            if let sessionStorage {
-                PostgresUserCodeAttemptLimiter(database: sessionStorage.database, settings: configuration.devices, logger: logger)
-            } else {
-                MemoryUserCodeAttemptLimiter(settings: configuration.devices, now: now)
-            }
-        let store: any SessionStore<SignInSession> =
-            if let sessionStorage {
-                PostgresSessionStore(
-                    storage: sessionStorage,
-                    settings: configuration.sessions,
-                    restorer: SignInRestorer(
-                        upstream: upstreamConnection,
-                        dispatcher: dispatcher,
-                        live: live,
-                        devices: devices,
-                        metrics: metrics,
-                        logger: logger
-                    ),
-                    logger: logger
-                )
-            } else {
-                MemorySessionStore<SignInSession>(settings: configuration.sessions, now: now)
-            }
+        let devices = storage.deviceAuthorizations(settings: configuration.devices)
+        let codeAttempts = storage.userCodeAttempts(settings: configuration.devices)
+        let store = storage.sessionStore(
+            settings: configuration.sessions,
+            restorer: SignInRestorer(
+                upstream: upstreamConnection,
+                dispatcher: dispatcher,
+                live: live,
+                devices: devices,
+                metrics: metrics,
+                logger: logger
+            )
+        )
         let services = GatewayServices(
             live: live,
             server: configuration.server,
@@ -155,10 +121,7 @@ public enum Gateway {
         router.middlewares.add(ErrorPageMiddleware(live: live))
         router.middlewares.add(TrustedHostMiddleware(server: configuration.server))
         router.middlewares.add(SessionCheckInMiddleware(store: store))
-        let startLinks = StartLinkVerifier(
-            settings: configuration.startLinks,
-            ledger: sessionStorage.map { PostgresStartLinkLedger(database: $0.database, logger: logger) } ?? MemoryStartLinkLedger()
-        )
+        let startLinks = StartLinkVerifier(settings: configuration.startLinks, ledger: storage.startLinkLedger())
         reloader.attach(
             ReloadTarget(
                 live: live,
@@ -179,12 +142,12 @@ public enum Gateway {
             drain: drain,
             probe: UpstreamProbe(upstream: upstreamConnection),
             live: live,
-            sessionStorage: sessionStorage
+            storageReadiness: storage.readiness
         )
         if configuration.server.healthEndpoints { health.register(on: router) }
         SignInController(
             services: services,
-            kioskTickets: HMACToken(keys: HMACToken.keys(for: "kiosk final pages", derivedFrom: sessionStorage?.database.cipher))
+            kioskTickets: HMACToken(keys: HMACToken.keys(for: "kiosk final pages", derivedFrom: storage.sharedKeys))
         ).register(on: router)
         AssetController(live: live).register(on: router)
         if let demoOutbox { DemoOutboxController(document: demoOutbox).register(on: router) }
@@ -194,8 +157,8 @@ public enum Gateway {
             // Refresh tokens outlive a process: sealed under the configured keys, else (replicas) keys derived from the
             // sessions' encryption keys, else a key of this process's own.
             var refreshTokenKeys = configuration.devices.refreshTokenKeys
-            if refreshTokenKeys.isEmpty, let sessionStorage {
-                refreshTokenKeys = SealedRefreshToken.derivedKeys(from: sessionStorage.database.cipher)
+            if refreshTokenKeys.isEmpty, let sharedKeys = storage.sharedKeys {
+                refreshTokenKeys = SealedRefreshToken.derivedKeys(from: sharedKeys)
             }
             if refreshTokenKeys.isEmpty {
                 logger.warning("devices.refreshTokenKeyFile is not set: refresh tokens handed to devices stop working when the gateway restarts")
@@ -208,7 +171,7 @@ public enum Gateway {
                 signIns: signIns,
                 store: devices,
                 limiter: codeAttempts,
-                formTokens: HMACToken(keys: HMACToken.keys(for: "device form tokens", derivedFrom: sessionStorage?.database.cipher))
+                formTokens: HMACToken(keys: HMACToken.keys(for: "device form tokens", derivedFrom: storage.sharedKeys))
             ).register(on: router)
         }
         if let pairing = configuration.pairing {
@@ -234,8 +197,8 @@ public enum Gateway {
                 idleTimeout: .seconds(30)
             )
         )
-        // The database runs first, so that it is shut down last (services stop in reverse order).
-        var backgroundServices: [any Service] = sessionStorage.map { [$0] } ?? []
+        // The storage runs first, so that it is shut down last (services stop in reverse order).
+        var backgroundServices = storage.services
         backgroundServices += [upstreamConnection, GatewayShutdownService(dispatcher: dispatcher, stopDeadline: stopDeadline)]
         if let stopDeadline {
             stopDeadline.watch("requests under way") {
@@ -243,7 +206,7 @@ public enum Gateway {
                 return open == 0 ? nil : "\(open) connection\(open == 1 ? "" : "s") still open; their requests are cut off"
             }
             stopDeadline.watch("callback deliveries") { dispatcher.stopReport }
-            if let database = sessionStorage?.database { stopDeadline.watch("session database") { database.stopReport } }
+            storage.watch(stopDeadline)
         }
         if configuration.metrics.enabled {
             backgroundServices.append(
@@ -276,37 +239,21 @@ public enum Gateway {
             },
             logger: logger
         )
-        // Tables the database refuses (newer than this gateway knows, credentials refused, not creatable) stop the gateway
-        // before it listens; a database that cannot be reached yet does not.
-        if let database = sessionStorage?.database {
-            application.beforeServerStarts { try await database.firstPreparation() }
-        }
+        application.beforeServerStarts { try await storage.prepare() }
         return application
     }
 
-    /// Where what the gateway learns about its upstream is kept (``UpstreamFactStore``): `file` when given (`login`), the
-    /// database, a file beside `callbacks.spoolFile`, or nowhere (memory only).
-    private static func upstreamFactStore(
-        _ configuration: GatewayConfiguration,
-        database: PostgresDatabase?,
-        file: String?
-    ) -> (any UpstreamFactStore)? {
-        if let file { return UpstreamFactFile(path: file) }
-        if let database { return PostgresUpstreamFacts(database: database) }
-        if let spoolFile = configuration.callbackDelivery.spoolFile { return UpstreamFactFile.besideSpool(spoolFile) }
-        return nil
-    }
-
-    /// The PostgreSQL session storage of `sessions.store: postgres` (run as a service: it prepares and sweeps the tables,
-    /// and `/readyz` asks it), or nil for memory.
-    private static func sessionStorage(_ configuration: GatewayConfiguration, logger: Logger) throws -> PostgresSessionStorage? {
-        guard case .postgres(let store) = configuration.sessions.store else { return nil }
-        guard let cipher = SessionCipher(keys: store.encryptionKeys) else {
-            throw GatewayError(.configuration, "sessions.encryptionKeysFile holds no key")
+    /// Where the gateway keeps its state, by `sessions.store`: the one storage choice.
+    /// - Throws: ``GatewayError`` for PostgreSQL encryption keys that hold no key.
+    static func storage(
+        for configuration: GatewayConfiguration,
+        logger: Logger,
+        now: @escaping @Sendable () -> ContinuousClock.Instant
+    ) throws -> any GatewayStorage {
+        switch configuration.sessions.store {
+        case .memory: MemoryStorage(spoolFile: configuration.callbackDelivery.spoolFile, now: now, logger: logger)
+        case .postgres(let settings): try PostgresStorage(settings: settings, spoolFile: configuration.callbackDelivery.spoolFile, logger: logger)
         }
-        var options = PostgresDatabase.Options()
-        options.synchronousCommit = store.synchronousCommit
-        return PostgresSessionStorage(database: PostgresDatabase(url: store.url, cipher: cipher, options: options, logger: logger))
     }
 
     /// The metrics listener: `GET /metrics` in the Prometheus text format, and `/healthz` and `/readyz`. Its connections

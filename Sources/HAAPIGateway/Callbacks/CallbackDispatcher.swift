@@ -36,35 +36,19 @@ actor CallbackDispatcher {
     /// What becomes of the deliveries not done when the process ends: the journal's words.
     private nonisolated let keptAfterStop: String
 
-    /// A dispatcher journaling in the outbox when `outbox` is given, else in the spool file at `spoolPath`, else in
-    /// memory only.
+    /// A dispatcher keeping deliveries not done yet in `journal` (by default in memory only: ``MemoryJournal``).
     init(
         sinks: [any CallbackSink],
         settings: CallbackDeliverySettings = .init(),
         logger: Logger,
         observer: (@Sendable (CompletionOutcome) async -> Void)? = nil,
-        spoolPath: String? = nil,
-        outbox: CallbackOutbox? = nil,
+        journal: any CallbackJournal = MemoryJournal(),
         metrics: GatewayMetrics? = nil
     ) {
         self.sinks = sinks
         self.settings = settings
-        self.journal =
-            if let outbox {
-                OutboxJournal(outbox, metrics: metrics, logger: logger)
-            } else if let spoolPath {
-                SpoolJournal(path: spoolPath, metrics: metrics, logger: logger)
-            } else {
-                MemoryJournal()
-            }
-        self.keptAfterStop =
-            if let outbox {
-                "they stay in the outbox, where the other replicas take them when their leases end (\(outbox.attemptLease))"
-            } else if spoolPath != nil {
-                "they stay in the spool file, and the next start delivers them"
-            } else {
-                "they are lost: without callbacks.spoolFile nothing keeps them"
-            }
+        self.journal = journal
+        self.keptAfterStop = journal.keptAfterStop
         self.metrics = metrics
         self.logger = logger
         self.observer = observer
@@ -75,19 +59,10 @@ actor CallbackDispatcher {
         settings: CallbackDeliverySettings = .init(),
         logger: Logger,
         observer: (@Sendable (CompletionOutcome) async -> Void)? = nil,
-        spoolPath: String? = nil,
-        outbox: CallbackOutbox? = nil,
+        journal: any CallbackJournal = MemoryJournal(),
         metrics: GatewayMetrics? = nil
     ) {
-        self.init(
-            sinks: Self.sinks(for: configurations),
-            settings: settings,
-            logger: logger,
-            observer: observer,
-            spoolPath: spoolPath,
-            outbox: outbox,
-            metrics: metrics
-        )
+        self.init(sinks: Self.sinks(for: configurations), settings: settings, logger: logger, observer: observer, journal: journal, metrics: metrics)
     }
 
     private static func sinks(for configurations: [CallbackSinkConfiguration]) -> [any CallbackSink] {

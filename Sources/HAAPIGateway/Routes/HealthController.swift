@@ -5,7 +5,7 @@ import Hummingbird
 /// `GET /healthz`: the process runs. `GET /readyz`: it should get traffic: not draining, the pages render with the
 /// templates in effect, connected to the upstream (``UpstreamConnection``), the upstream answering and a HAAPI token
 /// obtainable (``UpstreamProbe``), and with `sessions.store: postgres` the database ready
-/// (``PostgresSessionStorage/readiness()``); otherwise 503 with each check, the upstream named with why it is not ready
+/// (``GatewayStorage/readiness``); otherwise 503 with each check, the upstream named with why it is not ready
 /// (connection refused, name resolution, TLS, timeout, misconfigured, token refused).
 ///
 /// `/readyz` answers within ``answerWithin`` whatever the upstream and the database do: each of their checks runs at
@@ -15,21 +15,25 @@ struct HealthController: Sendable {
     let upstream: UpstreamConnection
     let drain: GatewayDrain
     let live: LiveSettings
-    /// The PostgreSQL session storage, when `sessions.store` is postgres: ready only when it is.
-    let sessionStorage: PostgresSessionStorage?
     private let upstreamCheck: LatestCheck<UpstreamProbe.Finding>
     private let storeCheck: LatestCheck<StorageReadiness>?
 
     /// How long `/readyz` waits for a check under way before it answers with the last result.
     static let answerWithin = Duration.milliseconds(80)
 
-    init(upstream: UpstreamConnection, drain: GatewayDrain, probe: UpstreamProbe, live: LiveSettings, sessionStorage: PostgresSessionStorage? = nil) {
+    /// - Parameter storageReadiness: Whether the storage can serve (``GatewayStorage/readiness``); nil: always.
+    init(
+        upstream: UpstreamConnection,
+        drain: GatewayDrain,
+        probe: UpstreamProbe,
+        live: LiveSettings,
+        storageReadiness: (@Sendable () async -> StorageReadiness)? = nil
+    ) {
         self.upstream = upstream
         self.drain = drain
         self.live = live
-        self.sessionStorage = sessionStorage
         upstreamCheck = LatestCheck(freshFor: .seconds(1)) { await probe.check() }
-        storeCheck = sessionStorage.map { storage in LatestCheck(freshFor: .seconds(1)) { await storage.readiness() } }
+        storeCheck = storageReadiness.map { readiness in LatestCheck(freshFor: .seconds(1)) { await readiness() } }
     }
 
     /// The readiness document.

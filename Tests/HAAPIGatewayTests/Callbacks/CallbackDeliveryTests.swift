@@ -118,7 +118,7 @@ struct CallbackDeliveryTests {
             sinks: [down],
             settings: CallbackDeliverySettings(initialBackoffSeconds: 600),
             logger: Logger(label: "t"),
-            spoolPath: spool
+            journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )
         await before.deliver(.cancelled)
         await before.flushAtShutdown()
@@ -130,7 +130,7 @@ struct CallbackDeliveryTests {
             sinks: [back],
             settings: CallbackDeliverySettings(initialBackoffSeconds: 0.01),
             logger: Logger(label: "t"),
-            spoolPath: spool
+            journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )
         await after.start()
         await after.drained()
@@ -174,7 +174,7 @@ struct CallbackDeliveryTests {
             sinks: [stuck],
             settings: CallbackDeliverySettings(handOverSeconds: 1),
             logger: Logger(label: "t"),
-            spoolPath: spool
+            journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )
         #expect(!(await before.deliver(.cancelled)))
         let id = try #require(stuck.attemptsStarted.first)
@@ -187,7 +187,7 @@ struct CallbackDeliveryTests {
             sinks: [ReceiverNamed(name: "receiver", sink: back)],
             settings: CallbackDeliverySettings(initialBackoffSeconds: 0.01),
             logger: Logger(label: "t"),
-            spoolPath: spool
+            journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )
         await after.start()
         await after.drained()
@@ -207,7 +207,7 @@ struct CallbackDeliveryTests {
             sinks: [slow],
             settings: CallbackDeliverySettings(handOverSeconds: 5),
             logger: Logger(label: "t"),
-            spoolPath: spool
+            journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )
         let handedOver = Task { await dispatcher.deliver(.cancelled) }
         while slow.attemptsStarted.isEmpty { try await Task.sleep(for: .milliseconds(10)) }

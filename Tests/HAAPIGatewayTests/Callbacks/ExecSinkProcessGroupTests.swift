@@ -124,7 +124,7 @@ struct ExecSinkProcessGroupTests {
             sinks: [sink],
             settings: CallbackDeliverySettings(handOverSeconds: 1),
             logger: Logger(label: "t"),
-            spoolPath: spool
+            journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )
         let handedOver = Task { await before.deliver(.cancelled) }
         let pids = try await receiver.pids()
@@ -143,7 +143,7 @@ struct ExecSinkProcessGroupTests {
             sinks: [sink],
             settings: CallbackDeliverySettings(initialBackoffSeconds: 0.01),
             logger: Logger(label: "t"),
-            spoolPath: spool
+            journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )
         await after.start()
         await after.drained()

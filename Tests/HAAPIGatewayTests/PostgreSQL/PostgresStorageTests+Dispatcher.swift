@@ -48,7 +48,13 @@ extension PostgresStorageTests {
                 attemptLease: lease,
                 pollInterval: .milliseconds(100)
             )
-            return CallbackDispatcher(sinks: sinks, settings: settings, logger: logs.logger, outbox: outbox, metrics: metrics)
+            return CallbackDispatcher(
+                sinks: sinks,
+                settings: settings,
+                logger: logs.logger,
+                journal: OutboxJournal(outbox, metrics: metrics, logger: logs.logger),
+                metrics: metrics
+            )
         }
 
         @Test(

@@ -3,6 +3,9 @@
 /// ``MemoryJournal`` (nothing), ``SpoolJournal`` (`callbacks.spoolFile`: this replica's next start), ``OutboxJournal``
 /// (the PostgreSQL outbox: any replica).
 protocol CallbackJournal: Sendable {
+    /// What becomes of the deliveries not done when the process ends, in words that end a sentence of the stop's report.
+    nonisolated var keptAfterStop: String { get }
+
     /// Starts the journal's own work: deliveries it holds from before, or that are due for this replica, are handed to
     /// `dispatcher` (``CallbackDispatcher/take(_:sink:attemptsMade:attemptNow:)``).
     func start(for dispatcher: CallbackDispatcher) async

@@ -1,6 +1,7 @@
 /// No journal (the memory store without `callbacks.spoolFile`): a delivery not done when the gateway stops is logged as
 /// lost, naming the sink.
 struct MemoryJournal: CallbackJournal {
+    var keptAfterStop: String { "they are lost: without callbacks.spoolFile nothing keeps them" }
     func start(for dispatcher: CallbackDispatcher) async {}
     func keep(_ entries: [CallbackEntry], firstTime: Bool) async -> Set<String> { [] }
     func done(_ entry: CallbackEntry, delivered: Bool) async {}

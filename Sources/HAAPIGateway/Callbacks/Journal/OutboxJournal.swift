@@ -31,7 +31,10 @@ actor OutboxJournal: CallbackJournal {
     /// not ask a database that never answered).
     private var everClaimed = false
 
+    nonisolated let keptAfterStop: String
+
     init(_ outbox: CallbackOutbox, metrics: GatewayMetrics?, logger: Logger) {
+        self.keptAfterStop = "they stay in the outbox, where the other replicas take them when their leases end (\(outbox.attemptLease))"
         self.outbox = outbox
         self.metrics = metrics
         self.logger = logger

@@ -23,6 +23,8 @@ actor SpoolJournal: CallbackJournal {
     private let metrics: GatewayMetrics?
     private let logger: Logger
 
+    nonisolated var keptAfterStop: String { "they stay in the spool file, and the next start delivers them" }
+
     init(path: String, metrics: GatewayMetrics?, logger: Logger) {
         self.spool = CallbackSpool(path: path)
         self.metrics = metrics
