@@ -64,6 +64,11 @@ public struct DemoServerConfiguration: Sendable {
     /// discovery names `EdDSA`: a Curity token profile whose EdDSA key is an Ed448 one ([EDDSA]). The demo cannot sign
     /// with Ed448, so its ID tokens then fail validation as they would against such a server. Default false.
     public var publishesEd448Key: Bool = false
+    /// Whether a refresh keeps the refresh token, which may then be used again, as Curity's
+    /// `authorization-server/reuse-refresh-tokens` true (https://curity.io/docs/identity-server/configuration-reference/profiles/profile/settings/authorization-server).
+    /// False (the default, Curity's too): every refresh issues a new refresh token, and one presented again after its
+    /// rotation revokes the whole grant (RFC 9700 §4.14.2), which punishes two refreshes racing with the same token.
+    public var reusesRefreshTokens: Bool = false
     /// How an authorize request with a redirect URI the client has not registered is refused: as an
     /// `error-authorization-response` naming the parameter (the default), or as a problem that names nothing (a server
     /// that says little; Curity does not document its answer, notes 5).

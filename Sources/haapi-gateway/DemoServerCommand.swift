@@ -123,6 +123,15 @@ struct DemoServerCommand: AsyncParsableCommand {
     )
     var publishesEd448Key = false
 
+    @Flag(
+        name: .customLong("reuse-refresh-tokens"),
+        help: """
+            Keep the refresh token on a refresh, usable again, as Curity with authorization-server/reuse-refresh-tokens \
+            true; by default each refresh rotates it, and one used again after its rotation revokes the sign-in.
+            """
+    )
+    var reusesRefreshTokens = false
+
     @Option(
         name: .customLong("redirect-uri-refusal"),
         help: """
@@ -208,6 +217,7 @@ struct DemoServerCommand: AsyncParsableCommand {
         configuration.proofBaseURL = proofBaseURL
         configuration.publishesOAuthMetadata = publishesOAuthMetadata
         configuration.publishesEd448Key = publishesEd448Key
+        configuration.reusesRefreshTokens = reusesRefreshTokens
         configuration.issuerOverride = issuerOverride
         configuration.redirectURIRefusal = DemoRedirectURIRefusal(rawValue: redirectURIRefusal) ?? .errorAuthorizationResponse
         return configuration

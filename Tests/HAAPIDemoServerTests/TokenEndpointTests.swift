@@ -169,6 +169,26 @@ import Testing
         try await harness.finish()
     }
 
+    @Test("with reusesRefreshTokens (Curity's reuse-refresh-tokens true) a refresh keeps the refresh token, and it works again")
+    func reusedRefreshTokensStayValid() async throws {
+        let harness = try await DemoServerHarness.start { $0.reusesRefreshTokens = true }
+        let (flow, done) = try await Self.authorizationResponse(harness)
+        let tokens = try await flow.exchange(done)
+        let refreshToken = try #require(tokens.json["refresh_token"] as? String)
+        var accessTokens: Set<String> = []
+        for _ in 0..<2 {
+            let refreshed = try await harness.tokenRequest(
+                [("grant_type", "refresh_token"), ("refresh_token", refreshToken)],
+                authorization: harness.basicAuthorization
+            )
+            #expect(refreshed.status == 200, "\(refreshed.text)")
+            #expect(refreshed.json["refresh_token"] as? String == refreshToken, "the same refresh token, not a rotated one")
+            accessTokens.insert(try #require(refreshed.json["access_token"] as? String))
+        }
+        #expect(accessTokens.count == 2, "each refresh issues a new access token")
+        try await harness.finish()
+    }
+
     @Test func revocationAnswers200AndRevokedRefreshTokenIsRefused() async throws {
         let harness = try await DemoServerHarness.start()
         let (flow, done) = try await Self.authorizationResponse(harness)

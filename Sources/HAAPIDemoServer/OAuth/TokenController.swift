@@ -180,7 +180,9 @@ struct TokenController: Sendable {
                 guard proof.keyThumbprint == bound else { return .failure(.invalidDPoPProof("The proof key does not match the refresh token")) }
             }
         }
-        guard let record = context.tokens.redeemRefreshToken(refreshToken) else {
+        let reused = context.configuration.reusesRefreshTokens
+        let redeemed = reused ? context.tokens.lookup(refreshToken, kind: .refresh) : context.tokens.redeemRefreshToken(refreshToken)
+        guard let record = redeemed else {
             return .failure(.invalidGrant("The refresh token is invalid, expired, revoked or already used"))
         }
         var scopes = record.scopes
@@ -198,7 +200,8 @@ struct TokenController: Sendable {
                 grantID: record.grantID,
                 authTime: record.authTime ?? Date(),
                 nonce: record.nonce,
-                refreshScopes: record.scopes
+                refreshScopes: record.scopes,
+                keptRefreshToken: reused ? refreshToken : nil
             )
         )
     }
@@ -211,7 +214,8 @@ struct TokenController: Sendable {
         grantID: String,
         authTime: Date,
         nonce: String?,
-        refreshScopes: [String]? = nil
+        refreshScopes: [String]? = nil,
+        keptRefreshToken: String? = nil
     ) -> [String: JSONValue] {
         let now = Date()
         let configuration = context.configuration
@@ -242,7 +246,7 @@ struct TokenController: Sendable {
         var body: [String: JSONValue] = [
             "access_token": .string(context.tokens.issue(access)), "token_type": .string(access.tokenType),
             "expires_in": .number(configuration.accessTokenLifetimeSeconds.rounded()), "scope": .string(scopes.joined(separator: " ")),
-            "refresh_token": .string(context.tokens.issue(refresh)),
+            "refresh_token": .string(keptRefreshToken ?? context.tokens.issue(refresh)),
         ]
         if scopes.contains("openid"), let signed = try? idToken(subject: subject, client: client, authTime: authTime, nonce: nonce, scopes: scopes) {
             body["id_token"] = .string(signed)
