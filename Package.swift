@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "HAAPI", targets: ["HAAPI"]),
         .library(name: "HAAPIDemoServer", targets: ["HAAPIDemoServer"]),
         .library(name: "HAAPIGateway", targets: ["HAAPIGateway"]),
+        .library(name: "HAAPIGatewayPostgres", targets: ["HAAPIGatewayPostgres"]),
         .executable(name: "haapi-gateway", targets: ["haapi-gateway"]),
     ],
     dependencies: [
@@ -86,9 +87,25 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: fuzzedLibrarySettings
+        ),
+
+        // MARK: The gateway's PostgreSQL storage (`sessions.store: postgres`): the only target that imports PostgresNIO.
+        .target(
+            name: "HAAPIGatewayPostgres",
+            dependencies: [
+                "HAAPI",
+                "HAAPIGateway",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
         ),
 
         // MARK: Thin executable.
@@ -97,6 +114,7 @@ let package = Package(
             dependencies: [
                 "HAAPIDemoServer",
                 "HAAPIGateway",
+                "HAAPIGatewayPostgres",
                 "HAAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -113,6 +131,7 @@ let package = Package(
             dependencies: [
                 "HAAPI",
                 "HAAPIGateway",
+                "HAAPIGatewayPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -170,6 +189,7 @@ let package = Package(
             dependencies: [
                 "GatewayTestSupport",
                 "HAAPIGateway",
+                "HAAPIGatewayPostgres",
                 "HAAPI",
                 "HAAPIDemoServer",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -15,7 +15,7 @@
 --
 -- The gateway then finds version 6 in haapi_gateway_schema and changes nothing. A gateway that finds a newer version
 -- than it knows refuses to start. Tables of versions 1 to 5 (made by an earlier gateway or an earlier copy of this file)
--- are brought to version 6 by running this file again: every statement is idempotent. Every statement below is also in Sources/HAAPIGateway/PostgreSQL/PostgresSchema.swift
+-- are brought to version 6 by running this file again: every statement is idempotent. Every statement below is also in Sources/HAAPIGatewayPostgres/PostgresSchema.swift
 -- (a test keeps the two equal).
 --
 -- What the columns hold: sessions are found by the SHA-256 of the session id (the cookie), never the id itself;

@@ -35,7 +35,9 @@ public enum Gateway {
     ///     address and client, which no configuration names.
     ///   - demoOutbox: Only in front of the embedded demo upstream: its outbox document (the one-time codes and approval
     ///     links it "sent"), served at `/demo/outbox` (``DemoOutboxController``). Nil: no such route.
-    /// - Throws: ``GatewayError`` for missing templates or a `.demo` upstream; ``ConfigurationError`` when the upstream answers
+    ///   - storageChoice: Where the gateway keeps its state (``GatewayStorageChoice``): in memory by default;
+    ///     `HAAPIGatewayPostgres`'s `.bySessionsStore` follows `sessions.store`, PostgreSQL included.
+    /// - Throws: ``GatewayError`` for missing templates, a `.demo` upstream or a storage the choice cannot make; ``ConfigurationError`` when the upstream answers
     ///   but is wrong for the client (no discovery there, a refused client secret). An upstream that cannot be reached is
     ///   no failure: the gateway starts and keeps trying (``UpstreamConnection``).
     public static func makeApplication(
@@ -50,7 +52,8 @@ public enum Gateway {
         stopDeadline: StopDeadline? = nil,
         upstreamFactsFile: String? = nil,
         embeddedDemo: DemoUpstreamSettings? = nil,
-        demoOutbox: (@Sendable () -> [UInt8])? = nil
+        demoOutbox: (@Sendable () -> [UInt8])? = nil,
+        storageChoice: GatewayStorageChoice = .memoryOnly
     ) async throws -> some ApplicationProtocol {
         guard case .haapi(let upstream) = configuration.upstream else {
             throw GatewayError(.configuration, "the demo upstream is started by the executable; pass a .haapi upstream to the library")
@@ -64,7 +67,7 @@ public enum Gateway {
         clientConfiguration.maximumConnections = max(clientConfiguration.maximumConnections, 64)
         // Everyone starts at the same step: the sessions at one step share a single decoded copy of it.
         clientConfiguration.sharedStepCacheSize = max(clientConfiguration.sharedStepCacheSize, 256)
-        let storage = try Self.storage(for: configuration, logger: logger, now: now)
+        let storage = try storageChoice.storage(configuration, logger, now)
         // The upstream is tried once now: one that answers wrongly stops startup; one that is down is tried again in the
         // background while the gateway serves "sign-in is unavailable" pages. What its client learns about the upstream is
         // kept where the gateway keeps state (`login`: beside its token file), so that a restart, a replica or the next
@@ -241,19 +244,6 @@ public enum Gateway {
         )
         application.beforeServerStarts { try await storage.prepare() }
         return application
-    }
-
-    /// Where the gateway keeps its state, by `sessions.store`: the one storage choice.
-    /// - Throws: ``GatewayError`` for PostgreSQL encryption keys that hold no key.
-    static func storage(
-        for configuration: GatewayConfiguration,
-        logger: Logger,
-        now: @escaping @Sendable () -> ContinuousClock.Instant
-    ) throws -> any GatewayStorage {
-        switch configuration.sessions.store {
-        case .memory: MemoryStorage(spoolFile: configuration.callbackDelivery.spoolFile, now: now, logger: logger)
-        case .postgres(let settings): try PostgresStorage(settings: settings, spoolFile: configuration.callbackDelivery.spoolFile, logger: logger)
-        }
     }
 
     /// The metrics listener: `GET /metrics` in the Prometheus text format, and `/healthz` and `/readyz`. Its connections

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HAAPIGateway
+import HAAPIGatewayPostgres
 import Logging
 
 /// Times the PostgreSQL session store's own statements with no gateway around them: the claim, the save (which releases

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HAAPIGateway
+import HAAPIGatewayPostgres
 import Logging
 
 /// `haapi-gateway login`: one sign-in for a host without a browser, written to a private token file. Without `--via` it
@@ -104,7 +105,8 @@ struct LoginCommand: AsyncParsableCommand {
             let login = LocalLogin(
                 configuration: resolved,
                 timeoutSeconds: timeoutSeconds,
-                upstreamFactsFile: TokenFile.upstreamFactsPath(besideTokenFile: tokenPath)
+                upstreamFactsFile: TokenFile.upstreamFactsPath(besideTokenFile: tokenPath),
+                storageChoice: .bySessionsStore
             )
             let outcome = try await login.run(logger: logger) { link, code in
                 let banner = LoginBanner.pairing(link: link, code: code, lifetimeSeconds: timeoutSeconds, qr: qr)

@@ -3,6 +3,7 @@ import Foundation
 import HAAPI
 import HAAPIDemoServer
 import HAAPIGateway
+import HAAPIGatewayPostgres
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -69,7 +70,8 @@ struct ServeCommand: AsyncParsableCommand {
                 reloader: reloader,
                 stopDeadline: stopDeadline,
                 embeddedDemo: embeddedDemo,
-                demoOutbox: demoOutbox
+                demoOutbox: demoOutbox,
+                storageChoice: .bySessionsStore
             )
             // The drain service comes after the application, so SIGTERM reaches it first: readiness goes down, new
             // sign-ins are refused, and only after server.drainSeconds does the listener stop.

@@ -1,12 +1,19 @@
 /// One outcome document on its way to the sinks. `id` is the same for every attempt and every sink, so a receiver
 /// can drop duplicates (the webhook sends it as `X-HAAPI-Gateway-Delivery`).
-struct CallbackDelivery: Sendable {
+package struct CallbackDelivery: Sendable {
     /// A random id of this outcome.
-    let id: String
+    package let id: String
     /// The JSON document.
-    let document: [UInt8]
+    package let document: [UInt8]
     /// `success`, `error` or `cancelled` (for logs).
-    let outcome: String
+    package let outcome: String
     /// The sign-in it is the outcome of (`signInId`), when known.
-    var signIn: String? = nil
+    package var signIn: String? = nil
+
+    package init(id: String, document: [UInt8], outcome: String, signIn: String? = nil) {
+        self.id = id
+        self.document = document
+        self.outcome = outcome
+        self.signIn = signIn
+    }
 }

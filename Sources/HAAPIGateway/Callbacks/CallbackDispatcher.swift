@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// The first attempts to all sinks run at once; the person's page waits for them at most `callbacks.pageWaitSeconds`,
 /// and a slower sink goes on in the background (the page then says the hand-over is still being retried).
-actor CallbackDispatcher {
+package actor CallbackDispatcher {
     private(set) var sinks: [any CallbackSink]
     private let observer: (@Sendable (CompletionOutcome) async -> Void)?
     private var settings: CallbackDeliverySettings
@@ -228,7 +228,7 @@ actor CallbackDispatcher {
     /// (``journalNames``).
     /// - Returns: The delivery's key here, or nil when no configured sink has that name (a reload removed it).
     @discardableResult
-    func take(_ delivery: CallbackDelivery, sink name: String, attemptsMade: Int, attemptNow: Bool) async -> String? {
+    package func take(_ delivery: CallbackDelivery, sink name: String, attemptsMade: Int, attemptNow: Bool) async -> String? {
         guard let index = journalNames.firstIndex(of: name) else { return nil }
         let key = "\(delivery.id)|\(index)"
         // Still attempted here (an attempt that outlasted its lease): that attempt reports its result.
@@ -258,7 +258,7 @@ actor CallbackDispatcher {
     /// The name each sink's deliveries have in the journal: its own, or for the second and later of sinks sharing one
     /// `name #2`, `#3`, … (two webhooks whose URLs differ only in their query, which names leave out, are two
     /// receivers), so that each sink has rows of its own in the outbox. Replicas with the same sinks name them alike.
-    var journalNames: [String] {
+    package var journalNames: [String] {
         var seen: [String: Int] = [:]
         return sinks.map { sink in
             let count = (seen[sink.name] ?? 0) + 1

@@ -1,25 +1,20 @@
 /// One delivery for one sink, as ``CallbackDispatcher`` tracks it between attempts.
-struct CallbackEntry: Sendable {
+package struct CallbackEntry: Sendable {
     /// The delivery id and the sink's place among the sinks (two sinks may share a name).
-    let key: String
-    let sink: any CallbackSink
-    let delivery: CallbackDelivery
+    package let key: String
+    package let sink: any CallbackSink
+    package let delivery: CallbackDelivery
     /// When retrying stops: `callbacks.retryForSeconds` after the first failure.
-    var giveUpAt: ContinuousClock.Instant
+    package var giveUpAt: ContinuousClock.Instant
     /// The attempts made, the one under way included. In the outbox it is also the number of the attempt this
     /// replica's claim is for (``PostgresOutbox``'s fence).
-    var attempts: Int
+    package var attempts: Int
     var nextAttempt: ContinuousClock.Instant
-    var backoff: Duration
+    package var backoff: Duration
     /// Whether the journal holds it (the outbox: claimed by this replica while an attempt is under way), so that its
     /// result is reported there; false while the journal could not take it (the database could not be reached).
-    var journaled = false
+    package var journaled = false
     /// The sink's name in the journal: its own, or `name #2`, `#3`, … for the later of sinks sharing one
     /// (``CallbackDispatcher/journalNames(_:)``).
-    let journalName: String
-
-    /// What the outbox records of it.
-    var outboxDelivery: OutboxDelivery {
-        OutboxDelivery(id: delivery.id, sink: journalName, outcome: delivery.outcome, document: delivery.document, attemptsMade: attempts)
-    }
+    package let journalName: String
 }

@@ -38,7 +38,7 @@ public struct DeviceSettings: Sendable, CustomStringConvertible, CustomDebugStri
     public init() {}
 
     /// The client with this `client_id`, if registered.
-    func client(id: String) -> DeviceClient? {
+    package func client(id: String) -> DeviceClient? {
         clients.first { $0.id == id }
     }
 

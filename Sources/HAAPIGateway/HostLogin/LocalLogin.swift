@@ -16,6 +16,8 @@ public struct LocalLogin: Sendable {
     /// Where what the gateway learns about its upstream is kept between runs (whether it issues token-bound authorization
     /// codes): ``TokenFile/upstreamFactsPath(besideTokenFile:)``. Nil: learned again by every run.
     public let upstreamFactsFile: String?
+    /// Where the gateway keeps its state (``GatewayStorageChoice``).
+    public let storageChoice: GatewayStorageChoice
 
     /// Creates a one-sign-in run.
     /// - Parameters:
@@ -23,16 +25,19 @@ public struct LocalLogin: Sendable {
     ///   - timeoutSeconds: How long the link works.
     ///   - hostName: This host's name for the confirmation page.
     ///   - upstreamFactsFile: Where what the gateway learns about its upstream is kept between runs.
+    ///   - storageChoice: Where the gateway keeps its state (memory by default).
     public init(
         configuration: GatewayConfiguration,
         timeoutSeconds: Int,
         hostName: String = ProcessInfo.processInfo.hostName,
-        upstreamFactsFile: String? = nil
+        upstreamFactsFile: String? = nil,
+        storageChoice: GatewayStorageChoice = .memoryOnly
     ) {
         self.configuration = configuration
         self.timeoutSeconds = timeoutSeconds
         self.hostName = hostName
         self.upstreamFactsFile = upstreamFactsFile
+        self.storageChoice = storageChoice
     }
 
     /// Serves the one sign-in and waits for its outcome, at most ``timeoutSeconds``.
@@ -56,7 +61,8 @@ public struct LocalLogin: Sendable {
                 announce((base.hasSuffix("/") ? String(base.dropLast()) : base) + ticket.path, ticket.code)
             },
             onOutcome: { outcome in outcomeSink.yield(outcome) },
-            upstreamFactsFile: upstreamFactsFile
+            upstreamFactsFile: upstreamFactsFile,
+            storageChoice: storageChoice
         )
         let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         let runner = Task {

@@ -34,7 +34,7 @@ public struct StartupFailure: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 
     /// A failure described by `message`, with `exitStatus`.
-    init(message: String, exitStatus: Int32) {
+    package init(message: String, exitStatus: Int32) {
         self.message = message
         self.exitStatus = exitStatus
     }

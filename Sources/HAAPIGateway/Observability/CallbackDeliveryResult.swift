@@ -1,6 +1,6 @@
 /// How a callback delivery's attempt ended, or where it was left: the `result` of
 /// `haapi_gateway_callback_deliveries_total`.
-enum CallbackDeliveryResult: String, CaseIterable, Sendable {
+package enum CallbackDeliveryResult: String, CaseIterable, Sendable {
     /// A sink accepted it.
     case delivered
     /// An attempt failed; another follows after the backoff.

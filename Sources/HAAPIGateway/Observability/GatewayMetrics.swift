@@ -97,7 +97,7 @@ public struct GatewayMetrics: Sendable {
 
     func deviceGrant(_ event: DeviceGrantEvent) { deviceGrants(event).increment() }
 
-    func callbackDelivery(_ result: CallbackDeliveryResult) { callbackDeliveries(result).increment() }
+    package func callbackDelivery(_ result: CallbackDeliveryResult) { callbackDeliveries(result).increment() }
 
     func connectionsOpen(_ count: Int) {
         Gauge(label: "haapi_gateway_connections_open", factory: factory).record(count)

@@ -7,7 +7,7 @@ import HAAPI
 /// for the verification page's double-submit tokens and the kiosk's final-page tickets, each with keys of its own
 /// (``keys(for:derivedFrom:)``). Every replica makes and checks the same tokens: the keys are derived from the sessions'
 /// encryption keys with PostgreSQL, made at startup otherwise (one process).
-struct HMACToken: Sendable {
+package struct HMACToken: Sendable {
     private let keys: [Data]
 
     /// - Parameter keys: The keys, the first making tokens, every one checking them (not empty).
@@ -18,7 +18,7 @@ struct HMACToken: Sendable {
 
     /// The keys for `purpose`: one per sessions' encryption key (HKDF-SHA256 labelled with the purpose), or one made
     /// now without them.
-    static func keys(for purpose: String, derivedFrom cipher: SessionCipher?) -> [Data] {
+    package static func keys(for purpose: String, derivedFrom cipher: SessionCipher?) -> [Data] {
         guard let cipher else { return [SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }] }
         return cipher.keys.map { key in
             HKDF<SHA256>.deriveKey(inputKeyMaterial: key.symmetricKey, info: Data("haapi-gateway \(purpose)".utf8), outputByteCount: 32)

@@ -39,27 +39,27 @@ public actor MemorySessionStore<Session: Sendable>: SessionStore {
     }
 
     /// Stores a new session (``insert(_:address:)``), checked out to the request that made it.
-    func add(_ session: Session, address: String?) -> SessionCheckout<Session>? {
+    package func add(_ session: Session, address: String?) -> SessionCheckout<Session>? {
         insert(session, address: address).map { SessionCheckout(id: $0, session: session) }
     }
 
     /// The live session (``session(id:)``): every use is the same here, the session's own actor serialises its requests.
-    func checkOut(id: String, for use: SessionUse) -> SessionLookup<Session> {
+    package func checkOut(id: String, for use: SessionUse) -> SessionLookup<Session> {
         session(id: id).map { .found(SessionCheckout(id: id, session: $0)) } ?? .absent
     }
 
     /// Nothing to keep: the live session was changed in place.
-    func checkIn(_ checkout: SessionCheckout<Session>) {}
+    package func checkIn(_ checkout: SessionCheckout<Session>) {}
 
     /// Moves the checked-out session to a fresh id (``rotate(id:)``).
-    func rotate(_ checkout: SessionCheckout<Session>) -> String? {
+    package func rotate(_ checkout: SessionCheckout<Session>) -> String? {
         guard let newID = rotate(id: checkout.id) else { return nil }
         checkout.moved(to: newID)
         return newID
     }
 
     /// Applies new lifetimes and cap (a reload); they hold for every session from now on.
-    func update(settings: SessionSettings) {
+    package func update(settings: SessionSettings) {
         self.settings = settings
     }
 
@@ -78,7 +78,7 @@ public actor MemorySessionStore<Session: Sendable>: SessionStore {
     }
 
     /// Whether a new session would be stored now (expired ones are dropped first, and one never used could be pushed out).
-    func hasRoom() -> Bool {
+    package func hasRoom() -> Bool {
         guard entries.count >= max(1, settings.maximumSessions) else { return true }
         removeExpired(now: now())
         return entries.count < max(1, settings.maximumSessions) || !unused.isEmpty
@@ -102,7 +102,7 @@ public actor MemorySessionStore<Session: Sendable>: SessionStore {
     }
 
     /// How long the session has not been used, without touching it; nil when unknown.
-    func idleDuration(id: String) -> Duration? {
+    package func idleDuration(id: String) -> Duration? {
         entries[id].map { now() - $0.lastUsed }
     }
 

@@ -3,9 +3,9 @@ import Foundation
 import HAAPI
 
 /// Random, URL-safe tokens from the system CSPRNG (session ids, CSRF tokens).
-enum SecureToken {
+package enum SecureToken {
     /// A base64url token of `byteCount` random bytes (default 32 bytes = 256 bits).
-    static func make(byteCount: Int = 32) -> String {
+    package static func make(byteCount: Int = 32) -> String {
         RandomToken.make(byteCount: byteCount)
     }
 

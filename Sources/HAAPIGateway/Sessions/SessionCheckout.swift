@@ -4,25 +4,25 @@ import Synchronization
 /// that keeps documents, what it loaded (``SessionTicket``). A request checks in every checkout it made when it ends
 /// (``SessionCheckInMiddleware``), so that a shared store keeps what changed and releases the sign-in even when the
 /// request failed.
-final class SessionCheckout<Session: Sendable>: Sendable {
+package final class SessionCheckout<Session: Sendable>: Sendable {
     /// The live session.
-    let session: Session
+    package let session: Session
     /// What a store that keeps documents loaded (nil for the memory store).
-    let ticket: SessionTicket?
+    package let ticket: SessionTicket?
     private let currentID: Mutex<String>
 
     /// - Parameters:
     ///   - id: The session id.
     ///   - session: The live session.
     ///   - ticket: What a store that keeps documents loaded.
-    init(id: String, session: Session, ticket: SessionTicket? = nil) {
+    package init(id: String, session: Session, ticket: SessionTicket? = nil) {
         self.currentID = Mutex(id)
         self.session = session
         self.ticket = ticket
     }
 
     /// The session id (the cookie's value).
-    var id: String { currentID.withLock { $0 } }
+    package var id: String { currentID.withLock { $0 } }
 
     /// The version of the stored document this checkout loaded or last saved (nil for the memory store): a redirect
     /// after a post names it, so that the page it leads to may be shown from what this replica kept
@@ -30,7 +30,7 @@ final class SessionCheckout<Session: Sendable>: Sendable {
     var storedVersion: Int64? { ticket?.state.withLock { $0.version } }
 
     /// The session now has `id` (a rotation).
-    func moved(to id: String) {
+    package func moved(to id: String) {
         currentID.withLock { $0 = id }
     }
 }

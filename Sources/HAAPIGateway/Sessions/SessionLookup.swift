@@ -1,5 +1,5 @@
 /// What ``SessionStore/checkOut(id:for:)`` found.
-enum SessionLookup<Session: Sendable>: Sendable {
+package enum SessionLookup<Session: Sendable>: Sendable {
     /// The live session, checked out to this request.
     case found(SessionCheckout<Session>)
     /// No live session with that id (never stored, removed, expired).

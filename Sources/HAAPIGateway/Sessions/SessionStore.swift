@@ -6,7 +6,7 @@
 /// that keeps live sessions in memory needs nothing on check-in, one that keeps documents writes what changed with a
 /// version check. A request that will act checks out for ``SessionUse/acting``, which a shared store turns into a
 /// claim: two requests for one sign-in never both act.
-protocol SessionStore<Session>: Sendable {
+package protocol SessionStore<Session>: Sendable {
     associatedtype Session: Sendable
 
     /// Stores a new session started by `address` under a fresh id, checked out to the request that made it; nil when

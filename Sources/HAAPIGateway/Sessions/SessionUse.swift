@@ -1,5 +1,5 @@
 /// What a request will do with the session it checks out (``SessionStore/checkOut(id:for:)``).
-enum SessionUse: Sendable, Equatable {
+package enum SessionUse: Sendable, Equatable {
     /// Show it (a page, an image): no upstream call. It may still change what the next page says once (its notices).
     case reading
     /// Show it to a browser that a post has just redirected here, which named the version that post saved

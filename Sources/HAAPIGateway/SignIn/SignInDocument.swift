@@ -4,7 +4,7 @@ import HAAPI
 /// A sign-in as a store that keeps documents holds it: its record and its flow's state (a secret: the DPoP key, the
 /// HAAPI token; the store seals it), with the format it was written in. A document of another format, or one that does
 /// not decode, is not continued: that sign-in starts again with a notice.
-struct SignInDocument: Codable, Sendable {
+package struct SignInDocument: Codable, Sendable {
     /// The format this gateway writes and reads.
     static let currentFormat = 1
 
@@ -15,14 +15,14 @@ struct SignInDocument: Codable, Sendable {
     /// Its HAAPI flow's state.
     var flow: HAAPIFlowState
 
-    init(record: SignInRecord, flow: HAAPIFlowState) {
+    package init(record: SignInRecord, flow: HAAPIFlowState) {
         self.record = record
         self.flow = flow
     }
 
     /// The document's bytes: JSON with sorted keys, so that an unchanged sign-in encodes to the same bytes (a check-in
     /// writes only when they differ).
-    func encoded() throws -> [UInt8] {
+    package func encoded() throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return Array(try encoder.encode(self))

@@ -19,7 +19,7 @@ extension SignInRecord: Codable {
     /// Turns a step's JSON text back into the step.
     typealias StepDecoder = @Sendable (String) throws(HAAPIError) -> Representation
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(csrfToken: try container.decode(String.self, forKey: .csrfToken), flowID: try container.decode(String.self, forKey: .flowID))
         phase = try container.decode(SessionPhase.self, forKey: .phase)
@@ -47,7 +47,7 @@ extension SignInRecord: Codable {
         startLink = try container.decodeIfPresent(StartLink.self, forKey: .startLink)
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(csrfToken, forKey: .csrfToken)
         try container.encode(flowID, forKey: .flowID)

@@ -5,7 +5,7 @@ import HAAPI
 /// and delivers): its ids, where it stands, the step shown and its version, what the next page says once, and who
 /// started it. Wall-clock times only, so that a record can be kept outside this process (issue #20) together with the
 /// flow's own state (`HAAPIFlowState`).
-struct SignInRecord: Sendable {
+package struct SignInRecord: Sendable {
     /// The token every form of this sign-in carries (compared in constant time).
     var csrfToken: String
     /// Ties the log lines of one sign-in together, and is the `signInId` of its outcome, so that an application's record

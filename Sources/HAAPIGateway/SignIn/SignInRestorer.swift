@@ -4,7 +4,7 @@ import Logging
 /// Makes the live ``SignInSession`` of a stored ``SignInDocument``: its flow restored by the upstream's client (the
 /// DPoP key, HAAPI token and upstream session of the replica that stored it), with this replica's dispatcher, settings
 /// in effect and metrics.
-struct SignInRestorer: Sendable {
+package struct SignInRestorer: Sendable {
     let upstream: UpstreamConnection
     let dispatcher: CallbackDispatcher
     let live: LiveSettings
@@ -16,7 +16,7 @@ struct SignInRestorer: Sendable {
     /// not load here (another client id or upstream, a DPoP key or step that does not load). Its steps are decoded
     /// through the client's shared step cache: the record's step is most often the flow's, decoded once for both.
     /// - Throws: ``GatewayError`` "sign-in is unavailable" (503) while the gateway has not reached its upstream.
-    func session(from bytes: [UInt8]) throws(GatewayError) -> SignInSession? {
+    package func session(from bytes: [UInt8]) throws(GatewayError) -> SignInSession? {
         guard let client = upstream.client else { throw GatewayError(.upstreamNotReady, .signInUnavailable).retrying(after: 5) }
         let document: SignInDocument
         do {

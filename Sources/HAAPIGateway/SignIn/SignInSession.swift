@@ -6,7 +6,7 @@ import Logging
 /// and submits forms, polls, turns problems into page texts, exchanges the code and hands the outcome over. What the
 /// sign-in *is* lives in its ``SignInRecord`` (with the flow's state, what a shared store keeps, issue #20). Requests of
 /// one session are serialised by the actor; a second submission while one is in flight is treated as stale.
-actor SignInSession {
+package actor SignInSession {
     private let flow: HAAPIFlow
     private let dispatcher: CallbackDispatcher
     private let logger: FlowLogger
@@ -17,7 +17,7 @@ actor SignInSession {
     /// Counts the changes to what a store keeps of this sign-in: every write to its record, and every call of its flow
     /// (which may change the flow's token, nonce, session id, cookies or step). Equal revisions mean an unchanged sign-in,
     /// so that a store need not encode it to tell.
-    private(set) var revision = 0
+    package private(set) var revision = 0
     /// The record's id and CSRF token never change, so they are read without waiting for the actor.
     nonisolated let csrfToken: String
     nonisolated let flowID: String
@@ -165,7 +165,7 @@ actor SignInSession {
 
     /// What a store keeps of this sign-in between requests: its record and its flow's state (a secret: it holds the DPoP
     /// key and the HAAPI token; a shared store encrypts it).
-    func exportState() async -> (record: SignInRecord, flow: HAAPIFlowState, revision: Int) {
+    package func exportState() async -> (record: SignInRecord, flow: HAAPIFlowState, revision: Int) {
         let revision = revision
         return (record, await flow.exportState(), revision)
     }

@@ -7,7 +7,7 @@ import ServiceLifecycle
 ///
 /// Each store is made once, with the settings the gateway starts with; a reload hands the new settings to the stores
 /// (``ReloadTarget``).
-protocol GatewayStorage: Sendable {
+package protocol GatewayStorage: Sendable {
     /// The sign-ins. `restorer` turns a stored sign-in back into a live one (a store that keeps them in memory never
     /// needs it).
     func sessionStore(settings: SessionSettings, restorer: @autoclosure () -> SignInRestorer) -> any SessionStore<SignInSession>

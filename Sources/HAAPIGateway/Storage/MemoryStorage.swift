@@ -4,46 +4,52 @@ import ServiceLifecycle
 /// Everything in this process's memory (`sessions.store: memory`, the default): a restart ends the sign-ins under way,
 /// and replicas cannot share them. Callback deliveries not done, and what the gateway learns about its upstream, are kept
 /// in and beside `callbacks.spoolFile` when one is set.
-struct MemoryStorage: GatewayStorage {
+package struct MemoryStorage: GatewayStorage {
     /// The spool file of callback deliveries, beside which the upstream's facts are kept.
     let spoolFile: String?
     /// The clock of lifetimes and windows (tests inject one).
     let now: @Sendable () -> ContinuousClock.Instant
     let logger: Logger
 
-    func sessionStore(settings: SessionSettings, restorer: @autoclosure () -> SignInRestorer) -> any SessionStore<SignInSession> {
+    package init(spoolFile: String?, now: @escaping @Sendable () -> ContinuousClock.Instant, logger: Logger) {
+        self.spoolFile = spoolFile
+        self.now = now
+        self.logger = logger
+    }
+
+    package func sessionStore(settings: SessionSettings, restorer: @autoclosure () -> SignInRestorer) -> any SessionStore<SignInSession> {
         MemorySessionStore<SignInSession>(settings: settings, now: now)
     }
 
-    func newSessionBudget(settings: SessionSettings) -> any NewSessionBudget {
+    package func newSessionBudget(settings: SessionSettings) -> any NewSessionBudget {
         NewSessionLimiter(settings: settings, now: now)
     }
 
-    func deviceAuthorizations(settings: DeviceSettings) -> any DeviceAuthorizationStore {
+    package func deviceAuthorizations(settings: DeviceSettings) -> any DeviceAuthorizationStore {
         MemoryDeviceAuthorizations(settings: settings, now: now)
     }
 
-    func userCodeAttempts(settings: DeviceSettings) -> any UserCodeAttemptLimiter {
+    package func userCodeAttempts(settings: DeviceSettings) -> any UserCodeAttemptLimiter {
         MemoryUserCodeAttemptLimiter(settings: settings, now: now)
     }
 
-    func startLinkLedger() -> any StartLinkLedger { MemoryStartLinkLedger() }
+    package func startLinkLedger() -> any StartLinkLedger { MemoryStartLinkLedger() }
 
-    func upstreamFacts() -> (any UpstreamFactStore)? { spoolFile.map { UpstreamFactFile.besideSpool($0) } }
+    package func upstreamFacts() -> (any UpstreamFactStore)? { spoolFile.map { UpstreamFactFile.besideSpool($0) } }
 
     /// In the spool file when `callbacks.spoolFile` is set, for this gateway's next start; else nowhere.
-    func callbackJournal(metrics: GatewayMetrics?) -> any CallbackJournal {
+    package func callbackJournal(metrics: GatewayMetrics?) -> any CallbackJournal {
         guard let spoolFile else { return MemoryJournal() }
         return SpoolJournal(path: spoolFile, metrics: metrics, logger: logger)
     }
 
-    var sharedKeys: SessionCipher? { nil }
+    package var sharedKeys: SessionCipher? { nil }
 
-    var readiness: (@Sendable () async -> StorageReadiness)? { nil }
+    package var readiness: (@Sendable () async -> StorageReadiness)? { nil }
 
-    var services: [any Service] { [] }
+    package var services: [any Service] { [] }
 
-    func prepare() async throws {}
+    package func prepare() async throws {}
 
-    func watch(_ stopDeadline: StopDeadline) {}
+    package func watch(_ stopDeadline: StopDeadline) {}
 }

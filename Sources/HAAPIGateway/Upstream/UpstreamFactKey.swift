@@ -2,11 +2,11 @@ import HAAPI
 
 /// Whose fact a stored fact is: the upstream's issuer and the client id, so that another server, or another client of
 /// the same server (whose `issue-token-bound-authorization-code` is set per client), starts unknown.
-struct UpstreamFactKey: Sendable, Hashable, Codable {
+package struct UpstreamFactKey: Sendable, Hashable, Codable {
     /// The upstream's issuer (its discovery's `issuer`, else `upstream.baseURL`).
-    let issuer: String
+    package let issuer: String
     /// The OAuth client id at the upstream.
-    let clientID: String
+    package let clientID: String
 
     init(issuer: String, clientID: String) {
         self.issuer = issuer

@@ -4,7 +4,7 @@ import HAAPI
 /// token-bound authorization codes (``CodeExchangeFinding``), by issuer and client id. Kept where the gateway keeps
 /// state: the PostgreSQL database of `sessions.store: postgres` (``PostgresUpstreamFacts``), a file beside
 /// `callbacks.spoolFile`, or for `login` a file beside its token file (``UpstreamFactFile``). Nothing secret is in it.
-protocol UpstreamFactStore: Sendable {
+package protocol UpstreamFactStore: Sendable {
     /// Where it is, for log lines (a path; a database's URL without its password).
     var place: String { get }
     /// Whether other processes write it while this one runs (replicas sharing a database): read again before an exchange

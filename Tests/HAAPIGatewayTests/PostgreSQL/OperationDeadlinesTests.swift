@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import HAAPIGateway
+@testable import HAAPIGatewayPostgres
 
 @Suite("Time limits of database operations")
 struct OperationDeadlinesTests {

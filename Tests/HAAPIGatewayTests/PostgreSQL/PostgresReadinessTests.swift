@@ -4,6 +4,7 @@ import Testing
 
 @testable import GatewayTestSupport
 @testable import HAAPIGateway
+@testable import HAAPIGatewayPostgres
 
 /// Readiness and failures when the database goes away: a server of the test's own, stopped in the middle.
 @Suite(

@@ -4,6 +4,7 @@ import Testing
 
 @testable import GatewayTestSupport
 @testable import HAAPIGateway
+@testable import HAAPIGatewayPostgres
 
 extension PostgresStorageTests {
     /// Device authorizations (RFC 8628) and used start links in PostgreSQL, as two replicas see them: two handles on one

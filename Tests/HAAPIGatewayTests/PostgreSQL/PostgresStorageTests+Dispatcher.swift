@@ -5,6 +5,7 @@ import Testing
 
 @testable import GatewayTestSupport
 @testable import HAAPIGateway
+@testable import HAAPIGatewayPostgres
 
 extension PostgresStorageTests {
     /// ``CallbackDispatcher`` journaling in the outbox (`sessions.store: postgres`): each replica is a dispatcher with

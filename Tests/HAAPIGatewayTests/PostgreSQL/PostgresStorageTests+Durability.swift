@@ -2,6 +2,7 @@ import Testing
 
 @testable import GatewayTestSupport
 @testable import HAAPIGateway
+@testable import HAAPIGatewayPostgres
 
 extension PostgresStorageTests {
     /// `sessions.synchronousCommit`: which commits wait for the database's disk, as the server reports it.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import GatewayTestSupport
 @testable import HAAPIGateway
+@testable import HAAPIGatewayPostgres
 
 extension PostgresStorageTests {
     /// Flood protection with the shared store (B21): an address's budget of new sign-ins counted for the replicas

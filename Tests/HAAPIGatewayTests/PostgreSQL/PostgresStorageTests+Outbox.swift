@@ -3,6 +3,7 @@ import Testing
 
 @testable import GatewayTestSupport
 @testable import HAAPIGateway
+@testable import HAAPIGatewayPostgres
 
 extension PostgresStorageTests {
     @Suite("Callback outbox in PostgreSQL")

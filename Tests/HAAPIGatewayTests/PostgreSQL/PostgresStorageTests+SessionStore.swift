@@ -6,6 +6,7 @@ import Testing
 
 @testable import GatewayTestSupport
 @testable import HAAPIGateway
+@testable import HAAPIGatewayPostgres
 
 extension PostgresStorageTests {
     @Suite("The PostgreSQL session store")

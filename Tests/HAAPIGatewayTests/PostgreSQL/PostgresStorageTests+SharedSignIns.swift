@@ -5,6 +5,7 @@ import Testing
 
 @testable import GatewayTestSupport
 @testable import HAAPIGateway
+@testable import HAAPIGatewayPostgres
 
 extension PostgresStorageTests {
     /// Two gateways of this process sharing a database, as two replicas behind a round-robin load balancer: every

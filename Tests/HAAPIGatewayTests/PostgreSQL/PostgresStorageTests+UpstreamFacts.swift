@@ -8,6 +8,7 @@ import Testing
 
 @testable import GatewayTestSupport
 @testable import HAAPIGateway
+@testable import HAAPIGatewayPostgres
 
 extension PostgresStorageTests {
     /// What the replicas learned about the upstream (token-bound codes, [TOKENBIND]) in `haapi_gateway_upstream_facts`,
@@ -40,7 +41,8 @@ extension PostgresStorageTests {
                 configuration.sessions.store = .postgres(PostgresStoreSettings(url: try replicas.database.url(), encryptionKeys: [key]))
                 let application = try await HAAPIGateway.Gateway.makeApplication(
                     configuration: configuration,
-                    logger: Logger(label: "third", factory: { _ in SwiftLogNoOpLogHandler() })
+                    logger: Logger(label: "third", factory: { _ in SwiftLogNoOpLogHandler() }),
+                    storageChoice: .bySessionsStore
                 )
                 try await application.test(.live) { client in
                     try await TestBrowser.using("http://127.0.0.1:\(client.port!)") { browser in

@@ -4,6 +4,7 @@ import Testing
 
 @testable import GatewayTestSupport
 @testable import HAAPIGateway
+@testable import HAAPIGatewayPostgres
 
 /// The PostgreSQL layer against a real server of the suite's own (`initdb` into a temporary directory): sessions,
 /// the callback outbox, the tables. Each test has a database of its own and a clock it moves by hand.

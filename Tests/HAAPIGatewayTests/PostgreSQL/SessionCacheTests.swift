@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HAAPIGateway
+@testable import HAAPIGatewayPostgres
 
 @Suite("Decoded sign-ins a replica keeps")
 struct SessionCacheTests {

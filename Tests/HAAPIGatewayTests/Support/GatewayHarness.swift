@@ -10,6 +10,7 @@ import Testing
 
 @testable import GatewayTestSupport
 @testable import HAAPIGateway
+@testable import HAAPIGatewayPostgres
 
 /// The gateway and the demo HAAPI server in-process on free loopback ports, and a browser for the gateway.
 enum GatewayHarness {
@@ -82,7 +83,8 @@ enum GatewayHarness {
                 metrics: metrics,
                 reloader: reloader,
                 now: now,
-                demoOutbox: demoOutbox
+                demoOutbox: demoOutbox,
+                storageChoice: .bySessionsStore
             )
             try await routes?.read(from: application)
             let publicHost = configuration.server.publicBaseURL?.host

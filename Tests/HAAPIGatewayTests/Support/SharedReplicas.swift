@@ -1,6 +1,7 @@
 import Foundation
 import HAAPIDemoServer
 import HAAPIGateway
+import HAAPIGatewayPostgres
 import HummingbirdTesting
 import Logging
 
@@ -43,7 +44,12 @@ struct SharedReplicas: Sendable {
             var configuration = GatewayHarness.configuration(demo: demo, sinkPath: sinkPath + ".second")
             configuration.sessions.store = .postgres(PostgresStoreSettings(url: url, encryptionKeys: secondKeys ?? keys))
             configure(&configuration)
-            let application = try await Gateway.makeApplication(configuration: configuration, logger: quiet, metrics: metrics[1])
+            let application = try await Gateway.makeApplication(
+                configuration: configuration,
+                logger: quiet,
+                metrics: metrics[1],
+                storageChoice: .bySessionsStore
+            )
             try await application.test(.live) { client in
                 let replicas = SharedReplicas(
                     urls: [first.baseURL, "http://127.0.0.1:\(client.port!)"],

@@ -2,7 +2,7 @@
 /// The dispatcher attempts and backs off the same way whichever it is; only what survives the process differs:
 /// ``MemoryJournal`` (nothing), ``SpoolJournal`` (`callbacks.spoolFile`: this replica's next start), ``OutboxJournal``
 /// (the PostgreSQL outbox: any replica).
-protocol CallbackJournal: Sendable {
+package protocol CallbackJournal: Sendable {
     /// What becomes of the deliveries not done when the process ends, in words that end a sentence of the stop's report.
     nonisolated var keptAfterStop: String { get }
 

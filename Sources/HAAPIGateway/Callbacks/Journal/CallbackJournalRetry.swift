@@ -1,5 +1,5 @@
 /// What a journal did with a failed attempt it took over (``CallbackJournal/failed(_:error:)``).
-enum CallbackJournalRetry: Sendable {
+package enum CallbackJournalRetry: Sendable {
     /// Rescheduled with the delivery's backoff: any replica makes the next attempt.
     case rescheduled
     /// Past its retry period: given up.

@@ -2,12 +2,12 @@ import Foundation
 
 /// A callback delivery kept across a restart: the sink's name, the delivery id and the outcome document (a line of the
 /// spool, ``CallbackSpool``).
-struct SpooledDelivery: Codable, Sendable {
-    let sink: String
-    let id: String
-    let outcome: String
+package struct SpooledDelivery: Codable, Sendable {
+    package let sink: String
+    package let id: String
+    package let outcome: String
     /// The outcome document (JSON text).
-    let document: String
+    package let document: String
 
     init(sink: String, delivery: CallbackDelivery) {
         self.sink = sink

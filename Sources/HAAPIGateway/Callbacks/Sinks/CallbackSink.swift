@@ -1,5 +1,5 @@
 /// Receives the outcome of a sign-in. One call is one attempt; ``CallbackDispatcher`` retries failures.
-protocol CallbackSink: Sendable {
+package protocol CallbackSink: Sendable {
     /// A secret-free description for logs (e.g. `file:/path`).
     var name: String { get }
     /// Delivers the outcome once; throws when it was not accepted.

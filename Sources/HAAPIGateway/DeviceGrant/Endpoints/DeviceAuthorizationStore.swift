@@ -10,7 +10,7 @@ import HAAPI
 /// starts one sign-in, and of two polls that meet approved tokens one gets them and the other `authorization_pending`
 /// (`invalid_grant` once the hand-over has ended).
 /// Failures of a shared store are ``GatewayError``s (`storeUnavailable`, retried after 5 s), as the session store's.
-protocol DeviceAuthorizationStore: Sendable {
+package protocol DeviceAuthorizationStore: Sendable {
     /// Applies new settings (a reload); authorizations under way keep their expiry and interval.
     func update(settings: DeviceSettings) async
     /// Starts a device authorization for `client`, asked from `address`.

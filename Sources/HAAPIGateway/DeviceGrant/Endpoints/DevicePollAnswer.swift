@@ -1,7 +1,7 @@
 import HAAPI
 
 /// What the token endpoint tells a device polling with its device code (RFC 8628 §3.5).
-enum DevicePollAnswer: Sendable, Equatable {
+package enum DevicePollAnswer: Sendable, Equatable {
     /// The sign-in succeeded: the tokens, taken for a hand-over that the caller ends once the answer is written.
     case tokens(DeviceTokenHandOver)
     /// `authorization_pending`: nobody has finished signing in yet, or another poll is handing the tokens over.

@@ -9,14 +9,19 @@ import HAAPI
 /// end, leaves the hand-over open: past ``leaseSeconds`` the device's next poll (never sooner than its interval, RFC 8628
 /// §3.5) gets the same tokens again. So a sign-in's tokens reach the device at least once, as the sinks' outcomes do;
 /// a second copy is the same tokens, never new ones, to the holder of the same device code.
-struct DeviceTokenHandOver: Sendable, Equatable {
+package struct DeviceTokenHandOver: Sendable, Equatable {
     /// How long a hand-over under way keeps the tokens from other polls (which are told `authorization_pending`).
     /// Shorter than the default poll interval (5 s), so that a device whose answer was lost gets the tokens at its next
     /// poll (with `devices.pollIntervalSeconds` under 2, at its first poll 2 s on).
-    static let leaseSeconds = 2
+    package static let leaseSeconds = 2
 
     /// The tokens.
-    let tokens: OAuthTokens
+    package let tokens: OAuthTokens
     /// The device authorization's reference (``DeviceAuthorization/reference``).
-    let reference: String
+    package let reference: String
+
+    package init(tokens: OAuthTokens, reference: String) {
+        self.tokens = tokens
+        self.reference = reference
+    }
 }

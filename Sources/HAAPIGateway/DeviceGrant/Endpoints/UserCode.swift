@@ -1,14 +1,14 @@
 /// The short code a person types on the verification page (RFC 8628 §6.1): eight letters of a 20-letter alphabet
 /// without vowels (no words can form) and without look-alikes, shown as `WDJB-MJHT`; 20⁸ ≈ 2³⁴ codes, which with the
 /// wrong-code bounds (``UserCodeAttemptLimiter``) makes guessing one infeasible.
-enum UserCode {
+package enum UserCode {
     /// RFC 8628 §6.1's example alphabet: consonants only, so a code can be typed case-insensitively and read aloud.
     static let alphabet = Array("BCDFGHJKLMNPQRSTVWXZ")
     /// Letters per code.
     static let length = 8
 
     /// A new random code, normalized (eight letters, no separator).
-    static func make() -> String {
+    package static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         return String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
     }

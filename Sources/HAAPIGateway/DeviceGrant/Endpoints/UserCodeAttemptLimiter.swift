@@ -12,7 +12,7 @@
 /// Counted in this process (``MemoryUserCodeAttemptLimiter``, the memory store), or with `sessions.store: postgres` for
 /// the replicas together (``PostgresUserCodeAttemptLimiter``): a balancer spreading a guesser over N replicas does not
 /// give it N times the bounds.
-protocol UserCodeAttemptLimiter: Sendable {
+package protocol UserCodeAttemptLimiter: Sendable {
     /// Applies new bounds (a reload).
     func update(settings: DeviceSettings) async
     /// Seconds until `address` may enter a code again, or nil when it may now. Without an address (a Unix socket)
