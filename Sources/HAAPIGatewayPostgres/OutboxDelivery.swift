@@ -2,18 +2,18 @@ import HAAPIGateway
 
 /// A callback delivery waiting in the outbox: one outcome document for one sink (the counterpart of a line of the
 /// spool file, ``SpooledDelivery``).
-public struct OutboxDelivery: Sendable, Equatable {
+package struct OutboxDelivery: Sendable, Equatable {
     /// The delivery id: the same for every sink and every attempt, so receivers drop duplicates.
-    public let id: String
+    package let id: String
     /// The sink's name (`file:/…`, `exec:/…`, the webhook's URL).
-    public let sink: String
+    package let sink: String
     /// `success`, `error` or `cancelled`, for log lines.
-    public let outcome: String
+    package let outcome: String
     /// The outcome document (JSON; it may hold tokens, so it is stored sealed).
-    public let document: [UInt8]
+    package let document: [UInt8]
     /// The attempts already made (by this replica, from its memory, while the outbox could not be written): the row's
     /// count of attempts starts from them.
-    public let attemptsMade: Int
+    package let attemptsMade: Int
 
     /// Creates a delivery.
     /// - Parameters:
@@ -22,7 +22,7 @@ public struct OutboxDelivery: Sendable, Equatable {
     ///   - outcome: `success`, `error` or `cancelled`.
     ///   - document: The outcome document.
     ///   - attemptsMade: The attempts already made.
-    public init(id: String, sink: String, outcome: String, document: [UInt8], attemptsMade: Int = 0) {
+    package init(id: String, sink: String, outcome: String, document: [UInt8], attemptsMade: Int = 0) {
         self.id = id
         self.sink = sink
         self.outcome = outcome

@@ -1,7 +1,7 @@
 import HAAPIGateway
 
 /// What ``PostgresOutbox/reschedule(id:sink:retryAfter:retryFor:)`` did with a failed attempt.
-public enum OutboxReschedule: Sendable, Equatable {
+package enum OutboxReschedule: Sendable, Equatable {
     /// The delivery waits for its next attempt, unclaimed, so any replica may make it.
     case willRetry
     /// Its next attempt would come after its give-up time: it is deleted; log it as given up.

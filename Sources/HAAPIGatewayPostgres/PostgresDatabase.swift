@@ -14,28 +14,28 @@ import Synchronization
 /// cannot be reached (1, 2, 4, 8, then every 15 s). A database whose tables are newer than this gateway knows, that
 /// refuses the credentials, or that refuses to create the tables stops it with one clear line. Every operation is
 /// bounded by ``Options/operationTimeout`` and fails as a ``PostgresStorageError`` value, never a crash.
-public final class PostgresDatabase: Service, Sendable {
+package final class PostgresDatabase: Service, Sendable {
     /// Time limits and the pool's size.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The most one operation may take, waiting for a connection included (default 5 s).
-        public var operationTimeout: Duration = .seconds(5)
+        package var operationTimeout: Duration = .seconds(5)
         /// The most preparing the tables may take, each of its steps (default 30 s): at start, not while a person waits.
-        public var preparationTimeout: Duration = .seconds(30)
+        package var preparationTimeout: Duration = .seconds(30)
         /// The most the readiness query may take (default 2 s).
-        public var readinessTimeout: Duration = .seconds(2)
+        package var readinessTimeout: Duration = .seconds(2)
         /// The most opening a connection may take (default 5 s).
-        public var connectTimeout: Duration = .seconds(5)
+        package var connectTimeout: Duration = .seconds(5)
         /// The most connections open at once (default 20), half for each of the two pools (``Commit``).
-        public var maximumConnections = 20
+        package var maximumConnections = 20
         /// How long a readiness answer is reused (default 1 s): `/readyz` may be asked by anyone, and must not turn a
         /// flood of probes into a flood of queries.
-        public var readinessReuse: Duration = .seconds(1)
+        package var readinessReuse: Duration = .seconds(1)
         /// Whether ``Commit/asynchronous`` statements wait for the disk too (`sessions.synchronousCommit`; default
         /// false: they do not).
-        public var synchronousCommit = false
+        package var synchronousCommit = false
 
         /// The defaults.
-        public init() {}
+        package init() {}
     }
 
     /// How a statement's transaction commits, which picks its pool.
@@ -99,7 +99,7 @@ public final class PostgresDatabase: Service, Sendable {
     ///   - clock: Whose "now" expiry and leases use (the database's by default; tests inject one).
     ///   - options: Time limits and the pool's size.
     ///   - logger: Where failures are logged (never a password, key, document or session id).
-    public init(url: PostgresURL, cipher: SessionCipher, clock: StorageClock = .database, options: Options = .init(), logger: Logger) {
+    package init(url: PostgresURL, cipher: SessionCipher, clock: StorageClock = .database, options: Options = .init(), logger: Logger) {
         let perPool = max(1, options.maximumConnections / 2)
         self.client = PostgresClient(
             configuration: url.clientConfiguration(connectTimeout: options.connectTimeout, maximumConnections: perPool),
@@ -125,7 +125,7 @@ public final class PostgresDatabase: Service, Sendable {
     /// is cancelled or a graceful shutdown begins.
     /// - Throws: ``StartupFailure`` when the tables cannot be used: newer than this gateway knows, credentials refused,
     ///   or the tables missing and not creatable.
-    public func run() async throws {
+    package func run() async throws {
         phase.withLock { $0 = .running }
         defer { phase.withLock { $0 = .ended } }
         try await withThrowingDiscardingTaskGroup { group in
@@ -148,7 +148,7 @@ public final class PostgresDatabase: Service, Sendable {
     /// Creates or migrates the tables when they are missing or older than this gateway's (``PostgresSchema``); nothing
     /// when they are current. Replicas starting at once take turns (an advisory lock), so both succeed.
     /// - Throws: ``PostgresStorageError``; `newerSchema` for tables newer than this gateway knows.
-    public func prepareSchema() async throws(PostgresStorageError) {
+    package func prepareSchema() async throws(PostgresStorageError) {
         let current = PostgresSchema.currentVersion
         let found = try await storedSchemaVersion()
         if let stored = found {
@@ -211,7 +211,7 @@ public final class PostgresDatabase: Service, Sendable {
 
     /// Whether the database can serve now: the tables are prepared and `SELECT 1` answers within
     /// ``Options/readinessTimeout``. An answer is reused for ``Options/readinessReuse``.
-    public func readiness() async -> StorageReadiness {
+    package func readiness() async -> StorageReadiness {
         switch schemaState.withLock({ $0 }) {
         case .refused(let reason): return .notReady(reason)
         case .unprepared(let failure): return .notReady("tables not prepared yet" + (failure.map { " (\($0))" } ?? ""))
@@ -242,7 +242,7 @@ public final class PostgresDatabase: Service, Sendable {
     /// - Throws: ``StartupFailure`` when the tables cannot be used (as ``run()`` throws it); `CancellationError` when the
     ///   task is cancelled first (``run()`` throwing that failure cancels the services beside it), so that nothing starts
     ///   listening meanwhile.
-    public func firstPreparation(within limit: Duration? = nil) async throws {
+    package func firstPreparation(within limit: Duration? = nil) async throws {
         let deadline = ContinuousClock.now + (limit ?? options.connectTimeout + .seconds(1))
         while ContinuousClock.now < deadline {
             if case .refused(let reason) = schemaState.withLock({ $0 }) {

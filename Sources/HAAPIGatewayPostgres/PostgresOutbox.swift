@@ -30,25 +30,25 @@ import Darwin
 ///
 /// Documents are sealed like sessions (they hold tokens), bound to their delivery id and sink. Times compare against
 /// the database's clock (``StorageClock``).
-public final class PostgresOutbox: Sendable {
+package final class PostgresOutbox: Sendable {
     static let table = PostgresSchema.outboxTable
 
     /// The database (its pool, cipher and clock).
-    public let database: PostgresDatabase
+    package let database: PostgresDatabase
     /// The name this replica claims under (host, process and a random part: unique per process).
-    public let owner: String
+    package let owner: String
 
     /// The outbox in `database`.
     /// - Parameters:
     ///   - database: The database.
     ///   - owner: The name claims are made under; by default unique to this process.
-    public init(database: PostgresDatabase, owner: String = PostgresOutbox.processOwner()) {
+    package init(database: PostgresDatabase, owner: String = PostgresOutbox.processOwner()) {
         self.database = database
         self.owner = owner
     }
 
     /// `host-pid-random`: unique per process, readable in `claimed_by`.
-    public static func processOwner() -> String {
+    package static func processOwner() -> String {
         var name = [CChar](repeating: 0, count: 256)
         let host =
             gethostname(&name, name.count) == 0 ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "host"
@@ -75,7 +75,7 @@ public final class PostgresOutbox: Sendable {
     ///   - ending: The sign-in whose outcome they are, and that outcome.
     /// - Returns: The outcome the sign-in had before, when it had one (then an `error` or `cancelled` was not added).
     @discardableResult
-    public func enqueue(
+    package func enqueue(
         _ deliveries: [OutboxDelivery],
         claimingFor lease: Duration?,
         ending: SignInOutcomeNote? = nil
@@ -131,7 +131,7 @@ public final class PostgresOutbox: Sendable {
     ///   - limit: The most to claim.
     ///   - lease: How long they are this replica's; past it another replica may claim them again.
     /// - Returns: The claimed deliveries, each with its attempts counted.
-    public func claimDue(sinks: [String], limit: Int, lease: Duration) async throws(PostgresStorageError) -> [OutboxClaim] {
+    package func claimDue(sinks: [String], limit: Int, lease: Duration) async throws(PostgresStorageError) -> [OutboxClaim] {
         guard !sinks.isEmpty, limit > 0 else { return [] }
         var bindings = PostgresBindings()
         bindings.append(sinks)
@@ -177,7 +177,7 @@ public final class PostgresOutbox: Sendable {
     /// The sink accepted the delivery: it leaves the outbox, whoever holds it now.
     /// - Returns: Whether it was still there.
     @discardableResult
-    public func markDelivered(id: String, sink: String) async throws(PostgresStorageError) -> Bool {
+    package func markDelivered(id: String, sink: String) async throws(PostgresStorageError) -> Bool {
         var bindings = PostgresBindings()
         bindings.append(id)
         bindings.append(sink)
@@ -203,7 +203,7 @@ public final class PostgresOutbox: Sendable {
     ///   - retryAfter: The wait before the next attempt (the dispatcher's backoff).
     ///   - retryFor: How long after the first failure it is given up (`callbacks.retryForSeconds`).
     /// - Returns: ``OutboxReschedule/willRetry``, ``OutboxReschedule/givenUp`` or ``OutboxReschedule/notClaimed``.
-    public func reschedule(
+    package func reschedule(
         id: String,
         sink: String,
         attempt: Int,
@@ -261,7 +261,7 @@ public final class PostgresOutbox: Sendable {
     ///   - attempt: The attempt's number (the delivery's count of attempts when this replica claimed it).
     /// - Returns: Whether this replica held it.
     @discardableResult
-    public func giveUp(id: String, sink: String, attempt: Int) async throws(PostgresStorageError) -> Bool {
+    package func giveUp(id: String, sink: String, attempt: Int) async throws(PostgresStorageError) -> Bool {
         var bindings = PostgresBindings()
         bindings.append(id)
         bindings.append(sink)
@@ -285,7 +285,7 @@ public final class PostgresOutbox: Sendable {
     /// rather than when the leases end.
     /// - Returns: How many were released.
     @discardableResult
-    public func releaseClaims() async throws(PostgresStorageError) -> Int {
+    package func releaseClaims() async throws(PostgresStorageError) -> Int {
         var bindings = PostgresBindings()
         bindings.append(owner)
         let query = PostgresQuery(
@@ -305,7 +305,7 @@ public final class PostgresOutbox: Sendable {
     }
 
     /// How many deliveries are in the outbox (waiting, claimed, or for sinks no replica has).
-    public func pendingCount() async throws(PostgresStorageError) -> Int {
+    package func pendingCount() async throws(PostgresStorageError) -> Int {
         Int(
             try await database.perform("count callback deliveries") { client in
                 try await client.query("SELECT count(*) FROM haapi_gateway_outbox").decode(Int64.self).first { _ in true } ?? 0

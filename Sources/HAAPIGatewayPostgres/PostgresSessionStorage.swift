@@ -23,26 +23,26 @@ import ServiceLifecycle
 ///
 /// Every statement binds its values (`$1`, `$2`, …); none is built from a value. Every failure is a
 /// ``PostgresStorageError`` value within the database's time limit.
-public final class PostgresSessionStorage: Service, Sendable {
+package final class PostgresSessionStorage: Service, Sendable {
     static let table = PostgresSchema.sessionsTable
 
     /// The database (its pool, cipher and clock).
-    public let database: PostgresDatabase
+    package let database: PostgresDatabase
     /// How often ``run()`` deletes expired rows.
-    public let sweepInterval: Duration
+    package let sweepInterval: Duration
 
     /// Sessions in `database`.
     /// - Parameters:
     ///   - database: The database.
     ///   - sweepInterval: How often ``run()`` deletes expired rows (default a minute).
-    public init(database: PostgresDatabase, sweepInterval: Duration = .seconds(60)) {
+    package init(database: PostgresDatabase, sweepInterval: Duration = .seconds(60)) {
         self.database = database
         self.sweepInterval = sweepInterval
     }
 
     /// Runs the database (pool and tables, ``PostgresDatabase/run()``) and deletes expired rows every
     /// ``sweepInterval``, until cancelled or a graceful shutdown.
-    public func run() async throws {
+    package func run() async throws {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await self.database.run() }
             group.addTask {
@@ -77,7 +77,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     /// - Returns: Its version (1).
     /// - Throws: ``PostgresStorageError``; `serverError` when a session with this id exists.
     @discardableResult
-    public func insert(id: String, document: [UInt8], lifetimes: SessionLifetimes, address: String?) async throws(PostgresStorageError) -> Int64 {
+    package func insert(id: String, document: [UInt8], lifetimes: SessionLifetimes, address: String?) async throws(PostgresStorageError) -> Int64 {
         let row = Self.rowID(for: id)
         let statement = SessionInsertStatement(
             rowID: row,
@@ -101,7 +101,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     ///     document is not read again (``SessionLoad/current(version:)``).
     /// - Returns: The document and version, ``SessionLoad/current(version:)``, ``SessionLoad/absent``, or
     ///   ``SessionLoad/unreadable(_:)`` when the row's document cannot be opened.
-    public func load(id: String, knownVersion: Int64? = nil) async throws(PostgresStorageError) -> SessionLoad {
+    package func load(id: String, knownVersion: Int64? = nil) async throws(PostgresStorageError) -> SessionLoad {
         let row = Self.rowID(for: id)
         let statement = SessionLoadStatement(rowID: row, now: database.clock.now(), knownVersion: knownVersion)
         let found = try await database.perform("load a session", commit: .asynchronous) { client in
@@ -125,7 +125,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     ///   - claim: The claim the caller holds (``claim(id:claim:lease:knownVersion:)``), released by the save; nil when it holds none.
     /// - Returns: ``SessionSave/saved(version:)`` with the new version; ``SessionSave/conflict`` when another writer got
     ///   there first or holds the session; ``SessionSave/gone`` when the session expired or was removed.
-    public func save(id: String, document: [UInt8], expectedVersion: Int64, claim: String? = nil) async throws(PostgresStorageError) -> SessionSave {
+    package func save(id: String, document: [UInt8], expectedVersion: Int64, claim: String? = nil) async throws(PostgresStorageError) -> SessionSave {
         let row = Self.rowID(for: id)
         let statement = SessionSaveStatement(
             rowID: row,
@@ -155,7 +155,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     ///     document is not read again (``SessionClaim/claimedCurrent(version:)``).
     /// - Returns: ``SessionClaim/claimed(_:)``, ``SessionClaim/claimedCurrent(version:)``, ``SessionClaim/busy`` when
     ///   another claim holds it, ``SessionClaim/absent``, or ``SessionClaim/unreadable(_:)`` (the claim is then released).
-    public func claim(id: String, claim: String, lease: Duration, knownVersion: Int64? = nil) async throws(PostgresStorageError) -> SessionClaim {
+    package func claim(id: String, claim: String, lease: Duration, knownVersion: Int64? = nil) async throws(PostgresStorageError) -> SessionClaim {
         let row = Self.rowID(for: id)
         let statement = SessionClaimStatement(rowID: row, claim: claim, lease: lease, now: database.clock.now(), knownVersion: knownVersion)
         let (sealed, version, exists) = try await database.perform("claim a session", commit: .asynchronous) { client in
@@ -174,7 +174,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     /// Extends a claim this request holds by `lease` from now.
     /// - Returns: Whether the claim was still this request's.
     @discardableResult
-    public func renew(id: String, claim: String, lease: Duration) async throws(PostgresStorageError) -> Bool {
+    package func renew(id: String, claim: String, lease: Duration) async throws(PostgresStorageError) -> Bool {
         var bindings = PostgresBindings()
         bindings.append(Self.rowID(for: id))
         bindings.append(claim)
@@ -195,7 +195,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     }
 
     /// Releases a claim without changing the session (the request changed nothing); nothing when it is not held.
-    public func release(id: String, claim: String) async throws(PostgresStorageError) {
+    package func release(id: String, claim: String) async throws(PostgresStorageError) {
         let statement = SessionReleaseStatement(rowID: Self.rowID(for: id), claim: claim)
         try await database.perform("release a session claim", commit: .asynchronous) { client in
             _ = try await client.execute(statement).first { _ in true }
@@ -204,7 +204,7 @@ public final class PostgresSessionStorage: Service, Sendable {
 
     /// How long a live session has been left alone (since it was stored, loaded, claimed or saved), without touching it;
     /// nil when there is none.
-    public func idleDuration(id: String) async throws(PostgresStorageError) -> Duration? {
+    package func idleDuration(id: String) async throws(PostgresStorageError) -> Duration? {
         var bindings = PostgresBindings()
         bindings.append(Self.rowID(for: id))
         database.appendNow(to: &bindings)
@@ -227,7 +227,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     /// or by no one without one. The old id finds nothing afterwards.
     /// - Returns: The new id and version; ``SessionRotation/conflict`` when another writer got there first or holds the
     ///   session; ``SessionRotation/gone`` when it expired or was removed.
-    public func rotate(id: String, document: [UInt8], expectedVersion: Int64, claim: String?) async throws(PostgresStorageError) -> SessionRotation {
+    package func rotate(id: String, document: [UInt8], expectedVersion: Int64, claim: String?) async throws(PostgresStorageError) -> SessionRotation {
         let row = Self.rowID(for: id)
         let newID = SecureToken.make()
         let newRow = Self.rowID(for: newID)
@@ -248,7 +248,7 @@ public final class PostgresSessionStorage: Service, Sendable {
 
     /// Deletes a session (nothing when there is none).
     /// - Parameter id: The session id.
-    public func remove(id: String) async throws(PostgresStorageError) {
+    package func remove(id: String) async throws(PostgresStorageError) {
         var bindings = PostgresBindings()
         bindings.append(Self.rowID(for: id))
         let query = PostgresQuery(unsafeSQL: "DELETE FROM haapi_gateway_sessions WHERE id = $1", binds: bindings)
@@ -258,7 +258,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     }
 
     /// How many live sessions there are, across every replica.
-    public func count() async throws(PostgresStorageError) -> Int {
+    package func count() async throws(PostgresStorageError) -> Int {
         let query = countStatement()
         let count = try await database.perform("count sessions") { client in
             try await client.query(query).decode(Int64.self).first { _ in true } ?? 0
@@ -268,7 +268,7 @@ public final class PostgresSessionStorage: Service, Sendable {
 
     /// Whether a live session nobody came back to since its first page (`returned` false) exists, which
     /// ``insert(id:document:lifetimes:address:withinCap:)`` could push out at the cap.
-    public func hasUntouched() async throws(PostgresStorageError) -> Bool {
+    package func hasUntouched() async throws(PostgresStorageError) -> Bool {
         var bindings = PostgresBindings()
         database.appendNow(to: &bindings)
         let query = PostgresQuery(
@@ -292,7 +292,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     /// back to it. Replicas storing at once near the cap take turns (an advisory lock for the transaction).
     /// - Returns: Whether it was stored, after pushing one out, or not at all (every session in use).
     /// - Throws: ``PostgresStorageError``; `serverError` when a session with this id exists.
-    public func insert(
+    package func insert(
         id: String,
         document: [UInt8],
         lifetimes: SessionLifetimes,
@@ -389,7 +389,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     /// Deletes every expired session.
     /// - Returns: How many were deleted.
     @discardableResult
-    public func sweep() async throws(PostgresStorageError) -> Int {
+    package func sweep() async throws(PostgresStorageError) -> Int {
         var bindings = PostgresBindings()
         database.appendNow(to: &bindings)
         let query = PostgresQuery(
@@ -429,7 +429,7 @@ public final class PostgresSessionStorage: Service, Sendable {
     }
 
     /// Whether sessions can be stored now (``PostgresDatabase/readiness()``), for `/readyz`.
-    public func readiness() async -> StorageReadiness {
+    package func readiness() async -> StorageReadiness {
         await database.readiness()
     }
 }

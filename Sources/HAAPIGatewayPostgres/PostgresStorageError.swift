@@ -5,9 +5,9 @@ import PostgresNIO
 /// Why the database could not do what was asked: unreachable, too slow, refusing, or holding a schema this gateway does
 /// not know. The caller turns it into a clear page ("try again"), never a crash. Its messages name no value, password
 /// or key: for server errors only the SQLSTATE.
-public struct PostgresStorageError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PostgresStorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Stable, machine-readable codes.
-    public enum Code: String, Sendable, Equatable {
+    package enum Code: String, Sendable, Equatable {
         /// The server cannot be reached, refused the connection or closed it.
         case unavailable
         /// No answer within the operation's time limit.
@@ -25,16 +25,16 @@ public struct PostgresStorageError: Error, Sendable, Equatable, CustomStringConv
     }
 
     /// The stable code.
-    public let code: Code
+    package let code: Code
     /// A message safe to log.
-    public let message: String
+    package let message: String
 
     init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { "\(code.rawValue): \(message)" }
+    package var description: String { "\(code.rawValue): \(message)" }
 
     /// Whether the server refused for lack of a privilege (SQLSTATE 42501, `insufficient_privilege`).
     var isMissingPrivilege: Bool { code == .serverError && message.hasSuffix("(SQLSTATE 42501)") }

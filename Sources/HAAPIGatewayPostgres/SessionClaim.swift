@@ -1,7 +1,7 @@
 import HAAPIGateway
 
 /// What ``PostgresSessionStorage/claim(id:claim:lease:knownVersion:)`` found.
-public enum SessionClaim: Sendable, Equatable {
+package enum SessionClaim: Sendable, Equatable {
     /// A live session, now held by the caller's claim.
     case claimed(StoredSession)
     /// A live session still at the version the caller holds (`knownVersion`), now held by the caller's claim; its

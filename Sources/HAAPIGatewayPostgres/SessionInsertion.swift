@@ -1,7 +1,7 @@
 import HAAPIGateway
 
 /// What storing a new session at the cap did (``PostgresSessionStorage/insert(id:document:lifetimes:address:withinCap:)``).
-public enum SessionInsertion: Sendable, Equatable {
+package enum SessionInsertion: Sendable, Equatable {
     /// Stored, below the cap.
     case inserted
     /// Stored, after pushing out a session nobody came back to.

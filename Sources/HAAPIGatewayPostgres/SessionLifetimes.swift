@@ -2,23 +2,23 @@ import HAAPIGateway
 
 /// How long a stored session lives: at most ``absolute`` after it was stored, and at most ``idle`` after it was last
 /// loaded or saved (`sessions.absoluteTimeoutSeconds`, `sessions.idleTimeoutSeconds`).
-public struct SessionLifetimes: Sendable, Equatable {
+package struct SessionLifetimes: Sendable, Equatable {
     /// The longest a session lives, used or not.
-    public var absolute: Duration
+    package var absolute: Duration
     /// The longest a session lives unused.
-    public var idle: Duration
+    package var idle: Duration
 
     /// Creates lifetimes.
     /// - Parameters:
     ///   - absolute: The longest a session lives.
     ///   - idle: The longest it lives unused.
-    public init(absolute: Duration, idle: Duration) {
+    package init(absolute: Duration, idle: Duration) {
         self.absolute = absolute
         self.idle = idle
     }
 
     /// The lifetimes of `settings`.
-    public init(_ settings: SessionSettings) {
+    package init(_ settings: SessionSettings) {
         self.init(absolute: .seconds(settings.absoluteTimeoutSeconds), idle: .seconds(settings.idleTimeoutSeconds))
     }
 }

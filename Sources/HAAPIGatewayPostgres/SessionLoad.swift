@@ -1,7 +1,7 @@
 import HAAPIGateway
 
 /// What ``PostgresSessionStorage/load(id:knownVersion:)`` found.
-public enum SessionLoad: Sendable, Equatable {
+package enum SessionLoad: Sendable, Equatable {
     /// A live session.
     case found(StoredSession)
     /// A live session still at the version the caller holds (`knownVersion`): its document was not read again.

@@ -1,7 +1,7 @@
 import HAAPIGateway
 
 /// What ``PostgresSessionStorage/rotate(id:document:expectedVersion:claim:)`` did.
-public enum SessionRotation: Sendable, Equatable {
+package enum SessionRotation: Sendable, Equatable {
     /// The session now has `id` (the old id finds nothing) and this version.
     case rotated(id: String, version: Int64)
     /// Another writer saved the session first, or another request holds it: nothing changed.

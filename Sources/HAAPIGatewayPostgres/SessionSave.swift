@@ -1,7 +1,7 @@
 import HAAPIGateway
 
 /// What ``PostgresSessionStorage/save(id:document:expectedVersion:claim:)`` did.
-public enum SessionSave: Sendable, Equatable {
+package enum SessionSave: Sendable, Equatable {
     /// The document is stored, with this new version.
     case saved(version: Int64)
     /// The session was saved by someone else since the caller loaded it (another request, another replica): nothing

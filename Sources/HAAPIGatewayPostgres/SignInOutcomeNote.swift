@@ -2,13 +2,13 @@ import HAAPIGateway
 
 /// A sign-in's outcome, noted beside its deliveries in the outbox (``PostgresOutbox/enqueue(_:claimingFor:ending:)``)
 /// so that replicas agree on a sign-in's one outcome.
-public struct SignInOutcomeNote: Sendable, Equatable {
+package struct SignInOutcomeNote: Sendable, Equatable {
     /// The sign-in's id (`signInId`).
-    public let signIn: String
+    package let signIn: String
     /// `success`, `error` or `cancelled`.
-    public let outcome: String
+    package let outcome: String
 
-    public init(signIn: String, outcome: String) {
+    package init(signIn: String, outcome: String) {
         self.signIn = signIn
         self.outcome = outcome
     }

@@ -6,15 +6,15 @@ import HAAPIGateway
 /// deliveries' leases. Tests inject a clock they move by hand, so that nothing waits for time to pass.
 ///
 /// Every statement compares against `COALESCE($n, now())` with this clock's reading bound as `$n`: nil is the database's.
-public struct StorageClock: Sendable {
+package struct StorageClock: Sendable {
     private let reading: (@Sendable () -> Date)?
 
     /// The database's own clock (`now()`).
-    public static let database = StorageClock(reading: nil)
+    package static let database = StorageClock(reading: nil)
 
     /// A clock read by calling `now` (tests).
     /// - Parameter now: Returns the current time.
-    public static func reading(_ now: @escaping @Sendable () -> Date) -> StorageClock {
+    package static func reading(_ now: @escaping @Sendable () -> Date) -> StorageClock {
         StorageClock(reading: now)
     }
 
