@@ -44,10 +44,10 @@ struct SetupGitCommand: AsyncParsableCommand {
         print("git asks \(GitCredentialHost.helper(executable: executable)) for \(gitHost.url) (\(gitHost.configurationKey) in ~/.gitconfig)")
     }
 
-    /// This executable's absolute path, symlinks resolved (`/proc/self/exe`), as git must find it from any directory.
+    /// This executable's absolute path, symlinks resolved (`Bundle.main`: on Linux `/proc/self/exe`), as git must find it
+    /// from any directory, whatever name it was run by.
     private static func executablePath() -> String {
-        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return target }
-        return Bundle.main.executablePath ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+        (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath().path
     }
 
     /// Runs `git` with `arguments` (found on `PATH`), its output and errors the user's; its exit status, nil when it did not run.

@@ -132,6 +132,15 @@ struct GitCredentialHelperTests {
                 #expect(result.status == 0 && result.standardOutput.isEmpty && result.standardError.isEmpty, "\(operation): \(result)")
             }
             #expect(try host.tokens().accessToken == tokens.accessToken, "store and erase change nothing")
+
+            // Written an hour ago, the access token has expired by the file's clock: get refreshes it first, where login
+            // got it, and answers the new one.
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: host.tokenFile.path)
+            let refreshed = try await host.shell(#"printf 'protocol=https\nhost=git.example.com\n' | haapi-gateway git-credential get"#)
+            let fresh = try host.tokens().accessToken
+            #expect(fresh != tokens.accessToken, "refreshed: \(refreshed.standardError)")
+            #expect(refreshed.standardOutput.contains("password=\(fresh)\n"))
+            #expect(try await ToolHost.userinfoStatus(demo, bearer: fresh) == 200)
         }
     }
 

@@ -93,6 +93,36 @@ struct KubeCredentialPluginTests {
         }
     }
 
+    @Test(
+        "an ID token expiring within a minute while the access token does not is refreshed first: the client gets the new one",
+        .enabled(if: TestTools.kubernetesClientAvailable, "needs the Python Kubernetes client (PyPI kubernetes; .ci/run installs it)")
+    )
+    func shortLivedIDTokenIsRefreshed() async throws {
+        try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
+            let host = try await ToolHost.signedIn(demo)
+            // The file now holds an ID token that expires in 20 s (its payload is read unverified, to know when), beside an
+            // access token valid for about 300 s: an upstream may give ID tokens a shorter life.
+            var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: host.tokenFile)) as? [String: Any])
+            var token = try #require(document["token"] as? [String: Any])
+            let exp = Int(Date().timeIntervalSince1970) + 20
+            let payload = Data(#"{"sub":"demo","exp":\#(exp)}"#.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            let shortLived = "eyJhbGciOiJub25lIn0.\(payload).c2ln"
+            token["idToken"] = shortLived
+            document["token"] = token
+            try JSONSerialization.data(withJSONObject: document).write(to: host.tokenFile)
+            let before = try host.tokens()
+
+            let loaded = try await Self.load(try Self.kubeconfig(in: host.home), host: host)
+            let after = try host.tokens()
+            #expect(after.accessToken != before.accessToken, "refreshed: \(loaded.errors)")
+            let fresh = try #require(after.idToken)
+            #expect(fresh != shortLived)
+            #expect(loaded.authorization == "Bearer " + fresh)
+            #expect(loaded.expiry == Self.expiry(of: fresh))
+        }
+    }
+
     @Test("an apiVersion the plugin does not answer, or KUBERNETES_EXEC_INFO that is not an ExecCredential, is one line and exit 78")
     func refusesOtherVersions() async throws {
         let host = try ToolHost.empty()
