@@ -100,8 +100,7 @@ struct GitCredentialHelperTests {
     }
 
     @Test(
-        "git-credential get answers the access token with its expiry for https, nothing for plain http to another host; store and erase keep nothing and end nothing",
-        .enabled(if: TestTools.gitAvailable, "needs git (.ci/run installs it)")
+        "git-credential get answers the access token with its expiry for https, nothing for plain http to another host; store and erase keep nothing and end nothing"
     )
     func theProtocolAsGitSpeaksIt() async throws {
         try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
@@ -144,7 +143,7 @@ struct GitCredentialHelperTests {
         }
     }
 
-    @Test("setup-git refuses plain http to another host, and a host with a path, in one line")
+    @Test("setup-git refuses plain http to another host, and a host with a path, naming --host (exit 64) and writing nothing")
     func setupGitRefusesBadHosts() async throws {
         let host = try ToolHost.empty()
         for bad in ["http://git.example.com", "git.example.com/team", "https://git.example.com/team/app.git", "a host"] {
