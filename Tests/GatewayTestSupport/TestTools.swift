@@ -20,6 +20,15 @@ enum TestTools {
     /// Python's requests-oauth2client: a maintained RFC 8628 device client this project did not write.
     static let deviceClientAvailable: Bool = requireAll || pythonHas("requests_oauth2client")
 
+    /// git (with its `git http-backend`), for the git credential helper's test: a real `git clone` over smart HTTP.
+    static let gitAvailable: Bool = requireAll || onPath("git")
+
+    /// The official Kubernetes client for Python, whose kubeconfig loader runs exec credential plugins as kubectl does.
+    static let kubernetesClientAvailable: Bool = requireAll || pythonHas("kubernetes")
+
+    /// The Docker SDK for Python, whose credential store runs `docker-credential-<name>` helpers as Docker does.
+    static let dockerSDKAvailable: Bool = requireAll || pythonHas("docker")
+
     /// Headless Chromium with its driver, and Python's selenium.
     static let browserAvailable: Bool =
         requireAll
@@ -43,6 +52,13 @@ enum TestTools {
     /// PostgreSQL's initdb, postgres, psql and pg_dump (Debian's `postgresql`), for the storage tests, which start a
     /// server of their own (`PostgresTestServer`).
     static let postgresAvailable: Bool = requireAll || PostgresTestServer.binaries != nil
+
+    /// Whether `program` is an executable file in a directory of `PATH`.
+    static func onPath(_ program: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(program)")
+        }
+    }
 
     /// Whether python3 imports `module`. Started with ``SpawnedProcess``, never Foundation's `Process`: once one of those
     /// has run, Foundation watches every child of the test process from a dispatch source of its own, and the tests'

@@ -77,11 +77,14 @@ struct TemplateLibrary: Sendable {
         return String(decoding: renderer.output, as: UTF8.self)
     }
 
-    /// `templates/` in the current directory, else next to the executable (or up to three levels up).
+    /// `templates/` in the current directory, else next to the executable (or up to three levels up). The executable is
+    /// the file running (`Bundle.main`, symlinks resolved), not the program's name as run: a program found on `PATH`
+    /// (kubectl's exec plugin, Docker's `docker-credential-<name>`, a shell) has only its name there.
     static func defaultDirectory() -> URL? {
         let fileManager = FileManager.default
         var candidates = [URL(fileURLWithPath: fileManager.currentDirectoryPath).appendingPathComponent("templates")]
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        let running = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments.first ?? "")
+        let executable = running.resolvingSymlinksInPath().deletingLastPathComponent()
         // Next to the executable, or up to three levels above it (`.build/<triple>/debug/haapi-gateway` in a checkout).
         var directory = executable
         for _ in 0...3 {

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import HAAPI
+import HAAPIGateway
+
+/// `haapi-gateway git-credential`: git's credential helper (git-credential(1)), which `setup-git` configures for a host.
+/// `get` answers with a fixed username and the access token as the password, refreshed first when it expires within a
+/// minute; `store` and `erase` keep and delete nothing.
+struct GitCredentialCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "git-credential",
+        abstract: "git's credential helper: the access token of 'login' as the password (configured by setup-git).",
+        discussion: """
+            git runs it with an operation and the request on standard input (key=value lines). get answers \
+            username=\(GitCredentialAnswer.username), password=<the access token> and password_expiry_utc (its expiry, Unix \
+            time), the token refreshed first when it expires within \(Int(CredentialHelperToken.minimumValidSeconds)) s, \
+            under the token file's lock as token refreshes; it answers nothing for plain http to a host other than this one \
+            (a loopback address), which would carry the token in clear. store and erase read the request and keep or \
+            delete nothing (erase never ends the sign-in); other operations are ignored, as git-credential(1) asks. \
+            DPoP-bound tokens are refused: git cannot send the proof each request needs (use haapi-gateway proxy). \
+            Exit status: 0 answered, or nothing to answer; 1 no sign-in (run haapi-gateway login), the refresh refused or \
+            failed, DPoP-bound tokens, a request that is not key=value lines; 78 bad configuration or token file.
+            """
+    )
+
+    @OptionGroup var host: HostTokenOptions
+
+    @Argument(help: ArgumentHelp("git's operation: get, store or erase.", valueName: "operation"))
+    var operation: String
+
+    func run() async throws {
+        let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        guard operation == "get" else { return }
+        let request: GitCredentialRequest
+        switch GitCredentialRequest.parse(input) {
+        case .success(let parsed): request = parsed
+        case .failure(let problem): exitWith("haapi-gateway: \(problem.message)", status: problem.exitStatus)
+        }
+        guard request.isSafeForToken else {
+            let place = "\(request.scheme ?? "?")://\(request.host ?? "?")"
+            FileHandle.standardError.write(
+                Data(
+                    "haapi-gateway: git-credential answers https, and http to this host only: not sending the token to \(LogText.untrusted(place))\n"
+                        .utf8
+                )
+            )
+            return
+        }
+        let (tokens, written) = await host.currentOrExit(validFor: CredentialHelperToken.minimumValidSeconds)
+        switch CredentialHelperToken.accessToken(of: tokens, writtenAt: written, path: host.tokenFile.path, tool: "git") {
+        case .success(let token): FileHandle.standardOutput.write(Data(GitCredentialAnswer(token: token).text.utf8))
+        case .failure(let problem): exitWith("haapi-gateway: \(problem.message)", status: problem.exitStatus)
+        }
+    }
+}
