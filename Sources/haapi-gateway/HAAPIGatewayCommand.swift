@@ -8,6 +8,7 @@ struct HAAPIGatewayCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, LoginCommand.self, TokenCommand.self, KeepCommand.self, LogoutCommand.self, CheckConfigCommand.self,
             DoctorCommand.self,
+            ProxyCommand.self,
             RenderCommand.self, DemoServerCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
