@@ -24,9 +24,10 @@ struct ProxyCommand: AsyncParsableCommand {
             when there are none (no sign-in, a refresh refused or failed) the answer is 503 with one line saying why; a \
             target that cannot be reached, 502. One line per request on standard error (method, path without its query, \
             status, milliseconds; never a token); --log-level warning silences them. The proxy's address is printed on \
-            standard output once it listens. SIGTERM or SIGINT stops it. Exit status: 0 stopped; 78 --to or --listen \
-            refused (plain http to a host that is not loopback, an address that is not loopback) or a bad configuration; \
-            69 the address is in use; 1 another failure to start.
+            standard output once it listens. SIGTERM or SIGINT stops it. The configuration (upstream options, --via) is \
+            used only for a refresh: a problem with it answers that request 503 with its line. Exit status: 0 stopped; 78 \
+            --to, --listen, --host or --port refused (plain http to a host that is not loopback, an address that is not \
+            loopback); 69 the address is in use; 1 another failure to start.
             """
     )
 

@@ -87,9 +87,17 @@ struct ProxyCommandTests {
         return (Int(output[output.index(after: cut)...]) ?? 0, String(output[..<cut]), result)
     }
 
-    /// The lines of the proxy's request log (each with ` ms`).
-    private static func requestLines(_ proxy: RunningGateway) -> [String] {
-        proxy.standardError.split(separator: "\n").map(String.init).filter { $0.contains(" ms") && $0.contains("haapi-gateway") }
+    /// The lines of the proxy's request log (each with ` ms`), once there are `count` of them (what the proxy wrote
+    /// reaches the test through a pipe, maybe after curl's answer): more would be a line too many.
+    private static func requestLines(_ proxy: RunningGateway, count: Int) async throws -> [String] {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var lines: [String] = []
+        repeat {
+            lines = proxy.standardError.split(separator: "\n").map(String.init).filter { $0.contains(" ms") && $0.contains("haapi-gateway") }
+            if lines.count >= count { break }
+            try await Task.sleep(for: .milliseconds(50))
+        } while ContinuousClock.now < deadline
+        return lines
     }
 
     /// Stops the proxy with `signal` and returns its exit status.
@@ -129,7 +137,7 @@ struct ProxyCommandTests {
             let second = try await Self.curl(setup.curlArguments(proxy: address))
             #expect(second.status == 200, "\(second.body)")
 
-            let lines = Self.requestLines(proxy)
+            let lines = try await Self.requestLines(proxy, count: 2)
             #expect(lines.count == 2, "one line per request: \(lines)")
             #expect(lines.first?.contains("GET /oauth/v2/oauth-userinfo 200") == true, "\(lines)")
             #expect(lines.first?.contains("use_dpop_nonce: sent again with the server's nonce") == true, "the demo demanded a nonce: \(lines)")
@@ -142,8 +150,8 @@ struct ProxyCommandTests {
             let asBearer = try await Self.curl(["-H", "Authorization: Bearer \(signedIn.accessToken)", userinfo])
             #expect(asBearer.status == 401)
 
-            Self.expectNoSecret(in: proxy, [signedIn.accessToken, signedIn.refreshToken, signedIn.idToken])
             #expect(try await Self.stop(proxy, SIGINT) == 0, "SIGINT stops it: \(proxy.standardError)")
+            Self.expectNoSecret(in: proxy, [signedIn.accessToken, signedIn.refreshToken, signedIn.idToken])
         }
     }
 
@@ -161,9 +169,9 @@ struct ProxyCommandTests {
             let answer = try await Self.curl([address + "/oauth/v2/oauth-userinfo"])
             #expect(answer.status == 200, "\(answer.body) \(proxy.standardError)")
             #expect(answer.body.contains(#""sub":"demo""#), "\(answer.body)")
-            #expect(Self.requestLines(proxy).count == 1)
-            Self.expectNoSecret(in: proxy, [signedIn.accessToken, signedIn.refreshToken, signedIn.idToken])
+            #expect(try await Self.requestLines(proxy, count: 1).count == 1)
             #expect(try await Self.stop(proxy) == 0, "\(proxy.standardError)")
+            Self.expectNoSecret(in: proxy, [signedIn.accessToken, signedIn.refreshToken, signedIn.idToken])
 
             // A target where nothing listens (port 1): 502 at once, saying so.
             let (nowhere, nowhereAddress) = try await Self.proxy([
@@ -314,13 +322,13 @@ struct ProxyCommandTests {
         #expect(api.requests.count == forwarded, "none reached the target")
         #expect(elsewhere.requests.isEmpty, "none reached the other server")
 
-        let lines = Self.requestLines(proxy)
+        let lines = try await Self.requestLines(proxy, count: 15)
         #expect(lines.count == 15, "one line per request: \(lines.joined(separator: "\n"))")
         #expect(lines.first?.contains("POST /upload?… 200") == true, "\(lines)")
         #expect(!proxy.standardError.contains("QUERY-SECRET"), "no query in the log")
         #expect(lines.contains { $0.contains("use_dpop_nonce: the body was streamed") })
-        Self.expectNoSecret(in: proxy, [signedIn.accessToken, signedIn.refreshToken, signedIn.idToken] + proofs)
         #expect(try await Self.stop(proxy) == 0)
+        Self.expectNoSecret(in: proxy, [signedIn.accessToken, signedIn.refreshToken, signedIn.idToken] + proofs)
     }
 
     @Test(
@@ -343,23 +351,49 @@ struct ProxyCommandTests {
         #expect(port.standardError.contains("the proxy listens where --listen says"), "\(port.standardError)")
 
         let (proxy, address) = try await Self.proxy(["--to", "https://api.example.com", "--listen", "127.0.0.1:0", "--token-file", missing.path])
-        #expect(proxy.standardError.contains("no sign-in in \(missing.path) yet"), "\(proxy.standardError)")
+        _ = try await proxy.waitForOutput("(no sign-in in .* yet)", inStandardError: true)
         let answer = try await Self.curl([address + "/me"])
         #expect(answer.status == 503)
         #expect(answer.body == "haapi-gateway proxy: no token to add: no sign-in in \(missing.path): run haapi-gateway login\n")
-        #expect(Self.requestLines(proxy).first?.contains("GET /me 503") == true, "the line says why: \(proxy.standardError)")
-        #expect(Self.requestLines(proxy).first?.contains("run haapi-gateway login") == true)
+        let line = try await Self.requestLines(proxy, count: 1).first
+        #expect(line?.contains("GET /me 503") == true, "the line says why: \(proxy.standardError)")
+        #expect(line?.contains("run haapi-gateway login") == true)
         #expect(try await Self.stop(proxy) == 0)
     }
 
     @Test(
-        "an access token that expired by the file's clock is refreshed once, under the lock, for five requests at once; all pass and the sign-in survives"
+        "an access token that expired by the file's clock is refreshed once, under the lock, for five requests at once; all pass and the sign-in survives; with no upstream to refresh at, or a configuration that cannot be read, 503 and the proxy goes on"
     )
     func refreshesUnderTheLock() async throws {
         try await SignedInHost.withDemo({ _ in }) { demo in
             let tokenFile = try await SignedInHost.login(demo)
             let signedIn = try Tokens.read(tokenFile)
             try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: tokenFile.path)
+
+            // With an upstream where nothing listens, the refresh cannot be made: each request is answered 503 saying why,
+            // and the proxy goes on.
+            let (stranded, strandedAddress) = try await Self.proxy([
+                "--to", demo.baseURL.absoluteString, "--listen", "127.0.0.1:0", "--token-file", tokenFile.path, "--upstream",
+                "http://127.0.0.1:1/oauth/v2/oauth-anonymous", "--client-id", DemoServer.clientID,
+            ])
+            for _ in 0..<2 {
+                let refused = try await Self.curl([strandedAddress + "/oauth/v2/oauth-userinfo"])
+                #expect(refused.status == 503)
+                #expect(refused.body.hasPrefix("haapi-gateway proxy: no token to add: the upstream could not be reached"), "\(refused.body)")
+            }
+            #expect(stranded.isRunning, "the proxy goes on: \(stranded.ending) \(stranded.standardError)")
+            #expect(try await Self.stop(stranded) == 0)
+            // A configuration file that cannot be read is found by the refresh that needs it: 503 with its line.
+            let missingConfiguration = tokenFile.deletingLastPathComponent().appendingPathComponent("missing.yaml").path
+            let (misconfigured, misconfiguredAddress) = try await Self.proxy([
+                "--to", demo.baseURL.absoluteString, "--listen", "127.0.0.1:0", "--token-file", tokenFile.path, "--config", missingConfiguration,
+            ])
+            let unconfigured = try await Self.curl([misconfiguredAddress + "/oauth/v2/oauth-userinfo"])
+            #expect(unconfigured.status == 503)
+            #expect(unconfigured.body.contains("configuration file \(missingConfiguration) cannot be read"), "\(unconfigured.body)")
+            #expect(try await Self.stop(misconfigured) == 0)
+            #expect(try Tokens.read(tokenFile).accessToken == signedIn.accessToken, "nothing was refreshed")
+
             // At trace level: whatever the refresh logs, no token is in it.
             let (proxy, address) = try await Self.proxy([
                 "--to", demo.baseURL.absoluteString, "--listen", "127.0.0.1:0", "--token-file", tokenFile.path, "--log-level", "trace",
@@ -379,8 +413,8 @@ struct ProxyCommandTests {
                 environment: SignedInHost.environment
             )
             #expect(token.status == 0, "the sign-in survived: \(token.standardError)")
-            Self.expectNoSecret(in: proxy, [signedIn.accessToken, signedIn.refreshToken, refreshed.accessToken, refreshed.refreshToken])
             #expect(try await Self.stop(proxy) == 0)
+            Self.expectNoSecret(in: proxy, [signedIn.accessToken, signedIn.refreshToken, refreshed.accessToken, refreshed.refreshToken])
         }
     }
 }
