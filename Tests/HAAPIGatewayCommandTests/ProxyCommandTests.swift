@@ -1,6 +1,7 @@
 import Foundation
 import HAAPI
 import HAAPIDemoServer
+import HAAPIGateway
 import Testing
 
 @testable import GatewayTestSupport
@@ -329,6 +330,19 @@ struct ProxyCommandTests {
         #expect(lines.contains { $0.contains("use_dpop_nonce: the body was streamed") })
         #expect(try await Self.stop(proxy) == 0)
         Self.expectNoSecret(in: proxy, [signedIn.accessToken, signedIn.refreshToken, signedIn.idToken] + proofs)
+    }
+
+    @Test("--help says what the code does: the default address, the body bound, the exit statuses")
+    func help() async throws {
+        let help = try await runGateway(["proxy", "--help"])
+        #expect(help.status == 0)
+        let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("(default: 127.0.0.1:\(ProxyListenAddress.defaultPort))"), "\(text)")
+        #expect(HostProxy.replayableBodyLimit == 1 << 20 && text.contains("a request body of at most 1 MiB"))
+        #expect(text.contains("--min-valid-seconds <seconds> Refresh first when the access token expires within this many seconds. (default: 60)"))
+        for status in ["Exit status: 0 stopped; 78 --to, --listen, --host or --port refused", "69 the address is in use"] {
+            #expect(text.contains(status), "\(status)")
+        }
     }
 
     @Test(
