@@ -58,9 +58,18 @@ struct DeviceClientOptions: ParsableArguments {
     /// The device client; exits 78 when its secret file cannot be read.
     func credentials() -> DeviceClientCredentials {
         do {
-            return try DeviceClientCredentials.load(clientID: deviceClient ?? "", secretFile: deviceClientSecretFile)
+            return try loadedCredentials()
         } catch {
             exitWith("haapi-gateway: \(error.message)", status: error.exitStatus)
+        }
+    }
+
+    /// The device client, or why not (78: its secret file cannot be read).
+    func loadedCredentials() throws(HostTokenProblem) -> DeviceClientCredentials {
+        do {
+            return try DeviceClientCredentials.load(clientID: deviceClient ?? "", secretFile: deviceClientSecretFile)
+        } catch {
+            throw HostTokenProblem(error.message, exitStatus: error.exitStatus)
         }
     }
 
@@ -68,9 +77,20 @@ struct DeviceClientOptions: ParsableArguments {
     /// 1 otherwise).
     func connect(to gateway: URL, logger: Logger) async -> DeviceAuthorizationClient {
         do {
-            return try await DeviceAuthorizationClient.connect(to: gateway, credentials: credentials(), logger: logger)
+            return try await connected(to: gateway, logger: logger)
         } catch {
             exitWith("haapi-gateway: \(error.message)", status: error.exitStatus)
+        }
+    }
+
+    /// Reads the central gateway's metadata and sets up the device client, or says why not (78 bad configuration, 1
+    /// otherwise), for a command that goes on after a failed refresh (`proxy`).
+    func connected(to gateway: URL, logger: Logger) async throws(HostTokenProblem) -> DeviceAuthorizationClient {
+        let credentials = try loadedCredentials()
+        do {
+            return try await DeviceAuthorizationClient.connect(to: gateway, credentials: credentials, logger: logger)
+        } catch {
+            throw HostTokenProblem(error.message, exitStatus: error.exitStatus)
         }
     }
 }

@@ -10,6 +10,7 @@ struct HAAPIGatewayCommand: AsyncParsableCommand {
             ServeCommand.self, LoginCommand.self, TokenCommand.self, KeepCommand.self, LogoutCommand.self, CheckConfigCommand.self,
             DoctorCommand.self,
             GitCredentialCommand.self, SetupGitCommand.self, KubeCredentialCommand.self, DockerCredentialCommand.self,
+            ProxyCommand.self,
             RenderCommand.self, DemoServerCommand.self,
         ],
         defaultSubcommand: ServeCommand.self

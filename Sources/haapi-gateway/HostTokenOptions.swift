@@ -17,18 +17,27 @@ struct HostTokenOptions: ParsableArguments {
         try device.validate(against: options)
     }
 
-    /// The tokens, refreshed first when they expire within `minimum` seconds, or why not.
+    /// The tokens, refreshed first when they expire within `minimum` seconds, or why not. It never ends the process: an
+    /// upstream that cannot be set up or reached for the refresh is a problem like any other (`proxy` answers with it
+    /// and goes on).
     func current(validFor minimum: TimeInterval) async -> Result<(tokens: OAuthTokens, written: Date), HostTokenProblem> {
         let path = tokenFile.path
         let logger = terminalLogger(level: options.logLevel)
         let (options, device) = (options, device)
         var issuer: TokenIssuer?
+        var setUpProblem: HostTokenProblem?
         let result = await CurrentTokens(path: path).get(validFor: minimum) { () async throws(HAAPIError) -> TokenManager in
-            let made = await TokenIssuer.make(options: options, device: device, tokenPath: path, use: .refresh, logger: logger)
-            issuer = made
-            return made.tokenManager
+            do throws(HostTokenProblem) {
+                let made = try await TokenIssuer.connect(options: options, device: device, tokenPath: path, use: .refresh, logger: logger)
+                issuer = made
+                return made.tokenManager
+            } catch {
+                setUpProblem = error
+                throw HAAPIError(.invalidConfiguration, error.message)
+            }
         }
         await issuer?.shutdown()
+        if case .failure = result, let setUpProblem { return .failure(setUpProblem) }
         return result
     }
 

@@ -16,7 +16,8 @@ struct TokenCommand: AsyncParsableCommand {
             The refresh goes where the tokens came from: the upstream and client 'login' recorded in the file (its client \
             authentication from the configuration, as for 'login'), or the configured upstream, or --via a central gateway. \
             Exit status: 0 printed; 1 no sign-in (run haapi-gateway login), the refresh refused (invalid_grant deletes the \
-            file: sign in again) or failed, no ID token, or --header for DPoP-bound tokens; 78 bad configuration or token file.
+            file: sign in again) or failed, no ID token, or --header for DPoP-bound tokens (use 'proxy', which adds a proof \
+            to each request); 78 bad configuration or token file.
             """
     )
 
@@ -31,7 +32,9 @@ struct TokenCommand: AsyncParsableCommand {
     @Flag(name: .customLong("id-token"), help: "Print the ID token instead.")
     var idToken = false
 
-    @Flag(help: "Print a whole Authorization header value (Bearer …); refused for DPoP-bound tokens, which need a proof per request.")
+    @Flag(
+        help: "Print a whole Authorization header value (Bearer …); refused for DPoP-bound tokens, which need a proof per request: use 'proxy'."
+    )
     var header = false
 
     @Flag(help: "Print one JSON object: tokenType, expiresAt, expiresIn, scope and subject (no token).")
@@ -58,7 +61,7 @@ struct TokenCommand: AsyncParsableCommand {
         if header {
             guard !tokens.isDPoPBound else {
                 exitWith(
-                    "haapi-gateway: the access token in \(path) is DPoP-bound: every request needs a DPoP proof made with the key in that file, which a header value alone cannot carry",
+                    "haapi-gateway: the access token in \(path) is DPoP-bound: every request needs a DPoP proof made with the key in that file, which a header value alone cannot carry; haapi-gateway proxy --to URL adds one to every request it forwards",
                     status: 1
                 )
             }

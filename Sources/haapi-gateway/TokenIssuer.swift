@@ -25,6 +25,25 @@ struct TokenIssuer {
     ///   - tokenPath: The token file, for messages.
     ///   - use: What the command does with the tokens, for messages.
     static func make(options: ConfigurationOptions, device: DeviceClientOptions, tokenPath: String, use: Use, logger: Logger) async -> TokenIssuer {
+        do {
+            return try await connect(options: options, device: device, tokenPath: tokenPath, use: use, logger: logger)
+        } catch {
+            exitWith("haapi-gateway: \(error.message)", status: error.exitStatus)
+        }
+    }
+
+    /// The central gateway with `--via`, else the configured upstream, or why it cannot be set up (78 bad configuration,
+    /// 1 unreachable), for a command that goes on after a failed refresh (`proxy`).
+    /// - Parameters:
+    ///   - tokenPath: The token file, for messages.
+    ///   - use: What the command does with the tokens, for messages.
+    static func connect(
+        options: ConfigurationOptions,
+        device: DeviceClientOptions,
+        tokenPath: String,
+        use: Use,
+        logger: Logger
+    ) async throws(HostTokenProblem) -> TokenIssuer {
         var device = device
         // Tokens `login --via` got from a central gateway go back there, as the device client it recorded, unless the
         // command names an upstream or another gateway.
@@ -33,7 +52,7 @@ struct TokenIssuer {
             device.deviceClient = device.deviceClient ?? origin.clientID
         }
         if let gateway = device.gateway {
-            let client = await device.connect(to: gateway, logger: logger)
+            let client = try await device.connected(to: gateway, logger: logger)
             return TokenIssuer(
                 name: "gateway",
                 tokenManager: client.tokenManager,
@@ -41,7 +60,7 @@ struct TokenIssuer {
                 shutdown: { try? await client.shutdown() }
             )
         }
-        let client = await UpstreamClient.make(options: options, tokenPath: tokenPath, use: use, logger: logger)
+        let client = try await UpstreamClient.connect(options: options, tokenPath: tokenPath, use: use, logger: logger)
         return TokenIssuer(
             name: "upstream",
             tokenManager: client.tokenManager,

@@ -8,10 +8,31 @@ enum UpstreamClient {
     /// - Parameters:
     ///   - tokenPath: The token file, for messages.
     ///   - use: What the command does with the tokens, for messages.
-    /// - Returns: A client, or exits 78 when the configuration names no real upstream (the embedded demo upstream lives
-    ///   only as long as the command that started it, so its tokens cannot be refreshed or revoked later: the line says
-    ///   what to do with such a file).
+    /// - Returns: A client, or exits with ``connect(options:tokenPath:use:logger:)``'s problem (78 when the configuration
+    ///   names no real upstream, 1 when it cannot be reached).
     static func make(options: ConfigurationOptions, tokenPath: String, use: TokenIssuer.Use, logger: Logger) async -> HAAPIClient {
+        do {
+            return try await connect(options: options, tokenPath: tokenPath, use: use, logger: logger)
+        } catch {
+            exitWith("haapi-gateway: \(error.message)", status: error.exitStatus)
+        }
+    }
+
+    /// A client, or why not as a value, for a command that goes on after a failed refresh (`proxy`).
+    /// - Parameters:
+    ///   - tokenPath: The token file, for messages.
+    ///   - use: What the command does with the tokens, for messages.
+    /// - Throws: 78 when the configuration names no real upstream (the embedded demo upstream lives only as long as the
+    ///   command that started it, so its tokens cannot be refreshed or revoked later: the line says what to do with such
+    ///   a file) or cannot be loaded; 1 when the upstream cannot be reached.
+    static func connect(
+        options: ConfigurationOptions,
+        tokenPath: String,
+        use: TokenIssuer.Use,
+        logger: Logger
+    ) async throws(HostTokenProblem)
+        -> HAAPIClient
+    {
         var effective = options
         let loaded = Result { () throws(ConfigurationError) in try options.loadConfiguration(hostSide: true) }
         // The configuration names no upstream (a client secret alone is then a mistake): the one `login` recorded in the
@@ -24,7 +45,7 @@ enum UpstreamClient {
         do {
             configuration = effective.upstream == options.upstream ? try loaded.get() : try effective.loadConfiguration(hostSide: true)
         } catch {
-            exitWith("haapi-gateway: \(error.description)", status: 78)
+            throw HostTokenProblem(error.description, exitStatus: 78)
         }
         guard case .haapi(let upstream) = configuration.upstream else {
             let demo =
@@ -32,15 +53,15 @@ enum UpstreamClient {
                 case .revoke: "nothing can use them any more, so just delete \(tokenPath)"
                 case .refresh: "they cannot be refreshed: sign in again with an upstream"
                 }
-            exitWith(
-                "haapi-gateway: no upstream is configured to \(use == .revoke ? "revoke" : "refresh") the tokens of \(tokenPath) at: set the one they came from (--upstream, upstream.baseURL); if they came from the embedded demo upstream (login without one), which ended with that login, \(demo)",
-                status: 78
+            throw HostTokenProblem(
+                "no upstream is configured to \(use == .revoke ? "revoke" : "refresh") the tokens of \(tokenPath) at: set the one they came from (--upstream, upstream.baseURL); if they came from the embedded demo upstream (login without one), which ended with that login, \(demo)",
+                exitStatus: 78
             )
         }
         do {
             return try await HAAPIClient(configuration: upstream, logger: logger)
         } catch {
-            exitWith("haapi-gateway: the upstream could not be reached: \(error.message)", status: 1)
+            throw HostTokenProblem("the upstream could not be reached: \(error.message)")
         }
     }
 }

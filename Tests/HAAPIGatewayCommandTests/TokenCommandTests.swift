@@ -179,7 +179,7 @@ import Testing
         }
     }
 
-    @Test("no sign-in: exit 1 saying to run login; DPoP-bound tokens: --header refuses, saying why")
+    @Test("no sign-in: exit 1 saying to run login; DPoP-bound tokens: --header refuses, saying why and naming proxy")
     func refusals() async throws {
         let missing = try Repository.temporaryDirectory().appendingPathComponent("nothing.json")
         let none = try await Self.token([], missing)
@@ -190,6 +190,7 @@ import Testing
             let header = try await Self.token(["--header"], tokenFile)
             #expect(header.status == 1)
             #expect(header.standardError.contains("is DPoP-bound: every request needs a DPoP proof"), "\(header.standardError)")
+            #expect(header.standardError.contains("haapi-gateway proxy --to URL adds one"), "names the command that can: \(header.standardError)")
             #expect(header.standardOutput.isEmpty)
         }
     }

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import HAAPI
+import HAAPIGateway
+import Logging
+import ServiceLifecycle
+
+/// `haapi-gateway proxy --to https://api.example.com`: a local HTTP proxy on loopback that forwards each request to
+/// that origin with the sign-in of `login` added (``HostProxy``), for programs that cannot use its tokens themselves.
+struct ProxyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "proxy",
+        abstract: "Forward requests from this host to one API with the sign-in of 'login' added, DPoP-bound tokens too.",
+        discussion: """
+            Listens on --listen (loopback only) and forwards every request sent to it to the same path under --to, and \
+            nowhere else: CONNECT, a request naming another host and a path with a . or .. segment are refused, and so \
+            are requests from web pages (Origin, Sec-Fetch-*). Hop-by-hop fields and the client's own Authorization and \
+            DPoP are dropped; the proxy adds Authorization: Bearer <token>, or for a DPoP-bound token Authorization: DPoP \
+            <token> and a new DPoP proof (htm, htu of the target URL without query, ath, signed with the key in the token \
+            file). A use_dpop_nonce challenge is answered once with the server's nonce, which is kept for the next requests; \
+            for that a request body of at most 1 MiB (by its Content-Length) is held in memory, a larger one streams and \
+            its challenge goes to the client. Answers stream back. The tokens are read for every request and refreshed \
+            first, under the lock beside the token file as 'token' does, when they expire within --min-valid-seconds; \
+            when there are none (no sign-in, a refresh refused or failed) the answer is 503 with one line saying why; a \
+            target that cannot be reached, 502. One line per request on standard error (method, path without its query, \
+            status, milliseconds; never a token); --log-level warning silences them. The proxy's address is printed on \
+            standard output once it listens. SIGTERM or SIGINT stops it. The configuration (upstream options, --via) is \
+            used only for a refresh: a problem with it answers that request 503 with its line. Exit status: 0 stopped; 78 \
+            --to, --listen, --host or --port refused (plain http to a host that is not loopback, an address that is not \
+            loopback); 69 the address is in use; 1 another failure to start.
+            """
+    )
+
+    @OptionGroup var host: HostTokenOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Where requests go: an origin, with a base path if wanted (https://api.example.com/v1); https, or plain http to a loopback address.",
+            valueName: "url"
+        )
+    )
+    var to: String
+
+    @Option(
+        help: ArgumentHelp(
+            "Where the proxy listens: ADDRESS:PORT on loopback (127.0.0.1, ::1 or localhost; port 0 picks a free one).",
+            valueName: "address:port"
+        )
+    )
+    var listen: String = "127.0.0.1:\(ProxyListenAddress.defaultPort)"
+
+    @Option(
+        name: .customLong("min-valid-seconds"),
+        help: ArgumentHelp("Refresh first when the access token expires within this many seconds.", valueName: "seconds")
+    )
+    var minimumValidSeconds: Int = 60
+
+    func validate() throws {
+        guard (0...86_400).contains(minimumValidSeconds) else { throw ValidationError("--min-valid-seconds must be between 0 and 86400") }
+    }
+
+    func run() async throws {
+        let target: ProxyTarget, address: ProxyListenAddress
+        do {
+            target = try ProxyTarget(to)
+            address = try ProxyListenAddress(listen)
+        } catch {
+            exitWith("haapi-gateway: \(error.message)", status: 78)
+        }
+        if host.options.host != nil || host.options.port != nil {
+            exitWith("haapi-gateway: --host and --port set login's local gateway; the proxy listens where --listen says (ADDRESS:PORT)", status: 78)
+        }
+        let logger = LoggingSettings(level: host.options.logLevel.flatMap { Logger.Level(rawValue: $0) } ?? .info).makeLogger(label: "haapi-gateway")
+        let tokenPath = host.tokenFile.path
+        if !FileManager.default.fileExists(atPath: tokenPath) {
+            logger.warning("no sign-in in \(tokenPath) yet: every request is answered 503 until haapi-gateway login")
+        }
+        let (host, minimum) = (host, TimeInterval(minimumValidSeconds))
+        let proxy = HostProxy(target: target, tokens: { await host.current(validFor: minimum).map(\.tokens) }, logger: logger)
+        // The listener's own lines (where it listens) stay out: the address is printed once, on standard output.
+        var listenerLogger = logger
+        listenerLogger.logLevel = .warning
+        let application = proxy.application(listening: address, logger: listenerLogger) { url in
+            let line = "haapi-gateway proxy: \(url.absoluteString) forwards to \(target.origin)\(target.basePath) with the sign-in in \(tokenPath)\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
+        }
+        let group = ServiceGroup(
+            configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: listenerLogger)
+        )
+        do {
+            try await group.run()
+        } catch {
+            await proxy.shutdown()
+            exitStarting(error, listening: address.host, port: address.port)
+        }
+        await proxy.shutdown()
+    }
+}
