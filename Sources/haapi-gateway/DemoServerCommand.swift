@@ -167,10 +167,9 @@ struct DemoServerCommand: AsyncParsableCommand {
         guard strict || !consumesCodesOnRefusedProof else {
             throw ValidationError("--consumes-codes-on-refused-proof needs --strict (it applies to token-bound codes)")
         }
-        let relyingPartyLabels = passkeyRelyingPartyID.split(separator: ".", omittingEmptySubsequences: false)
-        guard !relyingPartyLabels.contains(where: \.isEmpty), !relyingPartyLabels.allSatisfy({ Int($0) != nil }),
-            passkeyRelyingPartyID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") })
-        else { throw ValidationError("--passkey-rp-id must be a host name, not an IP address") }
+        guard DemoServerConfiguration.isRelyingPartyID(passkeyRelyingPartyID) else {
+            throw ValidationError("--passkey-rp-id must be a host name, not an IP address")
+        }
         guard DemoIDTokenAlgorithm(rawValue: idTokenAlgorithm) != nil else { throw ValidationError("--id-token-algorithm must be es256 or ed25519") }
         for (option, value) in [("--public-base-url", publicBaseURL), ("--proof-base-url", proofBaseURL)] {
             guard let value else { continue }

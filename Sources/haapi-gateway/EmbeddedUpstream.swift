@@ -13,7 +13,7 @@ enum EmbeddedUpstream {
         demoLogger.logLevel = max(logger.logLevel, .warning)
         var demoConfiguration = DemoServerConfiguration(port: 0, requireDPoPNonce: settings.requireDPoPNonce)
         if settings.strict { demoConfiguration.makeStrict() }
-        if let publicURL = configuration.server.publicBaseURL { passkeys(for: publicURL, in: &demoConfiguration) }
+        if let publicURL = configuration.server.publicBaseURL { demoConfiguration.usePasskeys(for: publicURL) }
         let server = try await DemoServer.start(configuration: demoConfiguration, logger: demoLogger)
         var resolved = configuration
         resolved.upstream = .haapi(
@@ -28,15 +28,5 @@ enum EmbeddedUpstream {
             )
         )
         return (resolved, server)
-    }
-
-    /// With a public URL by name, the demo's passkeys belong to that host and its origin; an IP address (which WebAuthn
-    /// refuses as a relying-party id) keeps the defaults, `localhost` on any port.
-    static func passkeys(for publicURL: URL, in configuration: inout DemoServerConfiguration) {
-        guard let scheme = publicURL.scheme?.lowercased(), let host = publicURL.host?.lowercased(), !host.isEmpty, !host.contains(":"),
-            !host.split(separator: ".").allSatisfy({ Int($0) != nil })
-        else { return }
-        configuration.passkeyRelyingPartyID = host
-        configuration.passkeyAllowedOrigins = ["\(scheme)://\(host)" + (publicURL.port.map { ":\($0)" } ?? "")]
     }
 }
