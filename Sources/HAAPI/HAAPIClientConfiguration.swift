@@ -117,8 +117,13 @@ public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible, Custo
 
     /// The configuration with secrets and keys redacted.
     public var description: String {
-        "HAAPIClientConfiguration(baseURL: \(baseURL.absoluteString), clientID: \(clientID), clientAuthentication: \(clientAuthentication), "
-            + "redirectURI: \(redirectURI), scopes: \(scopes.joined(separator: " ")), endpoints: \(endpoints.map { "explicit (issuer \($0.issuer ?? "none"), " + $0.named.map { "\($0.name) \($0.url.absoluteString)" }.joined(separator: ", ") + ")" } ?? "discovery"), "
+        let named = endpoints.map { $0.named.map { "\($0.name) \($0.url.absoluteString)" }.joined(separator: ", ") }
+        let endpointsDescription = endpoints.map { "explicit (issuer \($0.issuer ?? "none"), \(named ?? ""))" } ?? "discovery"
+        return "HAAPIClientConfiguration(baseURL: \(baseURL.absoluteString), clientID: \(clientID), clientAuthentication: \(clientAuthentication), "
+            + """
+            redirectURI: \(redirectURI), scopes: \(scopes.joined(separator: " ")), endpoints: \(endpointsDescription), \
+
+            """
             + "bindTokensToDPoP: \(bindTokensToDPoP)\(internalURL.map { ", internalURL: \($0.absoluteString)" } ?? ""))"
     }
 

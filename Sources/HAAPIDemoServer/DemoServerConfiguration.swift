@@ -65,7 +65,8 @@ public struct DemoServerConfiguration: Sendable {
     /// with Ed448, so its ID tokens then fail validation as they would against such a server. Default false.
     public var publishesEd448Key: Bool = false
     /// Whether a refresh keeps the refresh token, which may then be used again, as Curity's
-    /// `authorization-server/reuse-refresh-tokens` true (https://curity.io/docs/identity-server/configuration-reference/profiles/profile/settings/authorization-server).
+    /// `authorization-server/reuse-refresh-tokens` true (the token profile's settings,
+    /// https://curity.io/docs/identity-server/configuration-reference/profiles/profile/settings/authorization-server).
     /// False (the default, Curity's too): every refresh issues a new refresh token, and one presented again after its
     /// rotation revokes the whole grant (RFC 9700 §4.14.2), which punishes two refreshes racing with the same token.
     public var reusesRefreshTokens: Bool = false

@@ -37,9 +37,10 @@ public enum Gateway {
     ///     links it "sent"), served at `/demo/outbox` (``DemoOutboxController``). Nil: no such route.
     ///   - storageChoice: Where the gateway keeps its state (``GatewayStorageChoice``): in memory by default;
     ///     `HAAPIGatewayPostgres`'s `.bySessionsStore` follows `sessions.store`, PostgreSQL included.
-    /// - Throws: ``GatewayError`` for missing templates, a `.demo` upstream or a storage the choice cannot make; ``ConfigurationError`` when the upstream answers
-    ///   but is wrong for the client (no discovery there, a refused client secret). An upstream that cannot be reached is
-    ///   no failure: the gateway starts and keeps trying (``UpstreamConnection``).
+    /// - Throws: ``GatewayError`` for missing templates, a `.demo` upstream or a storage the choice cannot make;
+    ///   ``ConfigurationError`` when the upstream answers but is wrong for the client (no discovery there, a refused client
+    ///   secret). An upstream that cannot be reached is no failure: the gateway starts and keeps trying
+    ///   (``UpstreamConnection``).
     public static func makeApplication(
         configuration: GatewayConfiguration,
         logger: Logger,

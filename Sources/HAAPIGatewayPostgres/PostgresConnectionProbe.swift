@@ -101,7 +101,10 @@ enum PostgresConnectionProbe {
             return "the host name \(url.host ?? "") could not be resolved"
         case is NIOSSLError, is BoringSSLError:
             return
-                "the TLS handshake with the database at \(place(url)) failed (sslmode=\(url.tlsMode.rawValue): its certificate is not trusted, or not for this host name; sslrootcert names a CA)"
+                """
+                the TLS handshake with the database at \(place(url)) failed (sslmode=\(url.tlsMode.rawValue): its certificate is not \
+                trusted, or not for this host name; sslrootcert names a CA)
+                """
         case is ChannelError:
             return "no answer from \(place(url)) (a firewall, or the wrong address)"
         default:

@@ -15,29 +15,6 @@ import Synchronization
 /// refuses the credentials, or that refuses to create the tables stops it with one clear line. Every operation is
 /// bounded by ``Options/operationTimeout`` and fails as a ``PostgresStorageError`` value, never a crash.
 package final class PostgresDatabase: Service, Sendable {
-    /// Time limits and the pool's size.
-    package struct Options: Sendable {
-        /// The most one operation may take, waiting for a connection included (default 5 s).
-        package var operationTimeout: Duration = .seconds(5)
-        /// The most preparing the tables may take, each of its steps (default 30 s): at start, not while a person waits.
-        package var preparationTimeout: Duration = .seconds(30)
-        /// The most the readiness query may take (default 2 s).
-        package var readinessTimeout: Duration = .seconds(2)
-        /// The most opening a connection may take (default 5 s).
-        package var connectTimeout: Duration = .seconds(5)
-        /// The most connections open at once (default 20), half for each of the two pools (``Commit``).
-        package var maximumConnections = 20
-        /// How long a readiness answer is reused (default 1 s): `/readyz` may be asked by anyone, and must not turn a
-        /// flood of probes into a flood of queries.
-        package var readinessReuse: Duration = .seconds(1)
-        /// Whether ``Commit/asynchronous`` statements wait for the disk too (`sessions.synchronousCommit`; default
-        /// false: they do not).
-        package var synchronousCommit = false
-
-        /// The defaults.
-        package init() {}
-    }
-
     /// How a statement's transaction commits, which picks its pool.
     enum Commit: Sendable {
         /// Waiting until its change is on the database's disk (PostgreSQL's default): every delivery of the outbox (the
@@ -165,7 +142,11 @@ package final class PostgresDatabase: Service, Sendable {
             // adds a table): say what to do, not only the SQLSTATE.
             throw PostgresStorageError(
                 .serverError,
-                "the gateway's database user may not create or change its tables (\(found.map { "schema version \($0) → \(current)" } ?? "none yet, version \(current) needed")): run docs/postgres-schema.sql once as a user that may, and grant the gateway's user what its comments say (SQLSTATE 42501)"
+                """
+                the gateway's database user may not create or change its tables \
+                (\(found.map { "schema version \($0) → \(current)" } ?? "none yet, version \(current) needed")): run \
+                docs/postgres-schema.sql once as a user that may, and grant the gateway's user what its comments say (SQLSTATE 42501)
+                """
             )
         }
         markPrepared()
@@ -403,7 +384,10 @@ package final class PostgresDatabase: Service, Sendable {
         case .serverError where error.isMissingPrivilege: error.message
         case .authenticationFailed: "the session database refused the credentials of sessions.postgresURL: \(error.message)"
         case .serverError:
-            "the session database's tables cannot be prepared (\(error.message)); if the gateway's user may not create tables, create them with docs/postgres-schema.sql"
+            """
+            the session database's tables cannot be prepared (\(error.message)); if the gateway's user may not create tables, create \
+            them with docs/postgres-schema.sql
+            """
         default: "the session database cannot be used: \(error.message)"
         }
     }
@@ -411,7 +395,10 @@ package final class PostgresDatabase: Service, Sendable {
     private static func newerSchemaError(_ stored: Int) -> PostgresStorageError {
         PostgresStorageError(
             .newerSchema,
-            "the session database's tables are at schema version \(stored), newer than this gateway's \(PostgresSchema.currentVersion); run a gateway that knows version \(stored)"
+            """
+            the session database's tables are at schema version \(stored), newer than this gateway's \(PostgresSchema.currentVersion); \
+            run a gateway that knows version \(stored)
+            """
         )
     }
 

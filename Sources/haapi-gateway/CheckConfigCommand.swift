@@ -9,7 +9,10 @@ struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-config",
         abstract:
-            "Check a configuration file (with the HAAPI_GATEWAY_… environment) and print the effective configuration; --reference prints every setting.",
+            """
+            Check a configuration file (with the HAAPI_GATEWAY_… environment) and print the effective configuration; --reference prints \
+            every setting.
+            """,
         discussion: """
             Without FILE it checks the file $HAAPI_GATEWAY_CONFIG names, as serve reads it (the container sets it). \
             Exits 0 when the configuration is valid; otherwise lists every problem and exits 78 (EX_CONFIG), or 66 (EX_NOINPUT) \

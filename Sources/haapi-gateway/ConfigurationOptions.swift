@@ -10,7 +10,11 @@ struct ConfigurationOptions: ParsableArguments, CustomStringConvertible, CustomD
     @Option(
         name: .customLong("config"),
         help: ArgumentHelp(
-            "YAML configuration file (default: $HAAPI_GATEWAY_CONFIG; for login, token, keep, logout, the credential helpers and proxy else $XDG_CONFIG_HOME/haapi-gateway/config.yaml when present; else built-in defaults). Every key is explained in config/haapi-gateway.yaml.",
+            """
+            YAML configuration file (default: $HAAPI_GATEWAY_CONFIG; for login, token, keep, logout, the credential helpers and proxy \
+            else $XDG_CONFIG_HOME/haapi-gateway/config.yaml when present; else built-in defaults). Every key is explained in \
+            config/haapi-gateway.yaml.
+            """,
             valueName: "file"
         )
     )
@@ -30,7 +34,10 @@ struct ConfigurationOptions: ParsableArguments, CustomStringConvertible, CustomD
 
     @Option(
         help: ArgumentHelp(
-            "The upstream HAAPI server's issuer (upstream.baseURL): for Curity its anonymous endpoint, https://<base-url>/oauth/v2/oauth-anonymous. Without it the embedded demo server is used.",
+            """
+            The upstream HAAPI server's issuer (upstream.baseURL): for Curity its anonymous endpoint, \
+            https://<base-url>/oauth/v2/oauth-anonymous. Without it the embedded demo server is used.
+            """,
             valueName: "url"
         )
     )
@@ -42,7 +49,10 @@ struct ConfigurationOptions: ParsableArguments, CustomStringConvertible, CustomD
     @Option(
         name: .customLong("client-secret"),
         help: ArgumentHelp(
-            "Client secret (upstream.clientSecret). Visible to other users in the process list: prefer --client-secret-file or HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET.",
+            """
+            Client secret (upstream.clientSecret). Visible to other users in the process list: prefer --client-secret-file or \
+            HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET.
+            """,
             valueName: "secret"
         )
     )

@@ -62,7 +62,10 @@ struct DemoServerCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("passkey-origin"),
         help:
-            "An origin (scheme://host[:port]) allowed to answer passkey ceremonies; repeatable. http(s)://localhost:* is always allowed for the RP id localhost."
+            """
+            An origin (scheme://host[:port]) allowed to answer passkey ceremonies; repeatable. http(s)://localhost:* is always allowed \
+            for the RP id localhost.
+            """
     )
     var passkeyOrigins: [String] = []
 
@@ -227,14 +230,19 @@ struct DemoServerCommand: AsyncParsableCommand {
         let logger = LoggingSettings(level: Logger.Level(rawValue: logLevel) ?? .info).makeLogger(label: "haapi-demo-server")
         let strictNote =
             strict
-            ? "Strict mode: per-key DPoP nonces, token-bound authorization codes\(consumesCodesOnRefusedProof ? " (used up by an exchange refused for a missing proof)" : ""), stickiness cookie demo-node\n"
+            ? """
+            Strict mode: per-key DPoP nonces, token-bound authorization \
+            codes\(consumesCodesOnRefusedProof ? " (used up by an exchange refused for a missing proof)" : ""), stickiness cookie \
+            demo-node\n
+            """
             : ""
         let application = try DemoServer.makeApplication(configuration: serverConfiguration, logger: logger) { url, _ in
             let banner = """
                 Demo HAAPI server: issuer \(url.absoluteString)/oauth/v2/oauth-anonymous (the gateway's upstream.baseURL, --upstream), \
                 its metadata at \(url.absoluteString)/oauth/v2/oauth-anonymous/.well-known/openid-configuration
                 Client \(DemoServer.clientID) / \(DemoServer.clientSecret), redirect URI \(DemoServer.redirectURI)
-                Users demo/demo, otp/otp, poll/poll, consent/consent, sms/sms, locked/locked (each can also create a passkey); outbox at \(url.absoluteString)/demo/outbox
+                Users demo/demo, otp/otp, poll/poll, consent/consent, sms/sms, locked/locked (each can also create a passkey); outbox at \
+                \(url.absoluteString)/demo/outbox
                 \(strictNote)
                 """
             FileHandle.standardOutput.write(Data(banner.utf8))

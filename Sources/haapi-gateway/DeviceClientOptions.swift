@@ -8,7 +8,10 @@ import Logging
 struct DeviceClientOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "A central haapi-gateway to sign in through as a device client (RFC 8628) instead of starting a local one: its URL (https; http only on a loopback address).",
+            """
+            A central haapi-gateway to sign in through as a device client (RFC 8628) instead of starting a local one: its URL (https; \
+            http only on a loopback address).
+            """,
             valueName: "url"
         )
     )
@@ -47,7 +50,10 @@ struct DeviceClientOptions: ParsableArguments {
         let local = options.localGatewayFlags
         guard local.isEmpty else {
             throw ValidationError(
-                "--via signs in through a central gateway, so the local gateway's \(local.joined(separator: ", ")) cannot be used with it; drop \(local.count == 1 ? "it" : "them") or --via"
+                """
+                --via signs in through a central gateway, so the local gateway's \(local.joined(separator: ", ")) cannot be used with \
+                it; drop \(local.count == 1 ? "it" : "them") or --via
+                """
             )
         }
     }

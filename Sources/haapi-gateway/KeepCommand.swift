@@ -46,7 +46,10 @@ struct KeepCommand: AsyncParsableCommand {
         _ = tokenFile.read()  // a missing or foreign file stops here, before the upstream is contacted
         if TokenFile.issuedByEmbeddedDemo(path) {
             exitWith(
-                "haapi-gateway: the tokens in \(path) came from the embedded demo upstream, which ended with the login that issued them: they cannot be refreshed; sign in again with an upstream (--upstream, upstream.baseURL)",
+                """
+                haapi-gateway: the tokens in \(path) came from the embedded demo upstream, which ended with the login that issued them: \
+                they cannot be refreshed; sign in again with an upstream (--upstream, upstream.baseURL)
+                """,
                 status: 1
             )
         }
@@ -75,10 +78,8 @@ struct KeepCommand: AsyncParsableCommand {
             )
         case .notLocked(let error): exitWith("haapi-gateway: \(error.message)", status: 1)
         case .refused(let error):
-            exitWith(
-                "haapi-gateway: the token endpoint refused the refresh: \(LogText.untrusted(error.error + (error.errorDescription.map { ": \($0)" } ?? "")))",
-                status: 1
-            )
+            let refusal = error.error + (error.errorDescription.map { ": \($0)" } ?? "")
+            exitWith("haapi-gateway: the token endpoint refused the refresh: \(LogText.untrusted(refusal))", status: 1)
         }
     }
 }

@@ -35,7 +35,10 @@ struct LogoutCommand: AsyncParsableCommand {
         if TokenFile.issuedByEmbeddedDemo(path) {
             guard TokenRevoker.discard(tokenFile: path) == .signedOut else { exitWith("haapi-gateway: \(path) could not be deleted", status: 1) }
             print(
-                "Signed out: the tokens came from the embedded demo upstream, which ended with the login that issued them, so nothing can use them and there was nothing to revoke; \(path) deleted."
+                """
+                Signed out: the tokens came from the embedded demo upstream, which ended with the login that issued them, so nothing can \
+                use them and there was nothing to revoke; \(path) deleted.
+                """
             )
             return
         }

@@ -17,7 +17,10 @@ struct RenderCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Write DIR/index.html and DIR/assets/ (stylesheet, theme.css, scripts, logo) instead of printing the page, so it can be opened styled, e.g. with python3 -m http.server -d DIR.",
+            """
+            Write DIR/index.html and DIR/assets/ (stylesheet, theme.css, scripts, logo) instead of printing the page, so it can be \
+            opened styled, e.g. with python3 -m http.server -d DIR.
+            """,
             valueName: "DIR"
         )
     )

@@ -35,10 +35,9 @@ struct SetupGitCommand: AsyncParsableCommand {
         for arguments in gitHost.gitArguments(executable: executable) {
             let status = await Self.git(arguments)
             guard status == 0 else {
-                exitWith(
-                    "haapi-gateway: git \(arguments.prefix(3).joined(separator: " ")) \(gitHost.configurationKey) \(status.map { "exited \($0)" } ?? "could not be run (is git installed?)")",
-                    status: 1
-                )
+                let command = arguments.prefix(3).joined(separator: " ")
+                let ending = status.map { "exited \($0)" } ?? "could not be run (is git installed?)"
+                exitWith("haapi-gateway: git \(command) \(gitHost.configurationKey) \(ending)", status: 1)
             }
         }
         print("git asks \(GitCredentialHost.helper(executable: executable)) for \(gitHost.url) (\(gitHost.configurationKey) in ~/.gitconfig)")

@@ -61,7 +61,10 @@ struct TokenCommand: AsyncParsableCommand {
         if header {
             guard !tokens.isDPoPBound else {
                 exitWith(
-                    "haapi-gateway: the access token in \(path) is DPoP-bound: every request needs a DPoP proof made with the key in that file, which a header value alone cannot carry; haapi-gateway proxy --to URL adds one to every request it forwards",
+                    """
+                    haapi-gateway: the access token in \(path) is DPoP-bound: every request needs a DPoP proof made with the key in that \
+                    file, which a header value alone cannot carry; haapi-gateway proxy --to URL adds one to every request it forwards
+                    """,
                     status: 1
                 )
             }

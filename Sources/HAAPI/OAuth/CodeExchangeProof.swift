@@ -45,7 +45,10 @@ final class CodeExchangeProof: Sendable {
         guard previous != Self.value(of: finding) else { return nil }
         if required {
             logger.notice(
-                "the upstream issues token-bound authorization codes (it refused the code exchange without a DPoP proof): every exchange is proved with the flow's DPoP key from now on, and the tokens are DPoP-bound"
+                """
+                the upstream issues token-bound authorization codes (it refused the code exchange without a DPoP proof): every exchange \
+                is proved with the flow's DPoP key from now on, and the tokens are DPoP-bound
+                """
             )
         } else {
             logger.notice("the upstream exchanged an authorization code without a DPoP proof: codes are not token-bound")

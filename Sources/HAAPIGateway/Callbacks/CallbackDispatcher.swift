@@ -22,6 +22,8 @@ package actor CallbackDispatcher {
     private let journal: any CallbackJournal
     private let metrics: GatewayMetrics?
     private let logger: Logger
+    /// What is counted and logged of deliveries that fail.
+    private let notices: CallbackDeliveryNotices
     /// Deliveries waiting for their next attempt, by key.
     private var waiting: [String: CallbackEntry] = [:]
     /// Deliveries whose attempt is under way, by key.
@@ -51,6 +53,7 @@ package actor CallbackDispatcher {
         self.keptAfterStop = journal.keptAfterStop
         self.metrics = metrics
         self.logger = logger
+        self.notices = CallbackDeliveryNotices(metrics: metrics, logger: logger)
         self.observer = observer
     }
 
@@ -62,22 +65,12 @@ package actor CallbackDispatcher {
         journal: any CallbackJournal = MemoryJournal(),
         metrics: GatewayMetrics? = nil
     ) {
-        self.init(sinks: Self.sinks(for: configurations), settings: settings, logger: logger, observer: observer, journal: journal, metrics: metrics)
-    }
-
-    private static func sinks(for configurations: [CallbackSinkConfiguration]) -> [any CallbackSink] {
-        configurations.map { configuration -> any CallbackSink in
-            switch configuration {
-            case .file(let path): FileCallbackSink(path: path)
-            case .webhook(let url, let secret, let previous): WebhookCallbackSink(url: url, secret: secret, previousSecret: previous)
-            case .exec(let program): ExecCallbackSink(program: program)
-            }
-        }
+        self.init(sinks: configurations.map(\.sink), settings: settings, logger: logger, observer: observer, journal: journal, metrics: metrics)
     }
 
     /// Uses new sinks and settings for outcomes from now on (a reload); deliveries under way keep their sinks.
     func replace(configurations: [CallbackSinkConfiguration], settings: CallbackDeliverySettings) {
-        sinks = Self.sinks(for: configurations)
+        sinks = configurations.map(\.sink)
         self.settings = settings
     }
 
@@ -121,7 +114,7 @@ package actor CallbackDispatcher {
                 giveUpAt: now + .seconds(settings.retryForSeconds),
                 attempts: 0,
                 nextAttempt: now,
-                backoff: initialBackoff,
+                backoff: settings.initialBackoff,
                 journalName: names[index]
             )
         }
@@ -200,7 +193,7 @@ package actor CallbackDispatcher {
         flushing.withLock { $0 = pendingCount }
         let remaining = Array(inFlight.values) + Array(waiting.values)
         for (entry, reason) in await journal.leave(remaining) {
-            abandon(entry, error: reason)
+            notices.givenUp(entry, error: reason)
             inFlight[entry.key] = nil
             waiting[entry.key] = nil
         }
@@ -241,7 +234,7 @@ package actor CallbackDispatcher {
             giveUpAt: now + .seconds(attemptNow ? settings.retryForSeconds : max(1, settings.retryForSeconds)),
             attempts: attemptsMade,
             nextAttempt: now,
-            backoff: backoff(afterFailures: attemptsMade),
+            backoff: settings.backoff(afterFailures: attemptsMade),
             journaled: true,
             journalName: name
         )
@@ -275,8 +268,6 @@ package actor CallbackDispatcher {
     }
 
     // MARK: - Attempts
-
-    private var initialBackoff: Duration { .milliseconds(Int64(max(0.001, settings.initialBackoffSeconds) * 1000)) }
 
     /// Attempts the in-flight deliveries `keys` at once and waits for them at most `limit`.
     /// - Returns: How many were accepted within the limit.
@@ -356,9 +347,9 @@ package actor CallbackDispatcher {
             inFlight[key] = nil
             switch retry {
             case .rescheduled, .heldElsewhere:
-                if entry.attempts == 1 { noteRetrying(entry, error: error) }
+                if entry.attempts == 1 { notices.retrying(entry, error: error) }
             case .givenUp:
-                abandon(entry, error: error)
+                notices.givenUp(entry, error: error)
             }
             return
         }
@@ -367,25 +358,13 @@ package actor CallbackDispatcher {
             // Shutting down: it stays (spooled, or lost without a spool) for flushAtShutdown to decide.
             waiting[key] = entry
         } else if settings.retryForSeconds <= 0 || entry.nextAttempt > entry.giveUpAt {
-            abandon(entry, error: error)
+            notices.givenUp(entry, error: error)
             await journal.done(entry, delivered: false)
         } else {
             waiting[key] = entry
-            if entry.attempts == 1 { noteRetrying(entry, error: error) }
+            if entry.attempts == 1 { notices.retrying(entry, error: error) }
             startWorker()
         }
-    }
-
-    /// The first failure of a delivery that is retried: counted and logged once.
-    private func noteRetrying(_ entry: CallbackEntry, error: any Error) {
-        metrics?.callbackDelivery(.retried)
-        logger.warning(
-            "callback delivery failed; retrying",
-            metadata: [
-                "sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)",
-                "error": "\(Self.describe(error))",
-            ]
-        )
     }
 
     private func startWorker() {
@@ -412,29 +391,5 @@ package actor CallbackDispatcher {
         }
         worker = nil
         startWorker()
-    }
-
-    private func abandon(_ entry: CallbackEntry, error: any Error) {
-        metrics?.callbackDelivery(.givenUp)
-        logger.error(
-            "callback delivery given up; this outcome is lost for the sink",
-            metadata: [
-                "sink": "\(entry.sink.name)", "outcome": "\(entry.delivery.outcome)", "delivery": "\(entry.delivery.id)",
-                "attempts": .stringConvertible(entry.attempts),
-                "error": "\(Self.describe(error))",
-            ]
-        )
-    }
-
-    /// The wait after `failures` failed attempts (the first `initialBackoffSeconds`, 1 s, then doubling, at most a
-    /// minute): what an entry that failed that often in memory would wait.
-    private func backoff(afterFailures failures: Int) -> Duration {
-        var backoff = initialBackoff
-        for _ in 1..<min(max(failures, 1), 64) { backoff = min(backoff * 2, .seconds(60)) }
-        return backoff
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        (error as? GatewayError)?.message ?? "\(type(of: error))"
     }
 }

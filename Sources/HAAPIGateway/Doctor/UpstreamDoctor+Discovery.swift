@@ -13,7 +13,12 @@ extension UpstreamDoctor {
                 "discovery",
                 error.message + ".",
                 fix:
-                    "let Curity publish its metadata, OpenID Connect's (\(CuritySetting.exposeMetadata)) or RFC 8414's (\(CuritySetting.exposeOAuthMetadata)), with upstream.baseURL its issuer (the anonymous endpoint, https://<base-url>/oauth/v2/oauth-anonymous by default); or name the endpoints (upstream.endpoints.authorization, .token, .jwks)."
+                    """
+                    let Curity publish its metadata, OpenID Connect's (\(CuritySetting.exposeMetadata)) or RFC 8414's \
+                    (\(CuritySetting.exposeOAuthMetadata)), with upstream.baseURL its issuer (the anonymous endpoint, \
+                    https://<base-url>/oauth/v2/oauth-anonymous by default); or name the endpoints (upstream.endpoints.authorization, \
+                    .token, .jwks).
+                    """
             )
         case .issuerMismatch:
             return await issuerMismatch(error)
@@ -23,7 +28,11 @@ extension UpstreamDoctor {
                 "reachable",
                 "the upstream could not be reached\(reach): \(error.message).",
                 fix:
-                    "check upstream.baseURL\(configuration.internalURL == nil ? " (or set upstream.internalURL to the URL this machine reaches the server by)" : " and upstream.internalURL"); for a certificate of a private CA, upstream.trustRootsFile."
+                    """
+                    check \
+                    upstream.baseURL\(configuration.internalURL == nil ? Self.internalURLHint : " and upstream.internalURL"); \
+                    for a certificate of a private CA, upstream.trustRootsFile.
+                    """
             )
         case .invalidConfiguration:
             return .failed(
@@ -36,7 +45,11 @@ extension UpstreamDoctor {
                 "discovery",
                 "the discovery document could not be read: \(error.message)\(error.status.map { " (HTTP \($0))" } ?? "").",
                 fix:
-                    "upstream.baseURL must be the issuer; Curity publishes its metadata only with \(CuritySetting.exposeMetadata) (or \(CuritySetting.exposeOAuthMetadata) for RFC 8414's)."
+                    """
+                    upstream.baseURL must be the issuer; Curity publishes its metadata only with \(CuritySetting.exposeMetadata) (or \
+                    \(CuritySetting.exposeOAuthMetadata) \
+                    for RFC 8414's).
+                    """
             )
         }
     }
@@ -53,8 +66,14 @@ extension UpstreamDoctor {
                 fix:
                     "upstream.baseURL must be the issuer the document names: "
                     + Self.mostLikelyFirst([
-                        "that issuer's host is Curity's external URL (\(CuritySetting.baseURL)) and not how this machine reaches the server: keep the external URL in upstream.baseURL and set upstream.internalURL to where the server is reached",
-                        "the issuer is set by Curity's \(CuritySetting.issuerOverride): name the endpoints (upstream.endpoints) with upstream.issuer: \(found), or remove the override",
+                        """
+                        that issuer's host is Curity's external URL (\(CuritySetting.baseURL)) and not how this machine reaches the \
+                        server: keep the external URL in upstream.baseURL and set upstream.internalURL to where the server is reached
+                        """,
+                        """
+                        the issuer is set by Curity's \(CuritySetting.issuerOverride): name the endpoints (upstream.endpoints) with \
+                        upstream.issuer: \(found), or remove the override
+                        """,
                     ]) + "."
             )
         }
@@ -68,7 +87,10 @@ extension UpstreamDoctor {
                 "discovery",
                 error.message + "; that issuer's own metadata is at \(document).",
                 fix:
-                    "set upstream.baseURL to \(found), the issuer (Curity's \(CuritySetting.issuerOverride) makes it differ from the anonymous endpoint)."
+                    """
+                    set upstream.baseURL to \(found), the issuer (Curity's \(CuritySetting.issuerOverride) makes it differ from the \
+                    anonymous endpoint).
+                    """
             )
         } catch {
             let places = [probe.discoveryDocumentURL, probe.oauthMetadataURL].compactMap { $0?.absoluteString }.joined(separator: " nor at ")
@@ -76,7 +98,11 @@ extension UpstreamDoctor {
                 "discovery",
                 error.message + "; that issuer publishes no metadata of its own (none at \(places)).",
                 fix:
-                    "the issuer is not the anonymous endpoint, as Curity's \(CuritySetting.issuerOverride) makes it: name the endpoints (upstream.endpoints.authorization, .token, .jwks, from the document under upstream.baseURL) with upstream.issuer: \(found); or remove the override."
+                    """
+                    the issuer is not the anonymous endpoint, as Curity's \(CuritySetting.issuerOverride) makes it: name the endpoints \
+                    (upstream.endpoints.authorization, .token, .jwks, from the document under upstream.baseURL) with upstream.issuer: \
+                    \(found); or remove the override.
+                    """
             )
         }
     }
@@ -92,11 +118,17 @@ extension UpstreamDoctor {
         if document != openID {
             return .passed(
                 "discovery",
-                "no OpenID Connect metadata at \(openID); the RFC 8414 metadata at \(document) names the issuer \(endpoints.issuer ?? "(none)"): \(list)."
+                """
+                no OpenID Connect metadata at \(openID); the RFC 8414 metadata at \(document) names the issuer \
+                \(endpoints.issuer ?? "(none)"): \(list).
+                """
             )
         }
         return .passed("discovery", "\(document) names the issuer \(endpoints.issuer ?? "(none)"): \(list).")
     }
+
+    /// What the fix of an unreachable upstream adds when no `upstream.internalURL` is set.
+    static let internalURLHint = " (or set upstream.internalURL to the URL this machine reaches the server by)"
 
     static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
         lhs.scheme?.lowercased() == rhs.scheme?.lowercased() && lhs.host?.lowercased() == rhs.host?.lowercased() && lhs.port == rhs.port

@@ -53,13 +53,19 @@ extension UpstreamDoctor {
         if await flow.receivedDPoPNonce {
             return .note(
                 "dpop-nonces",
-                "the server sent a DPoP nonce, as Curity does when the client's use-legacy-dpop is false (the default since 8.0); the gateway answers use_dpop_nonce."
+                """
+                the server sent a DPoP nonce, as Curity does when the client's use-legacy-dpop is false (the default since 8.0); the \
+                gateway answers use_dpop_nonce.
+                """
             )
         }
         if configuration.bindTokensToDPoP {
             return .warning(
                 "dpop-nonces",
-                "the server sent no DPoP nonce in this flow, though upstream.bindTokensToDPoP is true: Curity's token-bound codes require use-legacy-dpop false, and with it false Curity uses nonces.",
+                """
+                the server sent no DPoP nonce in this flow, though upstream.bindTokensToDPoP is true: Curity's token-bound codes require \
+                use-legacy-dpop false, and with it false Curity uses nonces.
+                """,
                 fix: "check \(legacy) = false beside \(CuritySetting.tokenBoundCodes(configuration.clientID)) = true."
             )
         }
@@ -80,9 +86,16 @@ extension UpstreamDoctor {
         let client = CuritySetting.client(id)
         let unknown = scopesSupported.isEmpty ? [] : configuration.scopes.filter { !scopesSupported.contains($0) }
         let redirect =
-            "the redirect URI \(configuration.redirectURI) is not among the client's Redirect URIs: \(client)/redirect-uris (\(CuritySetting.adminUI(id, "Redirect URIs"))); or set upstream.redirectURI to one that is"
+            """
+            the redirect URI \(configuration.redirectURI) is not among the client's Redirect URIs: \(client)/redirect-uris \
+            (\(CuritySetting.adminUI(id, "Redirect URIs"))); or set upstream.redirectURI to one that is
+            """
         let scope =
-            "a scope of \(scopes) is not among the client's Scopes\(unknown.isEmpty ? "" : " (the server's scopes_supported lacks \(unknown.joined(separator: " ")))"): \(client)/scope (\(CuritySetting.adminUI(id, "Scopes and Claims"))); or remove it from upstream.scopes"
+            """
+            a scope of \(scopes) is not among the client's \
+            Scopes\(unknown.isEmpty ? "" : " (the server's scopes_supported lacks \(unknown.joined(separator: " ")))"): \(client)/scope \
+            (\(CuritySetting.adminUI(id, "Scopes and Claims"))); or remove it from upstream.scopes
+            """
         let codeFlow = "the client lacks the Code Flow capability: \(client)/capabilities/code (\(CuritySetting.adminUI(id, "Client Capabilities")))"
         let causes = unknown.isEmpty ? [redirect, scope, codeFlow] : [scope, redirect, codeFlow]
         guard problem.kind == .errorAuthorizationResponse, let error = problem.error else {
@@ -98,12 +111,18 @@ extension UpstreamDoctor {
             let which =
                 unknown.isEmpty
                 ? "each of \(scopes)"
-                : "\(unknown.joined(separator: " ")) (the server does not define \(unknown.count == 1 ? "it" : "them"): its scopes_supported lacks \(unknown.count == 1 ? "it" : "them"))"
+                : """
+                \(unknown.joined(separator: " ")) (the server does not define \(unknown.count == 1 ? "it" : "them"): its \
+                scopes_supported lacks \(unknown.count == 1 ? "it" : "them"))
+                """
             return .failed(
                 "authorize",
                 "\(refused): a scope of upstream.scopes is not allowed.",
                 fix:
-                    "the client's Scopes must include \(which): \(client)/scope (\(CuritySetting.adminUI(id, "Scopes and Claims"))); or remove it from upstream.scopes."
+                    """
+                    the client's Scopes must include \(which): \(client)/scope (\(CuritySetting.adminUI(id, "Scopes and Claims"))); or \
+                    remove it from upstream.scopes.
+                    """
             )
         }
         if (problem.errorDescription ?? "").lowercased().contains("redirect") || error == "invalid_redirect_uri" {
@@ -111,7 +130,10 @@ extension UpstreamDoctor {
                 "authorize",
                 "\(refused): the redirect URI \(configuration.redirectURI) is not registered.",
                 fix:
-                    "register it: \(client)/redirect-uris (\(CuritySetting.adminUI(id, "Redirect URIs"))); or set upstream.redirectURI to one that is."
+                    """
+                    register it: \(client)/redirect-uris (\(CuritySetting.adminUI(id, "Redirect URIs"))); or set upstream.redirectURI to \
+                    one that is.
+                    """
             )
         }
         if error == "unauthorized_client" {

@@ -19,7 +19,10 @@ extension UpstreamDoctor {
             return [
                 .note(
                     "id-token-algorithms",
-                    "the server names no id_token_signing_alg_values_supported; the gateway validates RS256/384/512, PS256/384/512, ES256/384/512 and EdDSA with Ed25519 keys."
+                    """
+                    the server names no id_token_signing_alg_values_supported; the gateway validates RS256/384/512, PS256/384/512, \
+                    ES256/384/512 and EdDSA with Ed25519 keys.
+                    """
                 )
             ]
         }
@@ -46,7 +49,10 @@ extension UpstreamDoctor {
         return [
             .warning(
                 "id-token-algorithms",
-                "the server names \(advertised.joined(separator: ", ")); the gateway cannot validate \(unvalidatable.joined(separator: ", "))\(eddsa): a token signed so ends its sign-in with invalid_id_token.",
+                """
+                the server names \(advertised.joined(separator: ", ")); the gateway cannot validate \
+                \(unvalidatable.joined(separator: ", "))\(eddsa): a token signed so ends its sign-in with invalid_id_token.
+                """,
                 fix: fix
             )
         ]
@@ -67,7 +73,10 @@ extension UpstreamDoctor {
                 "id-token-keys",
                 "the JWKS at \(url.absoluteString) could not be read (\(error.message)): every sign-in would end with invalid_id_token.",
                 fix:
-                    "Curity serves it under the anonymous endpoint (<issuer>/jwks) when the metadata names it so; it must answer this machine (upstream.internalURL, upstream.trustRootsFile); with named endpoints, upstream.endpoints.jwks."
+                    """
+                    Curity serves it under the anonymous endpoint (<issuer>/jwks) when the metadata names it so; it must answer this \
+                    machine (upstream.internalURL, upstream.trustRootsFile); with named endpoints, upstream.endpoints.jwks.
+                    """
             )
         }
         let advertised = endpoints.idTokenSigningAlgorithms
@@ -88,7 +97,10 @@ extension UpstreamDoctor {
         if ed448 > 0 && eddsaMeant {
             return .warning(
                 "id-token-keys",
-                "the JWKS at \(url.absoluteString) holds \(usable) (\(verifies))\(ed448Text): an ID token signed with an Ed448 key ends its sign-in with invalid_id_token.",
+                """
+                the JWKS at \(url.absoluteString) holds \(usable) (\(verifies))\(ed448Text): an ID token signed with an Ed448 key ends \
+                its sign-in with invalid_id_token.
+                """,
                 fix: fix
             )
         }

@@ -8,13 +8,19 @@ extension UpstreamDoctor {
         guard let url = externalBrowserReturnURL else {
             return .note(
                 "external-browser",
-                "an authenticator that opens an external browser sends it back to <the gateway's origin>\(StepPageBuilder.externalBrowserReturnPath); without server.publicURL that origin is whatever the browser used.",
+                """
+                an authenticator that opens an external browser sends it back to <the gateway's \
+                origin>\(StepPageBuilder.externalBrowserReturnPath); without server.publicURL that origin is whatever the browser used.
+                """,
                 fix: "set server.publicURL, then register <it>\(StepPageBuilder.externalBrowserReturnPath) in \(client)/redirect-uris."
             )
         }
         return .note(
             "external-browser",
-            "an authenticator that opens an external browser sends it back to \(url) (the gateway appends it as redirect_uri, as Curity's SDKs append their registered one).",
+            """
+            an authenticator that opens an external browser sends it back to \(url) (the gateway appends it as redirect_uri, as Curity's \
+            SDKs append their registered one).
+            """,
             fix: "register \(url) in \(client)/redirect-uris (\(CuritySetting.adminUI(configuration.clientID, "Redirect URIs")))."
         )
     }
@@ -25,9 +31,15 @@ extension UpstreamDoctor {
         guard !configuration.bindTokensToDPoP else { return nil }
         return .note(
             "token-bound-codes",
-            "upstream.bindTokensToDPoP is false: a server with token-bound codes refuses the first code exchange without a proof, and the gateway proves and retries.",
+            """
+            upstream.bindTokensToDPoP is false: a server with token-bound codes refuses the first code exchange without a proof, and the \
+            gateway proves and retries.
+            """,
             fix:
-                "if the client has \(CuritySetting.tokenBoundCodes(configuration.clientID)) = true (which requires use-legacy-dpop false), set upstream.bindTokensToDPoP: true."
+                """
+                if the client has \(CuritySetting.tokenBoundCodes(configuration.clientID)) = true (which requires use-legacy-dpop \
+                false), set upstream.bindTokensToDPoP: true.
+                """
         )
     }
 

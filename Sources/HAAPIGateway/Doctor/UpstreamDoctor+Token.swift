@@ -27,7 +27,10 @@ extension UpstreamDoctor {
                         "haapi-token",
                         "the HAAPI token request failed: \(error.message).",
                         fix:
-                            "the token endpoint (\(client.endpoints.token.absoluteString)) answered without an OAuth error: check that upstream.baseURL (and upstream.internalURL) lead to Curity's token endpoint, not to a proxy's page."
+                            """
+                            the token endpoint (\(client.endpoints.token.absoluteString)) answered without an OAuth error: check that \
+                            upstream.baseURL (and upstream.internalURL) lead to Curity's token endpoint, not to a proxy's page.
+                            """
                     )
                 ]
             }
@@ -40,15 +43,25 @@ extension UpstreamDoctor {
         let said =
             "HTTP \(refusal.httpStatus) \(DoctorText.quoted(refusal.error))" + (refusal.errorDescription.map { ": \(DoctorText.quoted($0))" } ?? "")
         let id = configuration.clientID
+        let secret = method.hasPrefix("secret") ? ", holding the secret in upstream.clientSecret" : ""
         let authentication =
-            "the client must exist with this id and authenticate as upstream.clientAuthentication says (\(method)): \(CuritySetting.clientAuthentication(id, method: method))\(method.hasPrefix("secret") ? ", holding the secret in upstream.clientSecret" : "")"
+            """
+            the client must exist with this id and authenticate as upstream.clientAuthentication says (\(method)): \
+            \(CuritySetting.clientAuthentication(id, method: method))\(secret)
+            """
         let attestation =
-            "the client must attest, which a server cannot: it needs \(CuritySetting.haapiWithoutAttestation(id)) (Curity does not document which error a missing attestation gets)"
+            """
+            the client must attest, which a server cannot: it needs \(CuritySetting.haapiWithoutAttestation(id)) (Curity does not \
+            document which error a missing attestation gets)
+            """
         let capability =
             "the client has no HAAPI capability: \(CuritySetting.haapiCapability(id)) (\(CuritySetting.adminUI(id, "Client Capabilities")))"
         let authenticated = DoctorCheck.passed(
             "client-authentication",
-            "the token endpoint authenticated the client \(id) (it answered \(DoctorText.quoted(refusal.error)), which RFC 6749 §5.2 gives an authenticated client not allowed the grant)."
+            """
+            the token endpoint authenticated the client \(id) (it answered \(DoctorText.quoted(refusal.error)), which RFC 6749 §5.2 \
+            gives an authenticated client not allowed the grant).
+            """
         )
         switch refusal.error {
         case "invalid_client":
@@ -66,11 +79,17 @@ extension UpstreamDoctor {
                     "haapi-token",
                     "the token endpoint refused the DPoP proof (\(said)); the proof named POST \(tokenEndpoint.absoluteString).",
                     fix:
-                        "Curity checks that a proof's method and URL match the request; the gateway's proofs name Curity's external URL, as its metadata names it (its base URL, \(CuritySetting.baseURL)): "
-                        + Self.mostLikelyFirst([
-                            "this machine reaches Curity by another URL, or through a proxy that changes the host or path: keep the external URL in upstream.baseURL and set upstream.internalURL to the URL this machine uses (\(internalURL))",
-                            "upstream.baseURL (or upstream.endpoints.token) is not on Curity's base URL: use the issuer its metadata names",
-                        ]) + "."
+                        """
+                        Curity checks that a proof's method and URL match the request; the gateway's proofs name Curity's external URL, \
+                        as its metadata names it (its base URL, \(CuritySetting.baseURL)): 
+                        """
+                            + Self.mostLikelyFirst([
+                                """
+                                this machine reaches Curity by another URL, or through a proxy that changes the host or path: keep the \
+                                external URL in upstream.baseURL and set upstream.internalURL to the URL this machine uses (\(internalURL))
+                                """,
+                                "upstream.baseURL (or upstream.endpoints.token) is not on Curity's base URL: use the issuer its metadata names",
+                            ]) + "."
                 )
             ]
         case "unauthorized_client":

@@ -2,9 +2,11 @@ import Foundation
 import HAAPI
 import Logging
 
-/// What `keep` does until it is stopped: waits until the tokens in the file are due (``TokenKeeper/refreshDue(for:writtenAt:)``),
-/// refreshes them through `manager` (the upstream's token endpoint, or a central gateway's) under the token file's lock
-/// (when another process refreshed them meanwhile, it waits for those instead), says so, runs the hook, and again; a failed call is retried after 1 s, doubling to at most a minute. With `once` it refreshes at once and stops.
+/// What `keep` does until it is stopped: waits until the tokens in the file are due
+/// (``TokenKeeper/refreshDue(for:writtenAt:)``), refreshes them through `manager` (the upstream's token endpoint, or a
+/// central gateway's) under the token file's lock (when another process refreshed them meanwhile, it waits for those
+/// instead), says so, runs the hook, and again; a failed call is retried after 1 s, doubling to at most a minute. With
+/// `once` it refreshes at once and stops.
 public struct RefreshLoop<Waiting: Clock>: Sendable where Waiting.Duration == Duration {
     /// Why the loop stopped.
     public enum Ending: Sendable {
@@ -89,7 +91,10 @@ public struct RefreshLoop<Waiting: Clock>: Sendable where Waiting.Duration == Du
                 backoff = .seconds(1)
                 refreshedAt = now()
                 announce(
-                    "Refreshed the tokens in \(keeper.path); the access token expires in \(merged.expiresIn.map { "\($0) s" } ?? "an unknown time").\n"
+                    """
+                    Refreshed the tokens in \(keeper.path); the access token expires in \
+                    \(merged.expiresIn.map { "\($0) s" } ?? "an unknown time").\n
+                    """
                 )
                 await hook?.run(tokenFile: keeper.path, logger: logger)
                 if once { return .stopped }

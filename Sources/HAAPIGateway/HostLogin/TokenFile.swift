@@ -39,7 +39,10 @@ public enum TokenFile {
         guard mode & 0o077 == 0 else {
             throw GatewayError(
                 .configuration,
-                "the token directory \(directory) is accessible by other users (mode \(String(mode, radix: 8))); use a private directory (chmod 700) or another --token-file"
+                """
+                the token directory \(directory) is accessible by other users (mode \(String(mode, radix: 8))); use a private directory \
+                (chmod 700) or another --token-file
+                """
             )
         }
     }

@@ -106,9 +106,14 @@ public final class HostProxy: HTTPResponder, Sendable {
     public func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
         let (response, note) = await answer(request)
-        logger.info(
-            "\(ProxyLogLine.line(method: request.method.rawValue, requestTarget: request.head.path ?? "", status: response.status.code, duration: ContinuousClock.now - started, note: note))"
+        let line = ProxyLogLine.line(
+            method: request.method.rawValue,
+            requestTarget: request.head.path ?? "",
+            status: response.status.code,
+            duration: ContinuousClock.now - started,
+            note: note
         )
+        logger.info("\(line)")
         return response
     }
 

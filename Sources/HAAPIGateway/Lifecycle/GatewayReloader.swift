@@ -19,8 +19,7 @@ public final class GatewayReloader: Sendable {
 
     private let state = Mutex<ReloadTarget?>(nil)
 
-    /// A reloader not yet attached to a gateway (``Gateway/makeApplication(configuration:logger:onRunning:onOutcome:drain:metrics:reloader:now:upstreamFactsFile:embeddedDemo:)``
-    /// attaches it).
+    /// A reloader not yet attached to a gateway (``Gateway``'s `makeApplication` attaches it).
     public init() {}
 
     func attach(_ target: ReloadTarget) { state.withLock { $0 = target } }

@@ -34,7 +34,10 @@ public struct ConnectionNotices: Sendable {
         }
         self.refusals = refusals
         self.timeouts = ThrottledNotice(logger: logger, interval: interval, now: now, schedule: schedule) { count, seconds in
-            "connection closed \(count) more \(count == 1 ? "time" : "times") in \(seconds) s: request not complete in time (server.requestTimeoutSeconds)"
+            """
+            connection closed \(count) more \(count == 1 ? "time" : "times") in \(seconds) s: request not complete in time \
+            (server.requestTimeoutSeconds)
+            """
         }
     }
 

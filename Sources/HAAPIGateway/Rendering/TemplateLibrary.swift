@@ -28,7 +28,10 @@ struct TemplateLibrary: Sendable {
         guard let directory = settings.directory ?? Self.defaultDirectory() else {
             throw GatewayError(
                 .unreadableInput,
-                "no templates directory: set templates.directory or --templates DIR (looked for ./templates and templates/ next to the executable or above it)"
+                """
+                no templates directory: set templates.directory or --templates DIR (looked for ./templates and templates/ next to the \
+                executable or above it)
+                """
             )
         }
         var sources = try Self.read(directory: directory)

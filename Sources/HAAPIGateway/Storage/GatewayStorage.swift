@@ -1,9 +1,9 @@
 import ServiceLifecycle
 
 /// Where the gateway keeps its state: every store it uses, the readiness of the place they live and the services that
-/// keep it. The composition root (``Gateway/makeApplication(configuration:logger:onRunning:onOutcome:drain:metrics:reloader:now:stopDeadline:upstreamFactsFile:embeddedDemo:demoOutbox:)``)
-/// takes one (``Gateway/storage(for:logger:now:)`` is the one choice, by `sessions.store`) and makes no other storage
-/// choice: ``MemoryStorage`` keeps everything in this process, ``PostgresStorage`` in a database that replicas share.
+/// keep it. The composition root (``Gateway``) takes one from a ``GatewayStorageChoice`` (`bySessionsStore`, in
+/// `HAAPIGatewayPostgres`, is the one choice by `sessions.store`) and makes no other storage choice: ``MemoryStorage``
+/// keeps everything in this process, `PostgresStorage` in a database that replicas share.
 ///
 /// Each store is made once, with the settings the gateway starts with; a reload hands the new settings to the stores
 /// (``ReloadTarget``).

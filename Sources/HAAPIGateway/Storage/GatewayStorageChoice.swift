@@ -1,8 +1,7 @@
 import Logging
 
-/// Which storage the gateway keeps its state in, for a configuration: the one storage choice
-/// (``Gateway/makeApplication(configuration:logger:onRunning:onOutcome:drain:metrics:reloader:now:stopDeadline:upstreamFactsFile:embeddedDemo:demoOutbox:storageChoice:)``
-/// makes no other). ``memoryOnly`` is this module's; the PostgreSQL storage lives in `HAAPIGatewayPostgres`, whose
+/// Which storage the gateway keeps its state in, for a configuration: the one storage choice (``Gateway``'s
+/// `makeApplication` makes no other). ``memoryOnly`` is this module's; the PostgreSQL storage lives in `HAAPIGatewayPostgres`, whose
 /// `bySessionsStore` follows `sessions.store`, so that the gateway's core never depends on the database driver.
 public struct GatewayStorageChoice: Sendable {
     /// The storage for a configuration, its logger and the clock of lifetimes and windows.

@@ -7,7 +7,8 @@ import Synchronization
 /// file (`.haapi-gateway-upstream.json`) for `login`. Read when the upstream is connected, written when a finding changes:
 ///
 /// ```json
-/// {"upstreams":[{"issuer":"https://idsvr.example.com/oauth/v2/oauth-anonymous","clientID":"gateway","tokenBoundCodes":true,"learnedAt":"2026-11-24T09:12:03Z"}]}
+/// {"upstreams":[{"issuer":"https://idsvr.example.com/oauth/v2/oauth-anonymous","clientID":"gateway",
+///   "tokenBoundCodes":true,"learnedAt":"2026-11-24T09:12:03Z"}]}
 /// ```
 ///
 /// One entry per issuer and client id, the latest ``maximumEntries`` kept. Nothing secret is in it; a file that is not

@@ -56,8 +56,8 @@ enum FileAccess {
         var information = stat()
         guard stat(path, &information) == 0 else { return "not there" }
         let mode = String(information.st_mode & 0o7777, radix: 8)
-        return
-            "mode \(String(repeating: "0", count: max(0, 4 - mode.count)))\(mode), owned by \(userName(information.st_uid)):\(groupName(information.st_gid))"
+        let padded = String(repeating: "0", count: max(0, 4 - mode.count)) + mode
+        return "mode \(padded), owned by \(userName(information.st_uid)):\(groupName(information.st_gid))"
     }
 
     /// The nearest directory above `path` that exists and that this process may not enter, if any.

@@ -27,7 +27,10 @@ extension GatewayConfiguration {
             } else {
                 reader.problem(
                     "sessions.store",
-                    "postgres needs sessions.postgresURL or sessions.postgresURLFile (or \(ConfigurationKey.byPath["sessions.postgresURL"]!.environmentName))"
+                    """
+                    postgres needs sessions.postgresURL or sessions.postgresURLFile (or \
+                    \(ConfigurationKey.byPath["sessions.postgresURL"]!.environmentName))
+                    """
                 )
             }
             if let root = url?.trustRootsFile, !FileManager.default.isReadableFile(atPath: root) {

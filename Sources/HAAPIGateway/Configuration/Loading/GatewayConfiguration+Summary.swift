@@ -8,7 +8,12 @@ extension GatewayConfiguration {
         var lines: [String] = []
         let listen = "\(server.host):\(server.port)"
         lines.append(
-            "server: listens on \(listen)\(server.tls == nil ? "" : " over HTTPS"); public URL \(server.publicBaseURL?.absoluteString ?? "\(server.tls == nil ? "http" : "https")://\(listen)"); request bodies up to \(server.maximumRequestBodyBytes) bytes; drains \(server.drainSeconds) s on SIGTERM; "
+            """
+            server: listens on \(listen)\(server.tls == nil ? "" : " over HTTPS"); public URL \
+            \(server.publicBaseURL?.absoluteString ?? "\(server.tls == nil ? "http" : "https")://\(listen)"); request bodies up to \
+            \(server.maximumRequestBodyBytes) \
+            bytes; drains \(server.drainSeconds) s on SIGTERM; 
+            """
                 + "a whole request within \(server.requestTimeoutSeconds) s; at most \(server.maximumConnections) connections, "
                 + (server.maximumConnectionsPerAddress == 0 ? "no cap per address" : "\(server.maximumConnectionsPerAddress) per address")
                 + (server.trustedProxies.isEmpty
@@ -16,8 +21,14 @@ extension GatewayConfiguration {
         )
         switch upstream {
         case .demo(let demo):
+            let mode =
+                demo.strict ? "strict: nonces per key, token-bound codes, stickiness cookie" : "DPoP nonces \(demo.requireDPoPNonce ? "on" : "off")"
             lines.append(
-                "upstream: the embedded demo HAAPI server (\(demo.strict ? "strict: nonces per key, token-bound codes, stickiness cookie" : "DPoP nonces \(demo.requireDPoPNonce ? "on" : "off")")); scopes \(demo.scopes.joined(separator: " ")), timeout \(demo.timeoutSeconds) s"
+                """
+                upstream: the embedded demo HAAPI server \
+                (\(mode)); \
+                scopes \(demo.scopes.joined(separator: " ")), timeout \(demo.timeoutSeconds) s
+                """
             )
         case .haapi(let client):
             let parameters = client.authorizationParameters.queryItems.map { "\($0.0)=\($0.1)" }
@@ -37,15 +48,24 @@ extension GatewayConfiguration {
         }
         lines.append(
             "sessions: idle \(sessions.idleTimeoutSeconds) s, absolute \(sessions.absoluteTimeoutSeconds) s, at most \(sessions.maximumSessions); "
-                + "new sign-ins at most \(sessions.maximumNewSessionsPerAddress == 0 ? "unbounded" : "\(sessions.maximumNewSessionsPerAddress)") per address in \(sessions.newSessionWindowSeconds) s; "
-                + "failed posts at most \(sessions.maximumFailedPostsPerSession) per session and \(sessions.maximumFailedPostsPerAddress) per address in \(sessions.failedPostWindowSeconds) s"
+                + """
+                new sign-ins at most \(sessions.maximumNewSessionsPerAddress == 0 ? "unbounded" : "\(sessions.maximumNewSessionsPerAddress)") \
+                per address in \(sessions.newSessionWindowSeconds) s; 
+                """
+                    + """
+                    failed posts at most \(sessions.maximumFailedPostsPerSession) per session and \(sessions.maximumFailedPostsPerAddress) \
+                    per address in \(sessions.failedPostWindowSeconds) s
+                    """
         )
         switch sessions.store {
         case .memory:
             lines.append("session store: memory (this process only; a restart ends the sign-ins under way)")
         case .postgres(let store):
             lines.append(
-                "session store: PostgreSQL at \(store.url); documents sealed with AES-256-GCM under key \(store.encryptionKeys[0].idHex) (\(SecretRedaction.marker))"
+                """
+                session store: PostgreSQL at \(store.url); documents sealed with AES-256-GCM under key \(store.encryptionKeys[0].idHex) \
+                (\(SecretRedaction.marker))
+                """
                     + (store.encryptionKeys.count > 1 ? ", \(store.encryptionKeys.count - 1) more opening older documents" : "")
                     + (store.synchronousCommit
                         ? "; every commit waits for the disk"
@@ -61,7 +81,11 @@ extension GatewayConfiguration {
         } else {
             let hasWebhook = callbacks.contains { if case .webhook = $0 { true } else { false } }
             lines.append(
-                "callbacks: \(callbacks.map(\.description).joined(separator: ", "))\(hasWebhook ? " (webhook secret \(SecretRedaction.marker))" : ""); "
+                """
+                callbacks: \
+                \(callbacks.map(\.description).joined(separator: ", "))\(hasWebhook ? " (webhook secret \(SecretRedaction.marker))" : ""); \
+
+                """
                     + "failed deliveries retried for \(callbackDelivery.retryForSeconds) s"
                     + (sessions.store != .memory
                         ? ", kept meanwhile in the PostgreSQL outbox, where any replica delivers them"
@@ -83,7 +107,10 @@ extension GatewayConfiguration {
         )
         lines.append(
             kiosk.enabled
-                ? "kiosk: on; the start page returns \(kiosk.resetAfterSeconds) s after a sign-in ends, and after \(kiosk.idleResetSeconds) s untouched"
+                ? """
+                kiosk: on; the start page returns \(kiosk.resetAfterSeconds) s after a sign-in ends, and after \(kiosk.idleResetSeconds) \
+                s untouched
+                """
                 : "kiosk: off"
         )
         let palettes = [
@@ -98,18 +125,36 @@ extension GatewayConfiguration {
         lines.append(metrics.enabled ? "metrics: Prometheus text at http://\(metrics.host):\(metrics.port)/metrics" : "metrics: off")
         lines.append(
             devices.enabled
-                ? "devices: on for \(devices.clients.map(\.id).joined(separator: ", ")); codes last \(devices.codeLifetimeSeconds) s, polled at most every \(devices.pollIntervalSeconds) s; "
-                    + "wrong codes at most \(devices.maximumWrongCodesPerAddress) per address and \(devices.maximumWrongCodes) in all in \(devices.wrongCodeWindowSeconds) s, "
-                    + "\(devices.maximumEntriesPerCode) entries per code, \(devices.maximumPendingAuthorizations) waiting (public clients' \(devices.maximumPendingPerAddress) per address); refresh tokens sealed with "
+                ? """
+                devices: on for \(devices.clients.map(\.id).joined(separator: ", ")); codes last \(devices.codeLifetimeSeconds) s, \
+                polled at most every \(devices.pollIntervalSeconds) s; 
+                """
+                    + """
+                    wrong codes at most \(devices.maximumWrongCodesPerAddress) per address and \(devices.maximumWrongCodes) in all in \
+                    \(devices.wrongCodeWindowSeconds) \
+                    s, 
+                    """
+                        + """
+                        \(devices.maximumEntriesPerCode) entries per code, \(devices.maximumPendingAuthorizations) waiting (public clients' \
+                        \(devices.maximumPendingPerAddress) \
+                        per address); refresh tokens sealed with 
+                        """
                     + (devices.refreshTokenKeys.isEmpty
                         ? (sessions.store == .memory
                             ? "a key made at startup" : "keys derived from sessions.encryptionKeysFile \(SecretRedaction.marker)")
-                        : "the \(devices.refreshTokenKeys.count == 1 ? "key" : "\(devices.refreshTokenKeys.count) keys") of devices.refreshTokenKeyFile \(SecretRedaction.marker)")
+                        : """
+                        the \(devices.refreshTokenKeys.count == 1 ? "key" : "\(devices.refreshTokenKeys.count) keys") of \
+                        devices.refreshTokenKeyFile \(SecretRedaction.marker)
+                        """)
                 : "devices: off"
         )
         lines.append(
             startLinks.enabled
-                ? "start links: signed (secret \(SecretRedaction.marker)\(startLinks.previousSecret == nil ? "" : ", previous secret \(SecretRedaction.marker)")), valid at most \(startLinks.maximumLifetimeSeconds) s, "
+                ? """
+                start links: signed (secret \
+                \(SecretRedaction.marker)\(startLinks.previousSecret == nil ? "" : ", previous secret \(SecretRedaction.marker)")), \
+                valid at most \(startLinks.maximumLifetimeSeconds) s, 
+                """
                     + (startLinks.allowedParameters.isEmpty ? "no parameters" : "may set \(startLinks.allowedParameters.joined(separator: ", "))")
                 : "start links: off"
         )

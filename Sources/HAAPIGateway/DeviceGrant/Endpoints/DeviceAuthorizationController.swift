@@ -228,7 +228,12 @@ struct DeviceAuthorizationController: Sendable {
     private func tokenResponse(_ tokens: OAuthTokens, client: DeviceClient) async throws(OAuthEndpointError) -> Response {
         if tokens.isDPoPBound, !client.receivesDPoPKey {
             logger.warning(
-                "the upstream bound a device's tokens to a DPoP key, and this device client is not configured to receive the key: the tokens were refused to the device and revoked; set receivesDPoPKey: true on this client in devices.clients if it can use DPoP-bound tokens, or turn off token-bound codes (Curity: issue-token-bound-authorization-code) and upstream.bindTokensToDPoP",
+                """
+                the upstream bound a device's tokens to a DPoP key, and this device client is not configured to receive the key: the \
+                tokens were refused to the device and revoked; set receivesDPoPKey: true on this client in devices.clients if it can use \
+                DPoP-bound tokens, or turn off token-bound codes (Curity: issue-token-bound-authorization-code) and \
+                upstream.bindTokensToDPoP
+                """,
                 metadata: ["client": "\(client.id)"]
             )
             services.metrics.deviceGrant(.boundTokensRefused)
