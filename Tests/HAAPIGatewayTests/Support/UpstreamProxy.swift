@@ -114,9 +114,12 @@ final class UpstreamProxy: @unchecked Sendable {
             "\(request.method.rawValue) \(request.uri.string)\n" + request.headers.map { "\($0.name.rawName): \($0.value)" }.joined(separator: "\n")
                 + "\n\n" + String(buffer: body)
         )
-        // The demo answers in milliseconds; a short bound keeps a request still in flight when the demo stops (AsyncHTTPClient
-        // retries a refused connection until its deadline) from holding the proxy's shutdown.
-        let response = try await HTTPClient.shared.execute(outgoing, timeout: .seconds(5))
+        // The demo answers in milliseconds, but not on a machine whose two cores also build two other worktrees: there a
+        // 5 s bound tripped, the proxy answered 502 of its own, and the gateway (whose client waits a minute here) was
+        // told the upstream refused its HAAPI token, so three tests met "Sign-in service unavailable" (a full run beside
+        // two builds, 2026-11-27). The bound still keeps a request in flight when the demo stops (AsyncHTTPClient retries
+        // a refused connection until its deadline) from holding the proxy's shutdown for long.
+        let response = try await HTTPClient.shared.execute(outgoing, timeout: .seconds(30))
         let responseBody = try await response.body.collect(upTo: 1 << 22)
         record(
             "\(response.status.code)\n" + response.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n") + "\n\n"
