@@ -14,7 +14,15 @@ struct ConfigurationReader {
     }
 
     /// Whether the key was set by any source.
-    func isSet(_ path: String) -> Bool { values[path] != nil }
+    func isSet(_ path: String) -> Bool { values[Self.declared(path)] != nil }
+
+    /// `path`, which must be a declared key (``ConfigurationKey/all``): a key read but not declared would have no
+    /// environment variable, no flag, no entry in the reference and no range check, so reading one is a programming
+    /// error ("Configuration keys are declared once" finds every path the sources read).
+    private static func declared(_ path: String) -> String {
+        assert(ConfigurationKey.byPath[path] != nil, "the configuration key \(path) is read but not declared in ConfigurationKey.all")
+        return path
+    }
 
     /// Where a key was set, for messages.
     func origin(_ path: String) -> String { values[path].map { " (\($0.origin))" } ?? "" }
@@ -27,7 +35,7 @@ struct ConfigurationReader {
     }
 
     mutating func string(_ path: String) -> String? {
-        guard let value = values[path] else { return nil }
+        guard let value = values[Self.declared(path)] else { return nil }
         switch value.content {
         case .scalar(let text): return text
         case .list, .records:
@@ -37,7 +45,7 @@ struct ConfigurationReader {
     }
 
     mutating func list(_ path: String) -> [String]? {
-        guard let value = values[path] else { return nil }
+        guard let value = values[Self.declared(path)] else { return nil }
         switch value.content {
         case .list(let items): return items
         case .scalar(let text): return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -50,7 +58,7 @@ struct ConfigurationReader {
     /// A list of records: from a file as written; from an environment variable or flag, a JSON array of objects whose
     /// members are strings.
     mutating func records(_ path: String) -> [ConfigurationRecord]? {
-        guard let value = values[path] else { return nil }
+        guard let value = values[Self.declared(path)] else { return nil }
         switch value.content {
         case .records(let records): return records
         case .list:
