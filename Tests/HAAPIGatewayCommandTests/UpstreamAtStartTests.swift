@@ -36,10 +36,22 @@ struct UpstreamAtStartTests {
             #expect(page.html.contains("Sign-in is unavailable at the moment"))
             #expect(browser.cookies.isEmpty, "no session is held for a sign-in that cannot start")
 
-            // The upstream comes: the gateway becomes ready by itself.
+            // The upstream comes: the gateway becomes ready by itself. Between the reservation's release and the demo's
+            // bind the port is free for a moment: a connection the gateway's retry opens to it then may take the same
+            // port as its own (a TCP self-connect), and another process may take it for as long. The demo tries again
+            // while its address is in use, as a supervisor would restart it.
             reservation.release()
-            let demo = try RunningGateway(["demo-server", "--port", "\(upstreamPort)", "--log-level", "error"])
-            _ = try await demo.waitForOutput(#"(Demo HAAPI server)"#)
+            var started: RunningGateway?
+            for _ in 0..<20 where started == nil {
+                let attempt = try RunningGateway(["demo-server", "--port", "\(upstreamPort)", "--log-level", "error"])
+                if (try? await attempt.waitForOutput(#"(Demo HAAPI server)"#)) != nil {
+                    started = attempt
+                } else {
+                    #expect(attempt.standardError.contains("already in use"), "\(attempt.standardError)")
+                    try await Task.sleep(for: .milliseconds(250))
+                }
+            }
+            let demo = try #require(started, "the demo upstream could not listen on \(upstreamPort)")
             let deadline = ContinuousClock.now + .seconds(60)
             var ready = false
             while !ready, ContinuousClock.now < deadline {

@@ -30,7 +30,7 @@ struct SignInController: Sendable {
                 guard let path = context.parameters.get("path"), let address = ActionAddress(path: path) else {
                     throw GatewayError(.badRequest, .unknownButton)
                 }
-                try await session.submit(version: version, address: address, form: form, acceptLanguage: language)
+                return try await session.submit(version: version, address: address, form: form, acceptLanguage: language)
             }
         }
         router.post("/step/:version/link/:index") { request, context in
@@ -38,15 +38,15 @@ struct SignInController: Sendable {
                 guard let index = context.parameters.get("index", as: Int.self) else {
                     throw GatewayError(.badRequest, .unknownLink)
                 }
-                try await session.followLink(version: version, index: index, acceptLanguage: language)
+                return try await session.followLink(version: version, index: index, acceptLanguage: language)
             }
         }
         // A problem that ended the sign-in keeps its links (a `restart`) usable (notes 3.9).
         router.post("/problem/link/:index") { request, context in
             let (checkout, _) = try await signIns.verifiedSession(request, context: context)
             guard let index = context.parameters.get("index", as: Int.self) else { throw GatewayError(.badRequest, .unknownLink) }
-            try await checkout.session.followProblemLink(index: index, acceptLanguage: request.headers[.acceptLanguage])
-            return try await afterAction(checkout, request: request, context: context)
+            let result = try await checkout.session.followProblemLink(index: index, acceptLanguage: request.headers[.acceptLanguage])
+            return try await afterAction(checkout, result: result, request: request, context: context)
         }
         // An image link of the step that lives on the upstream, fetched with the flow's credentials and served from here.
         router.get("/step/:version/image/:index") { request, context in
@@ -68,10 +68,13 @@ struct SignInController: Sendable {
                 return signIns.redirectHome()
             }
             // A HEAD polls nothing: it gets the page as it stands.
+            let result: SignInActionResult
             if let version = context.parameters.get("version", as: Int.self), !context.answeredAsHead {
-                try await checkout.session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
+                result = try await checkout.session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
+            } else {
+                result = await checkout.session.standing
             }
-            return try await afterAction(checkout, request: request, context: context)
+            return try await afterAction(checkout, result: result, request: request, context: context)
         }
         // A waiting page's script: polls upstream like the poll route, and answers whether the page should load the next step.
         router.get("/step/:version/status") { request, context in
@@ -187,46 +190,50 @@ struct SignInController: Sendable {
     private func act(
         _ request: Request,
         context: GatewayRequestContext,
-        _ body: (SignInSession, Int, [String: String], String?) async throws(GatewayError) -> Void
+        _ body: (SignInSession, Int, [String: String], String?) async throws(GatewayError) -> SignInActionResult
     ) async throws -> Response {
         let (checkout, form) = try await signIns.verifiedSession(request, context: context)
-        let session = checkout.session
         let id = checkout.id
-        let refusedBefore = await session.refusedSubmissions
+        let result: SignInActionResult
         do {
             guard let version = context.parameters.get("version", as: Int.self) else {
                 throw GatewayError(.badRequest, .unknownForm)
             }
-            try await body(session, version, form.values, request.headers[.acceptLanguage])
+            result = try await body(checkout.session, version, form.values, request.headers[.acceptLanguage])
         } catch let error as GatewayError where error.code == .badRequest {
             await services.limiter.recordFailure(session: id, address: context.clientAddress)
             throw error
         }
-        if await session.refusedSubmissions > refusedBefore {
+        if result.refused {
             await services.limiter.recordFailure(session: id, address: context.clientAddress)
         }
-        return try await afterAction(checkout, request: request, context: context)
+        return try await afterAction(checkout, result: result, request: request, context: context)
     }
 
     /// Redirects back to the page; once signed in with a fresh cookie (rotated id), and to `completion.redirectURL` when
     /// one is configured and every sink accepted the outcome (otherwise the page says the hand-over is being retried).
-    private func afterAction(_ checkout: SessionCheckout<SignInSession>, request: Request, context: GatewayRequestContext) async throws -> Response {
+    private func afterAction(
+        _ checkout: SessionCheckout<SignInSession>,
+        result: SignInActionResult,
+        request: Request,
+        context: GatewayRequestContext
+    ) async throws -> Response {
         let settings = services.settings(for: context)
         let session = checkout.session
         let id = checkout.id
-        let signedIn = await session.phase == .signedIn
+        let signedIn = result.phase == .signedIn
         if signedIn, settings.configuration.pairing == nil, !settings.configuration.kiosk.enabled {
             // Kept under a fresh cookie (one write saves and moves it), before the browser is sent on.
             guard let newID = try await store.rotate(checkout) else { return signIns.redirectHome() }
             await services.limiter.forget(session: id)
-            if let url = settings.configuration.completion.redirectURL, await !session.deliveryDelayed, session.device == nil {
+            if let url = settings.configuration.completion.redirectURL, !result.deliveryDelayed, session.device == nil {
                 return signIns.redirect(to: Self.completionURL(url, reference: session.startLink?.reference), cookie: signIns.cookie(newID))
             }
             return signIns.redirectHome(after: checkout, cookie: signIns.cookie(newID))
         }
         // What the request did is kept before the browser is sent on (its next request may reach another replica).
         try await store.checkIn(checkout)
-        if let pairing = settings.configuration.pairing, await session.phase != .step {
+        if let pairing = settings.configuration.pairing, result.phase != .step {
             // `login` mode: the command stops once the final page is made, so it comes with this response rather than
             // after a redirect.
             let page = PageRenderer.response(
@@ -238,7 +245,7 @@ struct SignInController: Sendable {
         if settings.configuration.kiosk.enabled, signedIn {
             // A shared screen keeps nothing of a finished sign-in.
             await store.remove(id: id)
-            return kioskDone(await session.deliveryDelayed ? "delayed" : "signed-in")
+            return kioskDone(result.deliveryDelayed ? "delayed" : "signed-in")
         }
         return signIns.redirectHome(after: checkout)
     }

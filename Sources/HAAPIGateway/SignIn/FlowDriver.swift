@@ -18,12 +18,12 @@ struct FlowDriver: Sendable {
 
     /// Runs `page` (a request's steps and what follows them) within ``pageBudget``; running out of it is the upstream's
     /// failure for the person.
-    func withinPageBudget(
+    func withinPageBudget<Value>(
         isolation: isolated (any Actor)? = #isolation,
-        _ page: () async throws(GatewayError) -> Void
-    ) async throws(GatewayError) {
+        _ page: () async throws(GatewayError) -> Value
+    ) async throws(GatewayError) -> Value {
         do {
-            try await HAAPIDeadline.within(pageBudget, isolation: isolation) { () async throws in try await page() }
+            return try await HAAPIDeadline.within(pageBudget, isolation: isolation) { () async throws -> Value in try await page() }
         } catch let error as GatewayError {
             throw error
         } catch {

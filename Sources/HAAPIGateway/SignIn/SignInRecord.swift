@@ -15,8 +15,9 @@ package struct SignInRecord: Sendable {
     var phase: SessionPhase = .step
     /// Whether a sink did not accept the outcome at once (it is being retried in the background).
     var deliveryDelayed = false
-    /// How many submissions the upstream answered with wrong credentials or invalid input (failed posts, bounded by
-    /// ``FailedPostLimiter``).
+    /// How many submissions the upstream answered with wrong credentials or invalid input. The failed-post bound
+    /// (``FailedPostLimiter``) counts them from each action's result (``SignInActionResult/refused``); this count stays
+    /// in the stored document, which replicas of an earlier release read during a rolling upgrade.
     var refusedSubmissions = 0
     /// The step shown, and its version (a post names the version it was made for).
     var step: Representation?

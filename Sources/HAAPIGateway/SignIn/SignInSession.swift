@@ -33,11 +33,6 @@ package actor SignInSession {
         get { record.deliveryDelayed }
         set { record.deliveryDelayed = newValue }
     }
-    /// How many submissions the upstream answered with wrong credentials or invalid input (failed posts).
-    private(set) var refusedSubmissions: Int {
-        get { record.refusedSubmissions }
-        set { record.refusedSubmissions = newValue }
-    }
     private var step: Representation? {
         get { record.step }
         set { record.step = newValue }
@@ -190,26 +185,28 @@ package actor SignInSession {
     ///
     /// Past `polling.maximumWaitSeconds`, or the step's own `maxWaitTime` when that is shorter, the sign-in ends with a
     /// clear message instead.
-    func poll(version submittedVersion: Int, acceptLanguage: String?) async throws(GatewayError) {
-        guard phase == .step, let step, step.stepKind == .polling, submittedVersion == version, !busy else { return }
+    /// - Returns: What it did (``SignInActionResult``).
+    @discardableResult
+    func poll(version submittedVersion: Int, acceptLanguage: String?) async throws(GatewayError) -> SignInActionResult {
+        guard phase == .step, let step, step.stepKind == .polling, submittedVersion == version, !busy else { return result() }
         let limit = min(polling.maximumWaitSeconds, step.polling?.maximumWaitSeconds ?? .max)
         if let pollingSince, Date().timeIntervalSince(pollingSince) > Double(limit) {
             await fail(
                 .gateway(.pollingTimeout),
                 outcome: .init(error: "polling_timeout", errorDescription: "the polling step did not finish in time")
             )
-            return
+            return result()
         }
-        guard let action = step.actions.first(where: { $0.kind == .poll && $0.form != nil }) else { return }
+        guard let action = step.actions.first(where: { $0.kind == .poll && $0.form != nil }) else { return result() }
         // Paced per sign-in, on every replica (the time is kept with it): a poll sooner than the step's interval is
         // answered from the last result, the step as it stands.
         let now = Date()
         let gap = PollCadence.leastGap(seconds: PollCadence.seconds(for: step, defaultSeconds: polling.defaultIntervalSeconds))
         if let lastPolledAt, now >= lastPolledAt, now.timeIntervalSince(lastPolledAt) < gap {
-            return
+            return result()
         }
         lastPolledAt = now
-        try await run { flow throws(HAAPIError) in
+        return try await run { flow throws(HAAPIError) in
             try await flow.followAutomaticSteps(
                 from: try await flow.submitForm(action, parameters: [:], acceptLanguage: acceptLanguage),
                 acceptLanguage: acceptLanguage
@@ -270,23 +267,30 @@ package actor SignInSession {
     /// Submits the action at `address` of step `submittedVersion` with the browser's form values (``PostedStepForm``):
     /// missing required fields re-render the step without calling upstream. A context field of a JSON form (a WebAuthn
     /// credential) must be a bounded JSON object and is sent upstream as that object.
-    func submit(version submittedVersion: Int, address: ActionAddress, form: [String: String], acceptLanguage: String?) async throws(GatewayError) {
-        guard let step = currentStep(for: submittedVersion) else { return }
+    /// - Returns: What it did (``SignInActionResult``).
+    @discardableResult
+    func submit(
+        version submittedVersion: Int,
+        address: ActionAddress,
+        form: [String: String],
+        acceptLanguage: String?
+    ) async throws(GatewayError) -> SignInActionResult {
+        guard let step = currentStep(for: submittedVersion) else { return result() }
         guard let action = address.resolve(in: step), let model = action.form else {
             throw GatewayError(.badRequest, .unknownButton)
         }
         let posted = PostedStepForm(model: model, posted: form)
         if posted.invalidJSON {
             notices = [.gateway(.passkeyInvalid)]
-            return
+            return result()
         }
         guard posted.missing.isEmpty else {
             fieldErrors = posted.missing
             values = posted.typed
             notices = [.gateway(.fillRequired)]
-            return
+            return result()
         }
-        try await run(preserving: posted.typed) { flow throws(HAAPIError) in
+        return try await run(preserving: posted.typed) { flow throws(HAAPIError) in
             try await flow.followAutomaticSteps(
                 from: try await flow.submitForm(action, values: posted.parameters, acceptLanguage: acceptLanguage),
                 acceptLanguage: acceptLanguage
@@ -295,21 +299,25 @@ package actor SignInSession {
     }
 
     /// Follows the non-image link at `index` of step `submittedVersion`.
-    func followLink(version submittedVersion: Int, index: Int, acceptLanguage: String?) async throws(GatewayError) {
-        guard let step = currentStep(for: submittedVersion) else { return }
+    /// - Returns: What it did (``SignInActionResult``).
+    @discardableResult
+    func followLink(version submittedVersion: Int, index: Int, acceptLanguage: String?) async throws(GatewayError) -> SignInActionResult {
+        guard let step = currentStep(for: submittedVersion) else { return result() }
         guard step.links.indices.contains(index), !step.links[index].isImage else {
             throw GatewayError(.badRequest, .unknownLink)
         }
         let link = step.links[index]
-        try await run { flow throws(HAAPIError) in
+        return try await run { flow throws(HAAPIError) in
             try await flow.followAutomaticSteps(from: try await flow.followLink(link, acceptLanguage: acceptLanguage), acceptLanguage: acceptLanguage)
         }
     }
 
     /// Follows the link at `index` of the problem that ended the flow (a `restart` link): the flow goes on from the
     /// step it answers. When the upstream fails the ended page stays.
-    func followProblemLink(index: Int, acceptLanguage: String?) async throws(GatewayError) {
-        guard case .failed = phase, !busy else { return }
+    /// - Returns: What it did (``SignInActionResult``).
+    @discardableResult
+    func followProblemLink(index: Int, acceptLanguage: String?) async throws(GatewayError) -> SignInActionResult {
+        guard case .failed = phase, !busy else { return result() }
         guard problemLinks.indices.contains(index), !problemLinks[index].isImage else { throw GatewayError(.badRequest, .unknownLink) }
         let ended = phase
         let link = problemLinks[index]
@@ -317,7 +325,7 @@ package actor SignInSession {
         problemLinks = []
         logger.info("problem link followed")
         do {
-            try await run { flow throws(HAAPIError) in
+            return try await run { flow throws(HAAPIError) in
                 try await flow.followAutomaticSteps(
                     from: try await flow.followLink(link, acceptLanguage: acceptLanguage),
                     acceptLanguage: acceptLanguage
@@ -390,22 +398,32 @@ package actor SignInSession {
         endpoint: UpstreamEndpoint = .haapi,
         preserving typed: [String: String] = [:],
         _ call: (HAAPIFlow) async throws(HAAPIError) -> HAAPIResponse
-    ) async throws(GatewayError) {
+    ) async throws(GatewayError) -> SignInActionResult {
         busy = true
         revision &+= 1
         defer { busy = false }
-        try await driver.withinPageBudget { () async throws(GatewayError) in
+        let refused = try await driver.withinPageBudget { () async throws(GatewayError) -> Bool in
             try await self.advance(endpoint: endpoint, preserving: typed, call)
         }
+        return result(refused: refused)
+    }
+
+    /// Where the sign-in stands, as the result of an action that did nothing (a HEAD's poll).
+    var standing: SignInActionResult { result() }
+
+    /// Where the sign-in stands, as an action's result; `refused` when the upstream refused what was posted.
+    private func result(refused: Bool = false) -> SignInActionResult {
+        SignInActionResult(phase: phase, refused: refused, deliveryDelayed: deliveryDelayed)
     }
 
     /// One request's call, the automatic steps after it and, when they end the flow, its completion, within the page's
     /// budget (``FlowDriver/pageBudget``).
+    /// - Returns: Whether the upstream refused what was posted (an input problem that keeps the step).
     private func advance(
         endpoint: UpstreamEndpoint,
         preserving typed: [String: String],
         _ call: (HAAPIFlow) async throws(HAAPIError) -> HAAPIResponse
-    ) async throws(GatewayError) {
+    ) async throws(GatewayError) -> Bool {
         let response = try await driver.response(endpoint: endpoint, call)
         switch response {
         case .representation(let next):
@@ -421,7 +439,7 @@ package actor SignInSession {
                 // sees no change) and a form on it stays current. Anything else is a new page.
                 if let shown = step, Self.isSamePendingPage(shown, next) {
                     step = next
-                    return
+                    return false
                 }
                 step = next
                 version += 1
@@ -429,24 +447,28 @@ package actor SignInSession {
                 logger.debug("step", metadata: ["type": "\(next.type.rawValue)", "version": .stringConvertible(version)])
                 metrics.stepRendered(type: next.type.rawValue)
             }
+            return false
         case .problem(let problem):
-            await handle(problem, typed: typed)
+            return await handle(problem, typed: typed)
         }
     }
 
     /// Applies a problem to the page (``ProblemPage``): an input problem keeps the step, with what the person typed;
     /// any other ends the sign-in.
-    private func handle(_ problem: Problem, typed: [String: String]) async {
+    /// - Returns: Whether it refused what was posted (the step kept).
+    private func handle(_ problem: Problem, typed: [String: String]) async -> Bool {
         switch ProblemPage(problem, shown: step) {
         case .keepStep(let notices, let fieldErrors, let step):
-            refusedSubmissions += 1
+            record.refusedSubmissions += 1
             self.notices = notices
             self.fieldErrors.merge(fieldErrors) { _, new in new }
             self.step = step
             values = typed
+            return true
         case .endFlow(let message, let failure, let links):
             problemLinks = links
             await fail(message, outcome: failure)
+            return false
         }
     }
 
