@@ -19,6 +19,9 @@ public final class SpawnedProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var exitStatus: Int32?
     private var endedBySignal = false
+    /// Whether its status was taken by another waiter in this process (any code that reaps children it did not start):
+    /// it has ended, how is unknown.
+    private var reapedElsewhere = false
     /// The pipes given, kept for as long as the process is: a pipe released closes its reading end, and whoever reads
     /// the child's output through a handler then reads nothing.
     private let pipes: [Pipe]
@@ -96,9 +99,16 @@ public final class SpawnedProcess: @unchecked Sendable {
         lock.withLock {
             if exitStatus == nil {
                 var raw: Int32 = 0
-                if waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier {
+                let reaped = waitpid(processIdentifier, &raw, WNOHANG)
+                if reaped == processIdentifier {
                     exitStatus = raw & 0x7f == 0 ? (raw >> 8) & 0xff : raw & 0x7f
                     endedBySignal = raw & 0x7f != 0
+                } else if reaped == -1, errno == ECHILD {
+                    // No such child any more: it ended and another waiter took its status. Waiting on would never end
+                    // (a full run once sat idle for good, a process's wait polling this): it is over, its status
+                    // unknown, reported as 255, and `ending` says why.
+                    exitStatus = 255
+                    reapedElsewhere = true
                 }
             }
             return exitStatus
@@ -109,7 +119,9 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// cannot tell apart).
     public var ending: String {
         guard let status else { return "running" }
-        return lock.withLock { endedBySignal } ? "ended by signal \(status)" : "exited with \(status)"
+        let (bySignal, elsewhere) = lock.withLock { (endedBySignal, reapedElsewhere) }
+        if elsewhere { return "ended; its status was taken by another waiter in the test process" }
+        return bySignal ? "ended by signal \(status)" : "exited with \(status)"
     }
 
     /// Sends it a signal.
