@@ -3,6 +3,13 @@ import Foundation
 /// Paths of the repository and of the built `haapi-gateway` binary, found from this file (never the working directory).
 enum Repository {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Every Swift file under `folder` of the repository, with its text (for tests of the sources' structure).
+    static func swiftSources(under folder: String) throws -> [(path: String, text: String)] {
+        let directory = root.appendingPathComponent(folder)
+        let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        return try files.filter { $0.pathExtension == "swift" }.map { ($0.path, try String(contentsOf: $0, encoding: .utf8)) }
+    }
     static let templates = root.appendingPathComponent("templates")
     static let config = root.appendingPathComponent("config")
 

@@ -12,13 +12,10 @@ import Testing
 struct DeclaredKeysTests {
     @Test("every key path the configuration's sources read or test for is declared in ConfigurationKey.all")
     func everyPathReadIsDeclared() throws {
-        let root = Repository.root.appendingPathComponent("Sources/HAAPIGateway")
-        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
         let accessors = "string|list|records|isSet|integer|boolean|booleanOrDefault|stringOrDefault|httpURL|filePath|fileContents|secret|secretFile"
         let read = try NSRegularExpression(pattern: #"reader\.(?:\#(accessors))\("([^"\\]+)""#)
         var paths: Set<String> = []
-        for file in files where file.pathExtension == "swift" {
-            let text = try String(contentsOf: file, encoding: .utf8)
+        for (_, text) in try Repository.swiftSources(under: "Sources/HAAPIGateway") {
             for match in read.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                 if let range = Range(match.range(at: 1), in: text) { paths.insert(String(text[range])) }
             }

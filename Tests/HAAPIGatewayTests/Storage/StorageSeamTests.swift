@@ -10,12 +10,6 @@ import Testing
 /// `HAAPIGatewayPostgres` does, and the storage is chosen once, by `sessions.store`.
 @Suite("The storage seam")
 struct StorageSeamTests {
-    private static func sources(under folder: String) throws -> [(path: String, text: String)] {
-        let root = Repository.root.appendingPathComponent(folder)
-        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-        return try files.filter { $0.pathExtension == "swift" }.map { ($0.path, try String(contentsOf: $0, encoding: .utf8)) }
-    }
-
     /// The dependencies Package.swift gives `target`: the text of its `.target(name: "…", dependencies: [ … ])`.
     private static func dependencies(of target: String) throws -> String {
         let manifest = try String(contentsOf: Repository.root.appendingPathComponent("Package.swift"), encoding: .utf8)
@@ -29,13 +23,13 @@ struct StorageSeamTests {
 
     @Test("the core target neither imports nor names PostgresNIO, and only HAAPIGatewayPostgres depends on it")
     func theCoreHasNoDatabaseDriver() throws {
-        let core = try Self.sources(under: "Sources/HAAPIGateway")
+        let core = try Repository.swiftSources(under: "Sources/HAAPIGateway")
         #expect(core.count > 100)
         let naming = core.filter { $0.text.contains("PostgresNIO") }.map(\.path)
         #expect(naming.isEmpty, "\(naming)")
         #expect(!(try Self.dependencies(of: "HAAPIGateway")).contains("postgres-nio"))
         #expect(try Self.dependencies(of: "HAAPIGatewayPostgres").contains("postgres-nio"))
-        let postgres = try Self.sources(under: "Sources/HAAPIGatewayPostgres")
+        let postgres = try Repository.swiftSources(under: "Sources/HAAPIGatewayPostgres")
         #expect(postgres.contains { $0.text.contains("import PostgresNIO") })
         // Nothing of the storage is public but the choice a library user passes: its rows, statements and stores are
         // the package's own (the executable and the benchmark driver are in the package).
