@@ -118,8 +118,12 @@ import Testing
             )
             .replacingOccurrences(of: "clientID: cli\n", with: "clientID: \(DemoServer.clientID)\n")
             #expect(configuration.contains(demo.issuer) && configuration.contains("clientID: \(DemoServer.clientID)\n"), "\(configuration)")
-            try Data(configuration.utf8).write(to: directory.appendingPathComponent("config.yaml"))
-            try Data(DemoServer.clientSecret.utf8).write(to: directory.appendingPathComponent("client-secret"))
+            // Mode 0600, as the doc's file says, the secret's file too.
+            for (name, text) in [("config.yaml", configuration), ("client-secret", DemoServer.clientSecret)] {
+                let file = directory.appendingPathComponent(name)
+                try Data(text.utf8).write(to: file)
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            }
             // Nothing but HOME (and patience with a loaded machine): no option names the upstream, the client, its secret
             // or the token file.
             let environment = ["HOME": home.path, "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60"]
