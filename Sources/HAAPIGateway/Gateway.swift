@@ -77,21 +77,21 @@ public enum Gateway {
         let facts = factStore.map { UpstreamFactKeeper(store: $0, logger: logger) }
         let upstreamConnection = UpstreamConnection(configuration: clientConfiguration, logger: logger, facts: facts)
         try await upstreamConnection.attempt()
-        let limiter = FailedPostLimiter(settings: configuration.sessions, now: now)
-        let newSessions = storage.newSessionBudget(settings: configuration.sessions)
+        let limiter = FailedPostLimiter(settings: live.source(\.sessions), now: now)
+        let newSessions = storage.newSessionBudget(settings: live.source(\.sessions))
         let dispatcher = CallbackDispatcher(
-            configurations: configuration.callbacks,
-            settings: configuration.callbackDelivery,
+            configurations: live.source(\.callbacks),
+            settings: live.source(\.callbackDelivery),
             logger: logger,
             observer: onOutcome,
             journal: storage.callbackJournal(metrics: metrics),
             metrics: metrics
         )
         await dispatcher.start()
-        let devices = storage.deviceAuthorizations(settings: configuration.devices)
-        let codeAttempts = storage.userCodeAttempts(settings: configuration.devices)
+        let devices = storage.deviceAuthorizations(settings: live.source(\.devices))
+        let codeAttempts = storage.userCodeAttempts(settings: live.source(\.devices))
         let store = storage.sessionStore(
-            settings: configuration.sessions,
+            settings: live.source(\.sessions),
             restorer: SignInRestorer(
                 upstream: upstreamConnection,
                 dispatcher: dispatcher,
@@ -125,22 +125,8 @@ public enum Gateway {
         router.middlewares.add(ErrorPageMiddleware(live: live))
         router.middlewares.add(TrustedHostMiddleware(server: configuration.server))
         router.middlewares.add(SessionCheckInMiddleware(store: store))
-        let startLinks = StartLinkVerifier(settings: configuration.startLinks, ledger: storage.startLinkLedger())
-        reloader.attach(
-            ReloadTarget(
-                live: live,
-                store: store,
-                limiter: limiter,
-                newSessions: newSessions,
-                upstream: upstreamConnection,
-                dispatcher: dispatcher,
-                devices: devices,
-                codeAttempts: codeAttempts,
-                startLinks: startLinks,
-                embeddedDemo: embeddedDemo,
-                logger: logger
-            )
-        )
+        let startLinks = StartLinkVerifier(settings: live.source(\.startLinks), ledger: storage.startLinkLedger())
+        reloader.attach(ReloadTarget(live: live, upstream: upstreamConnection, embeddedDemo: embeddedDemo, logger: logger))
         let health = HealthController(
             upstream: upstreamConnection,
             drain: drain,

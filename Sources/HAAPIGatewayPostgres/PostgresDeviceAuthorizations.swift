@@ -4,7 +4,6 @@ import HAAPI
 import HAAPIGateway
 import Logging
 import PostgresNIO
-import Synchronization
 
 /// The device authorizations under way (RFC 8628) in the database of `sessions.store: postgres`
 /// (`haapi_gateway_device_authorizations`, schema version 4), so that a device may ask one replica for its codes and
@@ -25,19 +24,15 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
 
     let database: PostgresDatabase
     let logger: Logger
-    private let settings: Mutex<DeviceSettings>
+    private let settings: SettingsSource<DeviceSettings>
     /// The keys of the user code HMACs, one per session encryption key, the sealing key's first.
     private let userCodeKeys: [Data]
 
-    init(database: PostgresDatabase, settings: DeviceSettings, logger: Logger) {
+    init(database: PostgresDatabase, settings: SettingsSource<DeviceSettings>, logger: Logger) {
         self.database = database
         self.logger = logger
-        self.settings = Mutex(settings)
+        self.settings = settings
         self.userCodeKeys = HMACToken.keys(for: "device user codes", derivedFrom: database.cipher)
-    }
-
-    func update(settings: DeviceSettings) {
-        self.settings.withLock { $0 = settings }
     }
 
     func create(
@@ -45,7 +40,7 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
         scopes: [String]?,
         address: String?
     ) async throws(GatewayError) -> (deviceCode: String, authorization: DeviceAuthorization)? {
-        let settings = settings.withLock { $0 }
+        let settings = settings.current
         // A user code that happens to be waiting already (1 in 10¹⁰ per pair) is drawn again.
         for _ in 0..<5 {
             let authorization = DeviceAuthorization(
@@ -94,7 +89,7 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
     func enter(userCode: String) async throws(GatewayError) -> UserCodeEntry {
         var bindings = clockBindings()
         bindings.append(userCodeHashes(userCode))
-        bindings.append(Int32(settings.withLock { $0.maximumEntriesPerCode }))
+        bindings.append(Int32(settings.current.maximumEntriesPerCode))
         let count = statement(
             """
             UPDATE haapi_gateway_device_authorizations SET entries = entries + 1
@@ -310,7 +305,7 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
     private func decide(userCode: String, becoming state: String, operation: String) async throws(GatewayError) -> (String, String, String?)? {
         var bindings = clockBindings()
         bindings.append(userCodeHashes(userCode))
-        bindings.append(Int32(settings.withLock { $0.maximumEntriesPerCode }))
+        bindings.append(Int32(settings.current.maximumEntriesPerCode))
         bindings.append(state)
         let decide = statement(
             """
@@ -369,7 +364,7 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
 
     /// The authorization of a row (reference, client id, scopes); nil when its client is no longer registered.
     private func authorization(_ row: (String, String, String?), userCode: String) -> DeviceAuthorization? {
-        guard let client = settings.withLock({ $0.client(id: row.1) }) else { return nil }
+        guard let client = settings.current.client(id: row.1) else { return nil }
         return DeviceAuthorization(
             reference: row.0,
             client: client,

@@ -1,7 +1,6 @@
 import HAAPIGateway
 import Logging
 import PostgresNIO
-import Synchronization
 
 /// The sign-ins each client address started, counted for the replicas together in the database of
 /// `sessions.store: postgres` (`haapi_gateway_sign_in_starts`, schema version 4: one row per admitted start, the
@@ -15,20 +14,16 @@ import Synchronization
 final class PostgresNewSessionLimiter: NewSessionBudget {
     let database: PostgresDatabase
     let logger: Logger
-    private let settings: Mutex<SessionSettings>
+    private let settings: SettingsSource<SessionSettings>
 
-    init(database: PostgresDatabase, settings: SessionSettings, logger: Logger) {
+    init(database: PostgresDatabase, settings: SettingsSource<SessionSettings>, logger: Logger) {
         self.database = database
-        self.settings = Mutex(settings)
+        self.settings = settings
         self.logger = logger
     }
 
-    func update(settings: SessionSettings) {
-        self.settings.withLock { $0 = settings }
-    }
-
     func admit(address: String?) async -> Int? {
-        let settings = settings.withLock { $0 }
+        let settings = settings.current
         guard let address, settings.maximumNewSessionsPerAddress > 0 else { return nil }
         var bindings = PostgresBindings(capacity: 4)
         database.appendNow(to: &bindings)

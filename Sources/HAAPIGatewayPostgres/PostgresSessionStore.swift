@@ -33,7 +33,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
     /// Renews the claims of this replica's requests while they run.
     let renewals: ClaimRenewals
     let cache: SessionCache<SignInSession>
-    private let settings: Mutex<SessionSettings>
+    private let settings: SettingsSource<SessionSettings>
     /// The last count of live sessions, and when it was read.
     private let lastCount = Mutex<(at: ContinuousClock.Instant?, count: Int)>((nil, 0))
     private let evicted = Mutex(0)
@@ -44,7 +44,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
 
     init(
         storage: PostgresSessionStorage,
-        settings: SessionSettings,
+        settings: SettingsSource<SessionSettings>,
         restorer: SignInRestorer,
         timing: SessionClaimTiming = .init(),
         cacheCapacity: Int = PostgresSessionStore.cacheCapacity,
@@ -52,7 +52,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
     ) {
         self.storage = storage
         self.cache = SessionCache(capacity: cacheCapacity)
-        self.settings = Mutex(settings)
+        self.settings = settings
         self.restorer = restorer
         self.timing = timing
         self.renewals = ClaimRenewals(storage: storage, timing: timing, logger: logger)
@@ -62,7 +62,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
     func add(_ session: SignInSession, address: String?) async throws(GatewayError) -> SessionCheckout<SignInSession>? {
         let (document, revision) = try await Self.document(of: session)
         let id = SecureToken.make()
-        let settings = settings.withLock { $0 }
+        let settings = settings.current
         let lifetimes = SessionLifetimes(settings)
         let cap = max(1, settings.maximumSessions)
         if try await !isNear(cap) {
@@ -89,7 +89,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
     /// new sign-in counting every row would grow with the table), a fresh one near it, or one nobody came back to could
     /// be pushed out.
     func hasRoom() async throws(GatewayError) -> Bool {
-        let cap = max(1, settings.withLock { $0.maximumSessions })
+        let cap = max(1, settings.current.maximumSessions)
         if try await recentCount(near: cap) < cap { return true }
         return try await database("look for untouched sign-ins", starting: true) { () throws(PostgresStorageError) in try await storage.hasUntouched()
         }
@@ -250,10 +250,6 @@ final class PostgresSessionStore: SessionStore, Sendable {
         } catch {
             logger.warning("sign-in not removed from the database; it expires instead", metadata: ["error": "\(error.message)"])
         }
-    }
-
-    func update(settings: SessionSettings) {
-        self.settings.withLock { $0 = settings }
     }
 
     /// The live sessions of every replica, by a count at most a second old (the last count read when the database does

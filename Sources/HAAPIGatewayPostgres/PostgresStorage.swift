@@ -28,19 +28,19 @@ struct PostgresStorage: GatewayStorage {
 
     private var database: PostgresDatabase { sessions.database }
 
-    func sessionStore(settings: SessionSettings, restorer: @autoclosure () -> SignInRestorer) -> any SessionStore<SignInSession> {
+    func sessionStore(settings: SettingsSource<SessionSettings>, restorer: @autoclosure () -> SignInRestorer) -> any SessionStore<SignInSession> {
         PostgresSessionStore(storage: sessions, settings: settings, restorer: restorer(), logger: logger)
     }
 
-    func newSessionBudget(settings: SessionSettings) -> any NewSessionBudget {
+    func newSessionBudget(settings: SettingsSource<SessionSettings>) -> any NewSessionBudget {
         PostgresNewSessionLimiter(database: database, settings: settings, logger: logger)
     }
 
-    func deviceAuthorizations(settings: DeviceSettings) -> any DeviceAuthorizationStore {
+    func deviceAuthorizations(settings: SettingsSource<DeviceSettings>) -> any DeviceAuthorizationStore {
         PostgresDeviceAuthorizations(database: database, settings: settings, logger: logger)
     }
 
-    func userCodeAttempts(settings: DeviceSettings) -> any UserCodeAttemptLimiter {
+    func userCodeAttempts(settings: SettingsSource<DeviceSettings>) -> any UserCodeAttemptLimiter {
         PostgresUserCodeAttemptLimiter(database: database, settings: settings, logger: logger)
     }
 

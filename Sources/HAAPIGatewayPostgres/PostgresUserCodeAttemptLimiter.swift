@@ -3,7 +3,6 @@ import Foundation
 import HAAPIGateway
 import Logging
 import PostgresNIO
-import Synchronization
 
 /// The wrong user codes entered on the verification page, counted for the replicas together in the database of
 /// `sessions.store: postgres` (`haapi_gateway_wrong_user_codes`, schema version 6: one row per wrong code, when it was
@@ -25,23 +24,19 @@ import Synchronization
 final class PostgresUserCodeAttemptLimiter: UserCodeAttemptLimiter {
     let database: PostgresDatabase
     let logger: Logger
-    private let settings: Mutex<DeviceSettings>
+    private let settings: SettingsSource<DeviceSettings>
     /// The keys of the address HMACs, one per session encryption key, the sealing key's first.
     private let addressKeys: [Data]
 
-    init(database: PostgresDatabase, settings: DeviceSettings, logger: Logger) {
+    init(database: PostgresDatabase, settings: SettingsSource<DeviceSettings>, logger: Logger) {
         self.database = database
         self.logger = logger
-        self.settings = Mutex(settings)
+        self.settings = settings
         self.addressKeys = HMACToken.keys(for: "wrong user code addresses", derivedFrom: database.cipher)
     }
 
-    func update(settings: DeviceSettings) {
-        self.settings.withLock { $0 = settings }
-    }
-
     func retryAfter(address: String?) async throws(GatewayError) -> Int? {
-        let settings = settings.withLock { $0 }
+        let settings = settings.current
         var bindings = PostgresBindings(capacity: 5)
         database.appendNow(to: &bindings)
         bindings.append(Int32(settings.wrongCodeWindowSeconds))

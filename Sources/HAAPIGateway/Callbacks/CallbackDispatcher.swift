@@ -15,9 +15,13 @@ import Synchronization
 /// The first attempts to all sinks run at once; the person's page waits for them at most `callbacks.pageWaitSeconds`,
 /// and a slower sink goes on in the background (the page then says the hand-over is still being retried).
 package actor CallbackDispatcher {
-    private(set) var sinks: [any CallbackSink]
+    /// The configured sinks, read at each outcome and each delivery the journal hands over; nil: fixed ``sinks``.
+    private let configurations: SettingsSource<[CallbackSinkConfiguration]>?
+    /// The sinks outcomes go to now, and the configurations they were made from.
+    private var sinks: [any CallbackSink]
+    private var sinksMadeFrom: [CallbackSinkConfiguration] = []
     private let observer: (@Sendable (CompletionOutcome) async -> Void)?
-    private var settings: CallbackDeliverySettings
+    private let settings: SettingsSource<CallbackDeliverySettings>
     /// Where deliveries not done yet are kept beyond this process.
     private let journal: any CallbackJournal
     private let metrics: GatewayMetrics?
@@ -38,15 +42,50 @@ package actor CallbackDispatcher {
     /// What becomes of the deliveries not done when the process ends: the journal's words.
     private nonisolated let keptAfterStop: String
 
-    /// A dispatcher keeping deliveries not done yet in `journal` (by default in memory only: ``MemoryJournal``).
+    /// A dispatcher handing outcomes to fixed `sinks` and keeping deliveries not done yet in `journal` (by default in
+    /// memory only: ``MemoryJournal``).
     init(
         sinks: [any CallbackSink],
-        settings: CallbackDeliverySettings = .init(),
+        settings: SettingsSource<CallbackDeliverySettings> = .fixed(.init()),
         logger: Logger,
         observer: (@Sendable (CompletionOutcome) async -> Void)? = nil,
         journal: any CallbackJournal = MemoryJournal(),
         metrics: GatewayMetrics? = nil
     ) {
+        self.init(sinks: sinks, configurations: nil, settings: settings, logger: logger, observer: observer, journal: journal, metrics: metrics)
+    }
+
+    /// A dispatcher handing outcomes to the sinks `configurations` name at the time (a reload's sinks take the outcomes
+    /// from then on; deliveries under way keep theirs).
+    init(
+        configurations: SettingsSource<[CallbackSinkConfiguration]>,
+        settings: SettingsSource<CallbackDeliverySettings> = .fixed(.init()),
+        logger: Logger,
+        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil,
+        journal: any CallbackJournal = MemoryJournal(),
+        metrics: GatewayMetrics? = nil
+    ) {
+        self.init(
+            sinks: [],
+            configurations: configurations,
+            settings: settings,
+            logger: logger,
+            observer: observer,
+            journal: journal,
+            metrics: metrics
+        )
+    }
+
+    private init(
+        sinks: [any CallbackSink],
+        configurations: SettingsSource<[CallbackSinkConfiguration]>?,
+        settings: SettingsSource<CallbackDeliverySettings>,
+        logger: Logger,
+        observer: (@Sendable (CompletionOutcome) async -> Void)?,
+        journal: any CallbackJournal,
+        metrics: GatewayMetrics?
+    ) {
+        self.configurations = configurations
         self.sinks = sinks
         self.settings = settings
         self.journal = journal
@@ -57,21 +96,12 @@ package actor CallbackDispatcher {
         self.observer = observer
     }
 
-    init(
-        configurations: [CallbackSinkConfiguration],
-        settings: CallbackDeliverySettings = .init(),
-        logger: Logger,
-        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil,
-        journal: any CallbackJournal = MemoryJournal(),
-        metrics: GatewayMetrics? = nil
-    ) {
-        self.init(sinks: configurations.map(\.sink), settings: settings, logger: logger, observer: observer, journal: journal, metrics: metrics)
-    }
-
-    /// Uses new sinks and settings for outcomes from now on (a reload); deliveries under way keep their sinks.
-    func replace(configurations: [CallbackSinkConfiguration], settings: CallbackDeliverySettings) {
-        sinks = configurations.map(\.sink)
-        self.settings = settings
+    /// The sinks outcomes go to now: those the configuration in effect names, made again only when it names others.
+    private func currentSinks() -> [any CallbackSink] {
+        guard let wanted = configurations?.current, wanted != sinksMadeFrom else { return sinks }
+        sinks = wanted.map(\.sink)
+        sinksMadeFrom = wanted
+        return sinks
     }
 
     /// The least a page waits for the sinks when its budget is spent: a quick sink still confirms.
@@ -105,7 +135,9 @@ package actor CallbackDispatcher {
             signIn: outcome.signIn?.id
         )
         let now = ContinuousClock.now
-        let names = journalNames
+        let settings = settings.current
+        let sinks = currentSinks()
+        let names = Self.journalNames(of: sinks)
         let entries = sinks.enumerated().map { index, sink in
             CallbackEntry(
                 key: "\(delivery.id)|\(index)",
@@ -168,7 +200,7 @@ package actor CallbackDispatcher {
         worker?.cancel()
         worker = nil
         // Within a stop's deadline, the attempts leave 10 s for ending those still under way and for the journal.
-        let deadline = Self.earlier(.now + .seconds(settings.handOverSeconds), stopDeadline.map { $0 - .seconds(10) })
+        let deadline = Self.earlier(.now + .seconds(settings.current.handOverSeconds), stopDeadline.map { $0 - .seconds(10) })
         defer { flushing.withLock { $0 = nil } }
         flushing.withLock { $0 = pendingCount }
         // Nothing more is handed over; a claim being made ends first, so that what it claims is released below.
@@ -222,11 +254,13 @@ package actor CallbackDispatcher {
     /// - Returns: The delivery's key here, or nil when no configured sink has that name (a reload removed it).
     @discardableResult
     package func take(_ delivery: CallbackDelivery, sink name: String, attemptsMade: Int, attemptNow: Bool) async -> String? {
-        guard let index = journalNames.firstIndex(of: name) else { return nil }
+        let sinks = currentSinks()
+        guard let index = Self.journalNames(of: sinks).firstIndex(of: name) else { return nil }
         let key = "\(delivery.id)|\(index)"
         // Still attempted here (an attempt that outlasted its lease): that attempt reports its result.
         guard inFlight[key] == nil, waiting[key] == nil else { return key }
         let now = ContinuousClock.now
+        let settings = settings.current
         let entry = CallbackEntry(
             key: key,
             sink: sinks[index],
@@ -251,7 +285,9 @@ package actor CallbackDispatcher {
     /// The name each sink's deliveries have in the journal: its own, or for the second and later of sinks sharing one
     /// `name #2`, `#3`, … (two webhooks whose URLs differ only in their query, which names leave out, are two
     /// receivers), so that each sink has rows of its own in the outbox. Replicas with the same sinks name them alike.
-    package var journalNames: [String] {
+    package var journalNames: [String] { Self.journalNames(of: currentSinks()) }
+
+    private static func journalNames(of sinks: [any CallbackSink]) -> [String] {
         var seen: [String: Int] = [:]
         return sinks.map { sink in
             let count = (seen[sink.name] ?? 0) + 1
@@ -335,6 +371,7 @@ package actor CallbackDispatcher {
         var entry = failed
         let key = entry.key
         let now = ContinuousClock.now
+        let settings = settings.current
         if entry.attempts == 1 {
             entry.giveUpAt = now + .seconds(settings.retryForSeconds)
         } else {
@@ -387,7 +424,7 @@ package actor CallbackDispatcher {
             }
             let unkept = due.values.filter { !$0.journaled }
             if !unkept.isEmpty { markJournaled(await journal.keep(Array(unkept), firstTime: false)) }
-            _ = await attemptAll(Array(due.keys), waitingAtMost: .seconds(max(settings.handOverSeconds, 60)))
+            _ = await attemptAll(Array(due.keys), waitingAtMost: .seconds(max(settings.current.handOverSeconds, 60)))
         }
         worker = nil
         startWorker()

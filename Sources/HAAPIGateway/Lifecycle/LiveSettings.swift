@@ -3,7 +3,9 @@ import Synchronization
 
 /// The configuration, the page renderer and the theme stylesheet in effect, read by every request and replaced whole by a reload.
 ///
-/// A request reads them once (``RequestSettings``), so that a reload during the request cannot mix two configurations.
+/// A request reads them once (``RequestSettings``), so that a reload during the request cannot mix two configurations;
+/// the stores, limiters and the callback dispatcher read their part at each operation (``source(_:)``). This is the one
+/// place a reload changes: it replaces the configuration here and pushes nothing to anyone.
 final class LiveSettings: Sendable {
     /// One configuration with what is made from it.
     struct Snapshot: Sendable {
@@ -22,6 +24,11 @@ final class LiveSettings: Sendable {
     /// The settings in effect now, all from one configuration.
     var snapshot: Snapshot { current.withLock { $0 } }
     var configuration: GatewayConfiguration { snapshot.configuration }
+
+    /// One part of the configuration in effect, read at each use by a long-lived component (``SettingsSource``).
+    func source<Value: Sendable>(_ part: any KeyPath<GatewayConfiguration, Value> & Sendable) -> SettingsSource<Value> {
+        SettingsSource { self.current.withLock { $0.configuration[keyPath: part] } }
+    }
 
     func replace(configuration: GatewayConfiguration, templates: TemplateLibrary) {
         let snapshot = Self.snapshot(configuration, templates)

@@ -1,17 +1,12 @@
 import HAAPI
 import Logging
 
-/// The parts of a running gateway a reload replaces, and how.
+/// What a reload replaces in a running gateway: the configuration in effect (``LiveSettings``), which every request
+/// (``RequestSettings``) and every store, limiter and the callback dispatcher (``SettingsSource``) read from, and the
+/// upstream client's credentials. Nothing else is handed the new settings.
 struct ReloadTarget: Sendable {
     let live: LiveSettings
-    let store: any SessionStore<SignInSession>
-    let limiter: FailedPostLimiter
-    let newSessions: any NewSessionBudget
     let upstream: UpstreamConnection
-    let dispatcher: CallbackDispatcher
-    let devices: any DeviceAuthorizationStore
-    let codeAttempts: any UserCodeAttemptLimiter
-    let startLinks: StartLinkVerifier
     /// With the embedded demo upstream, the settings it was started from: the running configuration holds the demo
     /// server's address and client instead, which no configuration names. A reload never replaces the demo (its
     /// `upstream` and `demo` settings wait for a restart; a rotated client secret applies to a real upstream only).
@@ -58,13 +53,6 @@ struct ReloadTarget: Sendable {
             }
         }
         live.replace(configuration: applied, templates: templates)
-        await store.update(settings: applied.sessions)
-        await limiter.update(settings: applied.sessions)
-        await newSessions.update(settings: applied.sessions)
-        await devices.update(settings: applied.devices)
-        await codeAttempts.update(settings: applied.devices)
-        await startLinks.update(settings: applied.startLinks)
-        await dispatcher.replace(configurations: applied.callbacks, settings: applied.callbackDelivery)
         for key in needsRestart { logger.warning("reload: a changed setting takes effect after a restart", metadata: ["key": "\(key)"]) }
         logger.notice("configuration reloaded")
         return .init(applied: true, problems: [], needsRestart: needsRestart)

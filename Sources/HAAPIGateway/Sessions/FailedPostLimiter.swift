@@ -6,23 +6,20 @@
 actor FailedPostLimiter {
     private var bySession = SlidingWindowCounts()
     private var byAddress = SlidingWindowCounts()
-    private var settings: SessionSettings
+    private let settings: SettingsSource<SessionSettings>
     private let now: @Sendable () -> ContinuousClock.Instant
 
     /// - Parameter now: The clock (injected by tests).
-    init(settings: SessionSettings, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    init(settings: SettingsSource<SessionSettings>, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.settings = settings
         self.now = now
-    }
-
-    /// Applies new bounds (a reload).
-    func update(settings: SessionSettings) {
-        self.settings = settings
     }
 
     /// Seconds until a post from this session and address is allowed again, or nil when it is allowed now.
     func retryAfter(session: String?, address: String?) -> Int? {
         let now = now()
+        let settings = settings.current
+        let window = Duration.seconds(settings.failedPostWindowSeconds)
         let waits = [
             session.flatMap { bySession.secondsUntilBelow(settings.maximumFailedPostsPerSession, for: $0, now: now, window: window) },
             address.flatMap { byAddress.secondsUntilBelow(settings.maximumFailedPostsPerAddress, for: $0, now: now, window: window) },
@@ -33,6 +30,7 @@ actor FailedPostLimiter {
     /// Counts a failed post against the session and the address.
     func recordFailure(session: String?, address: String?) {
         let now = now()
+        let window = Duration.seconds(settings.current.failedPostWindowSeconds)
         if let session { bySession.record(session, now: now, window: window) }
         if let address { byAddress.record(address, now: now, window: window) }
     }
@@ -41,6 +39,4 @@ actor FailedPostLimiter {
     func forget(session: String) {
         bySession.forget(session)
     }
-
-    private var window: Duration { .seconds(settings.failedPostWindowSeconds) }
 }

@@ -24,15 +24,22 @@ public actor MemorySessionStore<Session: Sendable>: SessionStore {
     private var unused: [String: [String]] = [:]
     /// How many sessions were pushed out at the cap since the start.
     public private(set) var evictions = 0
-    private var settings: SessionSettings
+    private let settings: SettingsSource<SessionSettings>
     private let now: @Sendable () -> ContinuousClock.Instant
     private var lastSweep: ContinuousClock.Instant
 
     /// How often storing a session also drops the expired ones (a pass over every session).
     static var sweepInterval: Duration { .seconds(30) }
 
+    /// A store whose lifetimes and cap never change.
     /// - Parameter now: The clock (injected by tests).
     public init(settings: SessionSettings, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+        self.init(settings: .fixed(settings), now: now)
+    }
+
+    /// A store reading its lifetimes and cap at each use (a reload's hold for every session from then on).
+    /// - Parameter now: The clock (injected by tests).
+    package init(settings: SettingsSource<SessionSettings>, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.settings = settings
         self.now = now
         self.lastSweep = now()
@@ -58,17 +65,13 @@ public actor MemorySessionStore<Session: Sendable>: SessionStore {
         return newID
     }
 
-    /// Applies new lifetimes and cap (a reload); they hold for every session from now on.
-    package func update(settings: SessionSettings) {
-        self.settings = settings
-    }
-
     /// Stores a new session started by `address` under a fresh id and returns the id, or nil when the cap is reached and
     /// every session is in use.
     public func insert(_ session: Session, address: String? = nil) -> String? {
         let now = now()
+        let settings = settings.current
         if entries.count >= max(1, settings.maximumSessions) || now - lastSweep >= Self.sweepInterval {
-            removeExpired(now: now)
+            removeExpired(now: now, settings: settings)
             if entries.count >= max(1, settings.maximumSessions), !evictUnused() { return nil }
         }
         let id = SecureToken.make()
@@ -79,8 +82,9 @@ public actor MemorySessionStore<Session: Sendable>: SessionStore {
 
     /// Whether a new session would be stored now (expired ones are dropped first, and one never used could be pushed out).
     package func hasRoom() -> Bool {
+        let settings = settings.current
         guard entries.count >= max(1, settings.maximumSessions) else { return true }
-        removeExpired(now: now())
+        removeExpired(now: now(), settings: settings)
         return entries.count < max(1, settings.maximumSessions) || !unused.isEmpty
     }
 
@@ -88,7 +92,7 @@ public actor MemorySessionStore<Session: Sendable>: SessionStore {
     public func session(id: String) -> Session? {
         let now = now()
         guard var entry = entries[id] else { return nil }
-        guard !isExpired(entry, now: now) else {
+        guard !Self.isExpired(entry, now: now, settings: settings.current) else {
             remove(id: id)
             return nil
         }
@@ -127,14 +131,14 @@ public actor MemorySessionStore<Session: Sendable>: SessionStore {
     /// The number of stored sessions.
     public var count: Int { entries.count }
 
-    private func isExpired(_ entry: Entry, now: ContinuousClock.Instant) -> Bool {
+    private static func isExpired(_ entry: Entry, now: ContinuousClock.Instant, settings: SessionSettings) -> Bool {
         now - entry.lastUsed > .seconds(settings.idleTimeoutSeconds) || now - entry.created > .seconds(settings.absoluteTimeoutSeconds)
     }
 
-    private func removeExpired(now: ContinuousClock.Instant) {
+    private func removeExpired(now: ContinuousClock.Instant, settings: SessionSettings) {
         lastSweep = now
-        guard entries.values.contains(where: { isExpired($0, now: now) }) else { return }
-        entries = entries.filter { !isExpired($0.value, now: now) }
+        guard entries.values.contains(where: { Self.isExpired($0, now: now, settings: settings) }) else { return }
+        entries = entries.filter { !Self.isExpired($0.value, now: now, settings: settings) }
         unused = unused.compactMapValues { ids in
             let live = ids.filter { entries[$0] != nil }
             return live.isEmpty ? nil : live

@@ -7,6 +7,4 @@ package protocol NewSessionBudget: Sendable {
     /// Counts a new sign-in of `address` when the bound allows it and returns nil; otherwise returns the seconds until
     /// it does (nothing is counted). Without an address (a Unix socket) or with the bound off (0) every start is allowed.
     func admit(address: String?) async -> Int?
-    /// Applies a new bound (a reload).
-    func update(settings: SessionSettings) async
 }

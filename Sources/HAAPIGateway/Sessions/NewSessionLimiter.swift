@@ -1,20 +1,17 @@
 /// The sign-ins each client address started, counted in this process's memory (``NewSessionBudget``).
 actor NewSessionLimiter: NewSessionBudget {
     private var byAddress = SlidingWindowCounts()
-    private var settings: SessionSettings
+    private let settings: SettingsSource<SessionSettings>
     private let now: @Sendable () -> ContinuousClock.Instant
 
     /// - Parameter now: The clock (injected by tests).
-    init(settings: SessionSettings, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    init(settings: SettingsSource<SessionSettings>, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.settings = settings
         self.now = now
     }
 
-    func update(settings: SessionSettings) {
-        self.settings = settings
-    }
-
     func admit(address: String?) -> Int? {
+        let settings = settings.current
         guard let address, settings.maximumNewSessionsPerAddress > 0 else { return nil }
         let now = now()
         let window = Duration.seconds(settings.newSessionWindowSeconds)

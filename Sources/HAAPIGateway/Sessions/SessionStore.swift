@@ -25,8 +25,6 @@ package protocol SessionStore<Session>: Sendable {
     func rotate(_ checkout: SessionCheckout<Session>) async throws(GatewayError) -> String?
     /// Forgets the session (a failure is logged: an unreachable database lets it expire instead).
     func remove(id: String) async
-    /// Applies new lifetimes and cap (a reload).
-    func update(settings: SessionSettings) async
     /// How many sessions are held.
     var count: Int { get async }
     /// How many sessions were pushed out at the cap since the start.

@@ -17,7 +17,7 @@ struct StartLinkController: Sendable {
             let renderer = services.settings(for: context).renderer
             switch pairs(of: request) {
             case .success(let pairs):
-                if case .failure(let refusal) = await verifier.check(pairs) { return refused(refusal, request: request, context: context) }
+                if case .failure(let refusal) = verifier.check(pairs) { return refused(refusal, request: request, context: context) }
                 return PageRenderer.response(
                     renderer.startLinkPage(action: "/start?" + (request.uri.query ?? ""), language: renderer.language(for: request))
                 )

@@ -6,23 +6,22 @@ import Foundation
 /// each `name=value` percent-encoded (RFC 3986 unreserved characters as they are) and joined with `&`. The link expires
 /// at `exp` (Unix seconds, at most `startLinks.maximumLifetimeSeconds` ahead) and starts one sign-in: the ledger
 /// (``StartLinkLedger``) notes it used, in memory or, with several replicas, in their database.
-actor StartLinkVerifier {
-    private var settings: StartLinkSettings
+struct StartLinkVerifier: Sendable {
+    private let settings: SettingsSource<StartLinkSettings>
     private let ledger: any StartLinkLedger
     private let now: @Sendable () -> Date
 
     /// - Parameters:
     ///   - ledger: Where used links are noted (by default this process's memory).
     ///   - now: The wall clock (`exp` is Unix time; tests inject one).
-    init(settings: StartLinkSettings, ledger: any StartLinkLedger = MemoryStartLinkLedger(), now: @escaping @Sendable () -> Date = { Date() }) {
+    init(
+        settings: SettingsSource<StartLinkSettings>,
+        ledger: any StartLinkLedger = MemoryStartLinkLedger(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.settings = settings
         self.ledger = ledger
         self.now = now
-    }
-
-    /// Applies new settings (a reload).
-    func update(settings: StartLinkSettings) {
-        self.settings = settings
     }
 
     /// The link of a request's decoded query pairs, used up by this call; or why not.
@@ -41,7 +40,7 @@ actor StartLinkVerifier {
     /// was used is the ledger's to say, when it is redeemed); or why not.
     func check(_ pairs: [(name: String, value: String)]) -> Result<(link: StartLink, signature: String, expiry: Date), StartLinkRefusal> {
         let now = now()
-        let settings = settings
+        let settings = settings.current
         var values: [String: String] = [:]
         for (name, value) in pairs {
             guard values[name] == nil, name == "ref" || name == "exp" || name == "sig" || settings.allowedParameters.contains(name) else {

@@ -5,21 +5,21 @@ import ServiceLifecycle
 /// `HAAPIGatewayPostgres`, is the one choice by `sessions.store`) and makes no other storage choice: ``MemoryStorage``
 /// keeps everything in this process, `PostgresStorage` in a database that replicas share.
 ///
-/// Each store is made once, with the settings the gateway starts with; a reload hands the new settings to the stores
-/// (``ReloadTarget``).
+/// Each store is made once and reads its settings at each operation from the configuration in effect
+/// (``SettingsSource``), so that a reload reaches it without being handed anything.
 package protocol GatewayStorage: Sendable {
     /// The sign-ins. `restorer` turns a stored sign-in back into a live one (a store that keeps them in memory never
     /// needs it).
-    func sessionStore(settings: SessionSettings, restorer: @autoclosure () -> SignInRestorer) -> any SessionStore<SignInSession>
+    func sessionStore(settings: SettingsSource<SessionSettings>, restorer: @autoclosure () -> SignInRestorer) -> any SessionStore<SignInSession>
 
     /// How many new sign-ins an address may start.
-    func newSessionBudget(settings: SessionSettings) -> any NewSessionBudget
+    func newSessionBudget(settings: SettingsSource<SessionSettings>) -> any NewSessionBudget
 
     /// The device authorizations of RFC 8628.
-    func deviceAuthorizations(settings: DeviceSettings) -> any DeviceAuthorizationStore
+    func deviceAuthorizations(settings: SettingsSource<DeviceSettings>) -> any DeviceAuthorizationStore
 
     /// The wrong user codes counted for the device verification page.
-    func userCodeAttempts(settings: DeviceSettings) -> any UserCodeAttemptLimiter
+    func userCodeAttempts(settings: SettingsSource<DeviceSettings>) -> any UserCodeAttemptLimiter
 
     /// The start links used up.
     func startLinkLedger() -> any StartLinkLedger

@@ -17,19 +17,22 @@ package struct MemoryStorage: GatewayStorage {
         self.logger = logger
     }
 
-    package func sessionStore(settings: SessionSettings, restorer: @autoclosure () -> SignInRestorer) -> any SessionStore<SignInSession> {
+    package func sessionStore(
+        settings: SettingsSource<SessionSettings>,
+        restorer: @autoclosure () -> SignInRestorer
+    ) -> any SessionStore<SignInSession> {
         MemorySessionStore<SignInSession>(settings: settings, now: now)
     }
 
-    package func newSessionBudget(settings: SessionSettings) -> any NewSessionBudget {
+    package func newSessionBudget(settings: SettingsSource<SessionSettings>) -> any NewSessionBudget {
         NewSessionLimiter(settings: settings, now: now)
     }
 
-    package func deviceAuthorizations(settings: DeviceSettings) -> any DeviceAuthorizationStore {
+    package func deviceAuthorizations(settings: SettingsSource<DeviceSettings>) -> any DeviceAuthorizationStore {
         MemoryDeviceAuthorizations(settings: settings, now: now)
     }
 
-    package func userCodeAttempts(settings: DeviceSettings) -> any UserCodeAttemptLimiter {
+    package func userCodeAttempts(settings: SettingsSource<DeviceSettings>) -> any UserCodeAttemptLimiter {
         MemoryUserCodeAttemptLimiter(settings: settings, now: now)
     }
 

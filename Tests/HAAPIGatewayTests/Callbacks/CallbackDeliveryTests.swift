@@ -40,7 +40,7 @@ struct CallbackDeliveryTests {
         let logs = LogCapture()
         let dispatcher = CallbackDispatcher(
             sinks: [sink],
-            settings: CallbackDeliverySettings(retryForSeconds: 30, initialBackoffSeconds: 0.01),
+            settings: .fixed(CallbackDeliverySettings(retryForSeconds: 30, initialBackoffSeconds: 0.01)),
             logger: logs.logger
         )
         let deliveredAtOnce = await dispatcher.deliver(.cancelled)
@@ -60,7 +60,7 @@ struct CallbackDeliveryTests {
         let logs = LogCapture()
         let dispatcher = CallbackDispatcher(
             sinks: [sink],
-            settings: CallbackDeliverySettings(retryForSeconds: 1, initialBackoffSeconds: 0.02),
+            settings: .fixed(CallbackDeliverySettings(retryForSeconds: 1, initialBackoffSeconds: 0.02)),
             logger: logs.logger
         )
         await dispatcher.deliver(.failure(.init(error: "access_denied")))
@@ -77,7 +77,7 @@ struct CallbackDeliveryTests {
         let flaky = FlakySink(failures: 1)
         let dispatcher = CallbackDispatcher(
             sinks: [flaky, healthy],
-            settings: CallbackDeliverySettings(initialBackoffSeconds: 0.01),
+            settings: .fixed(CallbackDeliverySettings(initialBackoffSeconds: 0.01)),
             logger: Logger(label: "t")
         )
         await dispatcher.deliver(.cancelled)
@@ -94,7 +94,7 @@ struct CallbackDeliveryTests {
         let logs = LogCapture()
         let dispatcher = CallbackDispatcher(
             sinks: [recovers, never],
-            settings: CallbackDeliverySettings(retryForSeconds: 3600, initialBackoffSeconds: 600),
+            settings: .fixed(CallbackDeliverySettings(retryForSeconds: 3600, initialBackoffSeconds: 600)),
             logger: logs.logger
         )
         await dispatcher.deliver(.cancelled)
@@ -116,7 +116,7 @@ struct CallbackDeliveryTests {
         let down = FlakySink(failures: .max)
         let before = CallbackDispatcher(
             sinks: [down],
-            settings: CallbackDeliverySettings(initialBackoffSeconds: 600),
+            settings: .fixed(CallbackDeliverySettings(initialBackoffSeconds: 600)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )
@@ -128,7 +128,7 @@ struct CallbackDeliveryTests {
         let back = FlakySink(failures: 0)
         let after = CallbackDispatcher(
             sinks: [back],
-            settings: CallbackDeliverySettings(initialBackoffSeconds: 0.01),
+            settings: .fixed(CallbackDeliverySettings(initialBackoffSeconds: 0.01)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )
@@ -146,7 +146,7 @@ struct CallbackDeliveryTests {
         let quick = FlakySink(failures: 0)
         let dispatcher = CallbackDispatcher(
             sinks: [slow, slower, quick],
-            settings: CallbackDeliverySettings(handOverSeconds: 1),
+            settings: .fixed(CallbackDeliverySettings(handOverSeconds: 1)),
             logger: Logger(label: "t")
         )
         let allAccepted = await dispatcher.deliver(.cancelled)
@@ -172,7 +172,7 @@ struct CallbackDeliveryTests {
         let stuck = BlockingSink(name: "receiver")
         let before = CallbackDispatcher(
             sinks: [stuck],
-            settings: CallbackDeliverySettings(handOverSeconds: 1),
+            settings: .fixed(CallbackDeliverySettings(handOverSeconds: 1)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )
@@ -185,7 +185,7 @@ struct CallbackDeliveryTests {
         let back = FlakySink(failures: 0)
         let after = CallbackDispatcher(
             sinks: [ReceiverNamed(name: "receiver", sink: back)],
-            settings: CallbackDeliverySettings(initialBackoffSeconds: 0.01),
+            settings: .fixed(CallbackDeliverySettings(initialBackoffSeconds: 0.01)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )
@@ -205,7 +205,7 @@ struct CallbackDeliveryTests {
         let slow = BlockingSink(name: "receiver")
         let dispatcher = CallbackDispatcher(
             sinks: [slow],
-            settings: CallbackDeliverySettings(handOverSeconds: 5),
+            settings: .fixed(CallbackDeliverySettings(handOverSeconds: 5)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )

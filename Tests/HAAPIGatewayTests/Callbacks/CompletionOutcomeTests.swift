@@ -58,10 +58,10 @@ struct CompletionOutcomeTests {
         for _ in 0..<200 {
             let session = SignInSession(
                 flow: client.makeFlow(),
-                dispatcher: CallbackDispatcher(configurations: [], logger: .init(label: "t")),
+                dispatcher: CallbackDispatcher(configurations: .fixed([]), logger: .init(label: "t")),
                 logger: .init(label: "t")
             )
-            let flowID = await session.flowID
+            let flowID = session.flowID
             #expect(await session.signIn.id == flowID)
             ids.insert(flowID)
         }

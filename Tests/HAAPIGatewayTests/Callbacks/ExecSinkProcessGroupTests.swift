@@ -122,7 +122,7 @@ struct ExecSinkProcessGroupTests {
         let sink = ExecCallbackSink(program: receiver.program.path)
         let before = CallbackDispatcher(
             sinks: [sink],
-            settings: CallbackDeliverySettings(handOverSeconds: 1),
+            settings: .fixed(CallbackDeliverySettings(handOverSeconds: 1)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )
@@ -141,7 +141,7 @@ struct ExecSinkProcessGroupTests {
         try receiver.accept()
         let after = CallbackDispatcher(
             sinks: [sink],
-            settings: CallbackDeliverySettings(initialBackoffSeconds: 0.01),
+            settings: .fixed(CallbackDeliverySettings(initialBackoffSeconds: 0.01)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )

@@ -45,8 +45,8 @@ extension PostgresStorageTests {
             try await database.withDatabase(keys: [key]) { first in
                 try await database.withDatabase(keys: secondKeys ?? [key]) { second in
                     try await body(
-                        PostgresDeviceAuthorizations(database: first, settings: settings, logger: StorageTestDatabase.silent),
-                        PostgresDeviceAuthorizations(database: second, settings: settings, logger: StorageTestDatabase.silent)
+                        PostgresDeviceAuthorizations(database: first, settings: .fixed(settings), logger: StorageTestDatabase.silent),
+                        PostgresDeviceAuthorizations(database: second, settings: .fixed(settings), logger: StorageTestDatabase.silent)
                     )
                 }
             }
@@ -251,7 +251,7 @@ extension PostgresStorageTests {
             try await database.withDatabase(keys: [key]) { first in
                 try await database.withDatabase(keys: [key]) { second in
                     let replicas = [first, second].map {
-                        PostgresUserCodeAttemptLimiter(database: $0, settings: settings, logger: StorageTestDatabase.silent)
+                        PostgresUserCodeAttemptLimiter(database: $0, settings: .fixed(settings), logger: StorageTestDatabase.silent)
                     }
                     let guesser = "198.51.100.1"
                     for index in 0..<3 {
@@ -317,7 +317,7 @@ extension PostgresStorageTests {
             }
             try await database.withDatabase(keys: [key]) { handle in
                 try await database.sql("DROP TABLE haapi_gateway_wrong_user_codes")
-                let limiter = PostgresUserCodeAttemptLimiter(database: handle, settings: Self.settings(), logger: StorageTestDatabase.silent)
+                let limiter = PostgresUserCodeAttemptLimiter(database: handle, settings: .fixed(Self.settings()), logger: StorageTestDatabase.silent)
                 await expectRefusal(limiter, "table gone")
             }
             // A port nothing listens on: every operation fails within its limit.
@@ -333,7 +333,7 @@ extension PostgresStorageTests {
             )
             let pool = Task { await unreachable.client.run() }
             await expectRefusal(
-                PostgresUserCodeAttemptLimiter(database: unreachable, settings: Self.settings(), logger: StorageTestDatabase.silent),
+                PostgresUserCodeAttemptLimiter(database: unreachable, settings: .fixed(Self.settings()), logger: StorageTestDatabase.silent),
                 "unreachable"
             )
             pool.cancel()

@@ -51,7 +51,7 @@ extension PostgresStorageTests {
             )
             return CallbackDispatcher(
                 sinks: sinks,
-                settings: settings,
+                settings: .fixed(settings),
                 logger: logs.logger,
                 journal: OutboxJournal(outbox, metrics: metrics, logger: logs.logger),
                 metrics: metrics

@@ -63,7 +63,7 @@ extension PostgresStorageTests {
             try await database.withDatabase(keys: [key]) { first in
                 try await database.withDatabase(keys: [key]) { second in
                     let replicas = [first, second].map {
-                        PostgresNewSessionLimiter(database: $0, settings: settings, logger: StorageTestDatabase.silent)
+                        PostgresNewSessionLimiter(database: $0, settings: .fixed(settings), logger: StorageTestDatabase.silent)
                     }
                     var answers: [Int?] = []
                     for index in 0..<4 {

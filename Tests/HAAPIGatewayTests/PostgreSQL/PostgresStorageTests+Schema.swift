@@ -274,7 +274,11 @@ extension PostgresStorageTests {
                 try await facts.record(.proofRequired, for: upstream)
                 try await facts.record(.proofRequired, for: upstream)  // the upsert, with the grants the file names
                 #expect(try await facts.finding(for: upstream) == .proofRequired)
-                let wrongCodes = PostgresUserCodeAttemptLimiter(database: handle, settings: DeviceSettings(), logger: StorageTestDatabase.silent)
+                let wrongCodes = PostgresUserCodeAttemptLimiter(
+                    database: handle,
+                    settings: .fixed(DeviceSettings()),
+                    logger: StorageTestDatabase.silent
+                )
                 try await wrongCodes.recordWrongCode(address: "198.51.100.1")
                 #expect(try await wrongCodes.retryAfter(address: "198.51.100.1") == nil, "counted, with the grants the file names")
             }

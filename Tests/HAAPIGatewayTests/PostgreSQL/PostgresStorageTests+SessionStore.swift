@@ -208,7 +208,13 @@ extension PostgresStorageTests {
                 )
                 try await database.withStorage(keys: [key]) { storage in
                     let stores = (0..<2).map { _ in
-                        PostgresSessionStore(storage: storage, settings: SessionSettings(), restorer: restorer, timing: timing, logger: logger)
+                        PostgresSessionStore(
+                            storage: storage,
+                            settings: .fixed(SessionSettings()),
+                            restorer: restorer,
+                            timing: timing,
+                            logger: logger
+                        )
                     }
                     let session = SignInSession(flow: client.makeFlow(), dispatcher: dispatcher, logger: logger)
                     try await session.begin(acceptLanguage: nil)

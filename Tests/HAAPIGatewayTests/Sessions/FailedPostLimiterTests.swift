@@ -12,7 +12,7 @@ struct FailedPostLimiterTests {
     func slidingWindow() async {
         let clock = TestClock()
         let limiter = FailedPostLimiter(
-            settings: SessionSettings(maximumFailedPostsPerSession: 2, maximumFailedPostsPerAddress: 3, failedPostWindowSeconds: 60),
+            settings: .fixed(SessionSettings(maximumFailedPostsPerSession: 2, maximumFailedPostsPerAddress: 3, failedPostWindowSeconds: 60)),
             now: { clock.instant }
         )
         #expect(await limiter.retryAfter(session: "a", address: "10.0.0.1") == nil)

@@ -25,7 +25,7 @@ struct StartLinkVerifierTests {
 
     @Test("a signed link within its lifetime gives its reference and allowed parameters, once")
     func validLinkOnce() async throws {
-        let verifier = StartLinkVerifier(settings: Self.settings(), now: { Self.now })
+        let verifier = StartLinkVerifier(settings: .fixed(Self.settings()), now: { Self.now })
         let pairs = Self.signed(["ref": "screen 7/ä", "login_hint": "alice@example.com", "exp": "1800000300"])
         let link = try? try await verifier.redeem(pairs).get()
         #expect(link == StartLink(reference: "screen 7/ä", parameters: ["login_hint": "alice@example.com"]))
@@ -36,7 +36,7 @@ struct StartLinkVerifierTests {
         "refused: a wrong or missing signature, another secret, an altered value, an expired link, one valid too long, a parameter not allowed or repeated"
     )
     func refusals() async throws {
-        let verifier = StartLinkVerifier(settings: Self.settings(allowed: ["login_hint"]), now: { Self.now })
+        let verifier = StartLinkVerifier(settings: .fixed(Self.settings(allowed: ["login_hint"])), now: { Self.now })
         let good = ["ref": "r", "exp": "1800000300"]
         #expect(try await verifier.redeem(good.map { ($0.key, $0.value) }) == .failure(.badSignature))
         #expect(try await verifier.redeem(Self.signed(good, secret: "another-secret-another-secret-0123")) == .failure(.badSignature))
@@ -56,7 +56,7 @@ struct StartLinkVerifierTests {
     func previousSecret() async throws {
         var settings = Self.settings()
         settings.previousSecret = "the-previous-secret-0123456789-abcd"
-        let verifier = StartLinkVerifier(settings: settings, now: { Self.now })
+        let verifier = StartLinkVerifier(settings: .fixed(settings), now: { Self.now })
         #expect((try? try await verifier.redeem(Self.signed(["exp": "1800000100"], secret: "the-previous-secret-0123456789-abcd")).get()) != nil)
     }
 
@@ -80,7 +80,7 @@ struct StartLinkVerifierTests {
             let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? "" }
             return (name: parts[0], value: parts.count > 1 ? parts[1] : "")
         }
-        let verifier = StartLinkVerifier(settings: Self.settings())
+        let verifier = StartLinkVerifier(settings: .fixed(Self.settings()))
         let link = try? try await verifier.redeem(pairs).get()
         #expect(link == StartLink(reference: "kiosk 3 & lobby", parameters: ["login_hint": "bob+tag@example.com", "ui_locales": "sv en"]))
     }

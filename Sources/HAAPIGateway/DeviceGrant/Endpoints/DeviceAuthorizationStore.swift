@@ -10,9 +10,9 @@ import HAAPI
 /// starts one sign-in, and of two polls that meet approved tokens one gets them and the other `authorization_pending`
 /// (`invalid_grant` once the hand-over has ended).
 /// Failures of a shared store are ``GatewayError``s (`storeUnavailable`, retried after 5 s), as the session store's.
+/// A store reads `devices` at each operation (``SettingsSource``): after a reload, new authorizations get the new
+/// settings, those under way keep their expiry and interval.
 package protocol DeviceAuthorizationStore: Sendable {
-    /// Applies new settings (a reload); authorizations under way keep their expiry and interval.
-    func update(settings: DeviceSettings) async
     /// Starts a device authorization for `client`, asked from `address`.
     /// - Returns: The device code (given to the device once, never kept) and the authorization; nil when
     ///   `devices.maximumPendingAuthorizations` are waiting already.

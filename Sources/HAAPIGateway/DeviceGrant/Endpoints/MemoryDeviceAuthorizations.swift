@@ -12,21 +12,18 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
     private var deviceCodeByReference: [String: String] = [:]
     /// The access tokens handed to device clients (their SHA-256) with the client and when they expire.
     private var issued: [String: (clientID: String, expiresAt: ContinuousClock.Instant)] = [:]
-    private var settings: DeviceSettings
+    private let settings: SettingsSource<DeviceSettings>
     private let now: @Sendable () -> ContinuousClock.Instant
 
     /// - Parameter now: The clock (injected by tests).
-    init(settings: DeviceSettings, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    init(settings: SettingsSource<DeviceSettings>, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.settings = settings
         self.now = now
     }
 
-    func update(settings: DeviceSettings) {
-        self.settings = settings
-    }
-
     func create(client: DeviceClient, scopes: [String]?, address: String?) -> (deviceCode: String, authorization: DeviceAuthorization)? {
-        purge()
+        let settings = settings.current
+        purge(keepingExpiredFor: .seconds(settings.codeLifetimeSeconds))
         guard byDeviceCode.count < settings.maximumPendingAuthorizations else { return nil }
         var userCode = UserCode.make()
         while deviceCodeByUserCode[userCode] != nil { userCode = UserCode.make() }
@@ -48,7 +45,7 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
         guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt else {
             return .unknown
         }
-        guard case .waiting = pending.state, pending.entries < settings.maximumEntriesPerCode else { return .alreadyUsed }
+        guard case .waiting = pending.state, pending.entries < settings.current.maximumEntriesPerCode else { return .alreadyUsed }
         pending.entries += 1
         byDeviceCode[key] = pending
         return .found(pending.authorization)
@@ -169,7 +166,7 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
     /// the authorization, or nil when the code was not waiting.
     private func decide(userCode: String, becoming state: DeviceAuthorizationState) -> DeviceAuthorization? {
         guard let key = deviceCodeByUserCode[userCode], var pending = byDeviceCode[key], now() < pending.expiresAt, case .waiting = pending.state,
-            pending.entries < settings.maximumEntriesPerCode
+            pending.entries < settings.current.maximumEntriesPerCode
         else { return nil }
         pending.entries += 1
         pending.state = state
@@ -178,10 +175,9 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
     }
 
     /// Forgets authorizations long past their expiry (an expired code still answers `expired_token` for one more
-    /// lifetime, then `invalid_grant`), and the tokens of those nobody collected.
-    private func purge() {
+    /// lifetime, `grace`, then `invalid_grant`), and the tokens of those nobody collected.
+    private func purge(keepingExpiredFor grace: Duration) {
         let now = now()
-        let grace = Duration.seconds(settings.codeLifetimeSeconds)
         for (key, pending) in byDeviceCode where now >= pending.expiresAt + grace { forget(key) }
     }
 

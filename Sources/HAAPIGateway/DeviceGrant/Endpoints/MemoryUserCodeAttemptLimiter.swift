@@ -2,22 +2,19 @@
 /// for the memory store: one process serves every page, so its counts are the deployment's.
 actor MemoryUserCodeAttemptLimiter: UserCodeAttemptLimiter {
     private var counts = SlidingWindowCounts()
-    private var settings: DeviceSettings
+    private let settings: SettingsSource<DeviceSettings>
     private let now: @Sendable () -> ContinuousClock.Instant
     /// The key all wrong codes are also counted under.
     private static let everyone = "*"
 
     /// - Parameter now: The clock (injected by tests).
-    init(settings: DeviceSettings, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    init(settings: SettingsSource<DeviceSettings>, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.settings = settings
         self.now = now
     }
 
-    func update(settings: DeviceSettings) {
-        self.settings = settings
-    }
-
     func retryAfter(address: String?) -> Int? {
+        let settings = settings.current
         let now = now(), window = Duration.seconds(settings.wrongCodeWindowSeconds)
         let own = address.map { "a:" + $0 }
         // Without an address every entry counts as a guesser's; with one, only an address that guessed wrong itself.
@@ -30,7 +27,7 @@ actor MemoryUserCodeAttemptLimiter: UserCodeAttemptLimiter {
     }
 
     func recordWrongCode(address: String?) {
-        let now = now(), window = Duration.seconds(settings.wrongCodeWindowSeconds)
+        let now = now(), window = Duration.seconds(settings.current.wrongCodeWindowSeconds)
         counts.record(Self.everyone, now: now, window: window)
         if let address { counts.record("a:" + address, now: now, window: window) }
     }

@@ -13,8 +13,6 @@
 /// the replicas together (``PostgresUserCodeAttemptLimiter``): a balancer spreading a guesser over N replicas does not
 /// give it N times the bounds.
 package protocol UserCodeAttemptLimiter: Sendable {
-    /// Applies new bounds (a reload).
-    func update(settings: DeviceSettings) async
     /// Seconds until `address` may enter a code again, or nil when it may now. Without an address (a Unix socket)
     /// every entry counts as a guesser's.
     /// - Throws: ``GatewayError`` (503, "try again") when the counts cannot be read: the code is then not looked up at

@@ -13,6 +13,7 @@ struct DeviceAuthorizationTests {
         clock: TestClock? = nil,
         metrics: GatewayMetrics = GatewayMetrics(),
         logger: Logger = Logger(label: "gateway-test"),
+        reloader: GatewayReloader = GatewayReloader(),
         configure: @escaping (inout GatewayConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestDevice, TestBrowser, String) async throws -> Void
     ) async throws {
@@ -20,6 +21,7 @@ struct DeviceAuthorizationTests {
             logger: logger,
             now: { clock?.instant ?? .now },
             metrics: metrics,
+            reloader: reloader,
             configure: {
                 TestDevice.configure(&$0)
                 configure(&$0)

@@ -37,7 +37,7 @@ struct DeviceTokenHandOverWriterTests {
         var settings = DeviceSettings()
         settings.enabled = true
         settings.clients = [MemoryDeviceAuthorizationsTests.client]
-        store = MemoryDeviceAuthorizations(settings: settings)
+        store = MemoryDeviceAuthorizations(settings: .fixed(settings))
         let (deviceCode, authorization) = try #require(
             await store.create(client: MemoryDeviceAuthorizationsTests.client, scopes: nil, address: nil)
         )
@@ -107,7 +107,6 @@ struct DeviceTokenHandOverWriterTests {
             try await inner.handedOver(handOver)
         }
 
-        func update(settings: DeviceSettings) async { await inner.update(settings: settings) }
         func create(
             client: DeviceClient,
             scopes: [String]?,

@@ -26,7 +26,7 @@ struct MemoryDeviceAuthorizationsTests {
         settings.codeLifetimeSeconds = lifetime
         settings.pollIntervalSeconds = 5
         let clock = clock
-        return MemoryDeviceAuthorizations(settings: settings, now: { clock.instant })
+        return MemoryDeviceAuthorizations(settings: .fixed(settings), now: { clock.instant })
     }
 
     func advance(_ seconds: Int) {
