@@ -80,7 +80,7 @@ public enum Gateway {
         let limiter = FailedPostLimiter(settings: live.source(\.sessions), now: now)
         let newSessions = storage.newSessionBudget(settings: live.source(\.sessions))
         let dispatcher = CallbackDispatcher(
-            configurations: live.source(\.callbacks),
+            sinks: .configured(live.source(\.callbacks)),
             settings: live.source(\.callbackDelivery),
             logger: logger,
             observer: onOutcome,

@@ -15,11 +15,8 @@ import Synchronization
 /// The first attempts to all sinks run at once; the person's page waits for them at most `callbacks.pageWaitSeconds`,
 /// and a slower sink goes on in the background (the page then says the hand-over is still being retried).
 package actor CallbackDispatcher {
-    /// The configured sinks, read at each outcome and each delivery the journal hands over; nil: fixed ``sinks``.
-    private let configurations: SettingsSource<[CallbackSinkConfiguration]>?
-    /// The sinks outcomes go to now, and the configurations they were made from.
-    private var sinks: [any CallbackSink]
-    private var sinksMadeFrom: [CallbackSinkConfiguration] = []
+    /// The sinks outcomes go to.
+    private var sinks: CallbackSinkSet
     private let observer: (@Sendable (CompletionOutcome) async -> Void)?
     private let settings: SettingsSource<CallbackDeliverySettings>
     /// Where deliveries not done yet are kept beyond this process.
@@ -42,50 +39,16 @@ package actor CallbackDispatcher {
     /// What becomes of the deliveries not done when the process ends: the journal's words.
     private nonisolated let keptAfterStop: String
 
-    /// A dispatcher handing outcomes to fixed `sinks` and keeping deliveries not done yet in `journal` (by default in
-    /// memory only: ``MemoryJournal``).
+    /// A dispatcher handing outcomes to `sinks` and keeping deliveries not done yet in `journal` (by default in memory
+    /// only: ``MemoryJournal``).
     init(
-        sinks: [any CallbackSink],
+        sinks: CallbackSinkSet,
         settings: SettingsSource<CallbackDeliverySettings> = .fixed(.init()),
         logger: Logger,
         observer: (@Sendable (CompletionOutcome) async -> Void)? = nil,
         journal: any CallbackJournal = MemoryJournal(),
         metrics: GatewayMetrics? = nil
     ) {
-        self.init(sinks: sinks, configurations: nil, settings: settings, logger: logger, observer: observer, journal: journal, metrics: metrics)
-    }
-
-    /// A dispatcher handing outcomes to the sinks `configurations` name at the time (a reload's sinks take the outcomes
-    /// from then on; deliveries under way keep theirs).
-    init(
-        configurations: SettingsSource<[CallbackSinkConfiguration]>,
-        settings: SettingsSource<CallbackDeliverySettings> = .fixed(.init()),
-        logger: Logger,
-        observer: (@Sendable (CompletionOutcome) async -> Void)? = nil,
-        journal: any CallbackJournal = MemoryJournal(),
-        metrics: GatewayMetrics? = nil
-    ) {
-        self.init(
-            sinks: [],
-            configurations: configurations,
-            settings: settings,
-            logger: logger,
-            observer: observer,
-            journal: journal,
-            metrics: metrics
-        )
-    }
-
-    private init(
-        sinks: [any CallbackSink],
-        configurations: SettingsSource<[CallbackSinkConfiguration]>?,
-        settings: SettingsSource<CallbackDeliverySettings>,
-        logger: Logger,
-        observer: (@Sendable (CompletionOutcome) async -> Void)?,
-        journal: any CallbackJournal,
-        metrics: GatewayMetrics?
-    ) {
-        self.configurations = configurations
         self.sinks = sinks
         self.settings = settings
         self.journal = journal
@@ -94,14 +57,6 @@ package actor CallbackDispatcher {
         self.logger = logger
         self.notices = CallbackDeliveryNotices(metrics: metrics, logger: logger)
         self.observer = observer
-    }
-
-    /// The sinks outcomes go to now: those the configuration in effect names, made again only when it names others.
-    private func currentSinks() -> [any CallbackSink] {
-        guard let wanted = configurations?.current, wanted != sinksMadeFrom else { return sinks }
-        sinks = wanted.map(\.sink)
-        sinksMadeFrom = wanted
-        return sinks
     }
 
     /// The least a page waits for the sinks when its budget is spent: a quick sink still confirms.
@@ -136,8 +91,8 @@ package actor CallbackDispatcher {
         )
         let now = ContinuousClock.now
         let settings = settings.current
-        let sinks = currentSinks()
-        let names = Self.journalNames(of: sinks)
+        let sinks = self.sinks.current()
+        let names = CallbackSinkSet.journalNames(of: sinks)
         let entries = sinks.enumerated().map { index, sink in
             CallbackEntry(
                 key: "\(delivery.id)|\(index)",
@@ -254,8 +209,8 @@ package actor CallbackDispatcher {
     /// - Returns: The delivery's key here, or nil when no configured sink has that name (a reload removed it).
     @discardableResult
     package func take(_ delivery: CallbackDelivery, sink name: String, attemptsMade: Int, attemptNow: Bool) async -> String? {
-        let sinks = currentSinks()
-        guard let index = Self.journalNames(of: sinks).firstIndex(of: name) else { return nil }
+        let sinks = self.sinks.current()
+        guard let index = CallbackSinkSet.journalNames(of: sinks).firstIndex(of: name) else { return nil }
         let key = "\(delivery.id)|\(index)"
         // Still attempted here (an attempt that outlasted its lease): that attempt reports its result.
         guard inFlight[key] == nil, waiting[key] == nil else { return key }
@@ -282,19 +237,8 @@ package actor CallbackDispatcher {
         return key
     }
 
-    /// The name each sink's deliveries have in the journal: its own, or for the second and later of sinks sharing one
-    /// `name #2`, `#3`, … (two webhooks whose URLs differ only in their query, which names leave out, are two
-    /// receivers), so that each sink has rows of its own in the outbox. Replicas with the same sinks name them alike.
-    package var journalNames: [String] { Self.journalNames(of: currentSinks()) }
-
-    private static func journalNames(of sinks: [any CallbackSink]) -> [String] {
-        var seen: [String: Int] = [:]
-        return sinks.map { sink in
-            let count = (seen[sink.name] ?? 0) + 1
-            seen[sink.name] = count
-            return count == 1 ? sink.name : "\(sink.name) #\(count)"
-        }
-    }
+    /// The name each sink's deliveries have in the journal (``CallbackSinkSet/journalNames(of:)``).
+    package var journalNames: [String] { CallbackSinkSet.journalNames(of: sinks.current()) }
 
     private func markJournaled(_ keys: Set<String>) {
         for key in keys {

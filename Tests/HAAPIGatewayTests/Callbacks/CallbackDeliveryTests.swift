@@ -39,7 +39,7 @@ struct CallbackDeliveryTests {
         let sink = FlakySink(failures: 3)
         let logs = LogCapture()
         let dispatcher = CallbackDispatcher(
-            sinks: [sink],
+            sinks: .fixed([sink]),
             settings: .fixed(CallbackDeliverySettings(retryForSeconds: 30, initialBackoffSeconds: 0.01)),
             logger: logs.logger
         )
@@ -59,7 +59,7 @@ struct CallbackDeliveryTests {
         let sink = FlakySink(failures: .max)
         let logs = LogCapture()
         let dispatcher = CallbackDispatcher(
-            sinks: [sink],
+            sinks: .fixed([sink]),
             settings: .fixed(CallbackDeliverySettings(retryForSeconds: 1, initialBackoffSeconds: 0.02)),
             logger: logs.logger
         )
@@ -76,7 +76,7 @@ struct CallbackDeliveryTests {
         let healthy = FlakySink(failures: 0)
         let flaky = FlakySink(failures: 1)
         let dispatcher = CallbackDispatcher(
-            sinks: [flaky, healthy],
+            sinks: .fixed([flaky, healthy]),
             settings: .fixed(CallbackDeliverySettings(initialBackoffSeconds: 0.01)),
             logger: Logger(label: "t")
         )
@@ -93,7 +93,7 @@ struct CallbackDeliveryTests {
         let never = FlakySink(failures: .max)
         let logs = LogCapture()
         let dispatcher = CallbackDispatcher(
-            sinks: [recovers, never],
+            sinks: .fixed([recovers, never]),
             settings: .fixed(CallbackDeliverySettings(retryForSeconds: 3600, initialBackoffSeconds: 600)),
             logger: logs.logger
         )
@@ -115,7 +115,7 @@ struct CallbackDeliveryTests {
         let spool = directory.appendingPathComponent("callbacks.spool").path
         let down = FlakySink(failures: .max)
         let before = CallbackDispatcher(
-            sinks: [down],
+            sinks: .fixed([down]),
             settings: .fixed(CallbackDeliverySettings(initialBackoffSeconds: 600)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
@@ -127,7 +127,7 @@ struct CallbackDeliveryTests {
 
         let back = FlakySink(failures: 0)
         let after = CallbackDispatcher(
-            sinks: [back],
+            sinks: .fixed([back]),
             settings: .fixed(CallbackDeliverySettings(initialBackoffSeconds: 0.01)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
@@ -145,7 +145,7 @@ struct CallbackDeliveryTests {
         let slower = BlockingSink(name: "slower")
         let quick = FlakySink(failures: 0)
         let dispatcher = CallbackDispatcher(
-            sinks: [slow, slower, quick],
+            sinks: .fixed([slow, slower, quick]),
             settings: .fixed(CallbackDeliverySettings(handOverSeconds: 1)),
             logger: Logger(label: "t")
         )
@@ -171,7 +171,7 @@ struct CallbackDeliveryTests {
         let spool = directory.appendingPathComponent("callbacks.spool").path
         let stuck = BlockingSink(name: "receiver")
         let before = CallbackDispatcher(
-            sinks: [stuck],
+            sinks: .fixed([stuck]),
             settings: .fixed(CallbackDeliverySettings(handOverSeconds: 1)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
@@ -184,7 +184,7 @@ struct CallbackDeliveryTests {
 
         let back = FlakySink(failures: 0)
         let after = CallbackDispatcher(
-            sinks: [ReceiverNamed(name: "receiver", sink: back)],
+            sinks: .fixed([ReceiverNamed(name: "receiver", sink: back)]),
             settings: .fixed(CallbackDeliverySettings(initialBackoffSeconds: 0.01)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
@@ -204,7 +204,7 @@ struct CallbackDeliveryTests {
         let spool = directory.appendingPathComponent("callbacks.spool").path
         let slow = BlockingSink(name: "receiver")
         let dispatcher = CallbackDispatcher(
-            sinks: [slow],
+            sinks: .fixed([slow]),
             settings: .fixed(CallbackDeliverySettings(handOverSeconds: 5)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))

@@ -58,7 +58,7 @@ struct CompletionOutcomeTests {
         for _ in 0..<200 {
             let session = SignInSession(
                 flow: client.makeFlow(),
-                dispatcher: CallbackDispatcher(configurations: .fixed([]), logger: .init(label: "t")),
+                dispatcher: CallbackDispatcher(sinks: .fixed([]), logger: .init(label: "t")),
                 logger: .init(label: "t")
             )
             let flowID = session.flowID

@@ -121,7 +121,7 @@ struct ExecSinkProcessGroupTests {
         let spool = receiver.directory.appendingPathComponent("callbacks.spool").path
         let sink = ExecCallbackSink(program: receiver.program.path)
         let before = CallbackDispatcher(
-            sinks: [sink],
+            sinks: .fixed([sink]),
             settings: .fixed(CallbackDeliverySettings(handOverSeconds: 1)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
@@ -140,7 +140,7 @@ struct ExecSinkProcessGroupTests {
 
         try receiver.accept()
         let after = CallbackDispatcher(
-            sinks: [sink],
+            sinks: .fixed([sink]),
             settings: .fixed(CallbackDeliverySettings(initialBackoffSeconds: 0.01)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))

@@ -50,7 +50,7 @@ extension PostgresStorageTests {
                 pollInterval: .milliseconds(100)
             )
             return CallbackDispatcher(
-                sinks: sinks,
+                sinks: .fixed(sinks),
                 settings: .fixed(settings),
                 logger: logs.logger,
                 journal: OutboxJournal(outbox, metrics: metrics, logger: logs.logger),

@@ -196,7 +196,7 @@ extension PostgresStorageTests {
             do {
                 try await upstream.attempt()
                 let client = try #require(upstream.client)
-                let dispatcher = CallbackDispatcher(sinks: [], logger: logger)
+                let dispatcher = CallbackDispatcher(sinks: .fixed([]), logger: logger)
                 let live = LiveSettings(configuration: configuration, templates: try TemplateLibrary(settings: configuration.templates))
                 let restorer = SignInRestorer(
                     upstream: upstream,

@@ -60,7 +60,7 @@ struct SignInSessionRestoreTests {
             return
         }
         upstream.requestTimeout = .seconds(60)
-        let dispatcher = CallbackDispatcher(configurations: .fixed([.file(path: sink)]), logger: logger)
+        let dispatcher = CallbackDispatcher(sinks: .fixed([CallbackSinkConfiguration.file(path: sink).sink]), logger: logger)
         let (saved, savedFlow, flowID) = try await withClient(upstream) { first in
             let original = SignInSession(flow: first.makeFlow(), dispatcher: dispatcher, logger: logger)
             try await original.begin(acceptLanguage: nil)

@@ -59,7 +59,7 @@ struct SignInSessionTests {
         let logger = Logger(label: "session-test")
         let session = SignInSession(
             flow: client.makeFlow(),
-            dispatcher: CallbackDispatcher(configurations: .fixed([]), logger: logger),
+            dispatcher: CallbackDispatcher(sinks: .fixed([]), logger: logger),
             logger: logger,
             initialStep: try Representation(json: initialStep)
         )
