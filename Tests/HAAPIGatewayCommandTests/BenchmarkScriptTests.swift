@@ -119,4 +119,54 @@ struct BenchmarkScriptTests {
             #expect(table.contains("The storage layer alone"))
         }
     }
+
+    private struct Comparison: Decodable {
+        struct Store: Decodable {
+            struct Step: Decodable {
+                let step: String
+                let a_median_ms: Double
+                let b_median_ms: Double
+            }
+            let skipped: String?
+            let rounds: Int?
+            let steps: [Step]?
+            let a_gateway_cpu_per_step_ms: Double?
+            let b_gateway_cpu_per_step_ms: Double?
+        }
+        let memory: Store
+        let postgres: Store
+    }
+
+    /// `scripts/benchmark-ab` compares two builds the way a change is judged: here this build against itself, which
+    /// checks that both gateways are started, compared round by round on both stores and reported.
+    @Test
+    func theABScriptComparesTwoBuildsOnATinyInput() async throws {
+        let output = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let binaries = Repository.executable.deletingLastPathComponent().path
+        let result = try await runProgram(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", Repository.root.appendingPathComponent("scripts/benchmark-ab").path, "--a", binaries, "--b", binaries, "--tiny",
+                "--output-dir", output.path,
+            ],
+            seconds: 300
+        )
+        #expect(result.status == 0, "scripts/benchmark-ab --tiny failed: \(result.standardOutput.suffix(2000)) \(result.standardError.suffix(2000))")
+        let comparison = try JSONDecoder().decode(Comparison.self, from: Data(contentsOf: output.appendingPathComponent("ab.json")))
+        let table = try String(contentsOf: output.appendingPathComponent("ab.md"), encoding: .utf8)
+        var stores = [("memory", comparison.memory)]
+        if let skipped = comparison.postgres.skipped {
+            #expect(!TestTools.postgresAvailable, "PostgreSQL is installed, yet the comparison skipped it: \(skipped)")
+            #expect(table.contains("## postgres: skipped"))
+        } else {
+            stores.append(("postgres", comparison.postgres))
+        }
+        for (name, store) in stores {
+            #expect(store.rounds == 3, "\(name)")
+            #expect(store.steps?.count == 4 && store.steps?.allSatisfy { $0.a_median_ms > 0 && $0.b_median_ms > 0 } == true, "\(name)")
+            #expect((store.a_gateway_cpu_per_step_ms ?? -1) >= 0 && (store.b_gateway_cpu_per_step_ms ?? -1) >= 0, "\(name)")
+            #expect(table.contains("## \(name) store (3 rounds)"))
+        }
+    }
 }
