@@ -151,7 +151,12 @@ public enum Gateway {
                 refreshTokenKeys = SealedRefreshToken.derivedKeys(from: sharedKeys)
             }
             if refreshTokenKeys.isEmpty {
-                logger.warning("devices.refreshTokenKeyFile is not set: refresh tokens handed to devices stop working when the gateway restarts")
+                logger.warning(
+                    """
+                    \(ConfigurationKey.devicesRefreshTokenKeyFile.path) is not set: refresh tokens handed to devices stop working when the \
+                    gateway restarts
+                    """
+                )
                 refreshTokenKeys = [SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }]
             }
             let sealer = SealedRefreshToken(keys: refreshTokenKeys)

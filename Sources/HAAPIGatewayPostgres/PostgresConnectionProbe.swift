@@ -18,7 +18,8 @@ enum PostgresConnectionProbe {
         do {
             configuration = try url.connectionConfiguration(connectTimeout: limit)
         } catch {
-            return "the TLS settings of sessions.postgresURL cannot be used (sslrootcert \(url.trustRootsFile ?? "none") does not load)"
+            let root = url.trustRootsFile ?? "none"
+            return "the TLS settings of \(ConfigurationKey.sessionsPostgresURL.path) cannot be used (sslrootcert \(root) does not load)"
         }
         let logger = Logger(label: "haapi-gateway.postgres.probe", factory: { _ in SwiftLogNoOpLogHandler() })
         let attempt: Result<PostgresConnection, any Error>? = await withTaskGroup(of: Result<PostgresConnection, any Error>?.self) { group in
@@ -67,7 +68,10 @@ enum PostgresConnectionProbe {
         case .sslUnsupported:
             return "the database at \(place(url)) does not offer TLS, and sslmode=\(url.tlsMode.rawValue) requires it"
                 + (url.tlsMode == .verifyFull ? " (verify-full is what a URL without sslmode means)" : "")
-                + ": turn TLS on at the server, or, for a server on this machine or a network you trust, add ?sslmode=disable to sessions.postgresURL"
+                    + """
+                    : turn TLS on at the server, or, for a server on this machine or a network you trust, add ?sslmode=disable to \
+                    \(ConfigurationKey.sessionsPostgresURL.path)
+                    """
         case .failedToAddSSLHandler:
             return "TLS with the database at \(place(url)) could not be set up (sslmode=\(url.tlsMode.rawValue))"
         case .unsupportedAuthMechanism:

@@ -363,7 +363,7 @@ package final class PostgresDatabase: Service, Sendable {
         switch error.code {
         case .newerSchema: error.message
         case .serverError where error.isMissingPrivilege: error.message
-        case .authenticationFailed: "the session database refused the credentials of sessions.postgresURL: \(error.message)"
+        case .authenticationFailed: "the session database refused the credentials of \(ConfigurationKey.sessionsPostgresURL.path): \(error.message)"
         case .serverError:
             """
             the session database's tables cannot be prepared (\(error.message)); if the gateway's user may not create tables, create \

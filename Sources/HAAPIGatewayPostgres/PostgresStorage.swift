@@ -17,7 +17,7 @@ struct PostgresStorage: GatewayStorage {
     /// - Throws: ``GatewayError`` when the encryption keys file holds no key.
     init(settings: PostgresStoreSettings, spoolFile: String?, logger: Logger) throws {
         guard let cipher = SessionCipher(keys: settings.encryptionKeys) else {
-            throw GatewayError(.configuration, "sessions.encryptionKeysFile holds no key")
+            throw GatewayError(.configuration, "\(ConfigurationKey.sessionsEncryptionKeysFile.path) holds no key")
         }
         var options = PostgresDatabase.Options()
         options.synchronousCommit = settings.synchronousCommit
@@ -52,7 +52,10 @@ struct PostgresStorage: GatewayStorage {
     func callbackJournal(metrics: GatewayMetrics?) -> any CallbackJournal {
         if let spoolFile {
             logger.warning(
-                "callbacks.spoolFile is not used with sessions.store: postgres: pending callback deliveries are kept in the database's outbox",
+                """
+                \(ConfigurationKey.callbacksSpoolFile.path) is not used with \(ConfigurationKey.sessionsStore.path): postgres: pending \
+                callback deliveries are kept in the database's outbox
+                """,
                 metadata: ["spoolFile": "\(spoolFile)"]
             )
         }

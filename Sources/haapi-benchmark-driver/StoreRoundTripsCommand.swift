@@ -29,7 +29,7 @@ struct StoreRoundTripsCommand: AsyncParsableCommand {
     @Option(help: "Where to write the JSON.")
     var output: String
 
-    @Flag(help: "Sign-in rows wait for the disk at each commit (sessions.synchronousCommit: true).")
+    @Flag(help: "Sign-in rows wait for the disk at each commit (\(ConfigurationKey.sessionsSynchronousCommit.path): true).")
     var synchronousCommit = false
 
     func validate() throws {

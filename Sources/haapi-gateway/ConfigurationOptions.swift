@@ -20,22 +20,25 @@ struct ConfigurationOptions: ParsableArguments, CustomStringConvertible, CustomD
     )
     var configFile: String?
 
-    @Option(help: ArgumentHelp("Address to bind (server.host, default 127.0.0.1).", valueName: "address"))
+    @Option(help: ArgumentHelp("Address to bind (\(ConfigurationKey.serverHost.path), default 127.0.0.1).", valueName: "address"))
     var host: String?
 
-    @Option(help: ArgumentHelp("Port to bind; 0 picks a free port (server.port, default 8080).", valueName: "port"))
+    @Option(help: ArgumentHelp("Port to bind; 0 picks a free port (\(ConfigurationKey.serverPort.path), default 8080).", valueName: "port"))
     var port: String?
 
     @Option(
         name: .customLong("public-url"),
-        help: ArgumentHelp("The origin browsers use; https enables Secure/__Host- cookies (server.publicURL).", valueName: "url")
+        help: ArgumentHelp(
+            "The origin browsers use; https enables Secure/__Host- cookies (\(ConfigurationKey.serverPublicURL.path)).",
+            valueName: "url"
+        )
     )
     var publicURL: String?
 
     @Option(
         help: ArgumentHelp(
             """
-            The upstream HAAPI server's issuer (upstream.baseURL): for Curity its anonymous endpoint, \
+            The upstream HAAPI server's issuer (\(ConfigurationKey.upstreamBaseURL.path)): for Curity its anonymous endpoint, \
             https://<base-url>/oauth/v2/oauth-anonymous. Without it the embedded demo server is used.
             """,
             valueName: "url"
@@ -43,15 +46,18 @@ struct ConfigurationOptions: ParsableArguments, CustomStringConvertible, CustomD
     )
     var upstream: String?
 
-    @Option(name: .customLong("client-id"), help: ArgumentHelp("OAuth client id at the upstream (upstream.clientID).", valueName: "id"))
+    @Option(
+        name: .customLong("client-id"),
+        help: ArgumentHelp("OAuth client id at the upstream (\(ConfigurationKey.upstreamClientID.path)).", valueName: "id")
+    )
     var clientID: String?
 
     @Option(
         name: .customLong("client-secret"),
         help: ArgumentHelp(
             """
-            Client secret (upstream.clientSecret). Visible to other users in the process list: prefer --client-secret-file or \
-            HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET.
+            Client secret (\(ConfigurationKey.upstreamClientSecret.path)). Visible to other users in the process list: prefer \
+            --client-secret-file or \(ConfigurationKey.upstreamClientSecret.environmentName).
             """,
             valueName: "secret"
         )
@@ -61,7 +67,10 @@ struct ConfigurationOptions: ParsableArguments, CustomStringConvertible, CustomD
     @Option(
         name: .customLong("client-secret-file"),
         help: ArgumentHelp(
-            "File holding the client secret (upstream.clientSecretFile); or set HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET.",
+            """
+            File holding the client secret (\(ConfigurationKey.upstreamClientSecretFile.path)); or set \
+            \(ConfigurationKey.upstreamClientSecret.environmentName).
+            """,
             valueName: "file"
         )
     )
@@ -69,14 +78,20 @@ struct ConfigurationOptions: ParsableArguments, CustomStringConvertible, CustomD
 
     @Option(
         name: .customLong("redirect-uri"),
-        help: ArgumentHelp("The client's registered redirect URI (upstream.redirectURI, default haapi:start).", valueName: "uri")
+        help: ArgumentHelp(
+            "The client's registered redirect URI (\(ConfigurationKey.upstreamRedirectURI.path), default haapi:start).",
+            valueName: "uri"
+        )
     )
     var redirectURI: String?
 
     @Option(
         name: .customLong("callback"),
         help: ArgumentHelp(
-            "Where each outcome goes: file:PATH, exec:PROGRAM or an https:// webhook (callbacks.sinks; repeatable, replaces the file's list).",
+            """
+            Where each outcome goes: file:PATH, exec:PROGRAM or an https:// webhook (\(ConfigurationKey.callbacksSinks.path); repeatable, \
+            replaces the file's list).
+            """,
             valueName: "sink"
         )
     )
@@ -84,13 +99,13 @@ struct ConfigurationOptions: ParsableArguments, CustomStringConvertible, CustomD
 
     @Option(
         name: .customLong("webhook-secret-file"),
-        help: ArgumentHelp("File holding the webhook signing secret (callbacks.webhookSecretFile).", valueName: "file")
+        help: ArgumentHelp("File holding the webhook signing secret (\(ConfigurationKey.callbacksWebhookSecretFile.path)).", valueName: "file")
     )
     var webhookSecretFile: String?
 
     @Option(
         help: ArgumentHelp(
-            "Templates directory (templates.directory; default ./templates, else templates/ next to the executable).",
+            "Templates directory (\(ConfigurationKey.templatesDirectory.path); default ./templates, else templates/ next to the executable).",
             valueName: "dir"
         )
     )
@@ -98,42 +113,52 @@ struct ConfigurationOptions: ParsableArguments, CustomStringConvertible, CustomD
 
     @Option(
         name: .customLong("template-overrides"),
-        help: ArgumentHelp("Directory of templates layered over the defaults, file by file (templates.overrideDirectory).", valueName: "dir")
+        help: ArgumentHelp(
+            "Directory of templates layered over the defaults, file by file (\(ConfigurationKey.templatesOverrideDirectory.path)).",
+            valueName: "dir"
+        )
     )
     var templateOverrides: String?
 
-    @Flag(name: .customLong("demo-nonce"), help: "Make the embedded demo upstream require DPoP nonces (demo.requireDPoPNonce).")
+    @Flag(
+        name: .customLong("demo-nonce"),
+        help: "Make the embedded demo upstream require DPoP nonces (\(ConfigurationKey.demoRequireDPoPNonce.path))."
+    )
     var demoNonce = false
     @Flag(
         name: .customLong("demo-strict"),
-        help: "Run the embedded demo upstream in its strict mode: DPoP nonces per key, token-bound codes, a stickiness cookie (demo.strict)."
+        help:
+            """
+            Run the embedded demo upstream in its strict mode: DPoP nonces per key, token-bound codes, a stickiness cookie \
+            (\(ConfigurationKey.demoStrict.path)).
+            """
     )
     var demoStrict = false
 
     @Option(
         name: .customLong("log-level"),
-        help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (logging.level).", valueName: "level")
+        help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (\(ConfigurationKey.loggingLevel.path)).", valueName: "level")
     )
     var logLevel: String?
 
     /// The flags that were given, by configuration key.
-    var flagValues: [(path: String, flag: String, value: ConfigurationValue.Content?)] {
+    var flagValues: [(key: ConfigurationKey, flag: String, value: ConfigurationValue.Content?)] {
         [
-            ("server.host", "--host", host.map { .scalar($0) }),
-            ("server.port", "--port", port.map { .scalar($0) }),
-            ("server.publicURL", "--public-url", publicURL.map { .scalar($0) }),
-            ("upstream.baseURL", "--upstream", upstream.map { .scalar($0) }),
-            ("upstream.clientID", "--client-id", clientID.map { .scalar($0) }),
-            ("upstream.clientSecret", "--client-secret", clientSecret.map { .scalar($0) }),
-            ("upstream.clientSecretFile", "--client-secret-file", clientSecretFile.map { .scalar($0) }),
-            ("upstream.redirectURI", "--redirect-uri", redirectURI.map { .scalar($0) }),
-            ("callbacks.sinks", "--callback", callbacks.isEmpty ? nil : .list(callbacks)),
-            ("callbacks.webhookSecretFile", "--webhook-secret-file", webhookSecretFile.map { .scalar($0) }),
-            ("templates.directory", "--templates", templates.map { .scalar($0) }),
-            ("templates.overrideDirectory", "--template-overrides", templateOverrides.map { .scalar($0) }),
-            ("demo.requireDPoPNonce", "--demo-nonce", demoNonce ? .scalar("true") : nil),
-            ("demo.strict", "--demo-strict", demoStrict ? .scalar("true") : nil),
-            ("logging.level", "--log-level", logLevel.map { .scalar($0) }),
+            (.serverHost, "--host", host.map { .scalar($0) }),
+            (.serverPort, "--port", port.map { .scalar($0) }),
+            (.serverPublicURL, "--public-url", publicURL.map { .scalar($0) }),
+            (.upstreamBaseURL, "--upstream", upstream.map { .scalar($0) }),
+            (.upstreamClientID, "--client-id", clientID.map { .scalar($0) }),
+            (.upstreamClientSecret, "--client-secret", clientSecret.map { .scalar($0) }),
+            (.upstreamClientSecretFile, "--client-secret-file", clientSecretFile.map { .scalar($0) }),
+            (.upstreamRedirectURI, "--redirect-uri", redirectURI.map { .scalar($0) }),
+            (.callbacksSinks, "--callback", callbacks.isEmpty ? nil : .list(callbacks)),
+            (.callbacksWebhookSecretFile, "--webhook-secret-file", webhookSecretFile.map { .scalar($0) }),
+            (.templatesDirectory, "--templates", templates.map { .scalar($0) }),
+            (.templatesOverrideDirectory, "--template-overrides", templateOverrides.map { .scalar($0) }),
+            (.demoRequireDPoPNonce, "--demo-nonce", demoNonce ? .scalar("true") : nil),
+            (.demoStrict, "--demo-strict", demoStrict ? .scalar("true") : nil),
+            (.loggingLevel, "--log-level", logLevel.map { .scalar($0) }),
         ]
     }
 

@@ -238,8 +238,8 @@ struct DemoServerCommand: AsyncParsableCommand {
             : ""
         let application = try DemoServer.makeApplication(configuration: serverConfiguration, logger: logger) { url, _ in
             let banner = """
-                Demo HAAPI server: issuer \(url.absoluteString)/oauth/v2/oauth-anonymous (the gateway's upstream.baseURL, --upstream), \
-                its metadata at \(url.absoluteString)/oauth/v2/oauth-anonymous/.well-known/openid-configuration
+                Demo HAAPI server: issuer \(url.absoluteString)/oauth/v2/oauth-anonymous (the gateway's \(ConfigurationKey.upstreamBaseURL.path), \
+                --upstream), its metadata at \(url.absoluteString)/oauth/v2/oauth-anonymous/.well-known/openid-configuration
                 Client \(DemoServer.clientID) / \(DemoServer.clientSecret), redirect URI \(DemoServer.redirectURI)
                 Users demo/demo, otp/otp, poll/poll, consent/consent, sms/sms, locked/locked (each can also create a passkey); outbox at \
                 \(url.absoluteString)/demo/outbox

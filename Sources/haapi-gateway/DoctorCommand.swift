@@ -17,7 +17,7 @@ struct DoctorCommand: AsyncParsableCommand {
             the issuer, the endpoints), the client's authentication, the HAAPI token, DPoP nonces, the authorize request \
             (redirect URI, scopes), the first step, the ID-token algorithms and the JWKS's keys, the external-browser return URL \
             to register and token-bound codes. It listens on nothing, reads the JWKS and starts one flow, which it abandons. Without \
-            upstream.baseURL it checks the embedded demo upstream. Exit status: 0 a sign-in can start; 1 \
+            \(ConfigurationKey.upstreamBaseURL.path) it checks the embedded demo upstream. Exit status: 0 a sign-in can start; 1 \
             something blocks it; 78 invalid configuration.
             """
     )

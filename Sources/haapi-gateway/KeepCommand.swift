@@ -48,7 +48,7 @@ struct KeepCommand: AsyncParsableCommand {
             exitWith(
                 """
                 haapi-gateway: the tokens in \(path) came from the embedded demo upstream, which ended with the login that issued them: \
-                they cannot be refreshed; sign in again with an upstream (--upstream, upstream.baseURL)
+                they cannot be refreshed; sign in again with an upstream (--upstream, \(ConfigurationKey.upstreamBaseURL.path))
                 """,
                 status: 1
             )

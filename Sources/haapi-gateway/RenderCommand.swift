@@ -43,8 +43,8 @@ struct RenderCommand: AsyncParsableCommand {
             configuration = try GatewayConfiguration.load(
                 file: config,
                 flags: [
-                    ("templates.directory", "--templates", templates.map { .scalar($0) }),
-                    ("templates.overrideDirectory", "--template-overrides", templateOverrides.map { .scalar($0) }),
+                    (.templatesDirectory, "--templates", templates.map { .scalar($0) }),
+                    (.templatesOverrideDirectory, "--template-overrides", templateOverrides.map { .scalar($0) }),
                 ]
             )
         } catch {

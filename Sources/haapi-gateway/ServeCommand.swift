@@ -17,10 +17,10 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the sign-in pages (with the embedded demo HAAPI server unless an upstream is configured).",
         discussion: """
             Configuration layers, later ones winning: built-in defaults, the YAML file (--config or $HAAPI_GATEWAY_CONFIG), \
-            HAAPI_GATEWAY_… environment variables (e.g. HAAPI_GATEWAY_UPSTREAM_CLIENT_SECRET), then these flags. \
+            HAAPI_GATEWAY_… environment variables (e.g. \(ConfigurationKey.upstreamClientSecret.environmentName)), then these flags. \
             An invalid configuration stops startup with every problem listed and exit status 78. SIGHUP reloads the \
             configuration and templates (an invalid one is refused and the running one stays); SIGTERM drains, then stops. \
-            A failure to start is one line on standard error (with logging.format json, a JSON object as every log line, \
+            A failure to start is one line on standard error (with \(ConfigurationKey.loggingFormat.path) json, a JSON object as every log line, \
             and the "open … in a browser" line too). \(StartupFailure.exitStatusHelp)
             """
     )
@@ -62,7 +62,10 @@ struct ServeCommand: AsyncParsableCommand {
                     Self.announce(url, embeddedDemo: embeddedDemo != nil, logging: logging, logger: logger)
                     if discardsTokens {
                         logger.warning(
-                            "no callback is configured, so the tokens of each sign-in are discarded; add --callback file:PATH (or callbacks.sinks)"
+                            """
+                            no callback is configured, so the tokens of each sign-in are discarded; add --callback file:PATH (or \
+                            \(ConfigurationKey.callbacksSinks.path))
+                            """
                         )
                     }
                 },

@@ -55,9 +55,9 @@ enum UpstreamClient {
                 }
             throw HostTokenProblem(
                 """
-                no upstream is configured to \(use == .revoke ? "revoke" : "refresh") the tokens of \(tokenPath) at: set the one they \
-                came from (--upstream, upstream.baseURL); if they came from the embedded demo upstream (login without one), which ended \
-                with that login, \(demo)
+                no upstream is configured to \(use == .revoke ? "revoke" : "refresh") the tokens of \(tokenPath) at: set the one they came from \
+                (--upstream, \(ConfigurationKey.upstreamBaseURL.path)); if they came from the embedded demo upstream (login without one), which \
+                ended with that login, \(demo)
                 """,
                 exitStatus: 78
             )

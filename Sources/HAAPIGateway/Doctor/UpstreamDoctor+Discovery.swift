@@ -7,7 +7,7 @@ extension UpstreamDoctor {
         switch error.code {
         case .noDiscoveryDocument:
             if let found = error.foundIssuer {
-                return .failed("discovery", error.message + ".", fix: "set upstream.baseURL to \(found), the issuer.")
+                return .failed("discovery", error.message + ".", fix: "set \(ConfigurationKey.upstreamBaseURL.path) to \(found), the issuer.")
             }
             return .failed(
                 "discovery",
@@ -15,30 +15,34 @@ extension UpstreamDoctor {
                 fix:
                     """
                     let Curity publish its metadata, OpenID Connect's (\(CuritySetting.exposeMetadata)) or RFC 8414's \
-                    (\(CuritySetting.exposeOAuthMetadata)), with upstream.baseURL its issuer (the anonymous endpoint, \
-                    https://<base-url>/oauth/v2/oauth-anonymous by default); or name the endpoints (upstream.endpoints.authorization, \
-                    .token, .jwks).
+                    (\(CuritySetting.exposeOAuthMetadata)), with \(ConfigurationKey.upstreamBaseURL.path) its issuer (the anonymous endpoint, \
+                    https://<base-url>/oauth/v2/oauth-anonymous by default); or name the endpoints \
+                    (\(ConfigurationKey.upstreamEndpointsAuthorization.path), .token, .jwks).
                     """
             )
         case .issuerMismatch:
             return await issuerMismatch(error)
         case .connectionRefused, .nameResolution, .tls, .timeout, .transport:
-            let reach = configuration.internalURL.map { " through upstream.internalURL \($0.absoluteString)" } ?? ""
+            let reach = configuration.internalURL.map { " through \(ConfigurationKey.upstreamInternalURL.path) \($0.absoluteString)" } ?? ""
+            let alsoInternalURL = configuration.internalURL == nil ? Self.internalURLHint : " and \(ConfigurationKey.upstreamInternalURL.path)"
             return .failed(
                 "reachable",
                 "the upstream could not be reached\(reach): \(error.message).",
                 fix:
                     """
-                    check \
-                    upstream.baseURL\(configuration.internalURL == nil ? Self.internalURLHint : " and upstream.internalURL"); \
-                    for a certificate of a private CA, upstream.trustRootsFile.
+                    check \(ConfigurationKey.upstreamBaseURL.path)\(alsoInternalURL); for a certificate of a private CA, \
+                    \(ConfigurationKey.upstreamTrustRootsFile.path).
                     """
             )
         case .invalidConfiguration:
             return .failed(
                 "discovery",
                 error.message + ".",
-                fix: "name the endpoints on upstream.baseURL's origin (upstream.endpoints), or drop upstream.internalURL."
+                fix:
+                    """
+                    name the endpoints on \(ConfigurationKey.upstreamBaseURL.path)'s origin (upstream.endpoints), or drop \
+                    \(ConfigurationKey.upstreamInternalURL.path).
+                    """
             )
         default:
             return .failed(
@@ -46,9 +50,8 @@ extension UpstreamDoctor {
                 "the discovery document could not be read: \(error.message)\(error.status.map { " (HTTP \($0))" } ?? "").",
                 fix:
                     """
-                    upstream.baseURL must be the issuer; Curity publishes its metadata only with \(CuritySetting.exposeMetadata) (or \
-                    \(CuritySetting.exposeOAuthMetadata) \
-                    for RFC 8414's).
+                    \(ConfigurationKey.upstreamBaseURL.path) must be the issuer; Curity publishes its metadata only with \
+                    \(CuritySetting.exposeMetadata) (or \(CuritySetting.exposeOAuthMetadata) for RFC 8414's).
                     """
             )
         }
@@ -64,15 +67,16 @@ extension UpstreamDoctor {
                 "discovery",
                 error.message + ".",
                 fix:
-                    "upstream.baseURL must be the issuer the document names: "
+                    "\(ConfigurationKey.upstreamBaseURL.path) must be the issuer the document names: "
                     + Self.mostLikelyFirst([
                         """
                         that issuer's host is Curity's external URL (\(CuritySetting.baseURL)) and not how this machine reaches the \
-                        server: keep the external URL in upstream.baseURL and set upstream.internalURL to where the server is reached
+                        server: keep the external URL in \(ConfigurationKey.upstreamBaseURL.path) and set \
+                        \(ConfigurationKey.upstreamInternalURL.path) to where the server is reached
                         """,
                         """
                         the issuer is set by Curity's \(CuritySetting.issuerOverride): name the endpoints (upstream.endpoints) with \
-                        upstream.issuer: \(found), or remove the override
+                        \(ConfigurationKey.upstreamIssuer.path): \(found), or remove the override
                         """,
                     ]) + "."
             )
@@ -88,8 +92,8 @@ extension UpstreamDoctor {
                 error.message + "; that issuer's own metadata is at \(document).",
                 fix:
                     """
-                    set upstream.baseURL to \(found), the issuer (Curity's \(CuritySetting.issuerOverride) makes it differ from the \
-                    anonymous endpoint).
+                    set \(ConfigurationKey.upstreamBaseURL.path) to \(found), the issuer (Curity's \(CuritySetting.issuerOverride) makes it \
+                    differ from the anonymous endpoint).
                     """
             )
         } catch {
@@ -100,7 +104,8 @@ extension UpstreamDoctor {
                 fix:
                     """
                     the issuer is not the anonymous endpoint, as Curity's \(CuritySetting.issuerOverride) makes it: name the endpoints \
-                    (upstream.endpoints.authorization, .token, .jwks, from the document under upstream.baseURL) with upstream.issuer: \
+                    (\(ConfigurationKey.upstreamEndpointsAuthorization.path), .token, .jwks, from the document under \
+                    \(ConfigurationKey.upstreamBaseURL.path)) with \(ConfigurationKey.upstreamIssuer.path): \
                     \(found); or remove the override.
                     """
             )
@@ -128,7 +133,7 @@ extension UpstreamDoctor {
     }
 
     /// What the fix of an unreachable upstream adds when no `upstream.internalURL` is set.
-    static let internalURLHint = " (or set upstream.internalURL to the URL this machine reaches the server by)"
+    static let internalURLHint = " (or set \(ConfigurationKey.upstreamInternalURL.path) to the URL this machine reaches the server by)"
 
     static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
         lhs.scheme?.lowercased() == rhs.scheme?.lowercased() && lhs.host?.lowercased() == rhs.host?.lowercased() && lhs.port == rhs.port

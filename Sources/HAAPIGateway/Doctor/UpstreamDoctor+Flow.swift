@@ -13,7 +13,7 @@ extension UpstreamDoctor {
                 .failed(
                     "authorize",
                     "the authorize request (\(sent)) failed: \(error.message).",
-                    fix: "check upstream.baseURL and upstream.internalURL."
+                    fix: "check \(ConfigurationKey.upstreamBaseURL.path) and \(ConfigurationKey.upstreamInternalURL.path)."
                 )
             ]
         }
@@ -39,7 +39,11 @@ extension UpstreamDoctor {
             }
         } catch {
             checks.append(
-                .failed("first-step", "following the first steps failed: \(error.message).", fix: "check upstream.baseURL and upstream.internalURL.")
+                .failed(
+                    "first-step",
+                    "following the first steps failed: \(error.message).",
+                    fix: "check \(ConfigurationKey.upstreamBaseURL.path) and \(ConfigurationKey.upstreamInternalURL.path)."
+                )
             )
         }
         return checks
@@ -63,8 +67,8 @@ extension UpstreamDoctor {
             return .warning(
                 "dpop-nonces",
                 """
-                the server sent no DPoP nonce in this flow, though upstream.bindTokensToDPoP is true: Curity's token-bound codes require \
-                use-legacy-dpop false, and with it false Curity uses nonces.
+                the server sent no DPoP nonce in this flow, though \(ConfigurationKey.upstreamBindTokensToDPoP.path) is true: Curity's \
+                token-bound codes require use-legacy-dpop false, and with it false Curity uses nonces.
                 """,
                 fix: "check \(legacy) = false beside \(CuritySetting.tokenBoundCodes(configuration.clientID)) = true."
             )
@@ -88,13 +92,13 @@ extension UpstreamDoctor {
         let redirect =
             """
             the redirect URI \(configuration.redirectURI) is not among the client's Redirect URIs: \(client)/redirect-uris \
-            (\(CuritySetting.adminUI(id, "Redirect URIs"))); or set upstream.redirectURI to one that is
+            (\(CuritySetting.adminUI(id, "Redirect URIs"))); or set \(ConfigurationKey.upstreamRedirectURI.path) to one that is
             """
         let scope =
             """
             a scope of \(scopes) is not among the client's \
             Scopes\(unknown.isEmpty ? "" : " (the server's scopes_supported lacks \(unknown.joined(separator: " ")))"): \(client)/scope \
-            (\(CuritySetting.adminUI(id, "Scopes and Claims"))); or remove it from upstream.scopes
+            (\(CuritySetting.adminUI(id, "Scopes and Claims"))); or remove it from \(ConfigurationKey.upstreamScopes.path)
             """
         let codeFlow = "the client lacks the Code Flow capability: \(client)/capabilities/code (\(CuritySetting.adminUI(id, "Client Capabilities")))"
         let causes = unknown.isEmpty ? [redirect, scope, codeFlow] : [scope, redirect, codeFlow]
@@ -117,11 +121,11 @@ extension UpstreamDoctor {
                 """
             return .failed(
                 "authorize",
-                "\(refused): a scope of upstream.scopes is not allowed.",
+                "\(refused): a scope of \(ConfigurationKey.upstreamScopes.path) is not allowed.",
                 fix:
                     """
                     the client's Scopes must include \(which): \(client)/scope (\(CuritySetting.adminUI(id, "Scopes and Claims"))); or \
-                    remove it from upstream.scopes.
+                    remove it from \(ConfigurationKey.upstreamScopes.path).
                     """
             )
         }
@@ -131,8 +135,8 @@ extension UpstreamDoctor {
                 "\(refused): the redirect URI \(configuration.redirectURI) is not registered.",
                 fix:
                     """
-                    register it: \(client)/redirect-uris (\(CuritySetting.adminUI(id, "Redirect URIs"))); or set upstream.redirectURI to \
-                    one that is.
+                    register it: \(client)/redirect-uris (\(CuritySetting.adminUI(id, "Redirect URIs"))); or set \
+                    \(ConfigurationKey.upstreamRedirectURI.path) to one that is.
                     """
             )
         }

@@ -10,7 +10,11 @@ extension UpstreamDoctor {
                 .failed(
                     "id-token",
                     "the server names no jwks_uri (or no issuer): ID tokens cannot be validated, so every sign-in would end with invalid_id_token.",
-                    fix: "Curity publishes its keys under the anonymous endpoint (<issuer>/jwks): with named endpoints set upstream.endpoints.jwks."
+                    fix:
+                        """
+                        Curity publishes its keys under the anonymous endpoint (<issuer>/jwks): with named endpoints set \
+                        \(ConfigurationKey.upstreamEndpointsJWKS.path).
+                        """
                 )
             ]
         }
@@ -75,7 +79,8 @@ extension UpstreamDoctor {
                 fix:
                     """
                     Curity serves it under the anonymous endpoint (<issuer>/jwks) when the metadata names it so; it must answer this \
-                    machine (upstream.internalURL, upstream.trustRootsFile); with named endpoints, upstream.endpoints.jwks.
+                    machine (\(ConfigurationKey.upstreamInternalURL.path), \(ConfigurationKey.upstreamTrustRootsFile.path)); with named \
+                    endpoints, \(ConfigurationKey.upstreamEndpointsJWKS.path).
                     """
             )
         }

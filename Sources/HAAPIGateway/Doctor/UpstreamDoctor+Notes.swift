@@ -10,9 +10,14 @@ extension UpstreamDoctor {
                 "external-browser",
                 """
                 an authenticator that opens an external browser sends it back to <the gateway's \
-                origin>\(StepPageBuilder.externalBrowserReturnPath); without server.publicURL that origin is whatever the browser used.
+                origin>\(StepPageBuilder.externalBrowserReturnPath); without \(ConfigurationKey.serverPublicURL.path) that origin is whatever the \
+                browser used.
                 """,
-                fix: "set server.publicURL, then register <it>\(StepPageBuilder.externalBrowserReturnPath) in \(client)/redirect-uris."
+                fix:
+                    """
+                    set \(ConfigurationKey.serverPublicURL.path), then register <it>\(StepPageBuilder.externalBrowserReturnPath) in \
+                    \(client)/redirect-uris.
+                    """
             )
         }
         return .note(
@@ -32,13 +37,13 @@ extension UpstreamDoctor {
         return .note(
             "token-bound-codes",
             """
-            upstream.bindTokensToDPoP is false: a server with token-bound codes refuses the first code exchange without a proof, and the \
-            gateway proves and retries.
+            \(ConfigurationKey.upstreamBindTokensToDPoP.path) is false: a server with token-bound codes refuses the first code exchange without a \
+            proof, and the gateway proves and retries.
             """,
             fix:
                 """
                 if the client has \(CuritySetting.tokenBoundCodes(configuration.clientID)) = true (which requires use-legacy-dpop \
-                false), set upstream.bindTokensToDPoP: true.
+                false), set \(ConfigurationKey.upstreamBindTokensToDPoP.path): true.
                 """
         )
     }

@@ -18,7 +18,7 @@ extension UpstreamDoctor {
                         .failed(
                             "reachable",
                             "the token endpoint could not be reached: \(error.message).",
-                            fix: "check upstream.baseURL and upstream.internalURL."
+                            fix: "check \(ConfigurationKey.upstreamBaseURL.path) and \(ConfigurationKey.upstreamInternalURL.path)."
                         )
                     ]
                 }
@@ -29,7 +29,8 @@ extension UpstreamDoctor {
                         fix:
                             """
                             the token endpoint (\(client.endpoints.token.absoluteString)) answered without an OAuth error: check that \
-                            upstream.baseURL (and upstream.internalURL) lead to Curity's token endpoint, not to a proxy's page.
+                            \(ConfigurationKey.upstreamBaseURL.path) (and \(ConfigurationKey.upstreamInternalURL.path)) lead to Curity's token \
+                            endpoint, not to a proxy's page.
                             """
                     )
                 ]
@@ -43,10 +44,10 @@ extension UpstreamDoctor {
         let said =
             "HTTP \(refusal.httpStatus) \(DoctorText.quoted(refusal.error))" + (refusal.errorDescription.map { ": \(DoctorText.quoted($0))" } ?? "")
         let id = configuration.clientID
-        let secret = method.hasPrefix("secret") ? ", holding the secret in upstream.clientSecret" : ""
+        let secret = method.hasPrefix("secret") ? ", holding the secret in \(ConfigurationKey.upstreamClientSecret.path)" : ""
         let authentication =
             """
-            the client must exist with this id and authenticate as upstream.clientAuthentication says (\(method)): \
+            the client must exist with this id and authenticate as \(ConfigurationKey.upstreamClientAuthentication.path) says (\(method)): \
             \(CuritySetting.clientAuthentication(id, method: method))\(secret)
             """
         let attestation =
@@ -73,7 +74,9 @@ extension UpstreamDoctor {
                 )
             ]
         case "invalid_dpop_proof", "use_dpop_nonce":
-            let internalURL = configuration.internalURL.map { "upstream.internalURL is \($0.absoluteString)" } ?? "upstream.internalURL is not set"
+            let internalURL =
+                configuration.internalURL.map { "\(ConfigurationKey.upstreamInternalURL.path) is \($0.absoluteString)" }
+                ?? "\(ConfigurationKey.upstreamInternalURL.path) is not set"
             return [
                 .failed(
                     "haapi-token",
@@ -86,9 +89,13 @@ extension UpstreamDoctor {
                             + Self.mostLikelyFirst([
                                 """
                                 this machine reaches Curity by another URL, or through a proxy that changes the host or path: keep the \
-                                external URL in upstream.baseURL and set upstream.internalURL to the URL this machine uses (\(internalURL))
+                                external URL in \(ConfigurationKey.upstreamBaseURL.path) and set \(ConfigurationKey.upstreamInternalURL.path) to \
+                                the URL this machine uses (\(internalURL))
                                 """,
-                                "upstream.baseURL (or upstream.endpoints.token) is not on Curity's base URL: use the issuer its metadata names",
+                                """
+                                \(ConfigurationKey.upstreamBaseURL.path) (or \(ConfigurationKey.upstreamEndpointsToken.path)) is not on \
+                                Curity's base URL: use the issuer its metadata names
+                                """,
                             ]) + "."
                 )
             ]

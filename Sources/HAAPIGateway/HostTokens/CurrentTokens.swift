@@ -34,7 +34,7 @@ public struct CurrentTokens: Sendable {
                 HostTokenProblem(
                     """
                     the tokens in \(path) came from the embedded demo upstream, which ended with the login that issued them: they cannot \
-                    be refreshed; sign in again with haapi-gateway login and an upstream (--upstream, upstream.baseURL)
+                    be refreshed; sign in again with haapi-gateway login and an upstream (--upstream, \(ConfigurationKey.upstreamBaseURL.path))
                     """
                 )
             )

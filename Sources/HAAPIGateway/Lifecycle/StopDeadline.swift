@@ -69,7 +69,7 @@ public final class StopDeadline: Sendable {
     func cutShort() {
         let unfinished = parts.withLock { $0 }.compactMap { part in part.unfinished().map { (part.name, $0) } }
         logger.error(
-            "the stop took longer than server.stopSeconds after the drain; exiting with what has not ended",
+            "the stop took longer than \(ConfigurationKey.serverStopSeconds.path) after the drain; exiting with what has not ended",
             metadata: ["seconds": .stringConvertible(seconds), "unfinished": .stringConvertible(unfinished.count)]
         )
         for (name, what) in unfinished {

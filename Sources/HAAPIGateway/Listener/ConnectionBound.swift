@@ -6,10 +6,10 @@ public enum ConnectionBound: Sendable, Hashable, CaseIterable {
     case perAddress
 
     /// The configuration key that sets this cap, named in log lines.
-    public var key: String {
+    public var key: ConfigurationKey {
         switch self {
-        case .total: "server.maximumConnections"
-        case .perAddress: "server.maximumConnectionsPerAddress"
+        case .total: .serverMaximumConnections
+        case .perAddress: .serverMaximumConnectionsPerAddress
         }
     }
 

@@ -29,14 +29,14 @@ public struct ConnectionNotices: Sendable {
         var refusals: [ConnectionBound: ThrottledNotice] = [:]
         for bound in ConnectionBound.allCases {
             refusals[bound] = ThrottledNotice(logger: logger, interval: interval, now: now, schedule: schedule) { count, seconds in
-                "connection refused \(count) more \(count == 1 ? "time" : "times") in \(seconds) s (\(bound.key))"
+                "connection refused \(count) more \(count == 1 ? "time" : "times") in \(seconds) s (\(bound.key.path))"
             }
         }
         self.refusals = refusals
         self.timeouts = ThrottledNotice(logger: logger, interval: interval, now: now, schedule: schedule) { count, seconds in
             """
             connection closed \(count) more \(count == 1 ? "time" : "times") in \(seconds) s: request not complete in time \
-            (server.requestTimeoutSeconds)
+            (\(ConfigurationKey.serverRequestTimeoutSeconds.path))
             """
         }
     }
@@ -47,8 +47,8 @@ public struct ConnectionNotices: Sendable {
         let from = peer ?? "an address unknown"
         let line: String =
             switch bound {
-            case .perAddress: "connection refused: \(open) connections from \(from) (\(bound.key))"
-            case .total: "connection refused: \(open) connections open, one more from \(from) (\(bound.key))"
+            case .perAddress: "connection refused: \(open) connections from \(from) (\(bound.key.path))"
+            case .total: "connection refused: \(open) connections open, one more from \(from) (\(bound.key.path))"
             }
         refusals[bound]?.record(line, metadata: ["peer": "\(from)"])
     }
@@ -58,7 +58,7 @@ public struct ConnectionNotices: Sendable {
         metrics.connectionTimedOut()
         let from = peer ?? "an address unknown"
         timeouts.record(
-            "connection closed: request not complete within \(seconds) s (server.requestTimeoutSeconds), from \(from)",
+            "connection closed: request not complete within \(seconds) s (\(ConfigurationKey.serverRequestTimeoutSeconds.path)), from \(from)",
             metadata: ["peer": "\(from)"]
         )
     }

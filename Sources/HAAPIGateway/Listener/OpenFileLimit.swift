@@ -81,7 +81,7 @@ public struct OpenFileLimit: Sendable, Equatable {
     /// in effect (lower than asked when the limit cannot hold it, with a warning naming both numbers).
     public static func prepare(forConnections maximumConnections: Int, logger: Logger) -> Int {
         guard var limit = current() else {
-            logger.warning("the open-file limit cannot be read; server.maximumConnections applies as configured")
+            logger.warning("the open-file limit cannot be read; \(ConfigurationKey.serverMaximumConnections.path) applies as configured")
             return maximumConnections
         }
         let plan = limit.plan(maximumConnections: maximumConnections)
@@ -100,8 +100,8 @@ public struct OpenFileLimit: Sendable, Equatable {
         if cap < maximumConnections {
             logger.warning(
                 """
-                the open-file limit \(limit.soft) (hard limit \(limit.hard)) has no room for server.maximumConnections \(maximumConnections) \
-                and \(reserve) more descriptors: at most \(cap) connections are accepted; raise LimitNOFILE or ulimit -n
+                the open-file limit \(limit.soft) (hard limit \(limit.hard)) has no room for \(ConfigurationKey.serverMaximumConnections.path) \
+                \(maximumConnections) and \(reserve) more descriptors: at most \(cap) connections are accepted; raise LimitNOFILE or ulimit -n
                 """
             )
         }

@@ -29,8 +29,8 @@ struct TemplateLibrary: Sendable {
             throw GatewayError(
                 .unreadableInput,
                 """
-                no templates directory: set templates.directory or --templates DIR (looked for ./templates and templates/ next to the \
-                executable or above it)
+                no templates directory: set \(ConfigurationKey.templatesDirectory.path) or --templates DIR (looked for ./templates and templates/ \
+                next to the executable or above it)
                 """
             )
         }

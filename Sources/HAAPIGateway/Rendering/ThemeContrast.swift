@@ -20,19 +20,19 @@ enum ThemeContrast {
         return (max(a, b) + 0.05) / (min(a, b) + 0.05)
     }
 
-    /// What is unreadable in a palette: the colour to change (`textColor`, `accentColor`, ...) and why.
-    static func problems(_ palette: ThemePalette) -> [(name: String, message: String)] {
-        let pairs: [(String, String, String, Double, String)] = [
-            (palette.text, palette.background, "textColor", minimumTextRatio, "text on the background"),
-            (palette.background, palette.accent, "accentColor", minimumTextRatio, "button text (the background colour) on the accent colour"),
-            (palette.accent, palette.background, "accentColor", minimumTextRatio, "links on the background"),
-            (palette.error, palette.background, "errorColor", minimumTextRatio, "error messages on the background"),
-            (palette.border, palette.background, "borderColor", minimumGraphicsRatio, "field borders on the background"),
+    /// What is unreadable in a palette: the colour to change (`\.text`, `\.accent`, ...) and why.
+    static func problems(_ palette: ThemePalette) -> [(color: KeyPath<ThemePalette, String>, message: String)] {
+        let pairs: [(String, String, KeyPath<ThemePalette, String>, Double, String)] = [
+            (palette.text, palette.background, \.text, minimumTextRatio, "text on the background"),
+            (palette.background, palette.accent, \.accent, minimumTextRatio, "button text (the background colour) on the accent colour"),
+            (palette.accent, palette.background, \.accent, minimumTextRatio, "links on the background"),
+            (palette.error, palette.background, \.error, minimumTextRatio, "error messages on the background"),
+            (palette.border, palette.background, \.border, minimumGraphicsRatio, "field borders on the background"),
         ]
-        return pairs.compactMap { foreground, background, key, minimum, what in
+        return pairs.compactMap { foreground, background, color, minimum, what in
             guard let ratio = ratio(foreground, background), ratio < minimum else { return nil }
             let shown = (ratio * 10).rounded(.down) / 10
-            return (key, "\(what) has a contrast of \(shown):1; at least \(minimum):1 is needed (WCAG 2.1 AA)")
+            return (color, "\(what) has a contrast of \(shown):1; at least \(minimum):1 is needed (WCAG 2.1 AA)")
         }
     }
 

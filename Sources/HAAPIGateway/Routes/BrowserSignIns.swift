@@ -122,7 +122,7 @@ struct BrowserSignIns: Sendable {
         guard kiosk.enabled, let idle = try await services.store.idleDuration(id: id), idle >= .seconds(kiosk.idleResetSeconds) else {
             return false
         }
-        services.logger.info("kiosk: a sign-in left alone for kiosk.idleResetSeconds is ended; the next person starts afresh")
+        services.logger.info("kiosk: a sign-in left alone for \(ConfigurationKey.kioskIdleResetSeconds.path) is ended; the next person starts afresh")
         await remove(id: id)
         return true
     }

@@ -92,7 +92,7 @@ struct SignInCompletion: Sendable {
                 """
                 the upstream issues token-bound authorization codes and used this sign-in's code up when it refused its exchange without \
                 a DPoP proof: this sign-in failed (invalid_grant); the next sign-ins prove every exchange at once, and \
-                upstream.bindTokensToDPoP: true avoids even this one
+                \(ConfigurationKey.upstreamBindTokensToDPoP.path): true avoids even this one
                 """,
                 metadata: ["error": "invalid_grant"]
             )

@@ -19,7 +19,7 @@ public struct SessionCipherError: Error, Sendable, Equatable, CustomStringConver
 
     public var description: String {
         switch code {
-        case .noMatchingKey: "sealed under a key that is not in sessions.encryptionKeysFile"
+        case .noMatchingKey: "sealed under a key that is not in \(ConfigurationKey.sessionsEncryptionKeysFile.path)"
         case .authenticationFailed: "does not verify (altered, or sealed for another row)"
         case .malformed: "is not a sealed document of a known format"
         }

@@ -97,8 +97,8 @@ public final class UpstreamConnection: Service, Sendable {
             let message =
                 [.noDiscoveryDocument, .issuerMismatch].contains(error.code)
                 ? """
-                upstream.baseURL must be the issuer, under which the server publishes its metadata (OpenID Connect Discovery 1.0 \
-                §4): \(error.message)
+                \(ConfigurationKey.upstreamBaseURL.path) must be the issuer, under which the server publishes its metadata (OpenID Connect \
+                Discovery 1.0 §4): \(error.message)
                 """
                 : "the upstream \(upstreamName) answered, but not as a HAAPI server for this client: \(error.message)"
             state.withLock { $0.status = .misconfigured(message) }

@@ -396,8 +396,8 @@ struct ConfigurationLoadingTests {
         let fromTheWorkingDirectory: [CallbackSinkConfiguration] = [.file(path: workingDirectory.appendingPathComponent("tokens.json").path)]
         let environment = ["HAAPI_GATEWAY_CALLBACKS_SINKS": "file:tokens.json"]
         #expect(try GatewayConfiguration.load(file: file, environment: environment).callbacks == fromTheWorkingDirectory)
-        let flag: [(path: String, flag: String, value: ConfigurationValue.Content?)] = [
-            ("callbacks.sinks", "--callback", .list(["file:tokens.json"]))
+        let flag: [(key: ConfigurationKey, flag: String, value: ConfigurationValue.Content?)] = [
+            (.callbacksSinks, "--callback", .list(["file:tokens.json"]))
         ]
         #expect(try GatewayConfiguration.load(file: file, environment: [:], flags: flag).callbacks == fromTheWorkingDirectory)
         // A directory that is not there is named as it was written, with where.

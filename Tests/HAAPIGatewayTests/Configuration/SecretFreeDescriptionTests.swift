@@ -78,8 +78,8 @@ struct SecretFreeDescriptionTests {
         )
         let path = directory.appendingPathComponent("gateway.yaml").path
         let environment = ["HAAPI_GATEWAY_CALLBACKS_WEBHOOK_SECRET": secrets.webhook]
-        let flags: [(path: String, flag: String, value: ConfigurationValue.Content?)] = [
-            ("upstream.clientSecret", "--client-secret", .scalar(secrets.client))
+        let flags: [(key: ConfigurationKey, flag: String, value: ConfigurationValue.Content?)] = [
+            (.upstreamClientSecret, "--client-secret", .scalar(secrets.client))
         ]
         let configuration = try GatewayConfiguration.load(file: path, environment: environment, flags: flags)
         var layers = ConfigurationLayers()
@@ -136,11 +136,11 @@ struct SecretFreeDescriptionTests {
     @Test("flags print as given but for a secret's, whose value is <redacted>, and a URL's password")
     func flagsPrintNoSecret() {
         let text = ConfigurationKey.describing(flags: [
-            ("server.port", "--port", .scalar("0")),
-            ("upstream.clientSecret", "--client-secret", .scalar("flag-secret")),
-            ("upstream.baseURL", "--upstream", .scalar("https://user:url-password@idp.example/x")),
-            ("upstream.clientID", "--client-id", nil),
-            ("callbacks.sinks", "--callback", .list(["file:/a", "file:/b"])),
+            (.serverPort, "--port", .scalar("0")),
+            (.upstreamClientSecret, "--client-secret", .scalar("flag-secret")),
+            (.upstreamBaseURL, "--upstream", .scalar("https://user:url-password@idp.example/x")),
+            (.upstreamClientID, "--client-id", nil),
+            (.callbacksSinks, "--callback", .list(["file:/a", "file:/b"])),
         ])
         #expect(text == "--port 0 --client-secret <redacted> --upstream https://user:<redacted>@idp.example/x --callback file:/a --callback file:/b")
     }

@@ -7,7 +7,7 @@ extension ConfigurationKey {
         serverKeys + upstreamKeys + demoKeys + sessionsKeys + templatesKeys + outcomesKeys + pagesKeys + metricsKeys + devicesKeys
         + startLinksKeys + loggingKeys
 
-    /// The keys by path.
+    /// The keys by path, for the file's keys (code names a key by its constant, never looks one up by path).
     static let byPath: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0) })
 
     /// The keys by environment variable name.

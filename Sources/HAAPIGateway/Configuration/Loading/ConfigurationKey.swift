@@ -5,12 +5,15 @@ import Foundation
 /// value, whether it is a secret, the whole numbers it allows, what it means, when a changed value takes effect, and
 /// how its value is read back from a configuration.
 ///
-/// ``ConfigurationKey/all`` is the single list of settings. From it: the file reader rejects keys not in it; the
-/// environment reader maps `HAAPI_GATEWAY_…` variables through it; the reader checks whole numbers against ``range``;
-/// `check-config` lists the settings changed from their defaults; a reload compares the running and the new value of
-/// every setting that waits for a restart and keeps the running one; and `check-config --reference` writes
-/// `docs/configuration.md`, the reference a test keeps current.
-public struct ConfigurationKey: Sendable, Hashable {
+/// Each setting is a constant of its section's file (`ConfigurationKey+ServerKeys.swift`: ``serverPort``, …), the only
+/// place its path is written: the loading code reads it by that constant (``ConfigurationReader`` takes no path, so a
+/// setting that is not declared cannot be read), and the executable's flags, problem messages and the doctor name it by
+/// ``path`` and ``environmentName`` ("Configuration keys are declared once" fails on a path written anywhere else in the
+/// sources). ``ConfigurationKey/all`` is the single list of settings. From it: the file reader rejects keys not in it;
+/// the environment reader maps `HAAPI_GATEWAY_…` variables through it; `check-config` lists the settings changed from
+/// their defaults; a reload compares the running and the new value of every setting that waits for a restart and keeps
+/// the running one; and `check-config --reference` writes `docs/configuration.md`, the reference a test keeps current.
+public struct ConfigurationKey: Sendable, Hashable, CustomStringConvertible {
     /// The shape of a value.
     public enum Kind: String, Sendable {
         /// A string (also paths and URLs).
@@ -32,7 +35,7 @@ public struct ConfigurationKey: Sendable, Hashable {
     public let kind: Kind
     /// Whether the value is a secret (never printed, never logged).
     public let isSecret: Bool
-    /// For a whole number, the values allowed.
+    /// For a whole number, the values allowed (``ConfigurationReader/integer(_:default:)`` checks them).
     public let range: ClosedRange<Int>?
     /// What the setting means, in a sentence or two (the reference's text).
     public let summary: String
@@ -68,6 +71,9 @@ public struct ConfigurationKey: Sendable, Hashable {
 
     public static func == (left: ConfigurationKey, right: ConfigurationKey) -> Bool { left.path == right.path }
     public func hash(into hasher: inout Hasher) { hasher.combine(path) }
+
+    /// The path, so that a key interpolated into a message reads as the setting people write.
+    public var description: String { path }
 
     /// The section (`server` for `server.port`).
     public var section: String { String(path.prefix { $0 != "." }) }

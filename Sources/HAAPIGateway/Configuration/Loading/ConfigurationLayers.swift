@@ -39,13 +39,12 @@ public struct ConfigurationLayers: Sendable, CustomStringConvertible, CustomDebu
         add(layer, problems: problems)
     }
 
-    /// Adds values given as flags, by key path (`nil` values are flags not given).
-    public mutating func addFlags(_ flags: [(path: String, flag: String, value: ConfigurationValue.Content?)]) {
+    /// Adds values given as flags, each with the key it sets (`nil` values are flags not given).
+    public mutating func addFlags(_ flags: [(key: ConfigurationKey, flag: String, value: ConfigurationValue.Content?)]) {
         var layer: [String: ConfigurationValue] = [:]
         for entry in flags {
             guard let value = entry.value else { continue }
-            precondition(ConfigurationKey.byPath[entry.path] != nil, "flag \(entry.flag) maps to unknown key \(entry.path)")
-            layer[entry.path] = ConfigurationValue(value, origin: .flag(entry.flag))
+            layer[entry.key.path] = ConfigurationValue(value, origin: .flag(entry.flag))
         }
         add(layer)
     }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Reads typed values out of merged ``ConfigurationLayers``, collecting a problem (with the value's origin) for every
-/// value that does not fit instead of stopping at the first. Secret values never appear in a problem.
+/// value that does not fit instead of stopping at the first. Secret values never appear in a problem. Every value is
+/// read by its declared key (``ConfigurationKey/all``), which carries its range and default: a setting that is not
+/// declared cannot be read (there is no key to name it by).
 struct ConfigurationReader {
     private let values: [String: ConfigurationValue]
     var problems: [String]
@@ -14,60 +16,61 @@ struct ConfigurationReader {
     }
 
     /// Whether the key was set by any source.
-    func isSet(_ path: String) -> Bool { values[Self.declared(path)] != nil }
-
-    /// `path`, which must be a declared key (``ConfigurationKey/all``): a key read but not declared would have no
-    /// environment variable, no flag, no entry in the reference and no range check, so reading one is a programming
-    /// error ("Configuration keys are declared once" finds every path the sources read).
-    private static func declared(_ path: String) -> String {
-        assert(ConfigurationKey.byPath[path] != nil, "the configuration key \(path) is read but not declared in ConfigurationKey.all")
-        return path
-    }
+    func isSet(_ key: ConfigurationKey) -> Bool { values[key.path] != nil }
 
     /// Where a key was set, for messages.
-    func origin(_ path: String) -> String { values[path].map { " (\($0.origin))" } ?? "" }
+    func origin(_ key: ConfigurationKey) -> String { values[key.path].map { " (\($0.origin))" } ?? "" }
 
-    /// Records a problem about a key; `unreadableInput` when it is a file or directory that is missing or cannot be read.
-    /// A URL quoted in it is shown without its password (``SecretRedaction``).
-    mutating func problem(_ path: String, _ message: String, unreadableInput: Bool = false) {
-        problems.append(SecretRedaction.redactingURLPasswords(in: "\(path)\(origin(path)): \(message)"))
+    /// Records a problem about a key, naming where it was set; `unreadableInput` when it is a file or directory that is
+    /// missing or cannot be read. A URL quoted in it is shown without its password (``SecretRedaction``).
+    mutating func problem(_ key: ConfigurationKey, _ message: String, unreadableInput: Bool = false) {
+        problem(about: "\(key.path)\(origin(key))", message, unreadableInput: unreadableInput)
+    }
+
+    /// Records a problem about a whole section (`templates`, `upstream`) rather than one of its keys.
+    mutating func problem(inSection section: String, _ message: String, unreadableInput: Bool = false) {
+        problem(about: section, message, unreadableInput: unreadableInput)
+    }
+
+    private mutating func problem(about subject: String, _ message: String, unreadableInput: Bool) {
+        problems.append(SecretRedaction.redactingURLPasswords(in: "\(subject): \(message)"))
         if unreadableInput { unreadableInputs += 1 }
     }
 
-    mutating func string(_ path: String) -> String? {
-        guard let value = values[Self.declared(path)] else { return nil }
+    mutating func string(_ key: ConfigurationKey) -> String? {
+        guard let value = values[key.path] else { return nil }
         switch value.content {
         case .scalar(let text): return text
         case .list, .records:
-            problem(path, "must be a single value, not a list")
+            problem(key, "must be a single value, not a list")
             return nil
         }
     }
 
-    mutating func list(_ path: String) -> [String]? {
-        guard let value = values[Self.declared(path)] else { return nil }
+    mutating func list(_ key: ConfigurationKey) -> [String]? {
+        guard let value = values[key.path] else { return nil }
         switch value.content {
         case .list(let items): return items
         case .scalar(let text): return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         case .records:
-            problem(path, "must be a list of plain values, not of mappings")
+            problem(key, "must be a list of plain values, not of mappings")
             return nil
         }
     }
 
     /// A list of records: from a file as written; from an environment variable or flag, a JSON array of objects whose
     /// members are strings.
-    mutating func records(_ path: String) -> [ConfigurationRecord]? {
-        guard let value = values[Self.declared(path)] else { return nil }
+    mutating func records(_ key: ConfigurationKey) -> [ConfigurationRecord]? {
+        guard let value = values[key.path] else { return nil }
         switch value.content {
         case .records(let records): return records
         case .list:
-            problem(path, "must be a list of mappings (one per entry), not of plain values")
+            problem(key, "must be a list of mappings (one per entry), not of plain values")
             return nil
         case .scalar(let text):
             let parsed = text.data(using: .utf8).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [[String: Any]] }
             guard let objects = parsed, objects.allSatisfy({ $0.values.allSatisfy { $0 is String } }) else {
-                problem(path, "must be a JSON array of objects whose members are strings, such as [{\"id\":\"build-host\",\"name\":\"Build host\"}]")
+                problem(key, "must be a JSON array of objects whose members are strings, such as [{\"id\":\"build-host\",\"name\":\"Build host\"}]")
                 return nil
             }
             return objects.map { ConfigurationRecord(fields: $0.compactMapValues { $0 as? String }) }
@@ -75,44 +78,44 @@ struct ConfigurationReader {
     }
 
     /// The setting's text, else the default its declaration names (``ConfigurationKey/fallback``).
-    mutating func stringOrDefault(_ path: String) -> String {
-        string(path) ?? ConfigurationKey.byPath[path]?.fallback ?? ""
+    mutating func stringOrDefault(_ key: ConfigurationKey) -> String {
+        string(key) ?? key.fallback ?? ""
     }
 
     /// The setting's switch, else the default its declaration names (``ConfigurationKey/fallback``).
-    mutating func booleanOrDefault(_ path: String) -> Bool {
-        boolean(path, default: ConfigurationKey.byPath[path]?.fallback == "true")
+    mutating func booleanOrDefault(_ key: ConfigurationKey) -> Bool {
+        boolean(key, default: key.fallback == "true")
     }
 
     /// A whole number within the range its key declares (``ConfigurationKey/range``).
-    mutating func integer(_ path: String, default fallback: Int) -> Int {
-        let range = ConfigurationKey.byPath[path]?.range ?? Int.min...Int.max
-        guard let text = string(path) else { return fallback }
+    mutating func integer(_ key: ConfigurationKey, default fallback: Int) -> Int {
+        let range = key.range ?? Int.min...Int.max
+        guard let text = string(key) else { return fallback }
         guard let number = Int(text.trimmingCharacters(in: .whitespaces)) else {
-            problem(path, "must be a whole number, got '\(text)'")
+            problem(key, "must be a whole number, got '\(text)'")
             return fallback
         }
         guard range.contains(number) else {
-            problem(path, "must be between \(range.lowerBound) and \(range.upperBound), got \(number)")
+            problem(key, "must be between \(range.lowerBound) and \(range.upperBound), got \(number)")
             return fallback
         }
         return number
     }
 
-    mutating func boolean(_ path: String, default fallback: Bool) -> Bool {
-        guard let text = string(path) else { return fallback }
+    mutating func boolean(_ key: ConfigurationKey, default fallback: Bool) -> Bool {
+        guard let text = string(key) else { return fallback }
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
         case "true", "yes", "on", "1": return true
         case "false", "no", "off", "0": return false
         default:
-            problem(path, "must be true or false, got '\(text)'")
+            problem(key, "must be true or false, got '\(text)'")
             return fallback
         }
     }
 
     /// An absolute http(s) URL; `suggestion` may add what was probably meant to the problem of a value that is not one.
-    mutating func httpURL(_ path: String, suggestion: (String) -> String? = { _ in nil }) -> URL? {
-        guard let text = string(path) else { return nil }
+    mutating func httpURL(_ key: ConfigurationKey, suggestion: (String) -> String? = { _ in nil }) -> URL? {
+        guard let text = string(key) else { return nil }
         switch AbsoluteHTTPURL.parse(text) {
         case .success(let url):
             return url
@@ -120,16 +123,16 @@ struct ConfigurationReader {
             // The value is quoted with control characters escaped, so a problem line cannot be split or forged, and
             // with a password in its user info redacted.
             let shown = String(reflecting: SecretRedaction.redactingURLPasswords(in: text))
-            problem(path, "\(refusal.message), got \(shown)" + (suggestion(text).map { " (\($0))" } ?? ""))
+            problem(key, "\(refusal.message), got \(shown)" + (suggestion(text).map { " (\($0))" } ?? ""))
             return nil
         }
     }
 
     /// A path, resolved against the configuration file's directory when written in the file, else the working directory.
-    mutating func filePath(_ path: String) -> URL? {
-        guard let value = values[path], let text = string(path) else { return nil }
+    mutating func filePath(_ key: ConfigurationKey) -> URL? {
+        guard let value = values[key.path], let text = string(key) else { return nil }
         guard !text.isEmpty else {
-            problem(path, "must not be empty")
+            problem(key, "must not be empty")
             return nil
         }
         let expanded = (text as NSString).expandingTildeInPath
@@ -137,28 +140,28 @@ struct ConfigurationReader {
         return value.origin.baseDirectory.appendingPathComponent(expanded).standardizedFileURL
     }
 
-    /// A file named inside a value of `path` (a field of a record), resolved like ``filePath(_:)``.
-    func filePath(_ text: String, within path: String) -> URL {
+    /// A file named inside a value of `key` (a field of a record), resolved like ``filePath(_:)``.
+    func filePath(_ text: String, within key: ConfigurationKey) -> URL {
         let expanded = (text as NSString).expandingTildeInPath
         if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
-        let base = values[path]?.origin.baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let base = values[key.path]?.origin.baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         return base.appendingPathComponent(expanded).standardizedFileURL
     }
 
-    /// The text of a file named by `path` (PEM keys and certificates, secrets).
-    mutating func fileContents(_ path: String) -> String? {
-        guard let url = filePath(path) else { return nil }
+    /// The text of the file `key` names (PEM keys and certificates, secrets).
+    mutating func fileContents(_ key: ConfigurationKey) -> String? {
+        guard let url = filePath(key) else { return nil }
         guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
-            problem(path, FileAccess.cannotRead(url.path), unreadableInput: true)
+            problem(key, FileAccess.cannotRead(url.path), unreadableInput: true)
             return nil
         }
         return text
     }
 
     /// A secret given inline (`key`) or in a file (`fileKey`), at most one of them; trailing newlines of a file are dropped.
-    mutating func secret(_ key: String, fileKey: String) -> String? {
+    mutating func secret(_ key: ConfigurationKey, fileKey: ConfigurationKey) -> String? {
         if isSet(key), isSet(fileKey) {
-            problem(key, "set either \(key) or \(fileKey), not both")
+            problem(key, "set either \(key.path) or \(fileKey.path), not both")
             return nil
         }
         if isSet(key) {
@@ -172,7 +175,7 @@ struct ConfigurationReader {
     }
 
     /// A secret kept in the file named by `fileKey`, without the file's trailing newlines; an empty file is a problem.
-    mutating func secretFile(_ fileKey: String) -> String? {
+    mutating func secretFile(_ fileKey: ConfigurationKey) -> String? {
         guard let text = fileContents(fileKey) else { return nil }
         let secret = String(text.reversed().drop { $0 == "\n" || $0 == "\r" }.reversed())
         guard !secret.isEmpty else {

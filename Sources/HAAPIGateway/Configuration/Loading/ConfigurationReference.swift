@@ -18,7 +18,7 @@ public enum ConfigurationReference {
             "  running value stays until the gateway restarts, and the reload says so.",
             "- **Default**: — means not set. A secret's value is never shown; a file of keys or certificates is shown as a",
             "  fingerprint of what was read.",
-            "- **Environment**: lists are separated by commas; `devices.clients` is a JSON array of objects with string",
+            "- **Environment**: lists are separated by commas; `\(ConfigurationKey.devicesClients.path)` is a JSON array of objects with string",
             "  members.",
         ]
         for section in ConfigurationKey.sections {

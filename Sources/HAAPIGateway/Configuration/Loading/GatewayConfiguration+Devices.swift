@@ -9,30 +9,30 @@ extension GatewayConfiguration {
     static func resolveDevices(_ reader: inout ConfigurationReader) -> DeviceSettings {
         var devices = DeviceSettings()
         let defaults = DeviceSettings()
-        devices.enabled = reader.boolean("devices.enabled", default: defaults.enabled)
-        devices.codeLifetimeSeconds = reader.integer("devices.codeLifetimeSeconds", default: defaults.codeLifetimeSeconds)
-        devices.pollIntervalSeconds = reader.integer("devices.pollIntervalSeconds", default: defaults.pollIntervalSeconds)
+        devices.enabled = reader.boolean(.devicesEnabled, default: defaults.enabled)
+        devices.codeLifetimeSeconds = reader.integer(.devicesCodeLifetimeSeconds, default: defaults.codeLifetimeSeconds)
+        devices.pollIntervalSeconds = reader.integer(.devicesPollIntervalSeconds, default: defaults.pollIntervalSeconds)
         devices.maximumWrongCodesPerAddress = reader.integer(
-            "devices.maximumWrongCodesPerAddress",
+            .devicesMaximumWrongCodesPerAddress,
             default: defaults.maximumWrongCodesPerAddress
         )
-        devices.maximumWrongCodes = reader.integer("devices.maximumWrongCodes", default: defaults.maximumWrongCodes)
-        devices.wrongCodeWindowSeconds = reader.integer("devices.wrongCodeWindowSeconds", default: defaults.wrongCodeWindowSeconds)
-        devices.maximumEntriesPerCode = reader.integer("devices.maximumEntriesPerCode", default: defaults.maximumEntriesPerCode)
+        devices.maximumWrongCodes = reader.integer(.devicesMaximumWrongCodes, default: defaults.maximumWrongCodes)
+        devices.wrongCodeWindowSeconds = reader.integer(.devicesWrongCodeWindowSeconds, default: defaults.wrongCodeWindowSeconds)
+        devices.maximumEntriesPerCode = reader.integer(.devicesMaximumEntriesPerCode, default: defaults.maximumEntriesPerCode)
         devices.maximumPendingAuthorizations = reader.integer(
-            "devices.maximumPendingAuthorizations",
+            .devicesMaximumPendingAuthorizations,
             default: defaults.maximumPendingAuthorizations
         )
         devices.maximumPendingPerAddress = reader.integer(
-            "devices.maximumPendingPerAddress",
+            .devicesMaximumPendingPerAddress,
             default: defaults.maximumPendingPerAddress
         )
-        if reader.isSet("devices.refreshTokenKeyFile"), let text = reader.secretFile("devices.refreshTokenKeyFile") {
+        if reader.isSet(.devicesRefreshTokenKeyFile), let text = reader.secretFile(.devicesRefreshTokenKeyFile) {
             // One key per line, the sealing one first (a rotation puts a new line first and keeps the old ones a while).
             let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             if let short = lines.firstIndex(where: { $0.utf8.count < 32 }) {
                 reader.problem(
-                    "devices.refreshTokenKeyFile",
+                    .devicesRefreshTokenKeyFile,
                     "line \(short + 1): each line must hold at least 32 characters of random text (such as `openssl rand -hex 32`)"
                 )
             } else {
@@ -42,17 +42,17 @@ extension GatewayConfiguration {
         }
         devices.clients = resolveDeviceClients(&reader)
         guard devices.enabled else {
-            if !devices.clients.isEmpty { reader.problem("devices.clients", "are registered, but devices.enabled is not true") }
+            if !devices.clients.isEmpty { reader.problem(.devicesClients, "are registered, but \(ConfigurationKey.devicesEnabled.path) is not true") }
             return devices
         }
         if devices.clients.isEmpty {
-            reader.problem("devices.enabled", "is true, but devices.clients registers no device client")
+            reader.problem(.devicesEnabled, "is true, but \(ConfigurationKey.devicesClients.path) registers no device client")
         }
         return devices
     }
 
     private static func resolveDeviceClients(_ reader: inout ConfigurationReader) -> [DeviceClient] {
-        let key = "devices.clients"
+        let key = ConfigurationKey.devicesClients
         var clients: [DeviceClient] = []
         var seen: Set<String> = []
         for (index, record) in (reader.records(key) ?? []).enumerated() {

@@ -4,58 +4,66 @@ import HAAPI
 extension GatewayConfiguration {
     /// `file:PATH`, `exec:PROGRAM` and `https://…` webhooks (which need the webhook secret).
     static func resolveCallbacks(_ reader: inout ConfigurationReader) -> [CallbackSinkConfiguration] {
-        let entries = reader.list("callbacks.sinks") ?? []
+        let entries = reader.list(.callbacksSinks) ?? []
         let needsSecret = entries.contains { $0.lowercased().hasPrefix("https:") || $0.lowercased().hasPrefix("http:") }
         var webhookSecret: String?
         if needsSecret {
-            if reader.isSet("callbacks.webhookSecret") || reader.isSet("callbacks.webhookSecretFile") {
-                webhookSecret = reader.secret("callbacks.webhookSecret", fileKey: "callbacks.webhookSecretFile")
+            if reader.isSet(.callbacksWebhookSecret) || reader.isSet(.callbacksWebhookSecretFile) {
+                webhookSecret = reader.secret(.callbacksWebhookSecret, fileKey: .callbacksWebhookSecretFile)
                 if let secret = webhookSecret, secret.utf8.count < 16 {
                     reader.problem(
-                        reader.isSet("callbacks.webhookSecret") ? "callbacks.webhookSecret" : "callbacks.webhookSecretFile",
+                        reader.isSet(.callbacksWebhookSecret) ? .callbacksWebhookSecret : .callbacksWebhookSecretFile,
                         "must be at least 16 characters"
                     )
                 }
             } else {
-                reader.problem("callbacks.sinks", "a webhook needs callbacks.webhookSecret or callbacks.webhookSecretFile to sign its requests")
+                reader.problem(
+                    .callbacksSinks,
+                    """
+                    a webhook needs \(ConfigurationKey.callbacksWebhookSecret.path) or \(ConfigurationKey.callbacksWebhookSecretFile.path) to \
+                    sign its requests
+                    """
+                )
             }
-        } else if reader.isSet("callbacks.webhookSecret") || reader.isSet("callbacks.webhookSecretFile") {
+        } else if reader.isSet(.callbacksWebhookSecret) || reader.isSet(.callbacksWebhookSecretFile) {
             reader.problem(
-                reader.isSet("callbacks.webhookSecret") ? "callbacks.webhookSecret" : "callbacks.webhookSecretFile",
-                "is set, but callbacks.sinks has no webhook"
+                reader.isSet(.callbacksWebhookSecret) ? .callbacksWebhookSecret : .callbacksWebhookSecretFile,
+                "is set, but \(ConfigurationKey.callbacksSinks.path) has no webhook"
             )
         }
         // During a rotation the previous secret signs too, so receivers not yet switched keep verifying.
         var previousWebhookSecret: String?
-        if reader.isSet("callbacks.previousWebhookSecretFile") {
-            previousWebhookSecret = reader.secretFile("callbacks.previousWebhookSecretFile")
-            if !needsSecret { reader.problem("callbacks.previousWebhookSecretFile", "is set, but callbacks.sinks has no webhook") }
+        if reader.isSet(.callbacksPreviousWebhookSecretFile) {
+            previousWebhookSecret = reader.secretFile(.callbacksPreviousWebhookSecretFile)
+            if !needsSecret {
+                reader.problem(.callbacksPreviousWebhookSecretFile, "is set, but \(ConfigurationKey.callbacksSinks.path) has no webhook")
+            }
         }
         var sinks: [CallbackSinkConfiguration] = []
         // A relative file: path is a path like any other: in the file, relative to the file; by flag or environment, to
         // the working directory.
-        let resolvingFile = { [reader] (path: String) in reader.filePath(path, within: "callbacks.sinks").path }
+        let resolvingFile = { [reader] (path: String) in reader.filePath(path, within: .callbacksSinks).path }
         for entry in entries {
             switch CallbackSinkConfiguration.parse(entry, resolvingFile: resolvingFile) {
             case .success(.webhook(let url, _, _)):
-                requireHTTPS(&reader, "callbacks.sinks", url, subject: "webhook \(url.host ?? "") ")
+                requireHTTPS(&reader, .callbacksSinks, url, subject: "webhook \(url.host ?? "") ")
                 if let webhookSecret { sinks.append(.webhook(url: url, secret: webhookSecret, previousSecret: previousWebhookSecret)) }
             case .success(.file(let path)):
                 var isDirectory: ObjCBool = false
                 let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
                 if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
-                    reader.problem("callbacks.sinks", "the directory of \(entry) does not exist")
+                    reader.problem(.callbacksSinks, "the directory of \(entry) does not exist")
                 } else if let reason = FileAccess.reason(writingIn: directory) {
-                    reader.problem("callbacks.sinks", "\(entry): cannot write in \(directory): \(reason)", unreadableInput: true)
+                    reader.problem(.callbacksSinks, "\(entry): cannot write in \(directory): \(reason)", unreadableInput: true)
                 }
                 sinks.append(.file(path: path))
             case .success(.exec(let program)):
                 if !FileManager.default.isExecutableFile(atPath: program) {
-                    reader.problem("callbacks.sinks", "\(entry) is not an executable file")
+                    reader.problem(.callbacksSinks, "\(entry) is not an executable file")
                 }
                 sinks.append(.exec(program: program))
             case .failure(let error):
-                reader.problem("callbacks.sinks", error.problems.joined(separator: "; "))
+                reader.problem(.callbacksSinks, error.problems.joined(separator: "; "))
             }
         }
         return sinks
@@ -65,8 +73,8 @@ extension GatewayConfiguration {
     /// need the `openid` scope (without it there is no ID token and no userinfo, OpenID Connect Core 1.0 §3.1.2.1).
     static func resolveOutcome(_ reader: inout ConfigurationReader, scopes: [String]) -> OutcomeSettings {
         var settings = OutcomeSettings()
-        var seen: [String: String] = [:]
-        for key in ["outcome.idTokenClaims", "outcome.userinfoClaims"] {
+        var seen: [String: ConfigurationKey] = [:]
+        for key: ConfigurationKey in [.outcomeIdTokenClaims, .outcomeUserinfoClaims] {
             var names: [String] = []
             for name in reader.list(key) ?? [] {
                 let trimmed = name.trimmingCharacters(in: .whitespaces)
@@ -77,7 +85,7 @@ extension GatewayConfiguration {
                 } else if let first = seen[trimmed] {
                     reader.problem(
                         key,
-                        first == key ? "'\(trimmed)' is listed twice" : "'\(trimmed)' is also in \(first); take each claim from one source"
+                        first == key ? "'\(trimmed)' is listed twice" : "'\(trimmed)' is also in \(first.path); take each claim from one source"
                     )
                 } else {
                     seen[trimmed] = key
@@ -87,10 +95,13 @@ extension GatewayConfiguration {
             if !names.isEmpty, !scopes.contains("openid") {
                 reader.problem(
                     key,
-                    "needs the openid scope in upstream.scopes (without it there is no \(key == "outcome.idTokenClaims" ? "ID token" : "userinfo"))"
+                    """
+                    needs the openid scope in \(ConfigurationKey.upstreamScopes.path) (without it there is no \
+                    \(key == .outcomeIdTokenClaims ? "ID token" : "userinfo"))
+                    """
                 )
             }
-            if key == "outcome.idTokenClaims" { settings.idTokenClaims = names } else { settings.userinfoClaims = names }
+            if key == .outcomeIdTokenClaims { settings.idTokenClaims = names } else { settings.userinfoClaims = names }
         }
         return settings
     }

@@ -6,19 +6,27 @@ extension GatewayConfiguration {
     /// for the disk (`sessions.synchronousCommit`). No problem quotes the
     /// URL or a key: the URL may hold a password.
     static func resolveSessionStore(_ reader: inout ConfigurationReader) -> SessionStoreSettings {
-        let postgresKeys = ["sessions.postgresURL", "sessions.postgresURLFile", "sessions.encryptionKeysFile", "sessions.synchronousCommit"]
-        let kind = reader.string("sessions.store")?.trimmingCharacters(in: .whitespaces).lowercased() ?? "memory"
+        let postgresKeys: [ConfigurationKey] = [
+            .sessionsPostgresURL, .sessionsPostgresURLFile, .sessionsEncryptionKeysFile, .sessionsSynchronousCommit,
+        ]
+        let kind = reader.string(.sessionsStore)?.trimmingCharacters(in: .whitespaces).lowercased() ?? "memory"
         switch kind {
         case "memory":
             for key in postgresKeys where reader.isSet(key) {
-                reader.problem(key, "is set, but sessions.store is memory (set sessions.store: postgres to keep sessions in PostgreSQL)")
+                reader.problem(
+                    key,
+                    """
+                    is set, but \(ConfigurationKey.sessionsStore.path) is memory (set \(ConfigurationKey.sessionsStore.path): postgres to \
+                    keep sessions in PostgreSQL)
+                    """
+                )
             }
             return .memory
         case "postgres":
             var url: PostgresURL?
-            if reader.isSet("sessions.postgresURL") || reader.isSet("sessions.postgresURLFile") {
-                if let text = reader.secret("sessions.postgresURL", fileKey: "sessions.postgresURLFile") {
-                    let key = reader.isSet("sessions.postgresURL") ? "sessions.postgresURL" : "sessions.postgresURLFile"
+            if reader.isSet(.sessionsPostgresURL) || reader.isSet(.sessionsPostgresURLFile) {
+                if let text = reader.secret(.sessionsPostgresURL, fileKey: .sessionsPostgresURLFile) {
+                    let key: ConfigurationKey = reader.isSet(.sessionsPostgresURL) ? .sessionsPostgresURL : .sessionsPostgresURLFile
                     switch PostgresURL.parse(text) {
                     case .success(let parsed): url = parsed
                     case .failure(let refusal): reader.problem(key, refusal.message)
@@ -26,34 +34,37 @@ extension GatewayConfiguration {
                 }
             } else {
                 reader.problem(
-                    "sessions.store",
+                    .sessionsStore,
                     """
-                    postgres needs sessions.postgresURL or sessions.postgresURLFile (or \
-                    \(ConfigurationKey.byPath["sessions.postgresURL"]!.environmentName))
+                    postgres needs \(ConfigurationKey.sessionsPostgresURL.path) or \(ConfigurationKey.sessionsPostgresURLFile.path) (or \
+                    \(ConfigurationKey.sessionsPostgresURL.environmentName))
                     """
                 )
             }
             if let root = url?.trustRootsFile, !FileManager.default.isReadableFile(atPath: root) {
                 reader.problem(
-                    reader.isSet("sessions.postgresURL") ? "sessions.postgresURL" : "sessions.postgresURLFile",
+                    reader.isSet(.sessionsPostgresURL) ? .sessionsPostgresURL : .sessionsPostgresURLFile,
                     "cannot read sslrootcert \(root)",
                     unreadableInput: true
                 )
             }
             var keys: [SessionEncryptionKey]?
-            if reader.isSet("sessions.encryptionKeysFile") {
+            if reader.isSet(.sessionsEncryptionKeysFile) {
                 keys = resolveEncryptionKeys(&reader)
             } else {
                 reader.problem(
-                    "sessions.store",
-                    "postgres needs sessions.encryptionKeysFile (one base64 256-bit key per line, such as `openssl rand -base64 32`)"
+                    .sessionsStore,
+                    """
+                    postgres needs \(ConfigurationKey.sessionsEncryptionKeysFile.path) (one base64 256-bit key per line, such as \
+                    `openssl rand -base64 32`)
+                    """
                 )
             }
-            let synchronousCommit = reader.booleanOrDefault("sessions.synchronousCommit")
+            let synchronousCommit = reader.booleanOrDefault(.sessionsSynchronousCommit)
             guard let url, let keys else { return .memory }
             return .postgres(PostgresStoreSettings(url: url, encryptionKeys: keys, synchronousCommit: synchronousCommit))
         default:
-            reader.problem("sessions.store", "must be memory or postgres; got '\(kind)'")
+            reader.problem(.sessionsStore, "must be memory or postgres; got '\(kind)'")
             return .memory
         }
     }
@@ -61,7 +72,7 @@ extension GatewayConfiguration {
     /// The keys of `sessions.encryptionKeysFile`: one base64 256-bit key per line, the first sealing; blank lines and
     /// lines starting with `#` are skipped. A problem names the line, never its text.
     private static func resolveEncryptionKeys(_ reader: inout ConfigurationReader) -> [SessionEncryptionKey]? {
-        let fileKey = "sessions.encryptionKeysFile"
+        let fileKey = ConfigurationKey.sessionsEncryptionKeysFile
         guard let text = reader.fileContents(fileKey) else { return nil }
         var keys: [SessionEncryptionKey] = []
         var lineOfKey: [[UInt8]: Int] = [:]

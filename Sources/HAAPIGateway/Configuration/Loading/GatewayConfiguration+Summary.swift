@@ -69,7 +69,7 @@ extension GatewayConfiguration {
                     + (store.encryptionKeys.count > 1 ? ", \(store.encryptionKeys.count - 1) more opening older documents" : "")
                     + (store.synchronousCommit
                         ? "; every commit waits for the disk"
-                        : "; sign-in rows commit without waiting for the disk (sessions.synchronousCommit: false)")
+                        : "; sign-in rows commit without waiting for the disk (\(ConfigurationKey.sessionsSynchronousCommit.path): false)")
             )
         }
         lines.append(
@@ -89,7 +89,7 @@ extension GatewayConfiguration {
                     + "failed deliveries retried for \(callbackDelivery.retryForSeconds) s"
                     + (sessions.store != .memory
                         ? ", kept meanwhile in the PostgreSQL outbox, where any replica delivers them"
-                            + (callbackDelivery.spoolFile == nil ? "" : " (callbacks.spoolFile not used)")
+                            + (callbackDelivery.spoolFile == nil ? "" : " (\(ConfigurationKey.callbacksSpoolFile.path) not used)")
                         : callbackDelivery.spoolFile.map { ", then kept in \($0) across restarts" } ?? "")
             )
         }
@@ -141,10 +141,11 @@ extension GatewayConfiguration {
                         """
                     + (devices.refreshTokenKeys.isEmpty
                         ? (sessions.store == .memory
-                            ? "a key made at startup" : "keys derived from sessions.encryptionKeysFile \(SecretRedaction.marker)")
+                            ? "a key made at startup"
+                            : "keys derived from \(ConfigurationKey.sessionsEncryptionKeysFile.path) \(SecretRedaction.marker)")
                         : """
                         the \(devices.refreshTokenKeys.count == 1 ? "key" : "\(devices.refreshTokenKeys.count) keys") of \
-                        devices.refreshTokenKeyFile \(SecretRedaction.marker)
+                        \(ConfigurationKey.devicesRefreshTokenKeyFile.path) \(SecretRedaction.marker)
                         """)
                 : "devices: off"
         )

@@ -12,58 +12,68 @@ extension GatewayConfiguration {
         scopes: [String]
     ) -> (internalURL: URL?, endpoints: HAAPIEndpoints?) {
         var address: (internalURL: URL?, endpoints: HAAPIEndpoints?) = (nil, nil)
-        if let internalURL = reader.httpURL("upstream.internalURL") {
-            requireHTTPS(&reader, "upstream.internalURL", internalURL, because: "the client's credentials and the person's sign-in go over it")
+        if let internalURL = reader.httpURL(.upstreamInternalURL) {
+            requireHTTPS(&reader, .upstreamInternalURL, internalURL, because: "the client's credentials and the person's sign-in go over it")
             if !(internalURL.path.isEmpty || internalURL.path == "/") || internalURL.query != nil || internalURL.fragment != nil {
                 reader.problem(
-                    "upstream.internalURL",
-                    "must be an origin only (scheme, host and port): requests keep the paths of upstream.baseURL's URLs"
+                    .upstreamInternalURL,
+                    "must be an origin only (scheme, host and port): requests keep the paths of \(ConfigurationKey.upstreamBaseURL.path)'s URLs"
                 )
             }
             address.internalURL = internalURL
         }
-        let names = ["authorization", "token", "revocation", "jwks", "userinfo"]
-        var endpoints: [String: URL] = [:]
-        for name in names {
-            let key = "upstream.endpoints.\(name)"
+        let endpointKeys: [ConfigurationKey] = [
+            .upstreamEndpointsAuthorization, .upstreamEndpointsToken, .upstreamEndpointsRevocation, .upstreamEndpointsJWKS,
+            .upstreamEndpointsUserinfo,
+        ]
+        var endpoints: [ConfigurationKey: URL] = [:]
+        for key in endpointKeys {
             guard let url = reader.httpURL(key) else { continue }
             requireHTTPS(&reader, key, url)
             if address.internalURL != nil, let baseURL, OriginGuard.origin(of: url) != OriginGuard.origin(of: baseURL) {
                 reader.problem(
                     key,
-                    "must be on upstream.baseURL's origin \(OriginGuard.origin(of: baseURL)): with upstream.internalURL only that origin is reached"
+                    """
+                    must be on \(ConfigurationKey.upstreamBaseURL.path)'s origin \(OriginGuard.origin(of: baseURL)): with \
+                    \(ConfigurationKey.upstreamInternalURL.path) only that origin is reached
+                    """
                 )
             }
-            endpoints[name] = url
+            endpoints[key] = url
         }
-        let issuer = reader.string("upstream.issuer")
-        guard !endpoints.isEmpty || names.contains(where: { reader.isSet("upstream.endpoints.\($0)") }) else {
+        let issuer = reader.string(.upstreamIssuer)
+        guard !endpoints.isEmpty || endpointKeys.contains(where: { reader.isSet($0) }) else {
             if issuer != nil {
-                reader.problem("upstream.issuer", "applies with upstream.endpoints only: with discovery the issuer is upstream.baseURL")
+                reader.problem(
+                    .upstreamIssuer,
+                    "applies with upstream.endpoints only: with discovery the issuer is \(ConfigurationKey.upstreamBaseURL.path)"
+                )
             }
             return address
         }
-        for name in ["authorization", "token"] where !reader.isSet("upstream.endpoints.\(name)") {
-            reader.problem("upstream.endpoints.\(name)", "is required when the endpoints are named (the server's metadata is not read then)")
+        for key: ConfigurationKey in [.upstreamEndpointsAuthorization, .upstreamEndpointsToken] where !reader.isSet(key) {
+            reader.problem(key, "is required when the endpoints are named (the server's metadata is not read then)")
         }
-        if scopes.contains("openid"), !reader.isSet("upstream.endpoints.jwks") {
+        if scopes.contains("openid"), !reader.isSet(.upstreamEndpointsJWKS) {
             reader.problem(
-                "upstream.endpoints.jwks",
+                .upstreamEndpointsJWKS,
                 "is required with the openid scope: ID tokens are validated against the server's keys (Curity: <issuer>/jwks)"
             )
         }
         if let issuer, URL(string: issuer)?.scheme == nil {
-            reader.problem("upstream.issuer", "must be the server's issuer identifier, an absolute URL (Curity: its anonymous endpoint)")
+            reader.problem(.upstreamIssuer, "must be the server's issuer identifier, an absolute URL (Curity: its anonymous endpoint)")
         }
-        guard let authorization = endpoints["authorization"], let token = endpoints["token"], let baseURL else { return address }
+        guard let authorization = endpoints[.upstreamEndpointsAuthorization], let token = endpoints[.upstreamEndpointsToken], let baseURL else {
+            return address
+        }
         let baseText = baseURL.absoluteString
         address.endpoints = HAAPIEndpoints(
             authorization: authorization,
             token: token,
-            revocation: endpoints["revocation"],
+            revocation: endpoints[.upstreamEndpointsRevocation],
             issuer: issuer ?? (baseText.hasSuffix("/") ? String(baseText.dropLast()) : baseText),
-            keySet: endpoints["jwks"],
-            userinfo: endpoints["userinfo"]
+            keySet: endpoints[.upstreamEndpointsJWKS],
+            userinfo: endpoints[.upstreamEndpointsUserinfo]
         )
         return address
     }

@@ -229,10 +229,10 @@ struct DeviceAuthorizationController: Sendable {
         if tokens.isDPoPBound, !client.receivesDPoPKey {
             logger.warning(
                 """
-                the upstream bound a device's tokens to a DPoP key, and this device client is not configured to receive the key: the \
-                tokens were refused to the device and revoked; set receivesDPoPKey: true on this client in devices.clients if it can use \
-                DPoP-bound tokens, or turn off token-bound codes (Curity: issue-token-bound-authorization-code) and \
-                upstream.bindTokensToDPoP
+                the upstream bound a device's tokens to a DPoP key, and this device client is not configured to receive the key: the tokens were \
+                refused to the device and revoked; set receivesDPoPKey: true on this client in \(ConfigurationKey.devicesClients.path) if it can \
+                use DPoP-bound tokens, or turn off token-bound codes (Curity: issue-token-bound-authorization-code) and \
+                \(ConfigurationKey.upstreamBindTokensToDPoP.path)
                 """,
                 metadata: ["client": "\(client.id)"]
             )
