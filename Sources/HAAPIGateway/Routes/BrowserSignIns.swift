@@ -28,14 +28,13 @@ struct BrowserSignIns: Sendable {
     ) -> SignInSession {
         let configuration = services.settings(for: context).configuration
         let session = SignInSession(
+            record: SignInRecord(pairing: pairing, device: device, startLink: startLink),
             flow: flow,
             dispatcher: services.dispatcher,
             polling: configuration.polling,
             outcome: configuration.outcome,
             logger: services.logger,
-            pairing: pairing,
             device: device,
-            startLink: startLink,
             metrics: services.metrics,
             facts: services.upstream.facts
         )
@@ -60,16 +59,15 @@ struct BrowserSignIns: Sendable {
             throw GatewayError(.tooManyAttempts, .tooManyNewSignIns).retrying(after: wait)
         }
         let session = makeSession(flow: try services.newFlow(link: link), context: context, startLink: link)
-        try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
-        if let notice { await session.add(notice: notice) }
+        // The first page comes with this response: the start answers it.
+        let firstPage = try await session.beginPage(acceptLanguage: request.headers[.acceptLanguage], notice: notice)
         guard let checkout = try await add(session, context: context) else {
             services.metrics.signInRefused(.sessionsFull)
             throw Self.sessionsFull
         }
         let renderer = services.settings(for: context).renderer
-        let snapshot = await session.snapshot()
         return PageRenderer.response(
-            renderer.page(for: snapshot, language: renderer.language(for: request), origin: services.origin(of: request)),
+            renderer.page(for: firstPage, language: renderer.language(for: request), origin: services.origin(of: request)),
             headers: [.setCookie: cookie(checkout.id)]
         )
     }

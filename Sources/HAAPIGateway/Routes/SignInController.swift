@@ -91,8 +91,12 @@ struct SignInController: Sendable {
             }
             // Held by another request: nothing polled now, the script asks again.
             guard let checkout else { return Self.json(#"{"changed":false}"#) }
-            if !context.answeredAsHead { try await checkout.session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage]) }
-            return Self.json(await checkout.session.hasMovedOn(from: version) ? #"{"changed":true}"# : #"{"changed":false}"#)
+            // A HEAD polls nothing: it is told whether the page has moved on as it stands.
+            let result =
+                context.answeredAsHead
+                ? await checkout.session.standing
+                : try await checkout.session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
+            return Self.json(result.hasMovedOn(from: version) ? #"{"changed":true}"# : #"{"changed":false}"#)
         }
         router.post("/cancel") { request, context in
             let (checkout, _) = try await signIns.verifiedSession(request, context: context)
@@ -173,7 +177,7 @@ struct SignInController: Sendable {
         let page = PageRenderer.response(
             settings.renderer.page(for: snapshot, language: settings.renderer.language(for: request), origin: services.origin(of: request))
         )
-        if let pairing = settings.configuration.pairing, await checkout.session.phase != .step { pairing.finalPageServed() }
+        if let pairing = settings.configuration.pairing, snapshot.phase != .step { pairing.finalPageServed() }
         return page
     }
 
@@ -204,7 +208,7 @@ struct SignInController: Sendable {
             await services.limiter.recordFailure(session: id, address: context.clientAddress)
             throw error
         }
-        if result.refused {
+        if result.isFailedPost {
             await services.limiter.recordFailure(session: id, address: context.clientAddress)
         }
         return try await afterAction(checkout, result: result, request: request, context: context)
@@ -235,10 +239,15 @@ struct SignInController: Sendable {
         try await store.checkIn(checkout)
         if let pairing = settings.configuration.pairing, result.phase != .step {
             // `login` mode: the command stops once the final page is made, so it comes with this response rather than
-            // after a redirect.
-            let page = PageRenderer.response(
-                settings.renderer.page(for: await session.snapshot(), language: settings.renderer.language(for: request))
+            // after a redirect, made from what the action answered (such a page shows no step).
+            let final = SessionSnapshot(
+                withoutStep: result.phase,
+                csrfToken: session.csrfToken,
+                deliveryDelayed: result.deliveryDelayed,
+                problemLinks: result.problemLinks,
+                deviceName: session.device?.client.name
             )
+            let page = PageRenderer.response(settings.renderer.page(for: final, language: settings.renderer.language(for: request)))
             pairing.finalPageServed()
             return page
         }
@@ -299,11 +308,7 @@ struct SignInController: Sendable {
             } catch let error as GatewayError where error.code == .sessionExpired {
                 return signIns.redirectHome(clearingCookie: true)
             }
-            let ended: Bool
-            switch await checkout.session.phase {
-            case .signedIn, .failed, .cancelled: ended = true
-            case .step, .confirming: ended = false
-            }
+            let ended = await checkout.session.standing.phase.hasEnded
             if ended || (idle ?? .zero) >= .seconds(max(1, settings.configuration.kiosk.idleResetSeconds - 1)) {
                 await store.remove(id: id)
                 return signIns.redirectHome(clearingCookie: true)
@@ -320,16 +325,7 @@ struct SignInController: Sendable {
             let spent: HTTPFields = [.setCookie: services.cookie(kioskTicketCookie, "", path: "/kiosk/done", sameSite: "Strict", maxAge: 0)]
             switch context.parameters.get("outcome") {
             case "signed-in", "delayed":
-                let snapshot = SessionSnapshot(
-                    phase: .signedIn,
-                    step: nil,
-                    version: 0,
-                    csrfToken: "",
-                    notices: [],
-                    fieldErrors: [:],
-                    values: [:],
-                    deliveryDelayed: context.parameters.get("outcome") == "delayed"
-                )
+                let snapshot = SessionSnapshot(withoutStep: .signedIn, csrfToken: "", deliveryDelayed: context.parameters.get("outcome") == "delayed")
                 return PageRenderer.response(settings.renderer.page(for: snapshot, language: language), headers: spent)
             default:
                 return PageRenderer.response(

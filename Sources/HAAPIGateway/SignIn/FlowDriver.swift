@@ -1,3 +1,4 @@
+import Foundation
 import HAAPI
 import Logging
 
@@ -9,6 +10,9 @@ struct FlowDriver: Sendable {
     let flow: HAAPIFlow
     let metrics: GatewayMetrics
     let logger: FlowLogger
+
+    /// The largest upstream image the gateway serves.
+    static let maximumImageBytes = 512 * 1024
 
     /// A page's upstream budget: twice `upstream.timeoutSeconds`. The steps behind one request take at most one
     /// timeout; the completion that may follow (the code exchange, the ID token's keys, userinfo, handing the tokens to
@@ -51,6 +55,17 @@ struct FlowDriver: Sendable {
             metrics.upstreamError(kind: "\(code)")
             logger.warning("upstream call failed", metadata: ["error": "\(code)"])
             throw GatewayError(.upstreamUnavailable, .upstreamUnavailable)
+        }
+    }
+
+    /// The image at `link` on the upstream, fetched with the flow's credentials; nil when the upstream gives no
+    /// acceptable image (PNG, JPEG, GIF or WebP of at most ``maximumImageBytes``), which is logged.
+    func image(_ link: Link) async -> (contentType: String, bytes: Data)? {
+        do {
+            return try await flow.fetchImage(link, maximumBytes: Self.maximumImageBytes)
+        } catch {
+            logger.warning("upstream image not served", metadata: ["error": "\(error.code)"])
+            return nil
         }
     }
 }

@@ -3,7 +3,7 @@ import HAAPI
 /// What a post of a step's form sends upstream, read from the browser's values by each field's page name
 /// (``PageFieldName``): hidden fields come from the step, never from the browser; undeclared names are dropped; a
 /// checkbox sends its value when ticked. What the person typed (not passwords) is kept to show again, and required
-/// fields left empty are named.
+/// fields left empty are named: the form decides whether the post goes upstream (``refusal``), the session applies it.
 struct PostedStepForm {
     /// The values to submit, by upstream name.
     private(set) var parameters: [String: JSONValue] = [:]
@@ -14,6 +14,15 @@ struct PostedStepForm {
     /// A context field of a JSON form (a WebAuthn credential) that is not a bounded JSON object.
     private(set) var invalidJSON = false
 
+    /// Why the post goes no further than the gateway (a passkey answer that is not a bounded JSON object, required
+    /// fields left empty); nil when it is sent upstream.
+    var refusal: SignInRefusal? {
+        if invalidJSON { return .invalidPasskey }
+        if !missing.isEmpty { return .missingFields(missing, typed: typed) }
+        return nil
+    }
+
+    /// Reads the browser's `form` for a step form of `model`.
     init(model: FormModel, posted form: [String: String]) {
         for field in model.fields {
             let posted = form[PageFieldName.onPage(field.name)]

@@ -10,4 +10,12 @@ enum SessionPhase: Sendable, Equatable, Codable {
     case failed(PageText)
     /// The person cancelled.
     case cancelled
+
+    /// Whether the sign-in has ended (signed in, failed or cancelled): nothing more happens to it but its final page.
+    var hasEnded: Bool {
+        switch self {
+        case .signedIn, .failed, .cancelled: true
+        case .step, .confirming: false
+        }
+    }
 }

@@ -16,7 +16,7 @@ package struct SignInRecord: Sendable {
     /// Whether a sink did not accept the outcome at once (it is being retried in the background).
     var deliveryDelayed = false
     /// How many submissions the upstream answered with wrong credentials or invalid input. The failed-post bound
-    /// (``FailedPostLimiter``) counts them from each action's result (``SignInActionResult/refused``); this count stays
+    /// (``FailedPostLimiter``) counts them from each action's result (``SignInActionResult/isFailedPost``); this count stays
     /// in the stored document, which replicas of an earlier release read during a rolling upgrade.
     var refusedSubmissions = 0
     /// The step shown, and its version (a post names the version it was made for).
@@ -41,6 +41,18 @@ package struct SignInRecord: Sendable {
     init(csrfToken: String = SecureToken.make(), flowID: String = SecureToken.make(byteCount: 16)) {
         self.csrfToken = csrfToken
         self.flowID = flowID
+    }
+
+    /// A new sign-in's record.
+    /// - Parameters:
+    ///   - pairing: In `login` mode, the code and host the person must confirm before the flow starts.
+    ///   - device: The device this sign-in is for.
+    ///   - startLink: The signed start link this sign-in was started by.
+    init(pairing: (code: String, hostName: String)?, device: DeviceSignIn?, startLink: StartLink?) {
+        self.init()
+        self.device = device.map { SignInDevice(reference: $0.reference, clientID: $0.client.id, clientName: $0.client.name) }
+        self.startLink = startLink
+        if let pairing { phase = .confirming(code: pairing.code, hostName: pairing.hostName) }
     }
 
     /// The reference every outcome of this sign-in carries.

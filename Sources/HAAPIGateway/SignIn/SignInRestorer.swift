@@ -43,7 +43,7 @@ package struct SignInRestorer: Sendable {
             polling: configuration.polling,
             outcome: configuration.outcome,
             logger: logger,
-            devices: devices,
+            device: DeviceSignIn(document.record.device, store: devices),
             metrics: metrics,
             facts: upstream.facts
         )

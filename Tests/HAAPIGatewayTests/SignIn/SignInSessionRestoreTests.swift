@@ -79,17 +79,22 @@ struct SignInSessionRestoreTests {
                 polling: .init(),
                 outcome: .init(),
                 logger: logger,
-                devices: nil,
                 metrics: GatewayMetrics()
             )
             let form = try #require(await restored.snapshot().step)
             #expect(await restored.snapshot().version == 2)
             let password = try #require(address(in: form) { $0.form?.fields.contains { $0.type == .password } == true })
-            try await restored.submit(version: 2, address: password, form: ["userName": "demo", "password": "demo"], acceptLanguage: nil)
+            let posted = try await restored.submit(
+                version: 2,
+                address: password,
+                form: ["userName": "demo", "password": "demo"],
+                acceptLanguage: nil
+            )
+            #expect(posted.phase == .step && posted.version == 3 && posted.refusal == nil, "the notice step after the password")
             let notice = try #require(await restored.snapshot().step)
             let next = try #require(address(in: notice) { $0.form != nil })
-            try await restored.submit(version: 3, address: next, form: [:], acceptLanguage: nil)
-            #expect(await restored.phase == .signedIn)
+            let done = try await restored.submit(version: 3, address: next, form: [:], acceptLanguage: nil)
+            #expect(done.phase == .signedIn)
         }
         let outcome = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sink))) as? [String: Any])
         #expect(outcome["outcome"] as? String == "success")

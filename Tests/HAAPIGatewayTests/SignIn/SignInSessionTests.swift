@@ -57,11 +57,15 @@ struct SignInSessionTests {
         )
         let client = try await HAAPIClient(configuration: configuration)
         let logger = Logger(label: "session-test")
+        // A step shown before any upstream call.
+        var record = SignInRecord()
+        record.step = try Representation(json: initialStep)
+        record.version = 1
         let session = SignInSession(
+            record: record,
             flow: client.makeFlow(),
             dispatcher: CallbackDispatcher(sinks: .fixed([]), logger: logger),
-            logger: logger,
-            initialStep: try Representation(json: initialStep)
+            logger: logger
         )
         do {
             try await body(session)
@@ -108,12 +112,15 @@ struct SignInSessionTests {
     func requiredFieldsCheckedLocally() async throws {
         try await withSession { session in
             // The flow was never started: any upstream call would fail and throw.
-            try await session.submit(
+            let result = try await session.submit(
                 version: 1,
                 address: ActionAddress(path: "0")!,
                 form: ["userName": "", "password": "secret"],
                 acceptLanguage: nil
             )
+            let required = PageText.gateway(.requiredField, arguments: ["field": "Username"])
+            #expect(result.refusal == .missingFields(["userName": required], typed: ["userName": "", "remember": ""]))
+            #expect(result.phase == .step && result.version == 1 && !result.isFailedPost, "refused by the gateway, not a failed post")
             let snapshot = await session.snapshot()
             #expect(snapshot.version == 1)
             #expect(snapshot.notices == [.gateway(.fillRequired)])
@@ -157,6 +164,15 @@ struct SignInSessionTests {
                 ScrapedForm.all(in: fresh).first { $0.inputs.contains { $0.name == "remember" } }?.fields["remember"] != nil,
                 "the step's default once the notice is consumed"
             )
+        }
+    }
+
+    @Test("a post from a page of another version is refused as stale, its notice on the next page, nothing sent upstream")
+    func stalePageRefused() async throws {
+        try await withSession { session in
+            let result = try await session.submit(version: 7, address: ActionAddress(path: "0")!, form: [:], acceptLanguage: nil)
+            #expect(result.refusal == .stalePage && result.version == 1 && !result.isFailedPost)
+            #expect(await session.snapshot().notices == [.gateway(.stalePage)])
         }
     }
 
