@@ -10,11 +10,8 @@ func runProgram(
     seconds: Double = 60
 ) async throws -> ProcessResult {
     let inherited = ProcessInfo.processInfo.environment
-    let output = Pipe()
-    let error = Pipe()
     let collected = CollectedOutput()
-    output.fileHandleForReading.readabilityHandler = { collected.append($0.availableData, toError: false) }
-    error.fileHandleForReading.readabilityHandler = { collected.append($0.availableData, toError: true) }
+    let (output, error) = collected.pipes()
     let process = try SpawnedProcess(
         executable: executable,
         arguments: arguments,
@@ -29,11 +26,7 @@ func runProgram(
     }
     let status = await process.waitForExit()
     watchdog.cancel()
-    // Let the pipes drain what the process wrote last.
-    try await Task.sleep(for: .milliseconds(100))
-    output.fileHandleForReading.readabilityHandler = nil
-    error.fileHandleForReading.readabilityHandler = nil
-    collected.append(output.fileHandleForReading.readDataToEndOfFile(), toError: false)
-    collected.append(error.fileHandleForReading.readDataToEndOfFile(), toError: true)
+    // What the process wrote last, read to the pipes' end (a program it started and left running may hold them open).
+    await collected.waitUntilRead()
     return ProcessResult(status: status, standardOutput: collected.text(error: false), standardError: collected.text(error: true))
 }
