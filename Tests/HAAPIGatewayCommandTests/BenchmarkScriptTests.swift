@@ -169,4 +169,33 @@ struct BenchmarkScriptTests {
             #expect(table.contains("## \(name) store (3 rounds)"))
         }
     }
+
+    /// The latest full run is kept with its charts (`docs/images/benchmark/results.json`): docs/performance.md shows what
+    /// `scripts/benchmark --report` makes of it, and `scripts/benchmark-charts` draws the page's charts from it again.
+    @Test
+    func theLatestRunIsKeptWithItsCharts() async throws {
+        let images = Repository.root.appendingPathComponent("docs/images/benchmark")
+        let results = images.appendingPathComponent("results.json")
+        let report = try await runProgram(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", Repository.root.appendingPathComponent("scripts/benchmark").path, "--report", results.path],
+            seconds: 60
+        )
+        #expect(report.status == 0, "\(report.standardError)")
+        #expect(report.standardOutput.contains("| target | measured | target | met |"))
+        let page = try String(contentsOf: Repository.root.appendingPathComponent("docs/performance.md"), encoding: .utf8)
+        #expect(page.contains(report.standardOutput), "docs/performance.md's latest run is not what scripts/benchmark --report makes of results.json")
+        guard TestTools.chartsAvailable else { return }
+        let drawn = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: drawn) }
+        let charts = try await runProgram(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", Repository.root.appendingPathComponent("scripts/benchmark-charts").path, results.path, "--output-dir", drawn.path],
+            seconds: 120
+        )
+        #expect(charts.status == 0, "\(charts.standardError)")
+        let committed = try FileManager.default.contentsOfDirectory(atPath: images.path).filter { $0.hasSuffix(".svg") }.sorted()
+        let redrawn = try FileManager.default.contentsOfDirectory(atPath: drawn.path).filter { $0.hasSuffix(".svg") }.sorted()
+        #expect(!committed.isEmpty && redrawn == committed, "the charts drawn from results.json are the page's")
+    }
 }
