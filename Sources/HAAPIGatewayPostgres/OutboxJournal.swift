@@ -91,33 +91,20 @@ actor OutboxJournal: CallbackJournal {
         return (Set(entries.map(\.key)), earlier)
     }
 
-    /// The sink accepted a delivery the outbox holds: it leaves the outbox. When that cannot be written it is tried again
-    /// every half second for as long as a claim's lease (the delivery stays under way here meanwhile, so this replica's
-    /// claimer does not take it again); after that it stays in the outbox, and a replica delivers it again once the
-    /// lease has ended (same delivery id). One given up in memory was never in the outbox (the outbox gives up
-    /// what it holds itself).
+    /// The sink accepted a delivery the outbox holds: it leaves the outbox. When that cannot be written the delivery
+    /// stays there, and another replica delivers it again once the claim's lease ends (same delivery id). One given up
+    /// in memory was never in the outbox (the outbox gives up what it holds itself).
     func done(_ entry: CallbackEntry, delivered: Bool) async {
         guard delivered, entry.journaled else { return }
-        let leaseEnds = ContinuousClock.now + outbox.attemptLease
-        while true {
-            do throws(PostgresStorageError) {
-                _ = try await outbox.table.markDelivered(id: entry.delivery.id, sink: entry.journalName)
-                return
-            } catch {
-                guard ContinuousClock.now + Self.removalRetryInterval < leaseEnds, !Task.isCancelled else {
-                    logger.warning(
-                        "a delivered callback could not be removed from the outbox; it may be delivered again, with the same delivery id",
-                        metadata: ["sink": "\(entry.sink.name)", "delivery": "\(entry.delivery.id)", "error": "\(error.message)"]
-                    )
-                    return
-                }
-            }
-            try? await Task.sleep(for: Self.removalRetryInterval)
+        do throws(PostgresStorageError) {
+            _ = try await outbox.table.markDelivered(id: entry.delivery.id, sink: entry.journalName)
+        } catch {
+            logger.warning(
+                "a delivered callback could not be removed from the outbox; it may be delivered again, with the same delivery id",
+                metadata: ["sink": "\(entry.sink.name)", "delivery": "\(entry.delivery.id)", "error": "\(error.message)"]
+            )
         }
     }
-
-    /// How often a delivered callback's removal from the outbox is tried again while it fails.
-    static let removalRetryInterval = Duration.milliseconds(500)
 
     /// Reschedules a failed attempt in the outbox with the entry's backoff, unclaimed, so that any replica makes the
     /// next attempt; the outbox gives it up once that would come `callbacks.retryForSeconds` after its first failure.
