@@ -373,11 +373,15 @@ extension PostgresStorageTests {
             let gate = Gate()
             let receiver = ScriptedSink(name: Self.hook, steps: [], refusesUntil: gate)
             let logs = LogCapture()
+            // The product's lease (60 s), not the tests' 2 s: on a loaded machine, an attempt that began more than 2 s
+            // after its claim ran beside this replica's own claim of the same row, and both were accepted once the gate
+            // opened (a lease outlasted, which the product allows and docs/postgresql.md describes; not what this tests).
             let dispatcher = Self.dispatcher(
                 replica,
                 owner: "replica-a",
                 sinks: [receiver],
                 settings: CallbackDeliverySettings(retryForSeconds: 60, initialBackoffSeconds: 0.1),
+                lease: .seconds(60),
                 logs: logs
             )
             await dispatcher.start()
@@ -397,7 +401,7 @@ extension PostgresStorageTests {
             #expect(try await Self.eventually(.seconds(20)) { receiver.accepted.count == 1 })
             #expect(try await Self.eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
             await dispatcher.flushAtShutdown()
-            #expect(receiver.accepted.count == 1)
+            #expect(receiver.accepted.count == 1, "delivered once: \(logs.text)")
             await replica.kill()
         }
 
