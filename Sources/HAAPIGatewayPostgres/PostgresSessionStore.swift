@@ -316,9 +316,9 @@ final class PostgresSessionStore: SessionStore, Sendable {
 
     /// The document of a live session, and the session's revision it shows.
     private static func document(of session: SignInSession) async throws(GatewayError) -> (document: [UInt8], revision: Int) {
-        let (record, flow, revision) = await session.exportState()
+        let (document, revision) = await session.document()
         do {
-            return (try SignInDocument(record: record, flow: flow).encoded(), revision)
+            return (try document.encoded(), revision)
         } catch {
             throw GatewayError(.internalError, "a sign-in could not be encoded for the session store")
         }

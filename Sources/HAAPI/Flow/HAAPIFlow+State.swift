@@ -11,6 +11,20 @@ extension HAAPIFlow {
     /// > Important: The state carries the flow's DPoP private key and other secrets: store it encrypted, never log it.
     /// - Returns: The state.
     public func exportState() -> HAAPIFlowState {
+        exportState(leavingOut: nil).state
+    }
+
+    /// ``exportState()`` for a caller that keeps the current step itself: when the flow's current step equals `step`,
+    /// the state's ``HAAPIFlowState/currentStep`` is nil instead of a second copy of its text (the largest part of a
+    /// state), and the caller puts `step`'s ``Representation/jsonText`` back before restoring it.
+    /// - Returns: The state, and whether its current step was left out.
+    public func exportState(leavingOut step: Representation?) -> (state: HAAPIFlowState, leftOutCurrentStep: Bool) {
+        let leftOut = step != nil && currentStep == step
+        return (state(currentStepText: leftOut ? nil : currentStep.map { StepJSON.json(of: $0).jsonText }), leftOut)
+    }
+
+    /// The flow's state, its current step written as `currentStepText`.
+    private func state(currentStepText: String?) -> HAAPIFlowState {
         let now = Date()
         let instant = clock.now
         let token = tokenMachine.cached.map { cached in
@@ -41,7 +55,7 @@ extension HAAPIFlow {
             oidcNonce: oidcNonce,
             scopes: scopes,
             authorizationParameters: authorizationParameters,
-            currentStep: currentStep.map { StepJSON.json(of: $0).jsonText },
+            currentStep: currentStepText,
             lastSubmittedAction: lastSubmittedAction.map { StepJSON.json(of: $0).jsonText },
             started: started,
             codeExchanged: codeExchanged

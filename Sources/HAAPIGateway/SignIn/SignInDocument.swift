@@ -2,22 +2,68 @@ import Foundation
 import HAAPI
 
 /// A sign-in as a store that keeps documents holds it: its record and its flow's state (a secret: the DPoP key, the
-/// HAAPI token; the store seals it), with the format it was written in. A document of another format, or one that does
-/// not decode, is not continued: that sign-in starts again with a notice.
+/// HAAPI token; the store seals it), with the format it was written in. A document of a format this gateway does not
+/// read, or one that does not decode, is not continued: that sign-in starts again with a notice.
+///
+/// Format 2 (written since issue #43) keeps the step once: when the flow's current step is the record's step (as it is
+/// at every step but a problem's end), the flow's state is written without it and `flowStepIsRecordStep` says so; it
+/// is read back from the record's. Format 1 wrote it twice, and is still read.
 package struct SignInDocument: Codable, Sendable {
-    /// The format this gateway writes and reads.
-    static let currentFormat = 1
+    /// The format this gateway writes.
+    static let currentFormat = 2
+    /// The formats this gateway reads.
+    static let readableFormats: ClosedRange<Int> = 1...currentFormat
+
+    private enum CodingKeys: String, CodingKey {
+        case format, record, flow, flowStepIsRecordStep
+    }
+
+    /// The record's step text, read a second time from the record when the flow's current step is written there.
+    private enum RecordStepKey: String, CodingKey {
+        case step
+    }
 
     /// The format the document was written in.
     var format = Self.currentFormat
     /// What the sign-in is.
     var record: SignInRecord
-    /// Its HAAPI flow's state.
+    /// Its HAAPI flow's state: once decoded, whole; as exported with the step left out (``flowStepIsRecordStep``), its
+    /// current step is nil, and written so.
     var flow: HAAPIFlowState
+    /// Whether the flow's current step is the record's step, written once, in the record.
+    var flowStepIsRecordStep: Bool
 
-    package init(record: SignInRecord, flow: HAAPIFlowState) {
+    package init(record: SignInRecord, flow: HAAPIFlowState, flowStepIsRecordStep: Bool = false) {
         self.record = record
         self.flow = flow
+        self.flowStepIsRecordStep = flowStepIsRecordStep
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(Int.self, forKey: .format)
+        guard Self.readableFormats.contains(format) else {
+            throw DecodingError.dataCorruptedError(forKey: .format, in: container, debugDescription: "document format \(format) is not read here")
+        }
+        record = try container.decode(SignInRecord.self, forKey: .record)
+        flow = try container.decode(HAAPIFlowState.self, forKey: .flow)
+        flowStepIsRecordStep = try container.decodeIfPresent(Bool.self, forKey: .flowStepIsRecordStep) ?? false
+        if flowStepIsRecordStep {
+            let recordStep = try container.nestedContainer(keyedBy: RecordStepKey.self, forKey: .record)
+            flow.currentStep = try recordStep.decode(String.self, forKey: .step)
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        try container.encode(record, forKey: .record)
+        var flow = flow
+        if flowStepIsRecordStep {
+            flow.currentStep = nil
+            try container.encode(true, forKey: .flowStepIsRecordStep)
+        }
+        try container.encode(flow, forKey: .flow)
     }
 
     /// The document's bytes: JSON with sorted keys, so that an unchanged sign-in encodes to the same bytes (a check-in
@@ -31,14 +77,10 @@ package struct SignInDocument: Codable, Sendable {
     /// The document in `bytes`.
     /// - Parameter decodeStep: How the record's step text becomes a step (``SignInRecord/stepDecoderKey``); by default
     ///   parsed without a cache or the JSON tree.
-    /// - Throws: A decoding error, also for a format other than ``currentFormat``.
+    /// - Throws: A decoding error, also for a format this gateway does not read (``readableFormats``).
     static func decode(_ bytes: [UInt8], decodingSteps decodeStep: SignInRecord.StepDecoder? = nil) throws -> SignInDocument {
         let decoder = JSONDecoder()
         if let decodeStep { decoder.userInfo[SignInRecord.stepDecoderKey] = decodeStep }
-        let document = try decoder.decode(SignInDocument.self, from: Data(bytes))
-        guard document.format == currentFormat else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "document format \(document.format), not \(currentFormat)"))
-        }
-        return document
+        return try decoder.decode(SignInDocument.self, from: Data(bytes))
     }
 }

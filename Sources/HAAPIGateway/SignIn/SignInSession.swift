@@ -78,10 +78,11 @@ package actor SignInSession {
     }
 
     /// What a store keeps of this sign-in between requests: its record and its flow's state (a secret: it holds the DPoP
-    /// key and the HAAPI token; a shared store encrypts it).
-    package func exportState() async -> (record: SignInRecord, flow: HAAPIFlowState, revision: Int) {
-        let revision = revision
-        return (record, await flow.exportState(), revision)
+    /// key and the HAAPI token; a shared store encrypts it), the step once, and the revision they show.
+    package func document() async -> (document: SignInDocument, revision: Int) {
+        let (record, revision) = (record, revision)
+        let (flow, leftOut) = await flow.exportState(leavingOut: record.step)
+        return (SignInDocument(record: record, flow: flow, flowStepIsRecordStep: leftOut), revision)
     }
 
     /// Where the sign-in stands, for a request that acts on nothing (a HEAD's poll, the kiosk's refresh).

@@ -62,7 +62,7 @@ struct CompletionOutcomeTests {
                 logger: .init(label: "t")
             )
             let flowID = session.flowID
-            #expect(await session.exportState().record.signIn.id == flowID)
+            #expect(await session.document().document.record.signIn.id == flowID)
             ids.insert(flowID)
         }
         #expect(ids.count == 200)

@@ -36,11 +36,14 @@ struct SignInSessionRestoreTests {
         }
     }
 
-    @Test("saved at the password form of the strict demo, continued by a new client, the sign-in completes with the same signInId")
-    func continuedElsewhere() async throws {
+    @Test(
+        "saved at the password form of the strict demo, continued by a new client, the sign-in completes with the same signInId",
+        arguments: [SignInDocument.currentFormat, 1]
+    )
+    func continuedElsewhere(format: Int) async throws {
         let demo = try await DemoServer.start(configuration: .strict)
         do {
-            try await Self.continueElsewhere(demo: demo)
+            try await Self.continueElsewhere(demo: demo, format: format)
         } catch {
             await demo.shutdown()
             throw error
@@ -48,7 +51,9 @@ struct SignInSessionRestoreTests {
         await demo.shutdown()
     }
 
-    static func continueElsewhere(demo: RunningDemoServer) async throws {
+    /// Saves a sign-in at its password form as a document of `format` (1: the step written twice, in the record and in
+    /// the flow's state, as gateways before issue #43 wrote it), and continues it from there with a new client.
+    static func continueElsewhere(demo: RunningDemoServer, format: Int) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("restore-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -61,20 +66,33 @@ struct SignInSessionRestoreTests {
         }
         upstream.requestTimeout = .seconds(60)
         let dispatcher = CallbackDispatcher(sinks: .fixed([CallbackSinkConfiguration.file(path: sink).sink]), logger: logger)
-        let (saved, savedFlow, flowID) = try await withClient(upstream) { first in
+        let (saved, savedStep, flowID) = try await withClient(upstream) { first in
             let original = SignInSession(flow: first.makeFlow(), dispatcher: dispatcher, logger: logger)
             try await original.begin(acceptLanguage: nil)
             // The authenticator selector: choose "Username and password".
             let selector = try #require(await original.snapshot().step)
             let option = try #require(address(in: selector) { $0.title == "Username and password" })
             try await original.submit(version: 1, address: option, form: [:], acceptLanguage: nil)
-            let (record, flow, _) = await original.exportState()
-            return (try JSONEncoder().encode(record), try JSONEncoder().encode(flow), original.flowID)
+            var (document, _) = await original.document()
+            let stepText = try #require(document.record.step?.jsonText)
+            #expect(document.flowStepIsRecordStep && document.flow.currentStep == nil, "the flow's step is the record's, kept once")
+            if format == 1 {
+                (document.format, document.flowStepIsRecordStep, document.flow.currentStep) = (1, false, stepText)
+            }
+            let bytes = try document.encoded()
+            let written = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+            let (record, flow) = (written["record"] as? [String: Any], written["flow"] as? [String: Any])
+            #expect(record?["step"] as? String == stepText)
+            #expect(flow?["currentStep"] as? String == (format == 1 ? stepText : nil), "the step is written once in format 2, twice in 1")
+            return (bytes, stepText, original.flowID)
         }
         try await withClient(upstream) { second in
+            let document = try SignInDocument.decode(saved)
+            #expect(document.format == format)
+            #expect(document.flow.currentStep == savedStep, "the flow's current step is read back from the record's")
             let restored = SignInSession(
-                record: try JSONDecoder().decode(SignInRecord.self, from: saved),
-                flow: try second.restoreFlow(try JSONDecoder().decode(HAAPIFlowState.self, from: savedFlow)),
+                record: document.record,
+                flow: try second.restoreFlow(document.flow),
                 dispatcher: dispatcher,
                 polling: .init(),
                 outcome: .init(),
