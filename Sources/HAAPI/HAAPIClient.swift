@@ -132,7 +132,14 @@ public final class HAAPIClient: Sendable {
     /// - Throws: ``HAAPIError/Code/invalidFlowState`` for a state of an unknown ``HAAPIFlowState/formatVersion``, of
     ///   another client id or upstream origin, or whose DPoP key, step or last submitted action does not load.
     public func restoreFlow(_ state: HAAPIFlowState) throws(HAAPIError) -> HAAPIFlow {
-        try HAAPIFlow.restore(state, context: context)
+        try HAAPIFlow.restore(state, context: context, currentStep: nil)
+    }
+
+    /// ``restoreFlow(_:)`` of a state exported by ``HAAPIFlow/exportState(leavingOut:)`` with its current step left out:
+    /// `currentStep` is that step, as the caller kept it (a state that holds its step keeps its own).
+    /// - Throws: As ``restoreFlow(_:)``.
+    public func restoreFlow(_ state: HAAPIFlowState, currentStep: Representation?) throws(HAAPIError) -> HAAPIFlow {
+        try HAAPIFlow.restore(state, context: context, currentStep: currentStep)
     }
 
     /// A step from its JSON text (``Representation/jsonText``, or a saved flow's ``HAAPIFlowState/currentStep``), decoded

@@ -16,7 +16,7 @@ extension HAAPIFlow {
 
     /// ``exportState()`` for a caller that keeps the current step itself: when the flow's current step equals `step`,
     /// the state's ``HAAPIFlowState/currentStep`` is nil instead of a second copy of its text (the largest part of a
-    /// state), and the caller puts `step`'s ``Representation/jsonText`` back before restoring it.
+    /// state), and the caller hands `step` to ``HAAPIClient/restoreFlow(_:currentStep:)``.
     /// - Returns: The state, and whether its current step was left out.
     public func exportState(leavingOut step: Representation?) -> (state: HAAPIFlowState, leftOutCurrentStep: Bool) {
         let leftOut = step != nil && currentStep == step
@@ -67,7 +67,8 @@ extension HAAPIFlow {
     /// restored flows at the same step share one copy of it) and the last submitted action with the client's
     /// ``HAAPIClientConfiguration/keepsRawJSON`` setting.
     /// - Throws: ``HAAPIError/Code/invalidFlowState`` when any of it fails.
-    static func restore(_ saved: HAAPIFlowState, context: HAAPIClientContext) throws(HAAPIError) -> HAAPIFlow {
+    /// - Parameter currentStep: The step, when the state was exported without it (``exportState(leavingOut:)``).
+    static func restore(_ saved: HAAPIFlowState, context: HAAPIClientContext, currentStep: Representation?) throws(HAAPIError) -> HAAPIFlow {
         try HAAPIFlowState.checkFormatVersion(saved.formatVersion)
         let configuration = context.configuration
         guard saved.clientID == configuration.clientID else {
@@ -86,7 +87,7 @@ extension HAAPIFlow {
         guard !saved.codeVerifier.isEmpty, !saved.oauthState.isEmpty else {
             throw HAAPIError(.invalidFlowState, "the saved flow state has no PKCE verifier or no state")
         }
-        var step: Representation?
+        var step = currentStep
         if let text = saved.currentStep {
             do throws(HAAPIError) {
                 step = try context.decodeStep(jsonText: text)

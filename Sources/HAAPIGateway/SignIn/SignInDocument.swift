@@ -5,9 +5,9 @@ import HAAPI
 /// HAAPI token; the store seals it), with the format it was written in. A document of a format this gateway does not
 /// read, or one that does not decode, is not continued: that sign-in starts again with a notice.
 ///
-/// Format 2 (written since issue #43) keeps the step once: when the flow's current step is the record's step (as it is
-/// at every step but a problem's end), the flow's state is written without it and `flowStepIsRecordStep` says so; it
-/// is read back from the record's. Format 1 wrote it twice, and is still read.
+/// Format 2 (written since issue #43) keeps the step once: when the flow's current step is the record's step (the step
+/// its page shows), the flow's state is written without it and `flowStepIsRecordStep` says so; the flow is restored
+/// with the record's. Format 1 wrote it twice, and is still read.
 package struct SignInDocument: Codable, Sendable {
     /// The format this gateway writes.
     static let currentFormat = 2
@@ -18,20 +18,18 @@ package struct SignInDocument: Codable, Sendable {
         case format, record, flow, flowStepIsRecordStep
     }
 
-    /// The record's step text, read a second time from the record when the flow's current step is written there.
-    private enum RecordStepKey: String, CodingKey {
-        case step
-    }
-
     /// The format the document was written in.
     var format = Self.currentFormat
     /// What the sign-in is.
     var record: SignInRecord
-    /// Its HAAPI flow's state: once decoded, whole; as exported with the step left out (``flowStepIsRecordStep``), its
-    /// current step is nil, and written so.
+    /// Its HAAPI flow's state; without its current step when that is the record's (``flowStepIsRecordStep``).
     var flow: HAAPIFlowState
-    /// Whether the flow's current step is the record's step, written once, in the record.
+    /// Whether the flow's current step is the record's step, kept once, in the record: the flow is restored with
+    /// ``HAAPIClient/restoreFlow(_:currentStep:)`` and ``flowStep``.
     var flowStepIsRecordStep: Bool
+
+    /// The flow's current step when the document keeps it in the record, else nil (the flow's state holds its own).
+    var flowStep: Representation? { flowStepIsRecordStep ? record.step : nil }
 
     package init(record: SignInRecord, flow: HAAPIFlowState, flowStepIsRecordStep: Bool = false) {
         self.record = record
@@ -48,9 +46,12 @@ package struct SignInDocument: Codable, Sendable {
         record = try container.decode(SignInRecord.self, forKey: .record)
         flow = try container.decode(HAAPIFlowState.self, forKey: .flow)
         flowStepIsRecordStep = try container.decodeIfPresent(Bool.self, forKey: .flowStepIsRecordStep) ?? false
-        if flowStepIsRecordStep {
-            let recordStep = try container.nestedContainer(keyedBy: RecordStepKey.self, forKey: .record)
-            flow.currentStep = try recordStep.decode(String.self, forKey: .step)
+        guard !flowStepIsRecordStep || (record.step != nil && flow.currentStep == nil) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .flowStepIsRecordStep,
+                in: container,
+                debugDescription: "the flow's step is said to be the record's, and the record has none or the flow its own"
+            )
         }
     }
 
@@ -58,12 +59,8 @@ package struct SignInDocument: Codable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(format, forKey: .format)
         try container.encode(record, forKey: .record)
-        var flow = flow
-        if flowStepIsRecordStep {
-            flow.currentStep = nil
-            try container.encode(true, forKey: .flowStepIsRecordStep)
-        }
         try container.encode(flow, forKey: .flow)
+        if flowStepIsRecordStep { try container.encode(true, forKey: .flowStepIsRecordStep) }
     }
 
     /// The document's bytes: JSON with sorted keys, so that an unchanged sign-in encodes to the same bytes (a check-in

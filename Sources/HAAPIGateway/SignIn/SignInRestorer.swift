@@ -30,7 +30,7 @@ package struct SignInRestorer: Sendable {
         }
         let flow: HAAPIFlow
         do {
-            flow = try client.restoreFlow(document.flow)
+            flow = try client.restoreFlow(document.flow, currentStep: document.flowStep)
         } catch {
             logger.warning("a stored sign-in's flow does not load here", metadata: ["error": "\(error.message)"])
             return nil

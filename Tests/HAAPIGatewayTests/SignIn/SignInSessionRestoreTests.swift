@@ -84,15 +84,23 @@ struct SignInSessionRestoreTests {
             let (record, flow) = (written["record"] as? [String: Any], written["flow"] as? [String: Any])
             #expect(record?["step"] as? String == stepText)
             #expect(flow?["currentStep"] as? String == (format == 1 ? stepText : nil), "the step is written once in format 2, twice in 1")
+            if format == 2 {
+                // A document that says the flow's step is the record's, and whose record has none, is refused.
+                var stepless = written
+                stepless["record"] = record?.filter { $0.key != "step" }
+                let bytes = Array(try JSONSerialization.data(withJSONObject: stepless))
+                #expect(throws: DecodingError.self) { try SignInDocument.decode(bytes) }
+            }
             return (bytes, stepText, original.flowID)
         }
         try await withClient(upstream) { second in
             let document = try SignInDocument.decode(saved)
             #expect(document.format == format)
-            #expect(document.flow.currentStep == savedStep, "the flow's current step is read back from the record's")
+            let flowStep = format == 1 ? document.flow.currentStep : document.flowStep?.jsonText
+            #expect(flowStep == savedStep, "the flow's current step is read back from the record's in format 2")
             let restored = SignInSession(
                 record: document.record,
-                flow: try second.restoreFlow(document.flow),
+                flow: try second.restoreFlow(document.flow, currentStep: document.flowStep),
                 dispatcher: dispatcher,
                 polling: .init(),
                 outcome: .init(),
