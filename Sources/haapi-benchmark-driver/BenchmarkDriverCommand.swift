@@ -1,4 +1,6 @@
 import ArgumentParser
+import NIOCore
+import NIOPosix
 
 /// The load driver of the macro benchmark (`scripts/benchmark` runs it): sign-ins driven directly with the HAAPI
 /// library and through the gateway as a browser, browser sign-ins through several gateways in turn, sign-ins per second
@@ -13,4 +15,11 @@ struct BenchmarkDriverCommand: AsyncParsableCommand {
             SignInsCommand.self, CompareGatewaysCommand.self, SignInRateCommand.self, OpenSessionsCommand.self, StoreRoundTripsCommand.self,
         ]
     )
+
+    /// Runs the subcommand with its tasks on NIO's event loops, as the gateway runs its own (`HAAPIGatewayCommand.main`),
+    /// so that the storage layer's statements cost here what they cost there.
+    static func main() async {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        await main(nil)
+    }
 }

@@ -6,11 +6,19 @@ struct StoreRoundTrips: Codable {
     var claim: [Double] = []
     var save: [Double] = []
     var load: [Double] = []
+    /// The process's CPU time (all threads) in microseconds over each statement, one entry per round.
+    var cpu: [String: [Double]] = ["claim": [], "save": [], "load": []]
 
     mutating func append(claim: Duration, save: Duration, load: Duration) {
         self.claim.append(SignInTimings.microseconds(claim))
         self.save.append(SignInTimings.microseconds(save))
         self.load.append(SignInTimings.microseconds(load))
+    }
+
+    mutating func appendCPU(claim: Duration, save: Duration, load: Duration) {
+        cpu["claim", default: []].append(SignInTimings.microseconds(claim))
+        cpu["save", default: []].append(SignInTimings.microseconds(save))
+        cpu["load", default: []].append(SignInTimings.microseconds(load))
     }
 
     func write(to url: URL) throws {

@@ -7,7 +7,8 @@ import Logging
 /// Times the PostgreSQL session store's own statements with no gateway around them: the claim, the save (which releases
 /// the claim) and the page's load that one step of a sign-in makes, through the gateway's storage layer
 /// (`PostgresSessionStorage`: the same prepared statements, pools and sealing), one after the other on one row. What a
-/// step through a PostgreSQL-store gateway adds beyond these is the gateway's own work around them.
+/// step through a PostgreSQL-store gateway adds beyond these is the gateway's own work around them. The process's CPU
+/// time (all its threads) is read around each statement too: what the statements alone cost a gateway's CPU.
 struct StoreRoundTripsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store-round-trips",
@@ -72,21 +73,23 @@ struct StoreRoundTripsCommand: AsyncParsableCommand {
         let clock = ContinuousClock()
         for round in 0..<(warmupRounds + rounds) {
             let claim = "claim-\(round)"
-            let start = clock.now
+            let (start, startCPU) = (clock.now, ProcessCPUTime.now())
             guard case .claimedCurrent(version) = try await storage.claim(id: id, claim: claim, lease: .seconds(10), knownVersion: version) else {
                 throw DriverError("the claim of round \(round) was not granted at version \(version)")
             }
-            let claimed = clock.now
+            let (claimed, claimedCPU) = (clock.now, ProcessCPUTime.now())
             guard case .saved(let saved) = try await storage.save(id: id, document: document, expectedVersion: version, claim: claim) else {
                 throw DriverError("the save of round \(round) was refused")
             }
             version = saved
-            let savedAt = clock.now
+            let (savedAt, savedCPU) = (clock.now, ProcessCPUTime.now())
             guard case .current(version) = try await storage.load(id: id, knownVersion: version) else {
                 throw DriverError("the load of round \(round) did not find version \(version)")
             }
-            let loaded = clock.now
-            if round >= warmupRounds { timings.append(claim: claimed - start, save: savedAt - claimed, load: loaded - savedAt) }
+            let (loaded, loadedCPU) = (clock.now, ProcessCPUTime.now())
+            guard round >= warmupRounds else { continue }
+            timings.append(claim: claimed - start, save: savedAt - claimed, load: loaded - savedAt)
+            timings.appendCPU(claim: claimedCPU - startCPU, save: savedCPU - claimedCPU, load: loadedCPU - savedCPU)
         }
         try? await storage.remove(id: id)
         try timings.write(to: URL(fileURLWithPath: output))

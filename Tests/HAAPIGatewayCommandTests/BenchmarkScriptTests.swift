@@ -12,6 +12,9 @@ struct BenchmarkScriptTests {
         struct SignIn: Decodable {
             let rounds: Int
             let overhead_median_ms: Double
+            let browser_exchanges_per_sign_in: Int
+            let floor_sign_in_ms: Double
+            let sign_in_over_floor: Double
         }
         struct Throughput: Decodable {
             let gateway_requests_per_second: Double
@@ -37,6 +40,8 @@ struct BenchmarkScriptTests {
                 let statements: [String: Statement]
                 let step_median_ms: Double
                 let post_median_ms: Double
+                let cpu_per_statement_ms: [String: Double]
+                let post_cpu_ms: Double
             }
             struct Rate: Decodable {
                 struct Variant: Decodable {
@@ -83,12 +88,17 @@ struct BenchmarkScriptTests {
         #expect(results.throughput.healthz_requests_per_second > 0 && results.throughput.healthz_ratio > 0)
         #expect(results.memory.levels.map(\.sessions) == [10, 20, 40])
         #expect(results.startup.first_page_ms > 0)
-        #expect(results.targets.count == 8)
+        #expect(results.targets.count == 10)
         let table = try String(contentsOf: output.appendingPathComponent("results.md"), encoding: .utf8)
         #expect(table.contains("| target | measured | target | met |"))
+        // The post/redirect/get floor: one plain exchange for the first page and two for each of the three later steps.
+        #expect(results.sign_in.browser_exchanges_per_sign_in == 7)
+        #expect(results.sign_in.floor_sign_in_ms > 0 && results.sign_in.sign_in_over_floor > 0)
+        #expect(table.contains("Its post/redirect/get floor"))
         // The PostgreSQL section: measured where PostgreSQL is installed (always under .ci/run), else skipped visibly.
-        let postgresTargets = results.targets.suffix(2)
-        #expect(postgresTargets.allSatisfy { $0.name.hasPrefix("PostgreSQL session store") })
+        let postgresTargets = results.targets.suffix(3)
+        #expect(postgresTargets.prefix(2).allSatisfy { $0.name.hasPrefix("PostgreSQL session store") })
+        #expect(postgresTargets.last?.name.hasPrefix("two PostgreSQL replicas") == true)
         // The charts (scripts/benchmark-charts, matplotlib, which .ci/run installs): drawn beside results.md.
         if TestTools.chartsAvailable {
             for chart in ["sign-in-steps", "page-throughput", "memory-per-session"] + (results.postgres.skipped == nil ? ["session-stores"] : []) {
@@ -117,6 +127,11 @@ struct BenchmarkScriptTests {
             #expect(Set(roundTrips.statements.keys) == ["claim", "save", "load"] && roundTrips.statements.values.allSatisfy { $0.median_ms > 0 })
             #expect(roundTrips.step_median_ms > 0 && roundTrips.post_median_ms > 0 && roundTrips.post_median_ms < roundTrips.step_median_ms)
             #expect(table.contains("The storage layer alone"))
+            // What the statements cost the process making them, per statement, and a post's claim and save.
+            #expect(Set(roundTrips.cpu_per_statement_ms.keys) == ["claim", "save", "load"])
+            let cpu = roundTrips.cpu_per_statement_ms
+            #expect(roundTrips.post_cpu_ms > 0 && abs(roundTrips.post_cpu_ms - (cpu["claim"] ?? 0) - (cpu["save"] ?? 0)) < 1e-9)
+            #expect(table.contains("The CPU those statements cost"))
         }
     }
 
