@@ -51,6 +51,25 @@ struct BenchmarkScriptTests {
             let sign_in: SignIn?
             let round_trips: RoundTrips?
             let rate: Rate?
+            let idle: Idle?
+            let devices: Devices?
+        }
+        /// The idle replicas' background work (#43 item 2).
+        struct Idle: Decodable {
+            struct Window: Decodable {
+                let replicas: Int
+                let statements_per_second_per_replica: Double
+                let gateway_cpu_ms_per_second: [Double]
+            }
+            let replicas: [Window]
+        }
+        /// Device polling (#43 item 4).
+        struct Devices: Decodable {
+            let devices: Int
+            let polls: Int
+            let answers: [String: Int]
+            let gateway_cpu_per_poll_ms: Double
+            let statements_per_poll: Double
         }
         struct Target: Decodable {
             let name: String
@@ -83,11 +102,11 @@ struct BenchmarkScriptTests {
         #expect(results.throughput.healthz_requests_per_second > 0 && results.throughput.healthz_ratio > 0)
         #expect(results.memory.levels.map(\.sessions) == [10, 20, 40])
         #expect(results.startup.first_page_ms > 0)
-        #expect(results.targets.count == 8)
+        #expect(results.targets.count == 9)
         let table = try String(contentsOf: output.appendingPathComponent("results.md"), encoding: .utf8)
         #expect(table.contains("| target | measured | target | met |"))
         // The PostgreSQL section: measured where PostgreSQL is installed (always under .ci/run), else skipped visibly.
-        let postgresTargets = results.targets.suffix(2)
+        let postgresTargets = results.targets.suffix(3)
         #expect(postgresTargets.allSatisfy { $0.name.hasPrefix("PostgreSQL session store") })
         // The charts (scripts/benchmark-charts, matplotlib, which .ci/run installs): drawn beside results.md.
         if TestTools.chartsAvailable {
@@ -117,7 +136,41 @@ struct BenchmarkScriptTests {
             #expect(Set(roundTrips.statements.keys) == ["claim", "save", "load"] && roundTrips.statements.values.allSatisfy { $0.median_ms > 0 })
             #expect(roundTrips.step_median_ms > 0 && roundTrips.post_median_ms > 0 && roundTrips.post_median_ms < roundTrips.step_median_ms)
             #expect(table.contains("The storage layer alone"))
+            try Self.expectDevices(results.postgres, table: table)
         }
+    }
+
+    /// `scripts/benchmark --only-devices` measures the idle replicas and device polling alone, and reports them.
+    @Test(.enabled(if: TestTools.postgresAvailable, "needs Debian's postgresql (.ci/run installs it)"))
+    func theBenchmarkScriptMeasuresDevicesAlone() async throws {
+        let output = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try await runProgram(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", Repository.root.appendingPathComponent("scripts/benchmark").path, "--only-devices", "--tiny", "--bin-dir",
+                Repository.executable.deletingLastPathComponent().path, "--output-dir", output.path,
+            ],
+            seconds: 300
+        )
+        #expect(result.status == 0, "--only-devices failed: \(result.standardOutput.suffix(2000)) \(result.standardError.suffix(2000))")
+        struct Only: Decodable { let postgres: Results.Postgres }
+        let results = try JSONDecoder().decode(Only.self, from: Data(contentsOf: output.appendingPathComponent("results.json")))
+        let table = try String(contentsOf: output.appendingPathComponent("results.md"), encoding: .utf8)
+        try Self.expectDevices(results.postgres, table: table)
+    }
+
+    /// The idle windows (one replica, then two) and the pending polls: each device's code answered
+    /// `authorization_pending` in one statement.
+    private static func expectDevices(_ postgres: Results.Postgres, table: String) throws {
+        let idle = try #require(postgres.idle)
+        #expect(idle.replicas.map(\.replicas) == [1, 2])
+        #expect(idle.replicas.allSatisfy { $0.gateway_cpu_ms_per_second.count == $0.replicas && $0.statements_per_second_per_replica >= 0 })
+        let devices = try #require(postgres.devices)
+        #expect(devices.devices == 64 && devices.polls > 0 && devices.gateway_cpu_per_poll_ms > 0)
+        #expect(devices.answers == ["authorization_pending": devices.polls], "every poll pending, none too soon")
+        #expect(devices.statements_per_poll == 1)
+        #expect(table.contains("Idle PostgreSQL-store replicas") && table.contains("Device polling"))
     }
 
     private struct Comparison: Decodable {
