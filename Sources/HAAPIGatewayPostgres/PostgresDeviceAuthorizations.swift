@@ -176,77 +176,27 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
     }
 
     func poll(deviceCode: String, clientID: String) async throws(GatewayError) -> DevicePollAnswer {
-        var row = clockBindings()
-        row.append(DeviceCode.hash(deviceCode))
-        row.append(clientID)
-        row.append(Int32(DeviceTokenHandOver.leaseSeconds))
-        // Approved tokens, or a hand-over open past its lease (its answer taken as lost), are taken for a hand-over by
-        // one statement: of two polls, on whichever replicas, one gets them. A refusal is taken out as it is read, and so
-        // are tokens past `expires_in`, whatever happened before (RFC 8628 §3.5 `expired_token`).
-        let collect = statement(
-            """
-            WITH taken AS (
-                UPDATE haapi_gateway_device_authorizations SET state = 'handing', last_poll_at = \(Self.now)
-                WHERE device_code_hash = $2 AND client_id = $3 AND expires_at > \(Self.now)
-                    AND (state = 'approved' OR (state = 'handing' AND last_poll_at <= \(Self.now) - make_interval(secs => $4)))
-                RETURNING reference, state, tokens, true AS live
-            ), ended AS (
-                DELETE FROM haapi_gateway_device_authorizations
-                WHERE device_code_hash = $2 AND client_id = $3
-                    AND (state = 'denied' OR (state IN ('approved', 'handing') AND expires_at <= \(Self.now)))
-                RETURNING reference, state, tokens, expires_at > \(Self.now) AS live
-            )
-            SELECT * FROM taken UNION ALL SELECT * FROM ended
-            """,
-            row
+        // One statement whatever the state (``DevicePollStatement``): a pending poll costs the database one round trip.
+        let poll = DevicePollStatement(
+            deviceCodeHash: DeviceCode.hash(deviceCode),
+            clientID: clientID,
+            leaseSeconds: Int32(DeviceTokenHandOver.leaseSeconds),
+            now: database.clock.now()
         )
-        if let (reference, state, sealed, live) = try await run(
-            "collect a device's tokens",
-            collect,
-            { try await $0.decode((String, String, ByteBuffer?, Bool).self).first { _ in true } }
-        ) {
-            guard state != "denied", let sealed else { return .denied }
-            guard live else { return .expired }
-            let answer = tokens(sealed, reference: reference)
-            if case .tokens = answer { return answer }
-            try await endHandOver(reference: reference)  // tokens that do not open are dropped: the device starts again
-            return answer
-        }
-        // Still waiting: the poll is noted, and one sooner than the interval slows the device down by 5 s (RFC 8628 §3.5).
-        // A hand-over under way is left alone: the poll is told to wait, and its lease is not renewed.
-        var bindings = clockBindings()
-        bindings.append(DeviceCode.hash(deviceCode))
-        bindings.append(clientID)
-        let note = statement(
-            """
-            WITH old AS (
-                SELECT device_code_hash, expires_at, last_poll_at, interval_seconds, state = 'handing' AS handing
-                FROM haapi_gateway_device_authorizations
-                WHERE device_code_hash = $2 AND client_id = $3 AND forget_at > \(Self.now) FOR UPDATE
-            )
-            UPDATE haapi_gateway_device_authorizations AS row
-                SET last_poll_at = CASE WHEN old.handing THEN old.last_poll_at ELSE \(Self.now) END,
-                interval_seconds = CASE
-                    WHEN NOT old.handing AND old.expires_at > \(Self.now)
-                        AND old.last_poll_at > \(Self.now) - make_interval(secs => old.interval_seconds)
-                    THEN old.interval_seconds + 5 ELSE old.interval_seconds END
-            FROM old WHERE row.device_code_hash = old.device_code_hash
-            RETURNING old.expires_at > \(Self.now), row.interval_seconds > old.interval_seconds, old.handing
-            """,
-            bindings
-        )
-        guard
-            let (live, slowed, handing) = try await run(
-                "note a device's poll",
-                note,
-                { try await $0.decode((Bool, Bool, Bool).self).first { _ in true } }
-            )
-        else {
+        guard let row = try await run("poll for a device's tokens", { client in try await client.execute(poll).first { _ in true } }) else {
             return .invalid
         }
-        if !live { return .expired }
-        if handing { return .pending }
-        return slowed ? .slowDown : .pending
+        guard row.action != "note" else {
+            if !row.live { return .expired }
+            return row.slowed ? .slowDown : .pending
+        }
+        // Taken for a hand-over, or taken out: a refusal, or tokens past `expires_in`.
+        guard row.state != "denied", let sealed = row.sealed else { return .denied }
+        guard row.live else { return .expired }
+        let answer = tokens(sealed, reference: row.reference)
+        if case .tokens = answer { return answer }
+        try await endHandOver(reference: row.reference)  // tokens that do not open are dropped: the device starts again
+        return answer
     }
 
     func handedOver(_ handOver: DeviceTokenHandOver) async throws(GatewayError) {
@@ -380,8 +330,16 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
         _ query: PostgresQuery,
         _ read: @escaping @Sendable (PostgresRowSequence) async throws -> Value
     ) async throws(GatewayError) -> Value {
+        try await run(operation) { client in try await read(try await client.query(query)) }
+    }
+
+    /// Runs `body` with the pool; a failure is logged naming `operation` and becomes "try again" (503).
+    private func run<Value: Sendable>(
+        _ operation: String,
+        _ body: @escaping @Sendable (PostgresClient) async throws -> Value
+    ) async throws(GatewayError) -> Value {
         do throws(PostgresStorageError) {
-            return try await database.perform(operation) { client in try await read(try await client.query(query)) }
+            return try await database.perform(operation, body)
         } catch {
             logger.warning("device database failed", metadata: ["operation": "\(operation)", "error": "\(error.message)"])
             throw Self.unavailable

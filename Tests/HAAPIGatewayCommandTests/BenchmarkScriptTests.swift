@@ -56,6 +56,25 @@ struct BenchmarkScriptTests {
             let sign_in: SignIn?
             let round_trips: RoundTrips?
             let rate: Rate?
+            let idle: Idle?
+            let devices: Devices?
+        }
+        /// The idle replicas' background work (#43 item 2).
+        struct Idle: Decodable {
+            struct Window: Decodable {
+                let replicas: Int
+                let statements_per_second_per_replica: Double
+                let gateway_cpu_ms_per_second: [Double]
+            }
+            let replicas: [Window]
+        }
+        /// Device polling (#43 item 4).
+        struct Devices: Decodable {
+            let devices: Int
+            let polls: Int
+            let answers: [String: Int]
+            let gateway_cpu_per_poll_ms: Double
+            let statements_per_poll: Double
         }
         struct Target: Decodable {
             let name: String
@@ -88,7 +107,7 @@ struct BenchmarkScriptTests {
         #expect(results.throughput.healthz_requests_per_second > 0 && results.throughput.healthz_ratio > 0)
         #expect(results.memory.levels.map(\.sessions) == [10, 20, 40])
         #expect(results.startup.first_page_ms > 0)
-        #expect(results.targets.count == 10)
+        #expect(results.targets.count == 11)
         let table = try String(contentsOf: output.appendingPathComponent("results.md"), encoding: .utf8)
         #expect(table.contains("| target | measured | target | met |"))
         // The post/redirect/get floor: one plain exchange for the first page and two for each of the three later steps.
@@ -96,9 +115,10 @@ struct BenchmarkScriptTests {
         #expect(results.sign_in.floor_sign_in_ms > 0 && results.sign_in.sign_in_over_floor > 0)
         #expect(table.contains("Its post/redirect/get floor"))
         // The PostgreSQL section: measured where PostgreSQL is installed (always under .ci/run), else skipped visibly.
-        let postgresTargets = results.targets.suffix(3)
+        let postgresTargets = results.targets.suffix(4)
         #expect(postgresTargets.prefix(2).allSatisfy { $0.name.hasPrefix("PostgreSQL session store") })
-        #expect(postgresTargets.last?.name.hasPrefix("two PostgreSQL replicas") == true)
+        #expect(postgresTargets.dropFirst(2).first?.name.hasPrefix("two PostgreSQL replicas") == true)
+        #expect(postgresTargets.last?.name.hasPrefix("PostgreSQL session store: statements per pending device poll") == true)
         // The charts (scripts/benchmark-charts, matplotlib, which .ci/run installs): drawn beside results.md.
         if TestTools.chartsAvailable {
             for chart in ["sign-in-steps", "page-throughput", "memory-per-session"] + (results.postgres.skipped == nil ? ["session-stores"] : []) {
@@ -132,7 +152,42 @@ struct BenchmarkScriptTests {
             let cpu = roundTrips.cpu_per_statement_ms
             #expect(roundTrips.post_cpu_ms > 0 && abs(roundTrips.post_cpu_ms - (cpu["claim"] ?? 0) - (cpu["save"] ?? 0)) < 1e-9)
             #expect(table.contains("The CPU those statements cost"))
+            try Self.expectDevices(results.postgres, table: table)
         }
+    }
+
+    /// `scripts/benchmark --only-devices` measures the idle replicas and device polling alone, and reports them.
+    @Test(.enabled(if: TestTools.postgresAvailable, "needs Debian's postgresql (.ci/run installs it)"))
+    func theBenchmarkScriptMeasuresDevicesAlone() async throws {
+        let output = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try await runProgram(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", Repository.root.appendingPathComponent("scripts/benchmark").path, "--only-devices", "--tiny", "--bin-dir",
+                Repository.executable.deletingLastPathComponent().path, "--output-dir", output.path,
+            ],
+            seconds: 300
+        )
+        #expect(result.status == 0, "--only-devices failed: \(result.standardOutput.suffix(2000)) \(result.standardError.suffix(2000))")
+        struct Only: Decodable { let postgres: Results.Postgres }
+        let results = try JSONDecoder().decode(Only.self, from: Data(contentsOf: output.appendingPathComponent("results.json")))
+        let table = try String(contentsOf: output.appendingPathComponent("results.md"), encoding: .utf8)
+        try Self.expectDevices(results.postgres, table: table)
+    }
+
+    /// The idle windows (one replica, then two) and the pending polls: each device's code answered
+    /// `authorization_pending` in one statement.
+    private static func expectDevices(_ postgres: Results.Postgres, table: String) throws {
+        let idle = try #require(postgres.idle)
+        #expect(idle.replicas.map(\.replicas) == [1, 2])
+        #expect(idle.replicas.allSatisfy { $0.gateway_cpu_ms_per_second.count == $0.replicas && $0.statements_per_second_per_replica >= 0 })
+        let devices = try #require(postgres.devices)
+        #expect(devices.devices == 64 && devices.polls > 0 && devices.gateway_cpu_per_poll_ms > 0)
+        // Paced at the interval and 250 ms more; a poll slowed down past that under load is answered slow_down, by the same statement.
+        #expect(Set(devices.answers.keys).isSubset(of: ["authorization_pending", "slow_down"]) && devices.answers["authorization_pending"] != nil)
+        #expect(devices.statements_per_poll == 1)
+        #expect(table.contains("Idle PostgreSQL-store replicas") && table.contains("Device polling"))
     }
 
     private struct Comparison: Decodable {
