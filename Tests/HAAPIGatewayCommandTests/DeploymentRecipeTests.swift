@@ -110,10 +110,11 @@ extension WholeGatewaysOneAtATime {
             return lines.joined(separator: "\n")
         }
 
-        /// A scratch source directory holding what the recipe copies from the repository, and this build's binary where the
-        /// release build would have put it.
-        static func scratchSource() throws -> URL {
-            let source = try Repository.temporaryDirectory()
+        /// A source directory in `scratch` holding what the recipe copies from the repository, and this build's binary where
+        /// the release build would have put it.
+        static func scratchSource(in scratch: ScratchSystem) throws -> URL {
+            let source = scratch.directory.appendingPathComponent("source")
+            try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
             for item in ["templates", "config"] {
                 try FileManager.default.copyItem(at: Repository.root.appendingPathComponent(item), to: source.appendingPathComponent(item))
             }
@@ -135,10 +136,12 @@ extension WholeGatewaysOneAtATime {
             let issuer = try await demo.waitForOutput(#"Demo HAAPI server: issuer (http://127\.0\.0\.1:\d+/oauth/v2/oauth-anonymous)"#)
             defer { demo.signal(SIGTERM) }
             let scratch = try ScratchSystem()
+            defer { scratch.remove() }
             let port = try ReservedPort()
             let number = port.port
             port.release()
-            let gateway = try scratch.start(try Self.systemdScript(scratch, source: try Self.scratchSource(), issuer: issuer, port: number))
+            let source = try Self.scratchSource(in: scratch)
+            let gateway = try scratch.start(try Self.systemdScript(scratch, source: source, issuer: issuer, port: number))
             let ready = try await Self.waitUntilReady(port: number, gateway: gateway)
             #expect(ready, "\(gateway.standardError)")
 
@@ -172,10 +175,11 @@ extension WholeGatewaysOneAtATime {
         )
         func anUnreadableConfigurationNamesTheUserAndTheMode() async throws {
             let scratch = try ScratchSystem()
+            defer { scratch.remove() }
             let gateway = try scratch.start(
                 try Self.systemdScript(
                     scratch,
-                    source: try Self.scratchSource(),
+                    source: try Self.scratchSource(in: scratch),
                     issuer: "http://127.0.0.1:9/oauth/v2/oauth-anonymous",
                     port: 0,
                     tamper: "chmod 0750 /etc/haapi-gateway && chmod 0640 /etc/haapi-gateway/haapi-gateway.yaml"
@@ -308,6 +312,7 @@ extension WholeGatewaysOneAtATime {
             #expect(image.last("STOPSIGNAL") == "SIGTERM")
             #expect(image.last("EXPOSE") == "\(ServerSettings().port)", "the port the shipped configuration listens on")
             let scratch = try ScratchSystem()
+            defer { scratch.remove() }
             let port = try ReservedPort()
             let number = port.port
             port.release()
@@ -420,6 +425,7 @@ extension WholeGatewaysOneAtATime {
             // The volumes as the kubelet mounts them: the atomic writer's layout (files as links into ..data), the Secret's
             // defaultMode, owned by root and the pod's fsGroup.
             let scratch = try ScratchSystem()
+            defer { scratch.remove() }
             let volumes = scratch.directory.appendingPathComponent("volumes")
             let mounts = try #require(container["volumeMounts"] as? [[String: Any]])
             let podVolumes = try #require(pod["volumes"] as? [[String: Any]])

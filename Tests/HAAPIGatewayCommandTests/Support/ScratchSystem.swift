@@ -7,13 +7,20 @@ import Foundation
 ///
 /// A script runs in a mount namespace of its own (`unshare -m`): `/etc`, `/usr/local` and `/var/lib` are overlays on the
 /// machine's own, whose writes land in a scratch directory, and `/run` is a fresh tmpfs. The machine's own paths never
-/// change. The script's last command replaces it (`exec`), so the process the test holds is the gateway's.
+/// change. The script's last command replaces it (`exec`), so the process the test holds is the gateway's. A test
+/// removes the scratch directory when it ends (``remove()``): a recipe's installation copies the gateway's binary into
+/// it, 150 MB a test, which every run before left behind.
 struct ScratchSystem {
     /// The scratch directory: the overlays' upper and work directories, and whatever a test puts beside them.
     let directory: URL
 
     init() throws {
         directory = try Repository.temporaryDirectory()
+    }
+
+    /// Removes the scratch directory and everything the scripts wrote in it; call it once what ran there has stopped.
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     /// Whether scratch systems can be made here: root, `unshare`, `setpriv` and overlay mounts (a test is skipped,
