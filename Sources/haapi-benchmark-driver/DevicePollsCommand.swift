@@ -1,6 +1,7 @@
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
+import HAAPIGateway
 
 /// Devices polling the gateway's token endpoint with their device codes (from `start-devices`) for a while, as fast as
 /// the gateway answers, each device no sooner than its interval after its last poll (so a pending code is answered
@@ -15,13 +16,18 @@ struct DevicePollsCommand: AsyncParsableCommand {
     @Option(help: "The gateway's base URL (loopback).")
     var gateway: LoopbackURL
 
-    @Option(help: "The device client's id (a public client of devices.clients).")
+    @Option(help: "The device client's id (a public client of \(ConfigurationKey.devicesClients.path)).")
     var clientID: String
 
     @Option(help: "A file of device codes, one a line (start-devices).")
     var deviceCodes: String
 
-    @Option(help: "The gateway's devices.pollIntervalSeconds: a device is polled again no sooner (and 250 ms more: a poll's way to the database).")
+    @Option(
+        help: """
+            The gateway's \(ConfigurationKey.devicesPollIntervalSeconds.path): a device is polled again no sooner (and 250 ms more: a \
+            poll's way to the database).
+            """
+    )
     var intervalSeconds = 5.0
 
     @Option(help: "Measured seconds: no poll starts after them.")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
+import HAAPIGateway
 
 /// Starts device authorizations at the gateway (RFC 8628 §3.1, a public device client) and writes their device codes,
 /// one a line, for `device-polls`.
@@ -13,7 +14,7 @@ struct StartDevicesCommand: AsyncParsableCommand {
     @Option(help: "The gateway's base URL (loopback).")
     var gateway: LoopbackURL
 
-    @Option(help: "The device client's id (a public client of devices.clients).")
+    @Option(help: "The device client's id (a public client of \(ConfigurationKey.devicesClients.path)).")
     var clientID: String
 
     @Option(help: "How many device authorizations to start.")
