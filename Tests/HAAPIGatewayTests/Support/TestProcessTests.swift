@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import GatewayTestSupport
@@ -8,5 +9,17 @@ struct TestProcessTests {
     @Test("Swift Testing's capture of a backtrace for every thrown error is off, as the process's constructor set it")
     func errorBacktracesAreOff() {
         #expect(TestProcess.errorBacktracesOff)
+    }
+
+    @Test(
+        "every temporary directory of the run, the tests' and their programs', is under the process's own scratch root, sticky and writable by all as /tmp is"
+    )
+    func temporaryFilesGoUnderTheScratchRoot() throws {
+        let root = try #require(TestProcess.scratchRoot)
+        #expect(URL(fileURLWithPath: root).lastPathComponent == "hgt-\(getpid())")
+        #expect(ProcessInfo.processInfo.environment["TMPDIR"] == root, "the programs the tests start inherit it")
+        #expect(FileManager.default.temporaryDirectory.standardizedFileURL.path == URL(fileURLWithPath: root).standardizedFileURL.path)
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: root)[.posixPermissions] as? Int)
+        #expect(mode & 0o1777 == 0o1777)
     }
 }

@@ -5,4 +5,8 @@
 /// `main` by this module's constructor unless the environment already says otherwise).
 int haapi_test_error_backtraces_off(void);
 
+/// This test process's scratch root, which `TMPDIR` names from before `main` and which is removed when the process
+/// exits; NULL when it could not be made (`TMPDIR` is then as it was).
+const char *haapi_test_scratch_root(void);
+
 #endif
