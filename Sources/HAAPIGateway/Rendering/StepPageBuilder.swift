@@ -106,7 +106,7 @@ struct StepPageBuilder {
                 "classes": .string(Self.cssClasses(message.classList)),
             ]
         }
-        let context: [String: TemplateValue] = [
+        var context: [String: TemplateValue] = [
             "title": .string(title),
             "csrf": .string(snapshot.csrfToken),
             "notices": .list(snapshot.notices.map { self.messages.text($0, language: language) }),
@@ -120,7 +120,8 @@ struct StepPageBuilder {
             "stepType": .string(step.type.rawValue),
             "scripts": .list(Self.scripts(for: operations)),
         ]
-        return context.merging(refresh(for: step)) { _, new in new }
+        context.merge(refresh(for: step)) { _, new in new }
+        return context
     }
 
     /// The relation of a link meant for another device (Curity sends BankID's QR image with it).

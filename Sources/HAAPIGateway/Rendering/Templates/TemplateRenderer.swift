@@ -11,9 +11,10 @@ struct TemplateRenderer {
     private var indentation: [UInt8] = []
     private(set) var output: [UInt8] = []
 
-    init(set: TemplateSet, context: TemplateValue) {
+    /// - Parameter contexts: The context stack to start from, the last the innermost (at least one).
+    init(set: TemplateSet, contexts: [TemplateValue]) {
         self.set = set
-        self.stack = [context]
+        self.stack = contexts
         output.reserveCapacity(8192)
     }
 

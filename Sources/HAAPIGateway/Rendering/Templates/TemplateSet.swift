@@ -26,7 +26,13 @@ struct TemplateSet: Sendable {
 
     /// Renders the template named `name` against `context`; nil when the set has none of that name.
     func render(_ name: String, context: TemplateValue) -> [UInt8]? {
-        numbers[name].map { render(template: $0, context: context) }
+        render(name, contexts: [context])
+    }
+
+    /// Renders the template named `name` with a stack of contexts, the last the innermost, as if the template stood in
+    /// sections over each in turn; nil when the set has none of that name.
+    func render(_ name: String, contexts: [TemplateValue]) -> [UInt8]? {
+        numbers[name].map { render(template: $0, contexts: contexts) }
     }
 
     /// Renders `nodes`, a template outside the set whose partials are the set's templates (the Mustache specification's
@@ -34,11 +40,11 @@ struct TemplateSet: Sendable {
     func render(_ nodes: [TemplateNode], context: TemplateValue) -> [UInt8] {
         var set = self
         set.templates.append(set.compile(nodes))
-        return set.render(template: set.templates.count - 1, context: context)
+        return set.render(template: set.templates.count - 1, contexts: [context])
     }
 
-    private func render(template: Int, context: TemplateValue) -> [UInt8] {
-        var renderer = TemplateRenderer(set: self, context: context)
+    private func render(template: Int, contexts: [TemplateValue]) -> [UInt8] {
+        var renderer = TemplateRenderer(set: self, contexts: contexts)
         renderer.render(template: template)
         return renderer.output
     }
