@@ -89,8 +89,7 @@ struct PageRenderer: Sendable {
                 autocomplete: !kiosk.enabled,
                 origin: origin
             )
-            var context = builder.context(for: step)
-            if !extra.isEmpty { context.merge(extra) { _, new in new } }
+            var context = builder.context(for: step).merging(extra) { _, new in new }
             let name = StepPageBuilder.templateCandidates(for: step).first { templates.names.contains($0) } ?? "step"
             // Every member of the step (properties, each action's, field's, message's and link's own members, members the
             // gateway does not know), for a designer's override; built only for a template that uses it.
@@ -185,22 +184,21 @@ struct PageRenderer: Sendable {
         )
     }
 
-    /// Renders `template` with the page's `context` and, above it (its names win), what every page carries: a small
-    /// object of its own, so that the page's larger one is not copied to add them.
     private func render(_ context: [String: TemplateValue], template: String, language: String) -> String {
-        var every: [String: TemplateValue] = [
-            "lang": .string(language), "t": messages.templateStrings(for: language), "productName": .string(theme.productName),
-            "hasProductName": .bool(!theme.productName.isEmpty), "hasLogo": .bool(theme.logo != nil),
-            "hasBrand": .bool(theme.logo != nil || !theme.productName.isEmpty),
-        ]
+        var context = context
+        context["lang"] = .string(language)
+        context["t"] = messages.templateStrings(for: language)
+        context["productName"] = .string(theme.productName)
+        context["hasProductName"] = .bool(!theme.productName.isEmpty)
+        context["hasLogo"] = .bool(theme.logo != nil)
+        context["hasBrand"] = .bool(theme.logo != nil || !theme.productName.isEmpty)
         if kiosk.enabled, context["hasRefresh"] != true {
             let seconds = Self.finalTemplates.contains(template) ? kiosk.resetAfterSeconds : kiosk.idleResetSeconds
-            every["hasRefresh"] = true
-            every["refreshSeconds"] = .string(String(seconds))
-            every["refreshURL"] = "/kiosk/next"
+            context["hasRefresh"] = true
+            context["refreshSeconds"] = .string(String(seconds))
+            context["refreshURL"] = "/kiosk/next"
         }
-        return templates.render([.object(context), .object(every)], template: template)
-            ?? "<!DOCTYPE html><html lang=\"en\"><title>Error</title><h1>Error</h1></html>"
+        return templates.render(context, template: template) ?? "<!DOCTYPE html><html lang=\"en\"><title>Error</title><h1>Error</h1></html>"
     }
 
     /// An HTML response.

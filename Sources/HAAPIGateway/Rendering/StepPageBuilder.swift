@@ -106,7 +106,7 @@ struct StepPageBuilder {
                 "classes": .string(Self.cssClasses(message.classList)),
             ]
         }
-        var context: [String: TemplateValue] = [
+        let context: [String: TemplateValue] = [
             "title": .string(title),
             "csrf": .string(snapshot.csrfToken),
             "notices": .list(snapshot.notices.map { self.messages.text($0, language: language) }),
@@ -120,8 +120,7 @@ struct StepPageBuilder {
             "stepType": .string(step.type.rawValue),
             "scripts": .list(Self.scripts(for: operations)),
         ]
-        context.merge(refresh(for: step)) { _, new in new }
-        return context
+        return context.merging(refresh(for: step)) { _, new in new }
     }
 
     /// The relation of a link meant for another device (Curity sends BankID's QR image with it).

@@ -62,7 +62,7 @@ struct TemplateLibrary: Sendable {
         self.assets = assets
         self.messages = try MessageCatalogue.load(directories: [directory] + (settings.overrideDirectory.map { [$0] } ?? []))
         let empty = Self.pages.filter { name in
-            TemplateLibrary.render([.object([:])], template: name, in: compiled).map { $0.allSatisfy(\.isWhitespace) } ?? true
+            TemplateLibrary.render([:], template: name, in: compiled).map { $0.allSatisfy(\.isWhitespace) } ?? true
         }
         self.renderingProblem = empty.isEmpty ? nil : "\(empty.map { "\($0).mustache" }.joined(separator: ", ")) renders no page"
     }
@@ -72,16 +72,11 @@ struct TemplateLibrary: Sendable {
 
     /// Renders a template; nil when it does not exist.
     func render(_ context: [String: TemplateValue], template name: String) -> String? {
-        render([.object(context)], template: name)
+        Self.render(context, template: name, in: templates)
     }
 
-    /// Renders a template with a stack of contexts, the last the innermost (its names win); nil when it does not exist.
-    func render(_ contexts: [TemplateValue], template name: String) -> String? {
-        Self.render(contexts, template: name, in: templates)
-    }
-
-    private static func render(_ contexts: [TemplateValue], template name: String, in templates: TemplateSet) -> String? {
-        templates.render(name, contexts: contexts).map { String(decoding: $0, as: UTF8.self) }
+    private static func render(_ context: [String: TemplateValue], template name: String, in templates: TemplateSet) -> String? {
+        templates.render(name, context: .object(context)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// `templates/` in the current directory, else next to the executable (or up to three levels up). The executable is

@@ -11,10 +11,9 @@ struct TemplateRenderer {
     private var indentation: [UInt8] = []
     private(set) var output: [UInt8] = []
 
-    /// - Parameter contexts: The context stack to start from, the last the innermost (at least one).
-    init(set: TemplateSet, contexts: [TemplateValue]) {
+    init(set: TemplateSet, context: TemplateValue) {
         self.set = set
-        self.stack = contexts
+        self.stack = [context]
         output.reserveCapacity(8192)
     }
 

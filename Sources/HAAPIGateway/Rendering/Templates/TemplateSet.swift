@@ -26,13 +26,7 @@ struct TemplateSet: Sendable {
 
     /// Renders the template named `name` against `context`; nil when the set has none of that name.
     func render(_ name: String, context: TemplateValue) -> [UInt8]? {
-        render(name, contexts: [context])
-    }
-
-    /// Renders the template named `name` with a stack of contexts, the last the innermost, as if the template stood in
-    /// sections over each in turn; nil when the set has none of that name.
-    func render(_ name: String, contexts: [TemplateValue]) -> [UInt8]? {
-        numbers[name].map { render(template: $0, contexts: contexts) }
+        numbers[name].map { render(template: $0, context: context) }
     }
 
     /// Renders `nodes`, a template outside the set whose partials are the set's templates (the Mustache specification's
@@ -40,11 +34,11 @@ struct TemplateSet: Sendable {
     func render(_ nodes: [TemplateNode], context: TemplateValue) -> [UInt8] {
         var set = self
         set.templates.append(set.compile(nodes))
-        return set.render(template: set.templates.count - 1, contexts: [context])
+        return set.render(template: set.templates.count - 1, context: context)
     }
 
-    private func render(template: Int, contexts: [TemplateValue]) -> [UInt8] {
-        var renderer = TemplateRenderer(set: self, contexts: contexts)
+    private func render(template: Int, context: TemplateValue) -> [UInt8] {
+        var renderer = TemplateRenderer(set: self, context: context)
         renderer.render(template: template)
         return renderer.output
     }
