@@ -203,12 +203,27 @@ struct BenchmarkScriptTests {
             let a_gateway_cpu_per_step_ms: Double?
             let b_gateway_cpu_per_step_ms: Double?
         }
+        struct Pages: Decodable {
+            struct Build: Decodable {
+                let page_requests_per_second: Double
+                let healthz_requests_per_second: Double
+                let healthz_ratio: Double
+                let cpu_per_page_us: Double
+            }
+            let skipped: String?
+            let rounds: Int?
+            let a: Build?
+            let b: Build?
+            let page_ratio: Double?
+        }
         let memory: Store
         let postgres: Store
+        let pages: Pages
     }
 
     /// `scripts/benchmark-ab` compares two builds the way a change is judged: here this build against itself, which
-    /// checks that both gateways are started, in both orders, compared round by round on both stores and reported.
+    /// checks that both gateways are started, in both orders, compared round by round on both stores and reported, and
+    /// their pages and `/healthz` measured with wrk (skipped, visibly, without it).
     @Test
     func theABScriptComparesTwoBuildsOnATinyInput() async throws {
         let output = try Repository.temporaryDirectory()
@@ -237,6 +252,19 @@ struct BenchmarkScriptTests {
             #expect(store.steps?.count == 4 && store.steps?.allSatisfy { $0.a_median_ms > 0 && $0.b_median_ms > 0 } == true, "\(name)")
             #expect((store.a_gateway_cpu_per_step_ms ?? -1) >= 0 && (store.b_gateway_cpu_per_step_ms ?? -1) >= 0, "\(name)")
             #expect(table.contains("## \(name) store (6 rounds)"))
+        }
+        let pages = comparison.pages
+        if let skipped = pages.skipped {
+            #expect(!TestTools.benchmarkToolsAvailable, "wrk is installed, yet the page comparison was skipped: \(skipped)")
+            #expect(table.contains("## pages: skipped"))
+        } else {
+            #expect(pages.rounds == 2 && (pages.page_ratio ?? 0) > 0)
+            for build in [pages.a, pages.b] {
+                let build = try #require(build)
+                #expect(build.page_requests_per_second > 0 && build.healthz_requests_per_second > 0 && build.healthz_ratio > 0)
+                #expect(build.cpu_per_page_us >= 0)
+            }
+            #expect(table.contains("## pages (2 rounds of wrk"))
         }
     }
 

@@ -8,8 +8,9 @@ struct TemplateLibrary: Sendable {
     /// Assets every deployment needs (in `assets/`).
     static let requiredAssets = ["gateway.css", "webauthn.js"]
 
-    /// The compiled templates by name.
-    let templates: [String: [TemplateNode]]
+    /// The compiled templates, their partials resolved.
+    let templates: TemplateSet
+    /// The templates' names.
     let names: Set<String>
     /// The templates that use `haapi` (the whole step as the upstream sent it), themselves or through a partial: only
     /// their pages carry it.
@@ -54,13 +55,14 @@ struct TemplateLibrary: Sendable {
                 throw GatewayError(.configuration, "template \(name).mustache does not parse: \(error)")
             }
         }
-        self.templates = templates
+        let compiled = TemplateSet(templates)
+        self.templates = compiled
         self.names = Set(templates.keys)
         self.showingStepJSON = Set(templates.filter { $0.value.references("haapi", templates: templates) }.keys)
         self.assets = assets
         self.messages = try MessageCatalogue.load(directories: [directory] + (settings.overrideDirectory.map { [$0] } ?? []))
         let empty = Self.pages.filter { name in
-            TemplateLibrary.render([:], template: name, in: templates).map { $0.allSatisfy(\.isWhitespace) } ?? true
+            TemplateLibrary.render([:], template: name, in: compiled).map { $0.allSatisfy(\.isWhitespace) } ?? true
         }
         self.renderingProblem = empty.isEmpty ? nil : "\(empty.map { "\($0).mustache" }.joined(separator: ", ")) renders no page"
     }
@@ -73,11 +75,8 @@ struct TemplateLibrary: Sendable {
         Self.render(context, template: name, in: templates)
     }
 
-    private static func render(_ context: [String: TemplateValue], template name: String, in templates: [String: [TemplateNode]]) -> String? {
-        guard let template = templates[name] else { return nil }
-        var renderer = TemplateRenderer(templates: templates, context: .object(context))
-        renderer.render(template)
-        return String(decoding: renderer.output, as: UTF8.self)
+    private static func render(_ context: [String: TemplateValue], template name: String, in templates: TemplateSet) -> String? {
+        templates.render(name, context: .object(context)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// `templates/` in the current directory, else next to the executable (or up to three levels up). The executable is

@@ -10,9 +10,7 @@ struct TemplateEngineTests {
     private func render(_ source: String, _ context: [String: TemplateValue] = [:], partials: [String: String] = [:]) throws -> String {
         var templates = try partials.mapValues { source throws(TemplateSyntaxError) in try TemplateParser.parse(source) }
         templates["main"] = try TemplateParser.parse(source)
-        var renderer = TemplateRenderer(templates: templates, context: .object(context))
-        renderer.render(templates["main"]!)
-        return String(decoding: renderer.output, as: UTF8.self)
+        return String(decoding: TemplateSet(templates).render("main", context: .object(context)) ?? [], as: UTF8.self)
     }
 
     private func syntaxError(_ source: String) -> TemplateSyntaxError? {
@@ -170,8 +168,7 @@ struct TemplateEngineTests {
             for variant in variants {
                 do {
                     let nodes = try TemplateParser.parse(variant)
-                    var renderer = TemplateRenderer(templates: ["a": nodes], context: ["a": true, "t": ["x": "y"]])
-                    renderer.render(nodes)
+                    _ = TemplateSet(["a": nodes]).render("a", context: ["a": true, "t": ["x": "y"]])
                     parsed += 1
                 } catch {
                     #expect(error.line >= 1 && !error.reason.isEmpty)

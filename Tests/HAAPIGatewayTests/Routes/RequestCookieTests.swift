@@ -26,6 +26,8 @@ struct RequestCookieTests {
             ["haapi-session=abc=with=equals"],
             ["haapi-session="],
             ["haapi-session", "other=1"],
+            ["thème=sombre; haapi-session=abc", "haapi-session=second"],
+            ["a=1;  haapi-session=abc"],
             [],
         ]
     )

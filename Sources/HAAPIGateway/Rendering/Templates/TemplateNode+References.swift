@@ -7,8 +7,8 @@ extension [TemplateNode] {
             nodes.contains { node in
                 switch node {
                 case .text: false
-                case .variable(let name, _): name.parts.first == root
-                case .section(let name, _, let children): name.parts.first == root || walk(children)
+                case .variable(let name, _): name.head == root
+                case .section(let name, _, let children): name.head == root || walk(children)
                 case .partial(let partial, _):
                     visited.insert(partial).inserted && walk(templates[partial] ?? [])
                 }

@@ -1,39 +1,47 @@
-/// Renders compiled templates against a context into UTF-8 bytes: every `{{name}}` escaped by ``HTMLEscaping``, names
-/// looked up from the innermost section outwards (Mustache's context stack).
+/// Renders a compiled template (``TemplateSet``) against a context into UTF-8 bytes: every `{{name}}` escaped by
+/// ``HTMLEscaping``, names looked up from the innermost section outwards (Mustache's context stack).
 struct TemplateRenderer {
     /// Partials nest at most this deep (a template that includes itself stops there).
     static let maximumPartialDepth = 16
 
-    private let templates: [String: [TemplateNode]]
+    private let set: TemplateSet
     private var stack: [TemplateValue]
     private var partialDepth = 0
     /// The indentation of the standalone partials being rendered, put where each of their source lines begins.
     private var indentation: [UInt8] = []
     private(set) var output: [UInt8] = []
 
-    init(templates: [String: [TemplateNode]], context: TemplateValue) {
-        self.templates = templates
+    init(set: TemplateSet, context: TemplateValue) {
+        self.set = set
         self.stack = [context]
         output.reserveCapacity(8192)
     }
 
-    mutating func render(_ nodes: [TemplateNode]) {
-        for node in nodes {
-            switch node {
+    /// Renders the set's template number `template`.
+    mutating func render(template: Int) {
+        run(set.templates[template])
+    }
+
+    private mutating func run(_ instructions: Range<Int>) {
+        var index = instructions.lowerBound
+        while index < instructions.upperBound {
+            let instruction = set.instructions[index]
+            index += 1
+            switch instruction {
             case .text(let bytes, let lineStarts):
                 if indentation.isEmpty || lineStarts.isEmpty {
-                    output.append(contentsOf: bytes)
+                    output.append(contentsOf: set.text[bytes])
                 } else {
-                    var copied = 0
-                    for start in lineStarts {
-                        output.append(contentsOf: bytes[copied..<start])
+                    var copied = bytes.lowerBound
+                    for start in set.lineStarts[lineStarts] {
+                        output.append(contentsOf: set.text[copied..<bytes.lowerBound + start])
                         output.append(contentsOf: indentation)
-                        copied = start
+                        copied = bytes.lowerBound + start
                     }
-                    output.append(contentsOf: bytes[copied...])
+                    output.append(contentsOf: set.text[copied..<bytes.upperBound])
                 }
             case .variable(let name, let escaped):
-                switch value(named: name) {
+                switch value(named: set.names[name]) {
                 case .string(let text):
                     if escaped { HTMLEscaping.append(text, to: &output) } else { output.append(contentsOf: text.utf8) }
                 case .bool(let bool):
@@ -41,49 +49,51 @@ struct TemplateRenderer {
                 case .list, .object, .null, nil:
                     break
                 }
-            case .section(let name, let inverted, let children):
-                let value = value(named: name)
+            case .section(let name, let inverted, let end):
+                let body = index..<end
+                index = end
+                let value = value(named: set.names[name])
                 if inverted {
-                    if value?.isFalsey ?? true { render(children) }
+                    if value?.isFalsey ?? true { run(body) }
                     continue
                 }
                 switch value {
                 case .list(let items)?:
-                    for item in items { render(children, with: item) }
+                    for item in items { run(body, with: item) }
                 case .bool(let shown)?:
-                    if shown { render(children) }
+                    if shown { run(body) }
                 case .null?, nil:
                     break
                 case let found?:
-                    render(children, with: found)
+                    run(body, with: found)
                 }
-            case .partial(let name, let partialIndentation):
-                guard let partial = templates[name], partialDepth < Self.maximumPartialDepth else { continue }
+            case .partial(let template, let partialIndentation):
+                guard let template, partialDepth < Self.maximumPartialDepth else { continue }
                 partialDepth += 1
-                indentation.append(contentsOf: partialIndentation.utf8)
-                render(partial)
-                indentation.removeLast(partialIndentation.utf8.count)
+                indentation.append(contentsOf: set.text[partialIndentation])
+                run(set.templates[template])
+                indentation.removeLast(partialIndentation.count)
                 partialDepth -= 1
             }
         }
     }
 
-    private mutating func render(_ nodes: [TemplateNode], with value: TemplateValue) {
+    private mutating func run(_ instructions: Range<Int>, with value: TemplateValue) {
         stack.append(value)
-        render(nodes)
+        run(instructions)
         stack.removeLast()
     }
 
     private func value(named name: TemplateName) -> TemplateValue? {
-        guard let first = name.parts.first else { return stack.last }
+        guard let head = name.head else { return stack.last }
         var found: TemplateValue?
         for frame in stack.reversed() {
-            if case .object(let object) = frame, let value = object[first] {
+            if case .object(let object) = frame, let value = object[head] {
                 found = value
                 break
             }
         }
-        for part in name.parts.dropFirst() {
+        for part in name.tail {
             guard case .object(let object)? = found else { return nil }
             found = object[part]
         }

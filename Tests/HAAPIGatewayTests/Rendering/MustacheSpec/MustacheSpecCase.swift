@@ -56,8 +56,6 @@ struct MustacheSpecCase: Sendable, CustomTestStringConvertible {
         var templates: [String: [TemplateNode]] = [:]
         for (name, source) in partials { templates[name] = try TemplateParser.parse(source) }
         let nodes = try TemplateParser.parse(template)
-        var renderer = TemplateRenderer(templates: templates, context: data)
-        renderer.render(nodes)
-        return String(decoding: renderer.output, as: UTF8.self)
+        return String(decoding: TemplateSet(templates).render(nodes, context: data), as: UTF8.self)
     }
 }
