@@ -92,12 +92,9 @@ struct BenchmarkScriptTests {
     func theBenchmarkScriptRunsOnATinyInput() async throws {
         let output = try Repository.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try await runProgram(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            [
-                "python3", Repository.root.appendingPathComponent("scripts/benchmark").path, "--tiny", "--bin-dir",
-                Repository.executable.deletingLastPathComponent().path, "--output-dir", output.path,
-            ],
+        let result = try await Self.script(
+            "benchmark",
+            ["--tiny", "--bin-dir", Repository.executable.deletingLastPathComponent().path, "--output-dir", output.path],
             seconds: 300
         )
         #expect(result.status == 0, "scripts/benchmark --tiny failed: \(result.standardOutput.suffix(2000)) \(result.standardError.suffix(2000))")
@@ -161,12 +158,9 @@ struct BenchmarkScriptTests {
     func theBenchmarkScriptMeasuresDevicesAlone() async throws {
         let output = try Repository.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try await runProgram(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            [
-                "python3", Repository.root.appendingPathComponent("scripts/benchmark").path, "--only-devices", "--tiny", "--bin-dir",
-                Repository.executable.deletingLastPathComponent().path, "--output-dir", output.path,
-            ],
+        let result = try await Self.script(
+            "benchmark",
+            ["--only-devices", "--tiny", "--bin-dir", Repository.executable.deletingLastPathComponent().path, "--output-dir", output.path],
             seconds: 300
         )
         #expect(result.status == 0, "--only-devices failed: \(result.standardOutput.suffix(2000)) \(result.standardError.suffix(2000))")
@@ -188,6 +182,15 @@ struct BenchmarkScriptTests {
         #expect(Set(devices.answers.keys).isSubset(of: ["authorization_pending", "slow_down"]) && devices.answers["authorization_pending"] != nil)
         #expect(devices.statements_per_poll == 1)
         #expect(table.contains("Idle PostgreSQL-store replicas") && table.contains("Device polling"))
+    }
+
+    /// Runs `scripts/<name>` with python3 and `arguments`, ended after `seconds`.
+    private static func script(_ name: String, _ arguments: [String], seconds: Double) async throws -> ProcessResult {
+        try await runProgram(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", Repository.root.appendingPathComponent("scripts/\(name)").path] + arguments,
+            seconds: seconds
+        )
     }
 
     private struct Comparison: Decodable {
@@ -229,14 +232,7 @@ struct BenchmarkScriptTests {
         let output = try Repository.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }
         let binaries = Repository.executable.deletingLastPathComponent().path
-        let result = try await runProgram(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            [
-                "python3", Repository.root.appendingPathComponent("scripts/benchmark-ab").path, "--a", binaries, "--b", binaries, "--tiny",
-                "--output-dir", output.path,
-            ],
-            seconds: 300
-        )
+        let result = try await Self.script("benchmark-ab", ["--a", binaries, "--b", binaries, "--tiny", "--output-dir", output.path], seconds: 300)
         #expect(result.status == 0, "scripts/benchmark-ab --tiny failed: \(result.standardOutput.suffix(2000)) \(result.standardError.suffix(2000))")
         let comparison = try JSONDecoder().decode(Comparison.self, from: Data(contentsOf: output.appendingPathComponent("ab.json")))
         let table = try String(contentsOf: output.appendingPathComponent("ab.md"), encoding: .utf8)
@@ -268,17 +264,36 @@ struct BenchmarkScriptTests {
         }
     }
 
+    /// `scripts/benchmark-ab --pages-only`, as CONTRIBUTING.md gives it: the page comparison alone, no sign-ins.
+    @Test(.enabled(if: TestTools.benchmarkToolsAvailable, "needs wrk (.ci/run installs it)"))
+    func theABScriptComparesPagesAlone() async throws {
+        let output = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let binaries = Repository.executable.deletingLastPathComponent().path
+        let result = try await Self.script(
+            "benchmark-ab",
+            ["--a", binaries, "--b", binaries, "--pages-only", "--tiny", "--output-dir", output.path],
+            seconds: 300
+        )
+        #expect(result.status == 0, "--pages-only failed: \(result.standardOutput.suffix(2000)) \(result.standardError.suffix(2000))")
+        struct PagesOnly: Decodable {
+            let pages: Comparison.Pages
+            let memory: Comparison.Store?
+        }
+        let comparison = try JSONDecoder().decode(PagesOnly.self, from: Data(contentsOf: output.appendingPathComponent("ab.json")))
+        #expect(comparison.memory == nil, "no sign-ins")
+        #expect(comparison.pages.rounds == 2 && (comparison.pages.page_ratio ?? 0) > 0)
+        let table = try String(contentsOf: output.appendingPathComponent("ab.md"), encoding: .utf8)
+        #expect(table.contains("## pages (2 rounds of wrk") && !table.contains("## memory store"))
+    }
+
     /// The latest full run is kept with its charts (`docs/images/benchmark/results.json`): docs/performance.md shows what
     /// `scripts/benchmark --report` makes of it, and `scripts/benchmark-charts` draws the page's charts from it again.
     @Test
     func theLatestRunIsKeptWithItsCharts() async throws {
         let images = Repository.root.appendingPathComponent("docs/images/benchmark")
         let results = images.appendingPathComponent("results.json")
-        let report = try await runProgram(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            ["python3", Repository.root.appendingPathComponent("scripts/benchmark").path, "--report", results.path],
-            seconds: 60
-        )
+        let report = try await Self.script("benchmark", ["--report", results.path], seconds: 60)
         #expect(report.status == 0, "\(report.standardError)")
         #expect(report.standardOutput.contains("| target | measured | target | met |"))
         let page = try String(contentsOf: Repository.root.appendingPathComponent("docs/performance.md"), encoding: .utf8)
@@ -286,11 +301,7 @@ struct BenchmarkScriptTests {
         guard TestTools.chartsAvailable else { return }
         let drawn = try Repository.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: drawn) }
-        let charts = try await runProgram(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            ["python3", Repository.root.appendingPathComponent("scripts/benchmark-charts").path, results.path, "--output-dir", drawn.path],
-            seconds: 120
-        )
+        let charts = try await Self.script("benchmark-charts", [results.path, "--output-dir", drawn.path], seconds: 120)
         #expect(charts.status == 0, "\(charts.standardError)")
         let committed = try FileManager.default.contentsOfDirectory(atPath: images.path).filter { $0.hasSuffix(".svg") }.sorted()
         let redrawn = try FileManager.default.contentsOfDirectory(atPath: drawn.path).filter { $0.hasSuffix(".svg") }.sorted()
