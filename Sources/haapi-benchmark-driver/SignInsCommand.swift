@@ -4,7 +4,8 @@ import Foundation
 import HAAPI
 
 /// Signs in as demo/demo again and again, alternating between the HAAPI library against the upstream and a browser
-/// against the gateway (the order swapped every round), and writes each step's duration of every round as JSON.
+/// against the gateway (the order swapped every round), and writes each step's duration of every round as JSON, with
+/// the CPU time this process spent on each sign-in (the client's share of it).
 struct SignInsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sign-ins",
@@ -29,6 +30,9 @@ struct SignInsCommand: AsyncParsableCommand {
     @Option(help: "Where to write the JSON.")
     var output: String
 
+    @Option(help: "The gateway's process id: its CPU time for each sign-in and exchange is written too (Linux).")
+    var gatewayPID: Int32?
+
     func run() async throws {
         let client = try await HAAPIClient(
             configuration: HAAPIClientConfiguration(
@@ -48,15 +52,21 @@ struct SignInsCommand: AsyncParsableCommand {
                 let directFirst = round.isMultiple(of: 2)
                 var direct: [Duration] = []
                 var gateway: [Duration] = []
+                var cpu = RoundCPU()
                 for variant in directFirst ? [true, false] : [false, true] {
+                    let before = cpuNow()
                     if variant {
                         direct = try await DirectSignIn(flow: client.makeFlow()).run()
+                        cpu.direct = cpuNow() - before
                     } else {
                         gateway = try await browser.run()
+                        cpu.gateway = cpuNow() - before
                     }
                 }
+                let before = cpuNow()
                 let exchange = try await ContinuousClock().measure { try await browser.healthCheck() }
-                if round >= warmupRounds { results.append(direct: direct, gateway: gateway, exchange: exchange) }
+                cpu.exchange = cpuNow() - before
+                if round >= warmupRounds { results.append(direct: direct, gateway: gateway, exchange: exchange, cpu: cpu) }
             }
         } catch {
             try? await http.shutdown()
@@ -66,5 +76,10 @@ struct SignInsCommand: AsyncParsableCommand {
         try await http.shutdown()
         try await client.shutdown()
         try results.write(to: URL(fileURLWithPath: output))
+    }
+
+    /// This process's CPU time so far, and the gateway's when its process id is given.
+    private func cpuNow() -> CPUReading {
+        CPUReading(client: ProcessCPUTime.now(), gateway: gatewayPID.flatMap { OtherProcessCPUTime(pid: $0).now() })
     }
 }

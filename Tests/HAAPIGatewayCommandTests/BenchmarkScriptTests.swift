@@ -15,6 +15,7 @@ struct BenchmarkScriptTests {
             let browser_exchanges_per_sign_in: Int
             let floor_sign_in_ms: Double
             let sign_in_over_floor: Double
+            let cpu: [String: Double]
         }
         struct Throughput: Decodable {
             let gateway_requests_per_second: Double
@@ -48,9 +49,11 @@ struct BenchmarkScriptTests {
                     let gateways: Int
                     let sign_ins_per_second: Double
                     let failures: Int
+                    let cpu_ms_per_sign_in: [String: Double]
                 }
                 let memory: Variant
                 let postgres: Variant
+                let cpu_ceiling_ratio: Double
             }
             let skipped: String?
             let sign_in: SignIn?
@@ -111,6 +114,12 @@ struct BenchmarkScriptTests {
         #expect(results.sign_in.browser_exchanges_per_sign_in == 7)
         #expect(results.sign_in.floor_sign_in_ms > 0 && results.sign_in.sign_in_over_floor > 0)
         #expect(table.contains("Its post/redirect/get floor"))
+        // The floor in CPU: the driver reads its own CPU and the gateway's for each part of a round.
+        let cpu = results.sign_in.cpu
+        for part in ["direct_client_ms", "browser_ms", "gateway_ms", "exchange_client_ms", "exchange_gateway_ms"] {
+            #expect((cpu[part] ?? 0) > 0, "the sign-ins' \(part) is not measured: \(cpu)")
+        }
+        #expect(cpu["beyond_floor_ms"] != nil && table.contains("of CPU beyond its floor"))
         // The PostgreSQL section: measured where PostgreSQL is installed (always under .ci/run), else skipped visibly.
         let postgresTargets = results.targets.suffix(4)
         #expect(postgresTargets.prefix(2).allSatisfy { $0.name.hasPrefix("PostgreSQL session store") })
@@ -137,6 +146,14 @@ struct BenchmarkScriptTests {
             #expect(rate.memory.gateways == 1 && rate.postgres.gateways == 2)
             #expect(rate.memory.sign_ins_per_second > 0 && rate.postgres.sign_ins_per_second > 0)
             #expect(rate.memory.failures == 0 && rate.postgres.failures == 0)
+            // What a sign-in cost the machine's CPU in each variant, by process, and the ceiling that puts on the ratio.
+            for variant in [rate.memory, rate.postgres] {
+                let cpu = variant.cpu_ms_per_sign_in
+                #expect(["machine", "gateways", "server", "upstream", "browsers", "rest", "machine_busy"].allSatisfy { cpu[$0] != nil })
+                #expect((cpu["gateways"] ?? 0) > 0 && (cpu["upstream"] ?? 0) > 0 && (cpu["browsers"] ?? 0) > 0)
+            }
+            #expect((rate.postgres.cpu_ms_per_sign_in["server"] ?? 0) > 0)
+            #expect(rate.cpu_ceiling_ratio > 0 && table.contains("the rate ratio cannot exceed the ratio of those costs"))
             #expect(table.contains("| step | memory median (ms) | PostgreSQL median (ms) | added median (ms) | added p99 (ms) |"))
             // The storage layer alone: three statements a round, each timed, their sum the step (the claim and the save a post's).
             let roundTrips = try #require(results.postgres.round_trips)
