@@ -2,8 +2,8 @@ import Foundation
 
 @testable import GatewayTestSupport
 
-/// Runs `haapi-gateway` in `directory` with arguments and an environment (nothing inherited but PATH and HOME), waiting
-/// at most 60 s.
+/// Runs `haapi-gateway` in `directory` with arguments and an environment (nothing inherited but PATH, HOME and TMPDIR,
+/// ``runProgram``), waiting at most 60 s.
 func runGateway(
     _ arguments: [String],
     environment: [String: String] = [:],

@@ -22,4 +22,12 @@ struct TestProcessTests {
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: root)[.posixPermissions] as? Int)
         #expect(mode & 0o1777 == 0o1777)
     }
+
+    @Test("a program started with an environment of its own still puts its temporary files under the scratch root")
+    func programsStartedWithTheirOwnEnvironmentInheritTheScratchRoot() async throws {
+        let root = try #require(TestProcess.scratchRoot)
+        let result = try await runProgram(URL(fileURLWithPath: "/usr/bin/env"), [], environment: ["ONLY": "this"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.split(separator: "\n").contains("TMPDIR=\(root)"), "env printed: \(result.standardOutput)")
+    }
 }
