@@ -11,8 +11,43 @@ enum TrustedHosts {
         return host == listeningHost.lowercased()
     }
 
-    /// The host of an authority, lowercased, without brackets or port; nil when it is not one.
+    /// The host of an authority, lowercased, without brackets or port; nil when it is not one. An ASCII authority (any
+    /// a browser sends) is read byte by byte; beyond ASCII it is read by `Character`, as before.
     static func host(of authority: String) -> String? {
+        var authority = authority
+        guard authority.withUTF8({ $0.allSatisfy { $0 < 0x80 } }) else { return characterHost(of: authority) }
+        return authority.withUTF8(asciiHost(of:))
+    }
+
+    private static func asciiHost(of bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        if bytes.first == UInt8(ascii: "[") {
+            guard let end = bytes.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            let rest = bytes[(end + 1)...]
+            guard rest.isEmpty || (rest.first == UInt8(ascii: ":") && rest.count > 1 && rest.dropFirst().allSatisfy(isDigit)) else { return nil }
+            return lowercased(bytes[1..<end])
+        }
+        let colon = bytes.firstIndex(of: UInt8(ascii: ":"))
+        if let colon {
+            let port = bytes[(colon + 1)...]
+            guard !port.isEmpty, port.allSatisfy(isDigit) else { return nil }
+        }
+        let name = bytes[..<(colon ?? bytes.endIndex)]
+        let isNameByte = { (byte: UInt8) in
+            isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+        }
+        guard !name.isEmpty, name.allSatisfy(isNameByte) else { return nil }
+        return lowercased(name)
+    }
+
+    private static func lowercased(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { lowered in
+            for (offset, byte) in bytes.enumerated() { lowered[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte }
+            return bytes.count
+        }
+    }
+
+    private static func characterHost(of authority: String) -> String? {
         let lowered = authority.lowercased()
         if lowered.hasPrefix("[") {
             guard let end = lowered.firstIndex(of: "]") else { return nil }

@@ -30,7 +30,7 @@ struct MessageCatalogue: Sendable {
         }
         guard problems.isEmpty else { throw GatewayError(.configuration, problems.joined(separator: "; ")) }
         self.texts = texts
-        self.templateTexts = texts.mapValues { .object(english.merging($0) { _, chosen in chosen }.mapValues(TemplateValue.string)) }
+        self.templateTexts = texts.mapValues { .object(TemplateObject(english.merging($0) { _, chosen in chosen }.mapValues(TemplateValue.string))) }
     }
 
     /// The text of `key` in `language` (falling back to English), with `{name}` placeholders replaced.

@@ -45,7 +45,7 @@ struct PageRenderer: Sendable {
         )
     }
 
-    private func page(for snapshot: SessionSnapshot, language: String, origin: String?, extra: [String: TemplateValue]) -> String {
+    private func page(for snapshot: SessionSnapshot, language: String, origin: String?, extra: TemplateObject) -> String {
         switch snapshot.phase {
         case .confirming(let code, let hostName):
             return pairingPage(
@@ -71,7 +71,7 @@ struct PageRenderer: Sendable {
                 language: language
             )
         case .failed(let message):
-            let links: [[String: TemplateValue]] = snapshot.problemLinks.enumerated().map { index, link in
+            let links: [TemplateObject] = snapshot.problemLinks.enumerated().map { index, link in
                 ["action": "/problem/link/\(index)", "title": .string(link.title ?? link.rel), "csrf": .string(snapshot.csrfToken)]
             }
             return messagePage(title: .gateway(.signInFailedTitle), message: message, startAgain: true, links: links, language: language)
@@ -168,7 +168,7 @@ struct PageRenderer: Sendable {
         message: PageText,
         startAgain: Bool = false,
         tryAgain: Bool = false,
-        links: [[String: TemplateValue]] = [],
+        links: [TemplateObject] = [],
         retryAfterSeconds: Int? = nil,
         language: String
     ) -> String {
@@ -184,7 +184,7 @@ struct PageRenderer: Sendable {
         )
     }
 
-    private func render(_ context: [String: TemplateValue], template: String, language: String) -> String {
+    private func render(_ context: TemplateObject, template: String, language: String) -> String {
         var context = context
         context["lang"] = .string(language)
         context["t"] = messages.templateStrings(for: language)

@@ -48,15 +48,15 @@ struct StepPageBuilder {
         )
     }
 
-    func context(for step: Representation) -> [String: TemplateValue] {
-        var forms: [[String: TemplateValue]] = []
-        var operations: [[String: TemplateValue]] = []
+    func context(for step: Representation) -> TemplateObject {
+        var forms: [TemplateObject] = []
+        var operations: [TemplateObject] = []
         for (index, action) in step.actions.enumerated() {
             collect(action, address: ActionAddress([String(index)]), into: &forms, operations: &operations)
         }
-        var links: [[String: TemplateValue]] = []
-        var images: [[String: TemplateValue]] = []
-        var codes: [[String: TemplateValue]] = []
+        var links: [TemplateObject] = []
+        var images: [TemplateObject] = []
+        var codes: [TemplateObject] = []
         for (index, link) in step.links.enumerated() {
             if link.isImage {
                 // A `data:` image is shown as sent; an image on the upstream is fetched by the gateway with the flow's
@@ -99,14 +99,14 @@ struct StepPageBuilder {
                 forms[0]["groupTitles"] = .list(groups.filter { $0 != .object(["text": .string(title)]) })
             }
         }
-        let messages: [[String: TemplateValue]] = step.messages.indices.filter { $0 != heading }.map { index in
+        let messages: [TemplateObject] = step.messages.indices.filter { $0 != heading }.map { index in
             let message = step.messages[index]
             return [
                 "text": .string(message.text), "isError": .bool(message.classList.contains("error")),
                 "classes": .string(Self.cssClasses(message.classList)),
             ]
         }
-        let context: [String: TemplateValue] = [
+        let context: TemplateObject = [
             "title": .string(title),
             "csrf": .string(snapshot.csrfToken),
             "notices": .list(snapshot.notices.map { self.messages.text($0, language: language) }),
@@ -137,7 +137,7 @@ struct StepPageBuilder {
     }
 
     /// The scripts of `/assets/` a page's client operations need (each page works without them).
-    static func scripts(for operations: [[String: TemplateValue]]) -> [String] {
+    static func scripts(for operations: [TemplateObject]) -> [String] {
         (operations.contains { $0["isExternalBrowser"] == true } ? ["external-browser.js"] : [])
             + (operations.contains { $0["webAuthnPossible"] == true } ? ["webauthn.js"] : [])
     }
@@ -168,7 +168,7 @@ struct StepPageBuilder {
     /// A pending polling step checks again at the server's interval: its script asks the status route in the background and
     /// loads the next page only when the step moved on (so a screen reader is not sent back to the top every few
     /// seconds); without a script the page reloads itself through the poll route.
-    private func refresh(for step: Representation) -> [String: TemplateValue] {
+    private func refresh(for step: Representation) -> TemplateObject {
         guard step.stepKind == .polling, step.polling?.status == .pending else { return ["hasRefresh": false] }
         let seconds = PollCadence.seconds(for: step, defaultSeconds: defaultPollSeconds)
         return [
@@ -184,8 +184,8 @@ struct StepPageBuilder {
     private func collect(
         _ action: Action,
         address: ActionAddress,
-        into forms: inout [[String: TemplateValue]],
-        operations: inout [[String: TemplateValue]]
+        into forms: inout [TemplateObject],
+        operations: inout [TemplateObject]
     ) {
         if let options = action.selectorOptions {
             let first = forms.count
@@ -205,7 +205,7 @@ struct StepPageBuilder {
             let scheme = href.prefix { $0 != ":" }.lowercased()
             // Only these operations can be carried out from a plain page; continue actions follow them. For any other
             // (WebAuthn, Encap, unknown) the page says so and offers the operation's error actions, the fallbacks.
-            var context: [String: TemplateValue] = ["title": .string(action.title ?? ""), "href": .string(href)]
+            var context: TemplateObject = ["title": .string(action.title ?? ""), "href": .string(href)]
             let runnable: Bool
             switch operation.name {
             case ClientOperation.Name.externalBrowserFlow where scheme == "https" || scheme == "http":
@@ -281,8 +281,8 @@ struct StepPageBuilder {
         address: ActionAddress,
         continuing: Bool = true,
         resumable: Bool = false,
-        into forms: inout [[String: TemplateValue]],
-        operations: inout [[String: TemplateValue]]
+        into forms: inout [TemplateObject],
+        operations: inout [TemplateObject]
     ) {
         if continuing {
             for (index, next) in action.continueActions.enumerated() {
@@ -296,14 +296,14 @@ struct StepPageBuilder {
     }
 
     /// A link that opens the external browser at `href` (with the gateway's return address) and its help text.
-    private func externalBrowserContext(title: String?, href: String) -> [String: TemplateValue] {
+    private func externalBrowserContext(title: String?, href: String) -> TemplateObject {
         [
             "isExternalBrowser": true, "href": .string(externalBrowserLaunchURL(href)), "help": .string(text(.externalBrowserHelp)),
             "title": .string((title ?? "").isEmpty ? text(.continueInBrowser) : title ?? ""),
         ]
     }
 
-    private func formContext(action: Action, model: FormModel, address: ActionAddress) -> [String: TemplateValue] {
+    private func formContext(action: Action, model: FormModel, address: ActionAddress) -> TemplateObject {
         let fields = model.fields.filter { $0.type != .hidden }.map { fieldContext($0, address: address, actionKind: action.kind.rawValue) }
         // The button says the form's `actionTitle`; the action's `title` is then the form's heading (notes 3.4: samples
         // email-otp-form, action-reset-password, duo-select-device). With only a title, the title is the button.
@@ -320,10 +320,10 @@ struct StepPageBuilder {
         ]
     }
 
-    private func fieldContext(_ field: Field, address: ActionAddress, actionKind: String) -> [String: TemplateValue] {
+    private func fieldContext(_ field: Field, address: ActionAddress, actionKind: String) -> TemplateObject {
         let id = "f-" + address.segments.joined(separator: "-") + "-" + String(field.name.map { $0.isLetter || $0.isNumber ? $0 : "_" })
         let error = snapshot.fieldErrors[field.name]
-        var context: [String: TemplateValue] = [
+        var context: TemplateObject = [
             "id": .string(id),
             "name": .string(PageFieldName.onPage(field.name)),
             "label": .string(field.label ?? field.placeholder ?? field.name),
@@ -351,7 +351,7 @@ struct StepPageBuilder {
             context["required"] = .bool(field.isRequired && field.options.first?.value.isEmpty == true)
             let selected = snapshot.values[field.name]
             context["options"] = .list(
-                field.options.map { option -> [String: TemplateValue] in
+                field.options.map { option -> TemplateObject in
                     [
                         "value": .string(option.value), "label": .string(option.label),
                         "selected": .bool(selected == option.value || (selected == nil && option.selected)),

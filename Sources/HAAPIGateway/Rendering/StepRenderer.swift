@@ -60,7 +60,7 @@ public struct StepRenderer: Sendable {
                 )
             }
             let message = ([problem.title].compactMap { $0 } + problem.messages.map(\.text) + fields).joined(separator: " ")
-            let links: [[String: TemplateValue]] = problem.links.filter { !$0.isImage }.enumerated().map { index, link in
+            let links: [TemplateObject] = problem.links.filter { !$0.isImage }.enumerated().map { index, link in
                 ["action": "/problem/link/\(index)", "title": .string(link.title ?? link.rel), "csrf": "CSRF"]
             }
             return renderer.messagePage(

@@ -71,11 +71,11 @@ struct TemplateLibrary: Sendable {
     static let pages = ["step", "signed-in", "message", "cancel", "pair", "device"]
 
     /// Renders a template; nil when it does not exist.
-    func render(_ context: [String: TemplateValue], template name: String) -> String? {
+    func render(_ context: TemplateObject, template name: String) -> String? {
         Self.render(context, template: name, in: templates)
     }
 
-    private static func render(_ context: [String: TemplateValue], template name: String, in templates: TemplateSet) -> String? {
+    private static func render(_ context: TemplateObject, template name: String, in templates: TemplateSet) -> String? {
         templates.render(name, context: .object(context)).map { String(decoding: $0, as: UTF8.self) }
     }
 

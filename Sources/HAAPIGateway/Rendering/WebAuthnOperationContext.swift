@@ -35,9 +35,9 @@ struct WebAuthnOperationContext {
     /// - Parameters:
     ///   - text: The gateway's text for a key.
     ///   - fieldError: The error of the last submission for a field name (the upstream refused the credential), if any.
-    func context(text: (MessageKey, [String: String]) -> String, fieldError: (String) -> String?) -> [String: TemplateValue] {
+    func context(text: (MessageKey, [String: String]) -> String, fieldError: (String) -> String?) -> TemplateObject {
         let error = (Self.registrationOptions + Self.authenticationOptions).compactMap { fieldError($0.1) }.first
-        var context: [String: TemplateValue] = [
+        var context: TemplateObject = [
             "isWebAuthn": true,
             "hasPasskeyError": .bool(error != nil),
             "passkeyError": .string(error ?? ""),

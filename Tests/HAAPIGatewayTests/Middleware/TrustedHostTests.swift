@@ -22,7 +22,7 @@ extension SecurityAndReliabilityTests {
                 ("LOGIN.example.com:443", "https://login.example.com", "0.0.0.0", true),
                 ("127.0.0.1:8080", "https://login.example.com", "127.0.0.1", false),
                 ("evil.example/x", nil, "127.0.0.1", false), ("127.0.0.1:80x", nil, "127.0.0.1", false), ("", nil, "127.0.0.1", false),
-                ("[::1", nil, "127.0.0.1", false),
+                ("[::1", nil, "127.0.0.1", false), ("GATEWAY.lan:8080", nil, "gateway.lan", true), ("gätewäy.lan", nil, "gätewäy.lan", false),
             ] as [(String, String?, String, Bool)]
         )
         func hostNames(authority: String, publicURL: String?, listening: String, accepted: Bool) {

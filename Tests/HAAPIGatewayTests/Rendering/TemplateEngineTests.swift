@@ -7,7 +7,7 @@ import Testing
 /// behaviour (the templates in `templates/` and operators' overrides rely on them).
 @Suite("Template engine")
 struct TemplateEngineTests {
-    private func render(_ source: String, _ context: [String: TemplateValue] = [:], partials: [String: String] = [:]) throws -> String {
+    private func render(_ source: String, _ context: TemplateObject = [:], partials: [String: String] = [:]) throws -> String {
         var templates = try partials.mapValues { source throws(TemplateSyntaxError) in try TemplateParser.parse(source) }
         templates["main"] = try TemplateParser.parse(source)
         return String(decoding: TemplateSet(templates).render("main", context: .object(context)) ?? [], as: UTF8.self)
@@ -24,7 +24,7 @@ struct TemplateEngineTests {
 
     @Test("variables: escaped, {{{ }}} and {{& }} as they are, missing ones empty, booleans and numbers as text")
     func variables() throws {
-        let context: [String: TemplateValue] = ["html": "<b>&\"'</b>", "yes": true, "count": 3]
+        let context: TemplateObject = ["html": "<b>&\"'</b>", "yes": true, "count": 3]
         #expect(
             try render("{{html}}|{{{html}}}|{{&html}}|{{ html }}", context)
                 == "&lt;b&gt;&amp;&quot;&#39;&lt;/b&gt;|<b>&\"'</b>|<b>&\"'</b>|&lt;b&gt;&amp;&quot;&#39;&lt;/b&gt;"
@@ -35,14 +35,14 @@ struct TemplateEngineTests {
 
     @Test("null shows as nothing, skips a section, shows an inverted one, and hides the same name in outer sections")
     func null() throws {
-        let context: [String: TemplateValue] = ["none": .null, "name": "outer", "inner": ["name": .null]]
+        let context: TemplateObject = ["none": .null, "name": "outer", "inner": ["name": .null]]
         #expect(try render("[{{none}}][{{{none}}}][{{#none}}x{{/none}}][{{^none}}y{{/none}}]", context) == "[][][][y]")
         #expect(try render("{{#inner}}[{{name}}]{{/inner}}", context) == "[]")
     }
 
     @Test("dotted names look up the first part outwards and the rest inside it; a broken chain is empty")
     func dottedNames() throws {
-        let context: [String: TemplateValue] = ["t": ["hello": "Hej"], "a": ["b": ["c": "deep"]], "inner": ["x": 1]]
+        let context: TemplateObject = ["t": ["hello": "Hej"], "a": ["b": ["c": "deep"]], "inner": ["x": 1]]
         #expect(try render("{{t.hello}} {{a.b.c}}", context) == "Hej deep")
         #expect(try render("{{#inner}}{{t.hello}}{{/inner}}", context) == "Hej")
         #expect(try render("[{{a.missing.c}}][{{t.hello.more}}]", context) == "[][]")
@@ -52,7 +52,7 @@ struct TemplateEngineTests {
 
     @Test("sections: lists repeat with each item, false and empty lists skip, true shows, objects and strings are pushed")
     func sections() throws {
-        let context: [String: TemplateValue] = [
+        let context: TemplateObject = [
             "items": [["name": "a"], ["name": "b"]], "empty": [], "no": false, "yes": true, "person": ["name": "Ann"],
             "words": ["x", "y"], "name": "outer", "text": "",
         ]
@@ -67,7 +67,7 @@ struct TemplateEngineTests {
 
     @Test("inverted sections show for missing values, false and empty lists only")
     func invertedSections() throws {
-        let context: [String: TemplateValue] = ["empty": [], "no": false, "yes": true, "items": ["a"], "text": ""]
+        let context: TemplateObject = ["empty": [], "no": false, "yes": true, "items": ["a"], "text": ""]
         #expect(try render("{{^missing}}a{{/missing}}{{^no}}b{{/no}}{{^empty}}c{{/empty}}", context) == "abc")
         #expect(try render("[{{^yes}}x{{/yes}}{{^items}}x{{/items}}{{^text}}x{{/text}}]", context) == "[]")
     }
@@ -99,7 +99,7 @@ struct TemplateEngineTests {
     @Test("a standalone partial's indentation goes in front of the lines of its source, not of the values shown in them")
     func partialIndentationFollowsSourceLines() throws {
         let partials = ["shown": "<p>\n{{text}}\n</p>\n", "outer": "{{#yes}}\n{{text}}\n{{/yes}}\n  {{> shown}}\n", "first": "{{text}}|\n"]
-        let context: [String: TemplateValue] = ["text": "a\nb", "yes": true]
+        let context: TemplateObject = ["text": "a\nb", "yes": true]
         #expect(try render("  {{> shown}}\nend", context, partials: partials) == "  <p>\n  a\nb\n  </p>\nend")
         #expect(try render("  {{> first}}", context, partials: partials) == "  a\nb|\n", "a line beginning with a tag is indented")
         #expect(try render("- {{> first}}", context, partials: partials) == "- a\nb|\n", "an inline partial is not indented")

@@ -11,7 +11,7 @@ extension TemplateValue {
         case .number: self = .string(json.scalarText ?? "")
         case .string(let value): self = .string(value)
         case .array(let elements): self = .list(elements.map(TemplateValue.init(json:)))
-        case .object(let members): self = .object(members.mapValues(TemplateValue.init(json:)))
+        case .object(let members): self = .object(TemplateObject(members.mapValues(TemplateValue.init(json:))))
         }
     }
 }

@@ -1,12 +1,12 @@
-/// A value a template shows: the pages' contexts are built from these, so that a name is looked up in a dictionary
-/// and a value's kind is known without casts. Literals build them directly (`["title": "Sign in", "hasLogo": false]`).
+/// A value a template shows: the pages' contexts are built from these, so that a name is looked up in an object
+/// (``TemplateObject``) and a value's kind is known without casts. Literals build them directly (`["title": "Sign in", "hasLogo": false]`).
 /// Numbers are held as their text (`3` is `.string("3")`). Contexts are data only: there is no case for a function, so
 /// Mustache's optional lambdas cannot occur.
 enum TemplateValue: Sendable, Equatable {
     case string(String)
     case bool(Bool)
     case list([TemplateValue])
-    case object([String: TemplateValue])
+    case object(TemplateObject)
     /// No value (JSON's `null`): shows as nothing and skips a section, but, unlike a missing name, stops the lookup
     /// of its name in outer sections.
     case null
@@ -23,7 +23,7 @@ enum TemplateValue: Sendable, Equatable {
     }
 
     /// A list of objects (the usual shape of a section that repeats).
-    static func list(_ objects: [[String: TemplateValue]]) -> TemplateValue {
+    static func list(_ objects: [TemplateObject]) -> TemplateValue {
         .list(objects.map(TemplateValue.object))
     }
 
@@ -50,5 +50,5 @@ extension TemplateValue: ExpressibleByArrayLiteral {
 }
 
 extension TemplateValue: ExpressibleByDictionaryLiteral {
-    init(dictionaryLiteral elements: (String, TemplateValue)...) { self = .object(Dictionary(elements) { _, last in last }) }
+    init(dictionaryLiteral elements: (String, TemplateValue)...) { self = .object(TemplateObject(literal: elements)) }
 }
