@@ -146,13 +146,15 @@ struct BenchmarkScriptTests {
             #expect(rate.memory.gateways == 1 && rate.postgres.gateways == 2)
             #expect(rate.memory.sign_ins_per_second > 0 && rate.postgres.sign_ins_per_second > 0)
             #expect(rate.memory.failures == 0 && rate.postgres.failures == 0)
-            // What a sign-in cost the machine's CPU in each variant, by process, and the ceiling that puts on the ratio.
+            // What a sign-in cost the machine's CPU in each variant, by process, and the ceiling that puts on the ratio. The
+            // processes' CPU is read in clock ticks (10 ms), which a tiny run's second may not reach; the machine's (every
+            // core's) and the browsers' (wait4) always do.
             for variant in [rate.memory, rate.postgres] {
                 let cpu = variant.cpu_ms_per_sign_in
-                #expect(["machine", "gateways", "server", "upstream", "browsers", "rest", "machine_busy"].allSatisfy { cpu[$0] != nil })
-                #expect((cpu["gateways"] ?? 0) > 0 && (cpu["upstream"] ?? 0) > 0 && (cpu["browsers"] ?? 0) > 0)
+                #expect(["gateways", "server", "upstream", "rest"].allSatisfy { cpu[$0] != nil }, "\(cpu)")
+                #expect(["gateways", "server", "upstream"].allSatisfy { (cpu[$0] ?? -1) >= 0 }, "\(cpu)")
+                #expect((cpu["machine"] ?? 0) > 0 && (cpu["browsers"] ?? 0) > 0 && (cpu["machine_busy"] ?? 0) > 0, "\(cpu)")
             }
-            #expect((rate.postgres.cpu_ms_per_sign_in["server"] ?? 0) > 0)
             #expect(rate.cpu_ceiling_ratio > 0 && table.contains("the rate ratio cannot exceed the ratio of those costs"))
             #expect(table.contains("| step | memory median (ms) | PostgreSQL median (ms) | added median (ms) | added p99 (ms) |"))
             // The storage layer alone: three statements a round, each timed, their sum the step (the claim and the save a post's).
