@@ -54,21 +54,21 @@ struct SignInsCommand: AsyncParsableCommand {
                 var gateway: [Duration] = []
                 var cpu = RoundCPU()
                 for variant in directFirst ? [true, false] : [false, true] {
-                    let before = cpuNow()
+                    let before = cpuBefore()
                     if variant {
                         direct = try await DirectSignIn(flow: client.makeFlow()).run()
-                        cpu.direct = cpuNow() - before
+                        cpu.direct = cpuAfter() - before
                     } else {
                         var formFinding = Duration.zero
                         gateway = try await browser.run(formFindingCPU: &formFinding)
-                        cpu.gateway = cpuNow() - before
+                        cpu.gateway = cpuAfter() - before
                         // The browser's reading of the pages is outside the timings; so is its CPU.
                         cpu.gateway.clientMicroseconds -= SignInTimings.microseconds(formFinding)
                     }
                 }
-                let before = cpuNow()
+                let before = cpuBefore()
                 let exchange = try await ContinuousClock().measure { try await browser.healthCheck() }
-                cpu.exchange = cpuNow() - before
+                cpu.exchange = cpuAfter() - before
                 if round >= warmupRounds { results.append(direct: direct, gateway: gateway, exchange: exchange, cpu: cpu) }
             }
         } catch {
@@ -81,8 +81,16 @@ struct SignInsCommand: AsyncParsableCommand {
         try results.write(to: URL(fileURLWithPath: output))
     }
 
-    /// This process's CPU time so far, and the gateway's when its process id is given.
-    private func cpuNow() -> CPUReading {
-        CPUReading(client: ProcessCPUTime.now(), gateway: gatewayPID.flatMap { OtherProcessCPUTime(pid: $0).now() })
+    /// The CPU times before a part of a round: the gateway's first, this process's last, so that reading the gateway's
+    /// (this process's work) is not counted in the part.
+    private func cpuBefore() -> CPUReading {
+        let gateway = gatewayPID.flatMap { OtherProcessCPUTime(pid: $0).now() }
+        return CPUReading(client: ProcessCPUTime.now(), gateway: gateway)
+    }
+
+    /// The CPU times after a part of a round: this process's first, the gateway's last (see ``cpuBefore()``).
+    private func cpuAfter() -> CPUReading {
+        let client = ProcessCPUTime.now()
+        return CPUReading(client: client, gateway: gatewayPID.flatMap { OtherProcessCPUTime(pid: $0).now() })
     }
 }
