@@ -1,6 +1,4 @@
 import ArgumentParser
-import NIOCore
-import NIOPosix
 
 /// The load driver of the macro benchmark (`scripts/benchmark` runs it): sign-ins driven directly with the HAAPI
 /// library and through the gateway as a browser, browser sign-ins through several gateways in turn, sign-ins per second
@@ -16,11 +14,4 @@ struct BenchmarkDriverCommand: AsyncParsableCommand {
             StartDevicesCommand.self, DevicePollsCommand.self,
         ]
     )
-
-    /// Runs the subcommand with its tasks on NIO's event loops, as the gateway runs its own (`HAAPIGatewayCommand.main`),
-    /// so that the storage layer's statements cost here what they cost there.
-    static func main() async {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        await main(nil)
-    }
 }

@@ -1,7 +1,5 @@
 import ArgumentParser
 import HAAPIGateway
-import NIOCore
-import NIOPosix
 
 @main
 struct HAAPIGatewayCommand: AsyncParsableCommand {
@@ -21,12 +19,12 @@ struct HAAPIGatewayCommand: AsyncParsableCommand {
     /// Runs the command the arguments name; run as `docker-credential-haapi-gateway` (a symlink Docker finds by its
     /// `credHelpers` entry), the arguments are `docker-credential`'s.
     ///
-    /// First, Swift concurrency's tasks are made to run on NIO's event loop threads (the ones the HTTP server, the HTTP
-    /// client and the PostgreSQL client already share), so that a request's task and its I/O meet on one thread instead
-    /// of handing every read and write between two pools: an A/B of release builds measured 0.25 ms less per step and
-    /// 22 % less CPU with the memory store, 0.5 ms and 19 % with PostgreSQL (docs/performance.md).
+    /// Swift concurrency's tasks run on Swift's own pool. Running them on NIO's event loops instead
+    /// (`NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor`) measured 0.25 ms less a
+    /// step, but a `login` then hung once after its sign-in: an event loop thread blocked for good on a lock of
+    /// swift-async-algorithms' `merge` (docs/performance.md, "What issue #43 changed"); it stays out until that is
+    /// understood.
     static func main() async {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         await main(DockerCredentialInvocation.arguments(CommandLine.arguments))
     }
 }
