@@ -2,8 +2,9 @@ import Foundation
 
 /// The CPU time another process (the gateway) has used so far, all its threads, to the nanosecond: the sum of each of
 /// its threads' time on a CPU in `/proc/PID/task/*/schedstat` (Linux). `/proc/PID/stat` counts in clock ticks (10 ms),
-/// too coarse for one sign-in. Threads that ended between two readings drop out of the second one; the gateway's
-/// threads (its event loops, its thread pool) live as long as it does.
+/// too coarse for one sign-in. A thread that ended between two readings drops out of the second one (an idle worker of
+/// Swift's pool may end): that part's figure then falls short, which the medians of many rounds the benchmark reports
+/// pass over.
 struct OtherProcessCPUTime: Sendable {
     let pid: Int32
 
