@@ -98,8 +98,19 @@ package struct JSONWriter: Sendable {
         guard value.isFinite else {
             throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "\(value) is not a JSON number"))
         }
+        anyNumber(value)
+    }
+
+    /// Writes any number, one that is not finite as text that ``JSONParser`` reads back alike: an infinity as `±1e999`
+    /// (as `1e999` parses), NaN, which no parsed JSON holds, as `null` (``JSONValue/jsonText``, which never fails).
+    /// - Parameter value: The number.
+    mutating func anyNumber(_ value: Double) {
         separate()
-        if value.rounded() == value, abs(value) < 9.0e15 {
+        if value.isNaN {
+            bytes.append(contentsOf: "null".utf8)
+        } else if value.isInfinite {
+            bytes.append(contentsOf: (value < 0 ? "-1e999" : "1e999").utf8)
+        } else if value.rounded() == value, abs(value) < 9.0e15 {
             bytes.append(contentsOf: String(Int64(value)).utf8)
         } else {
             bytes.append(contentsOf: value.description.utf8)
@@ -119,20 +130,35 @@ package struct JSONWriter: Sendable {
     /// - Parameter value: The value.
     /// - Throws: `EncodingError.invalidValue` for a number that is not finite.
     package mutating func value(_ value: JSONValue) throws(EncodingError) {
+        try write(value) { (writer, number) throws(EncodingError) in try writer.number(number) }
+    }
+
+    /// Writes any JSON value, an object's members in sorted order, a number that is not finite as ``anyNumber(_:)``
+    /// writes it.
+    /// - Parameter value: The value.
+    mutating func anyValue(_ value: JSONValue) {
+        write(value) { writer, number in writer.anyNumber(number) }
+    }
+
+    /// Writes `value`, its numbers through `writeNumber`.
+    private mutating func write<Failure: Error>(
+        _ value: JSONValue,
+        numbers writeNumber: (inout JSONWriter, Double) throws(Failure) -> Void
+    ) throws(Failure) {
         switch value {
         case .null: null()
         case .bool(let flag): bool(flag)
-        case .number(let number): try self.number(number)
+        case .number(let number): try writeNumber(&self, number)
         case .string(let text): string(text)
         case .array(let elements):
             beginArray()
-            for element in elements { try self.value(element) }
+            for element in elements { try write(element, numbers: writeNumber) }
             endArray()
         case .object(let members):
             beginObject()
             for name in members.keys.sorted() {
                 key(name)
-                try self.value(members[name] ?? .null)
+                try write(members[name] ?? .null, numbers: writeNumber)
             }
             endObject()
         }
