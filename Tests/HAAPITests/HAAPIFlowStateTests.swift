@@ -214,6 +214,33 @@ struct HAAPIFlowStateTests {
         }
     }
 
+    @Test("a restored flow saves its key as the text it was restored from (a SEC1 key stays SEC1), a new flow the same text each time")
+    func restoredFlowKeepsItsKeyText() async throws {
+        try await ScriptedUpstream.run(Self.handler) { base, _ in
+            let (saved, publicJWK) = try await Self.savedAtLoginForm(base)
+            let client = try await Up.client(base)
+            defer { Task { try? await client.shutdown() } }
+            // The same key as SEC1 (`EC PRIVATE KEY`, RFC 5915), which a state written elsewhere may hold.
+            let key = try DPoPKey(pem: saved.dpopPrivateKeyPEM).privateKey
+            let der: [UInt8] =
+                [0x30, 0x77, 0x02, 0x01, 0x01, 0x04, 0x20] + Array(key.rawRepresentation)
+                + [0xA0, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07, 0xA1, 0x44, 0x03, 0x42, 0x00]
+                + Array(key.publicKey.x963Representation)
+            let body = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+            var sec1 = saved
+            sec1.dpopPrivateKeyPEM = "-----BEGIN EC PRIVATE KEY-----\n\(body)\n-----END EC PRIVATE KEY-----"
+            let restored = try client.restoreFlow(sec1)
+            #expect(restored.dpopPublicJWK == publicJWK)
+            #expect(await restored.exportState().dpopPrivateKeyPEM == sec1.dpopPrivateKeyPEM)
+
+            let fresh = client.makeFlow()
+            let first = await fresh.exportState().dpopPrivateKeyPEM
+            #expect(first.hasPrefix("-----BEGIN PRIVATE KEY-----"))
+            #expect(await fresh.exportState().dpopPrivateKeyPEM == first)
+            #expect(try DPoPKey(pem: first).publicJWK == fresh.dpopPublicJWK)
+        }
+    }
+
     @Test("printing a state, or its token and cookies, shows no key, token, verifier, nonce, session id or cookie value")
     func printingShowsNoSecret() async throws {
         try await ScriptedUpstream.run(Self.handler) { base, _ in

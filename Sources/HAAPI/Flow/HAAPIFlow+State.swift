@@ -41,11 +41,13 @@ extension HAAPIFlow {
                 expiresAt: Date(timeIntervalSince1970: expiry)
             )
         }
+        let keyPEM = dpopKeyPEM ?? dpopKey.privateKeyPEM
+        dpopKeyPEM = keyPEM
         return HAAPIFlowState(
             formatVersion: HAAPIFlowState.currentFormatVersion,
             clientID: context.configuration.clientID,
             upstreamOrigin: OriginGuard.origin(of: context.configuration.baseURL),
-            dpopPrivateKeyPEM: dpopKey.privateKeyPEM,
+            dpopPrivateKeyPEM: keyPEM,
             haapiToken: token,
             sessionID: sessionID,
             dpopNonce: dpopNonce,

@@ -6,6 +6,9 @@ import Logging
 public actor HAAPIFlow {
     let context: HAAPIClientContext
     let dpopKey: DPoPKey
+    /// The DPoP key as the PEM text a saved state holds: the text it was restored from, or the one its first export
+    /// wrote (a PEM of the key cost about 1 % of a PostgreSQL-store gateway's CPU when made again on every save).
+    var dpopKeyPEM: String?
     let pkce: PKCE
     let state: String
     let oidcNonce: String?
@@ -61,6 +64,7 @@ public actor HAAPIFlow {
     init(context: HAAPIClientContext, restoring saved: HAAPIFlowState, dpopKey: DPoPKey, currentStep: Representation?, lastSubmittedAction: Action?) {
         self.context = context
         self.dpopKey = dpopKey
+        self.dpopKeyPEM = saved.dpopPrivateKeyPEM
         self.pkce = PKCE(verifier: saved.codeVerifier)
         self.state = saved.oauthState
         self.scopes = saved.scopes
