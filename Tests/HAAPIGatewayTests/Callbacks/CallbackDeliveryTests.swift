@@ -205,16 +205,20 @@ struct CallbackDeliveryTests {
         let slow = BlockingSink(name: "receiver")
         let dispatcher = CallbackDispatcher(
             sinks: .fixed([slow]),
-            settings: .fixed(CallbackDeliverySettings(handOverSeconds: 5)),
+            // Longer than this test takes on any machine, so that only a shutdown that does not wait fails it: the
+            // shutdown ends as soon as the sink accepted. With 5 s, a full run of the suite on two cores once kept the
+            // releasing task below from running before the shutdown gave up.
+            settings: .fixed(CallbackDeliverySettings(handOverSeconds: 120)),
             logger: Logger(label: "t"),
             journal: SpoolJournal(path: spool, metrics: nil, logger: Logger(label: "t"))
         )
         let handedOver = Task { await dispatcher.deliver(.cancelled) }
         while slow.attemptsStarted.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-        // The sink accepts while the shutdown waits; the process exits as soon as the shutdown is done, so that is when
-        // the spool must already be right.
+        // The sink accepts while the shutdown waits (it counts the delivery as pending); the process exits as soon as the
+        // shutdown is done, so that is when the spool must already be right.
         Task {
-            try await Task.sleep(for: .milliseconds(200))
+            let giveUp = ContinuousClock.now + .seconds(120)
+            while dispatcher.stopReport == nil, ContinuousClock.now < giveUp { try await Task.sleep(for: .milliseconds(10)) }
             slow.release()
         }
         await dispatcher.flushAtShutdown()

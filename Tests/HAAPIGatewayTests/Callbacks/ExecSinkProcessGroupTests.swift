@@ -17,9 +17,11 @@ import Darwin
 @Suite("Exec callback sink: the program's process group")
 struct ExecSinkProcessGroupTests {
     /// A receiver that accepts at once (writing `delivered-PID`) once the file `ok` exists; before that it starts a
-    /// background child that delivers 10 s later (`delivered-late-PID`), writes its own and that child's PIDs to
-    /// `pids`, and hangs. (10 s: a test process whose few threads are busy with the suites beside it may take seconds to
-    /// act; the late delivery must not come first for that.)
+    /// background child that delivers (`delivered-late-PID`) once the file `late` exists, writes its own and that
+    /// child's PIDs to `pids`, and hangs. The test makes `late` only after the attempt ended: a child still alive then
+    /// delivers, whatever the time the test process, busy with the suites beside it, took to get there (a child that
+    /// delivered 10 s after it started did so once before a loaded test process had ended the attempt); one the test
+    /// never lets deliver gives up after about 2 minutes.
     private struct Receiver {
         let directory: URL
         let program: URL
@@ -32,7 +34,8 @@ struct ExecSinkProcessGroupTests {
             try """
             #!/bin/sh
             if [ -f '\(path)/ok' ]; then cat > '\(path)/delivered-'$$; exit 0; fi
-            ( sleep 10; cat > '\(path)/delivered-late-'$$ ) &
+            ( i=0; while [ ! -f '\(path)/late' ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+              if [ -f '\(path)/late' ]; then cat > '\(path)/delivered-late-'$$; fi ) &
             echo $$ $! > '\(path)/pids.tmp'; mv '\(path)/pids.tmp' '\(path)/pids'
             sleep 30
             """.write(to: program, atomically: true, encoding: .utf8)
@@ -56,6 +59,12 @@ struct ExecSinkProcessGroupTests {
         }
 
         func accept() throws { try Data().write(to: directory.appendingPathComponent("ok")) }
+
+        /// Lets a background child still alive deliver late, and waits long enough for one to do so.
+        func allowLateDelivery() async throws {
+            try Data().write(to: directory.appendingPathComponent("late"))
+            try await Task.sleep(for: .seconds(3))
+        }
 
         func remove() { try? FileManager.default.removeItem(at: directory) }
     }
@@ -95,7 +104,7 @@ struct ExecSinkProcessGroupTests {
         if case .success? = ended { Issue.record("a cancelled attempt is not a delivery") }
         #expect(await ProcessGroups.waitUntilGone([pids.program, pids.background], within: .seconds(5)), "nothing of the program's group runs")
         #expect(ProcessGroups.members(of: pids.program).isEmpty)
-        try await Task.sleep(for: .seconds(10))
+        try await receiver.allowLateDelivery()
         #expect(receiver.deliveries.isEmpty, "the background child never delivered")
     }
 
@@ -110,7 +119,7 @@ struct ExecSinkProcessGroupTests {
         #expect(ended != nil, "the attempt ended soon after its time limit")
         if case .success? = ended { Issue.record("a program ended at its time limit did not deliver") }
         #expect(await ProcessGroups.waitUntilGone([pids.program, pids.background], within: .seconds(5)), "nothing of the program's group runs")
-        try await Task.sleep(for: .seconds(10))
+        try await receiver.allowLateDelivery()
         #expect(receiver.deliveries.isEmpty, "the background child never delivered")
     }
 
@@ -147,8 +156,7 @@ struct ExecSinkProcessGroupTests {
         )
         await after.start()
         await after.drained()
-        // Past the moment the background child of the first attempt would have delivered.
-        try await Task.sleep(for: .seconds(10))
+        try await receiver.allowLateDelivery()
         #expect(receiver.deliveries.count == 1, "delivered once, by the second start only: \(receiver.deliveries)")
         #expect(receiver.deliveries.allSatisfy { !$0.hasPrefix("delivered-late-") })
     }
