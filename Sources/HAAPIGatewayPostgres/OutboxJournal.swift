@@ -66,6 +66,11 @@ actor OutboxJournal: CallbackJournal {
         return await keep(entries, firstTime: true, ending: note)
     }
 
+    /// A device's approval kept them, claimed under this replica's name: its shutdown releases that claim too.
+    func adopt(_ entries: [CallbackEntry]) async {
+        if !entries.isEmpty { everClaimed = true }
+    }
+
     private func keep(_ entries: [CallbackEntry], firstTime: Bool, ending: SignInOutcomeNote?) async -> (kept: Set<String>, earlier: String?) {
         guard !entries.isEmpty else { return ([], nil) }
         let earlier: String?

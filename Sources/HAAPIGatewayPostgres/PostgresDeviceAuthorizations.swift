@@ -27,11 +27,15 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
     private let settings: SettingsSource<DeviceSettings>
     /// The keys of the user code HMACs, one per session encryption key, the sealing key's first.
     private let userCodeKeys: [Data]
+    /// The callback outbox of the same database, which an approval adds its sign-in's outcome to in the same statement
+    /// (``approve(reference:tokens:keepingOutcome:)``); nil: approvals add nothing (the dispatcher keeps the outcome).
+    private let outbox: CallbackOutbox?
 
-    init(database: PostgresDatabase, settings: SettingsSource<DeviceSettings>, logger: Logger) {
+    init(database: PostgresDatabase, settings: SettingsSource<DeviceSettings>, outbox: CallbackOutbox? = nil, logger: Logger) {
         self.database = database
         self.logger = logger
         self.settings = settings
+        self.outbox = outbox
         self.userCodeKeys = HMACToken.keys(for: "device user codes", derivedFrom: database.cipher)
     }
 
@@ -147,12 +151,9 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
     }
 
     func approve(reference: String, tokens: OAuthTokens) async throws(GatewayError) -> Bool {
-        guard let document = try? JSONEncoder().encode(DeviceTokensDocument(tokens: tokens)) else {
-            throw GatewayError(.internalError, "a device's tokens could not be encoded for the database")
-        }
         var bindings = clockBindings()
         bindings.append(reference)
-        bindings.append(ByteBuffer(bytes: database.cipher.seal(Array(document), table: Self.table, rowID: reference)))
+        bindings.append(ByteBuffer(bytes: try sealed(tokens, reference: reference)))
         let approve = statement(
             """
             UPDATE haapi_gateway_device_authorizations SET state = 'approved', tokens = $3
@@ -162,6 +163,36 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             bindings
         )
         return try await run("hand tokens to a device", approve, { try await $0.decode(Int32.self).first { _ in true } }) != nil
+    }
+
+    /// With the outbox, the approval and the outcome's deliveries (claimed by this replica for their first attempt, as
+    /// the dispatcher's journal claims them) are one statement (``PostgresOutbox/approveDevice(reference:sealedTokens:adding:claimingFor:ending:)``).
+    func approve(reference: String, tokens: OAuthTokens, keepingOutcome entries: [CallbackEntry]) async throws(GatewayError) -> DeviceApproval {
+        guard let outbox, let first = entries.first, let signIn = first.delivery.signIn, first.delivery.outcome == "success" else {
+            return DeviceApproval(approved: try await approve(reference: reference, tokens: tokens), outcomeKept: false)
+        }
+        let sealedTokens = try sealed(tokens, reference: reference)
+        do throws(PostgresStorageError) {
+            let (approved, _) = try await outbox.table.approveDevice(
+                reference: reference,
+                sealedTokens: sealedTokens,
+                adding: entries.map(\.outboxDelivery),
+                claimingFor: outbox.attemptLease,
+                ending: SignInOutcomeNote(signIn: signIn, outcome: first.delivery.outcome)
+            )
+            return DeviceApproval(approved: approved, outcomeKept: approved)
+        } catch {
+            logger.warning("device database failed", metadata: ["operation": "hand tokens to a device", "error": "\(error.message)"])
+            throw Self.unavailable
+        }
+    }
+
+    /// The tokens' document, sealed for the row `reference`.
+    private func sealed(_ tokens: OAuthTokens, reference: String) throws(GatewayError) -> [UInt8] {
+        guard let document = try? JSONEncoder().encode(DeviceTokensDocument(tokens: tokens)) else {
+            throw GatewayError(.internalError, "a device's tokens could not be encoded for the database")
+        }
+        return database.cipher.seal(Array(document), table: Self.table, rowID: reference)
     }
 
     func deny(reference: String) async throws(GatewayError) {

@@ -80,7 +80,48 @@ package final class PostgresOutbox: Sendable {
         claimingFor lease: Duration?,
         ending: SignInOutcomeNote? = nil
     ) async throws(PostgresStorageError) -> String? {
-        guard let first = deliveries.first else { return nil }
+        guard !deliveries.isEmpty else { return nil }
+        let query = PostgresQuery(
+            unsafeSQL: Self.enqueueStatement(approvingDevice: false),
+            binds: bindings(deliveries, claimingFor: lease, ending: ending)
+        )
+        return try await database.perform("add callback deliveries") { client in
+            try await client.query(query).decode((Bool, String?).self).first { _ in true }?.1
+        }
+    }
+
+    /// Approves a device's sign-in (its tokens wait for its next poll, as ``PostgresDeviceAuthorizations`` approves one)
+    /// and adds the deliveries of that sign-in's `success` outcome, in one statement: both or neither. A replica killed
+    /// between an approval and the ``enqueue(_:claimingFor:ending:)`` after it left a device with tokens and the sinks
+    /// without its outcome; now the deliveries are added only when the approval is made, claimed by this replica as
+    /// `enqueue` claims them, and another replica delivers them once that claim's lease has ended.
+    /// - Parameters:
+    ///   - reference: The device authorization's reference.
+    ///   - sealedTokens: The tokens' document, sealed for that row.
+    ///   - deliveries: The outcome's deliveries.
+    ///   - lease: How long they are claimed by this replica.
+    ///   - ending: The sign-in and its outcome (`success`).
+    /// - Returns: Whether the device was approved (false: its code expired, or was decided otherwise; nothing was added),
+    ///   and the outcome the sign-in had before when it had one.
+    package func approveDevice(
+        reference: String,
+        sealedTokens: [UInt8],
+        adding deliveries: [OutboxDelivery],
+        claimingFor lease: Duration,
+        ending: SignInOutcomeNote
+    ) async throws(PostgresStorageError) -> (approved: Bool, earlier: String?) {
+        var bindings = bindings(deliveries, claimingFor: lease, ending: ending)
+        bindings.append(reference)
+        bindings.append(ByteBuffer(bytes: sealedTokens))
+        let query = PostgresQuery(unsafeSQL: Self.enqueueStatement(approvingDevice: true), binds: bindings)
+        let row = try await database.perform("hand tokens to a device and add its outcome's callback deliveries") { client in
+            try await client.query(query).decode((Bool, String?).self).first { _ in true }
+        }
+        return (row?.0 ?? false, row?.1)
+    }
+
+    /// `$1`–`$11` of ``enqueueStatement(approvingDevice:)``.
+    private func bindings(_ deliveries: [OutboxDelivery], claimingFor lease: Duration?, ending: SignInOutcomeNote?) -> PostgresBindings {
         var bindings = PostgresBindings()
         bindings.append(deliveries.map(\.id))
         bindings.append(deliveries.map(\.sink))
@@ -94,34 +135,45 @@ package final class PostgresOutbox: Sendable {
         bindings.append(deliveries.map { Int32(clamping: $0.attemptsMade) })
         bindings.append(ending?.signIn)
         bindings.append(ending?.outcome)
-        bindings.append(first.id)
-        // The note's upsert returns the row as it stands: ours when its delivery id is this one's.
-        let query = PostgresQuery(
-            unsafeSQL: """
-                WITH t AS (SELECT COALESCE($7::timestamptz, now()) AS now),
-                noted AS (
-                    INSERT INTO haapi_gateway_sign_in_outcomes AS o (sign_in, outcome, delivery_id, recorded_at)
-                    SELECT $9::text, $10::text, $11::text, t.now FROM t WHERE $9::text IS NOT NULL
-                    ON CONFLICT (sign_in) DO UPDATE SET sign_in = o.sign_in
-                    RETURNING o.outcome, o.delivery_id = $11::text AS ours
-                ),
-                added AS (
-                    INSERT INTO haapi_gateway_outbox
-                        (delivery_id, sink, outcome, document, attempts, created_at, next_attempt_at, claimed_by, claimed_until)
-                    SELECT d.id, d.sink, d.outcome, d.document, d.made + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END, t.now, t.now,
-                           $5::text, t.now + $6::float8 * interval '1 second'
-                    FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[], $8::int4[]) AS d(id, sink, outcome, document, made), t
-                    WHERE $9::text IS NULL OR $10::text = 'success' OR EXISTS (SELECT 1 FROM noted WHERE ours)
-                    ON CONFLICT (delivery_id, sink) DO NOTHING
-                    RETURNING 1
-                )
-                SELECT outcome FROM noted WHERE NOT ours
-                """,
-            binds: bindings
-        )
-        return try await database.perform("add callback deliveries") { client in
-            try await client.query(query).decode(String.self).first { _ in true }
-        }
+        bindings.append(deliveries.first?.id)
+        return bindings
+    }
+
+    /// Adds deliveries and notes a sign-in's outcome (``enqueue(_:claimingFor:ending:)``); approving a device too
+    /// (``approveDevice(reference:sealedTokens:adding:claimingFor:ending:)``, its reference `$12` and sealed tokens `$13`),
+    /// when it does not, nothing is added or noted. The row it answers: whether the device was approved (true when no
+    /// device is), and the outcome noted before when there was one. The note's upsert returns the row as it stands: ours
+    /// when its delivery id is this one's.
+    private static func enqueueStatement(approvingDevice: Bool) -> String {
+        let approval = """
+            approved AS (
+                UPDATE \(PostgresSchema.deviceAuthorizationsTable) SET state = 'approved', tokens = $13::bytea
+                WHERE reference = $12::text AND state = 'signing_in' AND expires_at > (SELECT now FROM t)
+                RETURNING 1
+            ),
+            """
+        let onlyIfApproved = approvingDevice ? " AND EXISTS (SELECT 1 FROM approved)" : ""
+        return """
+            WITH t AS (SELECT COALESCE($7::timestamptz, now()) AS now),
+            \(approvingDevice ? approval : "")
+            noted AS (
+                INSERT INTO haapi_gateway_sign_in_outcomes AS o (sign_in, outcome, delivery_id, recorded_at)
+                SELECT $9::text, $10::text, $11::text, t.now FROM t WHERE $9::text IS NOT NULL\(onlyIfApproved)
+                ON CONFLICT (sign_in) DO UPDATE SET sign_in = o.sign_in
+                RETURNING o.outcome, o.delivery_id = $11::text AS ours
+            ),
+            added AS (
+                INSERT INTO haapi_gateway_outbox
+                    (delivery_id, sink, outcome, document, attempts, created_at, next_attempt_at, claimed_by, claimed_until)
+                SELECT d.id, d.sink, d.outcome, d.document, d.made + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END, t.now, t.now,
+                       $5::text, t.now + $6::float8 * interval '1 second'
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[], $8::int4[]) AS d(id, sink, outcome, document, made), t
+                WHERE ($9::text IS NULL OR $10::text = 'success' OR EXISTS (SELECT 1 FROM noted WHERE ours))\(onlyIfApproved)
+                ON CONFLICT (delivery_id, sink) DO NOTHING
+                RETURNING 1
+            )
+            SELECT \(approvingDevice ? "EXISTS (SELECT 1 FROM approved)" : "true"), (SELECT outcome FROM noted WHERE NOT ours LIMIT 1)
+            """
     }
 
     /// Claims up to `limit` deliveries that are due and that nobody holds (or whose holder's lease has ended), for the

@@ -9,6 +9,9 @@ import ServiceLifecycle
 struct PostgresStorage: GatewayStorage {
     /// The sessions' table and the database every store uses.
     let sessions: PostgresSessionStorage
+    /// The callback outbox: the dispatcher's journal, which device approvals add their outcome to in the same statement
+    /// (one owner, so that the deliveries an approval claims are this replica's journal's).
+    let outbox: CallbackOutbox
     /// The spool file a configuration may name, which the outbox replaces (said once, as a warning).
     let spoolFile: String?
     let logger: Logger
@@ -22,6 +25,7 @@ struct PostgresStorage: GatewayStorage {
         var options = PostgresDatabase.Options()
         options.synchronousCommit = settings.synchronousCommit
         sessions = PostgresSessionStorage(database: PostgresDatabase(url: settings.url, cipher: cipher, options: options, logger: logger))
+        outbox = CallbackOutbox(table: PostgresOutbox(database: sessions.database))
         self.spoolFile = spoolFile
         self.logger = logger
     }
@@ -37,7 +41,7 @@ struct PostgresStorage: GatewayStorage {
     }
 
     func deviceAuthorizations(settings: SettingsSource<DeviceSettings>) -> any DeviceAuthorizationStore {
-        PostgresDeviceAuthorizations(database: database, settings: settings, logger: logger)
+        PostgresDeviceAuthorizations(database: database, settings: settings, outbox: outbox, logger: logger)
     }
 
     func userCodeAttempts(settings: SettingsSource<DeviceSettings>) -> any UserCodeAttemptLimiter {
@@ -59,7 +63,7 @@ struct PostgresStorage: GatewayStorage {
                 metadata: ["spoolFile": "\(spoolFile)"]
             )
         }
-        return OutboxJournal(CallbackOutbox(table: PostgresOutbox(database: database)), metrics: metrics, logger: logger)
+        return OutboxJournal(outbox, metrics: metrics, logger: logger)
     }
 
     var sharedKeys: SessionCipher? { database.cipher }

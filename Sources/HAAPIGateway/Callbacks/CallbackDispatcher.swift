@@ -76,12 +76,20 @@ package actor CallbackDispatcher {
     /// `cancelled` outcome of a sign-in that already had one (``CallbackJournal/keepOutcome(_:)``), and a sign-in has
     /// one outcome, so that one is not handed over.
     func hand(_ outcome: CompletionOutcome) async -> OutcomeHandOver {
+        guard let entries = prepare(outcome) else { return .retrying }
+        return await hand(entries, outcome: outcome, keptAlready: false)
+    }
+
+    /// The deliveries of `outcome`, one per sink, not kept or attempted yet: for a store that keeps them in the same
+    /// change as what the outcome reports (``DeviceAuthorizationStore/approve(reference:tokens:keepingOutcome:)``), before
+    /// ``hand(_:outcome:keptAlready:)``. Nil when the outcome could not be encoded (logged).
+    func prepare(_ outcome: CompletionOutcome) -> [CallbackEntry]? {
         let document: [UInt8]
         do {
             document = try outcome.encoded()
         } catch {
             logger.error("callback outcome could not be encoded", metadata: ["outcome": "\(outcome.outcome)"])
-            return .retrying
+            return nil
         }
         let delivery = CallbackDelivery(
             id: SecureToken.make(byteCount: 16),
@@ -93,7 +101,7 @@ package actor CallbackDispatcher {
         let settings = settings.current
         let sinks = self.sinks.current()
         let names = CallbackSinkSet.journalNames(of: sinks)
-        let entries = sinks.enumerated().map { index, sink in
+        return sinks.enumerated().map { index, sink in
             CallbackEntry(
                 key: "\(delivery.id)|\(index)",
                 sink: sink,
@@ -105,24 +113,40 @@ package actor CallbackDispatcher {
                 journalName: names[index]
             )
         }
+    }
+
+    /// Hands the deliveries ``prepare(_:)`` made of `outcome` to their sinks, as ``hand(_:)`` does; `keptAlready` when the
+    /// journal holds them already, claimed by this replica (kept with a device's approval): they are not kept again.
+    func hand(_ entries: [CallbackEntry], outcome: CompletionOutcome, keptAlready: Bool) async -> OutcomeHandOver {
         for entry in entries { inFlight[entry.key] = entry }
+        if keptAlready {
+            await journal.adopt(entries)
+            markJournaled(Set(entries.map(\.key)))
+            return await attemptNow(entries, outcome: outcome)
+        }
+        let signIn = entries.first?.delivery.signIn ?? ""
         let (kept, earlier) = await journal.keepOutcome(entries)
         if let earlier {
             guard outcome.outcome == "success" else {
                 for entry in entries { inFlight[entry.key] = nil }
                 logger.notice(
                     "this sign-in had an outcome already; this one is not handed over (a sign-in has one outcome)",
-                    metadata: ["signIn": "\(delivery.signIn ?? "")", "outcome": "\(outcome.outcome)", "earlier": "\(earlier)"]
+                    metadata: ["signIn": "\(signIn)", "outcome": "\(outcome.outcome)", "earlier": "\(earlier)"]
                 )
                 return .alreadyEnded(earlier)
             }
             logger.notice(
                 "this sign-in had an outcome already; a success is handed over all the same, so that no token is dropped",
-                metadata: ["signIn": "\(delivery.signIn ?? "")", "earlier": "\(earlier)"]
+                metadata: ["signIn": "\(signIn)", "earlier": "\(earlier)"]
             )
         }
         markJournaled(kept)
-        var wait = settings.pageWait
+        return await attemptNow(entries, outcome: outcome)
+    }
+
+    /// Attempts an outcome's deliveries in flight at once, waiting for them as long as the page may.
+    private func attemptNow(_ entries: [CallbackEntry], outcome: CompletionOutcome) async -> OutcomeHandOver {
+        var wait = settings.current.pageWait
         if let deadline = HAAPIDeadline.current { wait = min(wait, max(Self.leastHandOverWait, deadline - .now)) }
         let accepted = await attemptAll(entries.map(\.key), waitingAtMost: wait)
         await observer?(outcome)

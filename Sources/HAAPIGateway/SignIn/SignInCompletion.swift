@@ -10,13 +10,18 @@ import Logging
 struct SignInCompletion: Sendable {
     /// How a completion ended.
     enum Result: Sendable {
-        /// Signed in: the outcome the sinks get (for a device, without the tokens, which wait for its poll).
+        /// Signed in: the outcome the sinks get.
         case signedIn(CompletionOutcome, tokenType: String)
+        /// A device signed in: the tokens wait for its poll, and the sinks get the outcome (without them) as `deliveries`
+        /// (``CallbackDispatcher/prepare(_:)``), which the device store kept with its approval when `keptWithApproval`.
+        case handedToDevice(CompletionOutcome, deliveries: [CallbackEntry], keptWithApproval: Bool, tokenType: String)
         /// Not signed in: what the person is told, and the outcome's error.
         case failed(PageText, CompletionOutcome.Failure)
     }
 
     let flow: HAAPIFlow
+    /// Where the outcome goes: a device's is made here, to be kept with its approval.
+    let dispatcher: CallbackDispatcher
     let outcomeSettings: OutcomeSettings
     /// The device the sign-in is for, if any: it gets the tokens instead of the sinks.
     let device: DeviceSignIn?
@@ -63,10 +68,14 @@ struct SignInCompletion: Sendable {
         }
         let identity = await identity(of: tokens, idToken: idToken)
         guard let device else { return .signedIn(.success(tokens, signIn: signIn, identity: identity), tokenType: tokens.tokenType) }
-        // The device collects the tokens with its next poll; a code that expired meanwhile gets none.
-        switch await handOver(tokens, to: device) {
+        // The device collects the tokens with its next poll; a code that expired meanwhile gets none. The outcome's
+        // deliveries are kept with the approval where the store can (both, or neither, when the gateway is killed).
+        let signedIn = CompletionOutcome.handedToDevice(signIn: signIn, identity: identity)
+        let deliveries = await dispatcher.prepare(signedIn) ?? []
+        let approval = await handOver(tokens, to: device, keeping: deliveries)
+        switch approval?.approved {
         case true?:
-            return .signedIn(.handedToDevice(signIn: signIn, identity: identity), tokenType: tokens.tokenType)
+            return .handedToDevice(signedIn, deliveries: deliveries, keptWithApproval: approval?.outcomeKept == true, tokenType: tokens.tokenType)
         case false?:
             return .failed(
                 .gateway(.deviceCodeExpired),
@@ -137,13 +146,14 @@ struct SignInCompletion: Sendable {
         return identity
     }
 
-    /// Leaves the tokens for the device's next poll: true when they wait there, false when the code is no longer
-    /// waiting for them (expired, or decided otherwise), nil when the store could not be reached (a shared store's
-    /// database, tried up to three times within about two seconds, while the page's budget lasts).
-    private func handOver(_ tokens: OAuthTokens, to device: DeviceSignIn) async -> Bool? {
+    /// Leaves the tokens for the device's next poll, with the outcome's `deliveries` where the store keeps them: approved
+    /// when they wait there, not when the code is no longer waiting for them (expired, or decided otherwise), nil when
+    /// the store could not be reached (a shared store's database, tried up to three times within about two seconds,
+    /// while the page's budget lasts).
+    private func handOver(_ tokens: OAuthTokens, to device: DeviceSignIn, keeping deliveries: [CallbackEntry]) async -> DeviceApproval? {
         for pause in [Duration.milliseconds(250), .seconds(1), .zero] {
             do {
-                return try await device.store.approve(reference: device.reference, tokens: tokens)
+                return try await device.store.approve(reference: device.reference, tokens: tokens, keepingOutcome: deliveries)
             } catch {
                 // Tried again while the page's budget lasts.
                 let withinBudget = HAAPIDeadline.current.map { ContinuousClock.now + pause < $0 } ?? true

@@ -68,6 +68,7 @@ package actor SignInSession {
         self.logger = FlowLogger(logger, key: "flow", value: flowID)
         self.completion = SignInCompletion(
             flow: flow,
+            dispatcher: dispatcher,
             outcomeSettings: outcome,
             device: device,
             signIn: record.signIn,
@@ -325,6 +326,13 @@ package actor SignInSession {
             logger.info("sign-in completed", metadata: ["tokenType": "\(tokenType)"])
             record.deliveryDelayed = !(await dispatcher.deliver(outcome))
             // Counted once the outcome is recorded for the sinks: a process killed before that completed nothing anyone got.
+            metrics.flowEnded(.success)
+            return standing
+        case .handedToDevice(let outcome, let deliveries, let keptWithApproval, let tokenType):
+            record.end(as: .signedIn)
+            logger.info("sign-in completed", metadata: ["tokenType": "\(tokenType)"])
+            let handOver = await dispatcher.hand(deliveries, outcome: outcome, keptAlready: keptWithApproval)
+            record.deliveryDelayed = handOver == .retrying
             metrics.flowEnded(.success)
             return standing
         case .failed(let message, let failure):

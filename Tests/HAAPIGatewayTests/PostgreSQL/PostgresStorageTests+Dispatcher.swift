@@ -445,6 +445,106 @@ extension PostgresStorageTests {
             )
         }
 
+        @Test(
+            "a device's approval and its sign-in's success outcome are one statement: a replica killed right after it leaves the tokens to the device and the outcome to another replica; one that lives delivers it once; a refused approval adds nothing"
+        )
+        func deviceApprovalKeepsItsOutcome() async throws {
+            let database = try await StorageTestDatabase.make()
+            let clock = database.clock
+            let a = try await ReplicaPool(database, keys: [key], clock: clock)
+            let sinkA = ScriptedSink(name: Self.hook, steps: [])
+            let dispatcherA = Self.dispatcher(a, owner: "replica-a", sinks: [sinkA], settings: CallbackDeliverySettings(), lease: .seconds(10))
+            let outboxA = CallbackOutbox(
+                table: PostgresOutbox(database: a.database, owner: "replica-a"),
+                attemptLease: .seconds(10),
+                pollInterval: .seconds(1)
+            )
+            let storeA = PostgresDeviceAuthorizations(
+                database: a.database,
+                settings: .fixed(Devices.settings()),
+                outbox: outboxA,
+                logger: StorageTestDatabase.silent
+            )
+            func signingIn() async throws -> (deviceCode: String, authorization: DeviceAuthorization) {
+                let (deviceCode, authorization) = try #require(try await storeA.create(client: Devices.client, scopes: ["openid"], address: nil))
+                #expect(try await storeA.beginSignIn(userCode: authorization.userCode) == authorization)
+                return (deviceCode, authorization)
+            }
+            let outcome = CompletionOutcome.handedToDevice(signIn: SignInReference(id: "device-sign-in-1"), identity: nil)
+            let entries = try #require(await dispatcherA.prepare(outcome))
+
+            // Approved, and the outcome's delivery in the outbox with it, claimed by this replica for its first attempt:
+            // this replica is killed before it attempts it (or hands it to its dispatcher at all).
+            let (deviceCode, authorization) = try await signingIn()
+            let approval = try await storeA.approve(reference: authorization.reference, tokens: Devices.tokens, keepingOutcome: entries)
+            #expect(approval == DeviceApproval(approved: true, outcomeKept: true))
+            #expect(try await database.sql("SELECT claimed_by, attempts, outcome FROM haapi_gateway_outbox") == "replica-a|1|success")
+            #expect(try await database.sql("SELECT outcome FROM haapi_gateway_sign_in_outcomes WHERE sign_in = 'device-sign-in-1'") == "success")
+            await a.kill()
+
+            // Another replica: the device collects its tokens there, and the sinks get the sign-in once A's lease ends.
+            let b = try await ReplicaPool(database, keys: [key], clock: clock)
+            let receiver = ScriptedSink(name: Self.hook, steps: [])
+            let dispatcherB = Self.dispatcher(b, owner: "replica-b", sinks: [receiver], settings: CallbackDeliverySettings())
+            let storeB = PostgresDeviceAuthorizations(database: b.database, settings: .fixed(Devices.settings()), logger: StorageTestDatabase.silent)
+            guard case .tokens(let handOver) = try await storeB.poll(deviceCode: deviceCode, clientID: Devices.client.id) else {
+                Issue.record("the device collects its tokens from the other replica")
+                return
+            }
+            #expect(handOver.tokens == Devices.tokens)
+            await dispatcherB.start()
+            clock.advance(.seconds(11))
+            #expect(try await Self.eventually(.seconds(60)) { receiver.accepted.count == 1 }, "the other replica delivers the outcome")
+            #expect(receiver.accepted.first?.id == entries.first?.delivery.id)
+            #expect(receiver.accepted.first?.document == (try outcome.encoded()))
+            #expect(try await Self.eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
+
+            // A replica that lives hands the kept deliveries over without keeping them again: delivered once.
+            let c = try await ReplicaPool(database, keys: [key], clock: clock)
+            let sinkC = ScriptedSink(name: Self.hook, steps: [])
+            let dispatcherC = Self.dispatcher(c, owner: "replica-c", sinks: [sinkC], settings: CallbackDeliverySettings())
+            let storeC = PostgresDeviceAuthorizations(
+                database: c.database,
+                settings: .fixed(Devices.settings()),
+                outbox: CallbackOutbox(
+                    table: PostgresOutbox(database: c.database, owner: "replica-c"),
+                    attemptLease: .seconds(2),
+                    pollInterval: .seconds(1)
+                ),
+                logger: StorageTestDatabase.silent
+            )
+            await dispatcherC.start()
+            let second = CompletionOutcome.handedToDevice(signIn: SignInReference(id: "device-sign-in-2"), identity: nil)
+            let secondEntries = try #require(await dispatcherC.prepare(second))
+            let (_, other) = try #require(try await storeC.create(client: Devices.client, scopes: ["openid"], address: nil))
+            #expect(try await storeC.beginSignIn(userCode: other.userCode) == other)
+            #expect(
+                try await storeC.approve(reference: other.reference, tokens: Devices.tokens, keepingOutcome: secondEntries)
+                    == DeviceApproval(approved: true, outcomeKept: true)
+            )
+            #expect(await dispatcherC.hand(secondEntries, outcome: second, keptAlready: true) == .accepted)
+            #expect(sinkC.accepted.map(\.id) == [secondEntries[0].delivery.id])
+            #expect(try await Self.eventually { try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0" })
+
+            // An approval the code no longer takes (refused on the verification page) adds no delivery.
+            let third = try #require(await dispatcherC.prepare(.handedToDevice(signIn: SignInReference(id: "device-sign-in-3"), identity: nil)))
+            let (_, refused) = try #require(try await storeC.create(client: Devices.client, scopes: ["openid"], address: nil))
+            #expect(try await storeC.refuse(userCode: refused.userCode))
+            #expect(
+                try await storeC.approve(reference: refused.reference, tokens: Devices.tokens, keepingOutcome: third)
+                    == DeviceApproval(approved: false, outcomeKept: false)
+            )
+            #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_outbox") == "0")
+            #expect(try await database.sql("SELECT count(*) FROM haapi_gateway_sign_in_outcomes WHERE sign_in = 'device-sign-in-3'") == "0")
+            try await Task.sleep(for: .seconds(1))
+            #expect(receiver.accepted.count == 1 && sinkC.accepted.count == 1, "each outcome once")
+            await dispatcherC.flushAtShutdown()
+            await c.kill()
+            await dispatcherB.flushAtShutdown()
+            await b.kill()
+            await dispatcherA.flushAtShutdown()
+        }
+
         @Test("the configuration's summary says pending deliveries are kept in the outbox, and that callbacks.spoolFile is not used")
         func summaryNamesTheOutbox() throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-summary-\(UUID().uuidString)")

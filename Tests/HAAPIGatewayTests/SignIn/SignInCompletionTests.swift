@@ -49,6 +49,7 @@ struct SignInCompletionTests {
     private func completion(_ flow: HAAPIFlow, claims: OutcomeSettings = .init()) -> SignInCompletion {
         SignInCompletion(
             flow: flow,
+            dispatcher: CallbackDispatcher(sinks: .fixed([]), logger: Logger(label: "completion-test")),
             outcomeSettings: claims,
             device: nil,
             signIn: SignInReference(id: "sign-in-1"),
