@@ -154,14 +154,7 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
         var bindings = clockBindings()
         bindings.append(reference)
         bindings.append(ByteBuffer(bytes: try sealed(tokens, reference: reference)))
-        let approve = statement(
-            """
-            UPDATE haapi_gateway_device_authorizations SET state = 'approved', tokens = $3
-            WHERE reference = $2 AND state = 'signing_in' AND expires_at > \(Self.now)
-            RETURNING 1
-            """,
-            bindings
-        )
+        let approve = statement(Self.approval(reference: "$2", tokens: "$3", now: Self.now), bindings)
         return try await run("hand tokens to a device", approve, { try await $0.decode(Int32.self).first { _ in true } }) != nil
     }
 
@@ -185,6 +178,17 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             logger.warning("device database failed", metadata: ["operation": "hand tokens to a device", "error": "\(error.message)"])
             throw Self.unavailable
         }
+    }
+
+    /// An approval, a statement of its own or part of one (``PostgresOutbox/approveDevice(reference:sealedTokens:adding:claimingFor:ending:)``):
+    /// the tokens (sealed for the row) wait for the device's poll when its sign-in is under way and its code has not
+    /// expired; it answers a row when it was made. The arguments are the SQL of the reference, the tokens and the time.
+    static func approval(reference: String, tokens: String, now: String) -> String {
+        """
+        UPDATE \(table) SET state = 'approved', tokens = \(tokens)
+        WHERE reference = \(reference) AND state = 'signing_in' AND expires_at > \(now)
+        RETURNING 1
+        """
     }
 
     /// The tokens' document, sealed for the row `reference`.

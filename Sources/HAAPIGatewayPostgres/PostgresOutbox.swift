@@ -147,9 +147,7 @@ package final class PostgresOutbox: Sendable {
     private static func enqueueStatement(approvingDevice: Bool) -> String {
         let approval = """
             approved AS (
-                UPDATE \(PostgresSchema.deviceAuthorizationsTable) SET state = 'approved', tokens = $13::bytea
-                WHERE reference = $12::text AND state = 'signing_in' AND expires_at > (SELECT now FROM t)
-                RETURNING 1
+            \(PostgresDeviceAuthorizations.approval(reference: "$12::text", tokens: "$13::bytea", now: "(SELECT now FROM t)"))
             ),
             """
         let onlyIfApproved = approvingDevice ? " AND EXISTS (SELECT 1 FROM approved)" : ""
