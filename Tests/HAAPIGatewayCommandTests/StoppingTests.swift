@@ -73,6 +73,46 @@ extension WholeGatewaysOneAtATime {
             #expect(serve.standardError.contains("part=requests under way"), "\(serve.standardError)")
         }
 
+        /// `login` stops as `serve` does: a person's request waiting on an upstream that never answers does not hold the
+        /// command past `server.stopSeconds` after SIGTERM (its deadline starts from the signal, on a thread of its own, not
+        /// from a task). Before, it waited for the upstream's time limit, and a `login` whose tasks no longer ran ignored
+        /// SIGTERM altogether (a fresh-clone run of the suite, 2026-11-27).
+        @Test("a login whose person waits on a silent upstream: SIGTERM ends it within server.stopSeconds, exit 70, naming the requests under way")
+        func aLoginWaitingOnASilentUpstreamEndsAtTheStopDeadline() async throws {
+            let demo = try RunningGateway(["demo-server", "--port", "0", "--log-level", "error"])
+            let issuer = try await demo.waitForOutput(#"Demo HAAPI server: issuer (http://127\.0\.0\.1:\d+/oauth/v2/oauth-anonymous)"#)
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("login-stop-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let login = try RunningGateway(
+                [
+                    "login", "--port", "0", "--token-file", directory.appendingPathComponent("tokens.json").path, "--timeout-seconds", "300",
+                    "--upstream", issuer, "--client-id", DemoServer.clientID, "--client-secret", DemoServer.clientSecret,
+                ],
+                environment: ["HAAPI_GATEWAY_SERVER_STOP_SECONDS": "5", "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "120"]
+            )
+            let url = try #require(URL(string: try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)))
+            let confirm = try await TestBrowser.using("http://127.0.0.1:\(url.port!)") { try await $0.get(url.path) }
+            // The upstream stops answering; confirming the code starts the sign-in, whose authorize request waits on it.
+            demo.signal(SIGSTOP)
+            defer {
+                demo.signal(SIGCONT)
+                demo.signal(SIGTERM)
+            }
+            let waiting = Task {
+                try? await TestBrowser.using("http://127.0.0.1:\(url.port!)") {
+                    try await $0.submit(try confirm.form(button: "It matches, continue"))
+                }
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            let (status, took) = try await login.stopped(killingAfter: .seconds(60))
+            waiting.cancel()
+            #expect(status == StopDeadline.cutShortStatus, "\(login.standardError)")
+            #expect(took < .seconds(20), "stop 5 s, not the upstream's 120 s: \(took)")
+            #expect(login.standardError.contains("part=requests under way"), "\(login.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("tokens.json").path))
+        }
+
         /// A webhook that never answers: the person's last page says the hand-over goes on after `callbacks.pageWaitSeconds`,
         /// not after the webhook's own time limit (each attempt's 5 s, which every final page waited before).
         @Test("a silent webhook: the last page says the hand-over goes on after callbacks.pageWaitSeconds")

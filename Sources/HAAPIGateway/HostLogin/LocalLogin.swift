@@ -40,7 +40,9 @@ public struct LocalLogin: Sendable {
         self.storageChoice = storageChoice
     }
 
-    /// Serves the one sign-in and waits for its outcome, at most ``timeoutSeconds``.
+    /// Serves the one sign-in and waits for its outcome, at most ``timeoutSeconds``. It takes the process's SIGTERM and
+    /// SIGINT: either stops it (``LoginOutcome/interrupted``), and a stop that takes longer than `server.stopSeconds`
+    /// ends the process with exit 70 (``StopDeadline``), as does its own stop after the outcome.
     /// - Parameters:
     ///   - logger: The gateway's logger.
     ///   - announce: Called once the gateway listens, with the link to open (a wildcard address replaced by one a phone
@@ -53,6 +55,11 @@ public struct LocalLogin: Sendable {
         let (finalPages, finalPageSink) = AsyncStream.makeStream(of: Void.self)
         configuration.pairing = PairingSettings(ticket: ticket, hostName: hostName) { finalPageSink.yield() }
         let (outcomes, outcomeSink) = AsyncStream.makeStream(of: CompletionOutcome.self)
+        // SIGTERM, SIGINT or the stop after the outcome: the gateway stops within server.stopSeconds, or the process exits
+        // naming what had not ended (exit 70), whatever its tasks do.
+        let stopDeadline = StopDeadline(seconds: configuration.server.stopSeconds, logger: logger)
+        let stopSignals = StopSignalWatch(stopDeadline)
+        defer { withExtendedLifetime(stopSignals) {} }
         let application = try await Gateway.makeApplication(
             configuration: configuration,
             logger: logger,
@@ -61,6 +68,7 @@ public struct LocalLogin: Sendable {
                 announce((base.hasSuffix("/") ? String(base.dropLast()) : base) + ticket.path, ticket.code)
             },
             onOutcome: { outcome in outcomeSink.yield(outcome) },
+            stopDeadline: stopDeadline,
             upstreamFactsFile: upstreamFactsFile,
             storageChoice: storageChoice
         )
@@ -84,6 +92,7 @@ public struct LocalLogin: Sendable {
         // is made (a slow phone, a loaded host), at most ``finalPageWait``; a stop answers the request under way.
         if outcome != nil { await Self.first(of: finalPages, within: Self.finalPageWait) }
         finalPageSink.finish()
+        stopDeadline.start()
         await group.triggerGracefulShutdown()
         let stopped = await runner.result
         if let outcome { return LoginOutcome(outcome) }
