@@ -21,10 +21,10 @@ struct HAAPIGatewayCommand: AsyncParsableCommand {
     ///
     /// Swift concurrency's tasks run on Swift's own pool. Running them on NIO's event loops instead
     /// (`NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor`) measured 0.25 ms less a
-    /// step, but deadlocks: on an event loop a nonisolated async call queues its job again behind that loop's queue, and
-    /// swift-async-algorithms' `merge` (Hummingbird's date cache, graceful shutdown) holds its lock across such a call
-    /// (its issue #430; docs/performance.md, "What issue #43 changed"). It stays out until a release of that library
-    /// releases the lock first.
+    /// step, but deadlocks: on an event loop a hop to Swift's generic executor queues the job again behind that loop's
+    /// queue, and swift-async-algorithms' `merge` (Hummingbird's date cache, graceful shutdown) holds its lock across
+    /// such a queueing (its issue #430; docs/performance.md, "What issue #43 changed"). It stays out until a release of
+    /// that library releases the lock first.
     static func main() async {
         await main(DockerCredentialInvocation.arguments(CommandLine.arguments))
     }
