@@ -165,19 +165,16 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             return DeviceApproval(approved: try await approve(reference: reference, tokens: tokens), outcomeKept: false)
         }
         let sealedTokens = try sealed(tokens, reference: reference)
-        do throws(PostgresStorageError) {
-            let (approved, _) = try await outbox.table.approveDevice(
+        let (approved, _) = try await attempt("hand tokens to a device") { () async throws(PostgresStorageError) in
+            try await outbox.table.approveDevice(
                 reference: reference,
                 sealedTokens: sealedTokens,
                 adding: entries.map(\.outboxDelivery),
                 claimingFor: outbox.attemptLease,
                 ending: SignInOutcomeNote(signIn: signIn, outcome: first.delivery.outcome)
             )
-            return DeviceApproval(approved: approved, outcomeKept: approved)
-        } catch {
-            logger.warning("device database failed", metadata: ["operation": "hand tokens to a device", "error": "\(error.message)"])
-            throw Self.unavailable
         }
+        return DeviceApproval(approved: approved, outcomeKept: approved)
     }
 
     /// An approval, a statement of its own or part of one (``PostgresOutbox/approveDevice(reference:sealedTokens:adding:claimingFor:ending:)``):
@@ -373,8 +370,16 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
         _ operation: String,
         _ body: @escaping @Sendable (PostgresClient) async throws -> Value
     ) async throws(GatewayError) -> Value {
+        try await attempt(operation) { () async throws(PostgresStorageError) -> Value in try await database.perform(operation, body) }
+    }
+
+    /// Does `work` with the database; a failure is logged naming `operation` and becomes "try again" (503).
+    private func attempt<Value>(
+        _ operation: String,
+        _ work: () async throws(PostgresStorageError) -> Value
+    ) async throws(GatewayError) -> Value {
         do throws(PostgresStorageError) {
-            return try await database.perform(operation, body)
+            return try await work()
         } catch {
             logger.warning("device database failed", metadata: ["operation": "\(operation)", "error": "\(error.message)"])
             throw Self.unavailable
