@@ -322,22 +322,23 @@ package actor SignInSession {
     private func complete(_ response: Representation) async -> SignInActionResult {
         switch await completion.complete(response) {
         case .signedIn(let outcome, let tokenType):
-            record.end(as: .signedIn)
-            logger.info("sign-in completed", metadata: ["tokenType": "\(tokenType)"])
-            record.deliveryDelayed = !(await dispatcher.deliver(outcome))
-            // Counted once the outcome is recorded for the sinks: a process killed before that completed nothing anyone got.
-            metrics.flowEnded(.success)
-            return standing
+            return await signedIn(tokenType: tokenType) { await dispatcher.hand(outcome) }
         case .handedToDevice(let outcome, let deliveries, let keptWithApproval, let tokenType):
-            record.end(as: .signedIn)
-            logger.info("sign-in completed", metadata: ["tokenType": "\(tokenType)"])
-            let handOver = await dispatcher.hand(deliveries, outcome: outcome, keptAlready: keptWithApproval)
-            record.deliveryDelayed = handOver == .retrying
-            metrics.flowEnded(.success)
-            return standing
+            return await signedIn(tokenType: tokenType) { await dispatcher.hand(deliveries, outcome: outcome, keptAlready: keptWithApproval) }
         case .failed(let message, let failure):
             return await fail(message, outcome: failure)
         }
+    }
+
+    /// Ends the sign-in signed in, its outcome handed to the sinks by `handOver`.
+    /// - Returns: How it ended.
+    private func signedIn(tokenType: String, handOver: () async -> OutcomeHandOver) async -> SignInActionResult {
+        record.end(as: .signedIn)
+        logger.info("sign-in completed", metadata: ["tokenType": "\(tokenType)"])
+        record.deliveryDelayed = await handOver() == .retrying
+        // Counted once the outcome is recorded for the sinks: a process killed before that completed nothing anyone got.
+        metrics.flowEnded(.success)
+        return standing
     }
 
     /// Ends the sign-in with a message for the person and an `error` outcome for the sinks.
