@@ -60,7 +60,14 @@ final class TestBrowser: @unchecked Sendable {
     private(set) var locations: [String] = []
     /// The browser's language preference, sent as `Accept-Language` on every request.
     private(set) var acceptLanguage: String?
-    private let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+    /// Its connections are closed after 10 s unused, well before the servers close theirs (the gateway and the demo server
+    /// after 30 s): with AsyncHTTPClient's 60 s, a device's browser left unused while the person signed in on a loaded
+    /// machine sent its next request on a connection the gateway was closing ("I/O on closed channel", "Connection reset
+    /// by peer" in a fresh-clone run of the suite), which a browser would have sent again and this client does not.
+    private let client = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: .init(redirectConfiguration: .disallow, connectionPool: .init(idleTimeout: .seconds(10)))
+    )
 
     init(baseURL: String) {
         self.baseURLs = [baseURL]
