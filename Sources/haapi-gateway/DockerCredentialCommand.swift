@@ -40,11 +40,11 @@ struct DockerCredentialCommand: AsyncParsableCommand {
     func run() async throws {
         switch action {
         case .store, .erase:
-            _ = FileHandle.standardInput.readDataToEndOfFile()
+            _ = await StandardInput.readToEnd()
         case .list:
             print(Self.registries().listing)
         case .get:
-            let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            let input = String(decoding: await StandardInput.readToEnd(), as: UTF8.self)
             guard let serverURL = DockerCredential.serverURL(in: input) else { Self.answer(DockerCredential.missingServerURLMessage, status: 1) }
             guard Self.registries().registry(for: serverURL) != nil else { Self.answer(DockerCredential.notFoundMessage, status: 1) }
             let tokens: OAuthTokens, written: Date

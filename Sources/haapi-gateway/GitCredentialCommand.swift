@@ -29,7 +29,7 @@ struct GitCredentialCommand: AsyncParsableCommand {
     var operation: String
 
     func run() async throws {
-        let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        let input = String(decoding: await StandardInput.readToEnd(), as: UTF8.self)
         guard operation == "get" else { return }
         let request: GitCredentialRequest
         switch GitCredentialRequest.parse(input) {

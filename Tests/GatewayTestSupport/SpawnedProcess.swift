@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -33,6 +34,8 @@ public final class SpawnedProcess: @unchecked Sendable {
     ///   - standardInput: A pipe whose reading end becomes its standard input (`/dev/null` when nil).
     ///   - standardOutput: A pipe whose writing end becomes its standard output (`/dev/null` when nil).
     ///   - standardError: The same for standard error.
+    ///   - fileID: Where it is started (with `filePath`, `line` and `column`), named by the issue a test that starts it
+    ///     without a share of the machine records (``StartsProgramsTrait``).
     public init(
         executable: URL,
         arguments: [String],
@@ -40,8 +43,17 @@ public final class SpawnedProcess: @unchecked Sendable {
         directory: URL? = nil,
         standardInput: Pipe? = nil,
         standardOutput: Pipe? = nil,
-        standardError: Pipe? = nil
+        standardError: Pipe? = nil,
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column
     ) throws {
+        MachineShare.expectHeld(
+            starting: executable,
+            arguments,
+            sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        )
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -142,12 +154,13 @@ public final class SpawnedProcess: @unchecked Sendable {
         }
     }
 
-    /// Blocks the calling thread until it exits (for `deinit` and other synchronous places); returns its status.
+    /// Blocks the calling thread until it exits; returns its status. Only for a thread or dispatch queue of the caller's
+    /// own (a `deinit` hands its wait to one): async code awaits ``waitForExit()`` (`NoBlockingWaitTests`).
     @discardableResult
-    public func waitUntilExit() -> Int32 {
+    public func waitUntilExit() -> Int32 {  // off the pool: its callers' lines say where they run
         while true {
             if let status { return status }
-            usleep(10_000)
+            usleep(10_000)  // off the pool: as above
         }
     }
 

@@ -119,7 +119,8 @@ struct EdDSAIDTokenTests {
 
     @Test(
         "a demo-signed Ed25519 ID token verifies with Python's cryptography (an Ed25519 implementation this project did not write); a changed claim does not",
-        .enabled(if: TestTools.cryptographyAvailable, "needs Python's cryptography (pip install cryptography)")
+        .enabled(if: TestTools.cryptographyAvailable, "needs Python's cryptography (pip install cryptography)"),
+        .startsPrograms()
     )
     func idTokenVerifiesWithAnIndependentImplementation() async throws {
         let harness = try await DemoServerHarness.start { $0.idTokenSigningAlgorithm = .ed25519 }

@@ -5,7 +5,7 @@ import Testing
 
 /// A crowd of idle connections against a whole gateway process with the open-file limit a default systemd unit leaves
 /// (1 024): without the per-address cap the crowd takes every descriptor and no one else gets in.
-@Suite("Crowded clients: a whole gateway under a crowd of idle connections")
+@Suite("Crowded clients: a whole gateway under a crowd of idle connections", .startsPrograms())
 struct CrowdedClientsTests {
     @Test("1 100 idle connections from 127.0.0.2 against a gateway with 1 024 files: a person from 127.0.0.1 signs in; the refusal is logged once")
     func crowdOfIdleConnections() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// `haapi-gateway doctor` run as an operator runs it: against a demo upstream set up right and set up wrong, as text and
 /// JSON, with its exit statuses (0 a sign-in can start, 1 something blocks it, 78 a bad configuration).
-@Suite("doctor command")
+@Suite("doctor command", .startsPrograms())
 struct DoctorCommandTests {
     /// Runs `body` with the issuer of a `haapi-gateway demo-server` started with `flags`.
     static func withDemo(_ flags: [String], _ body: (String) async throws -> Void) async throws {

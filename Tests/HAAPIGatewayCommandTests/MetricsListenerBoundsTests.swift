@@ -5,7 +5,7 @@ import Testing
 
 /// The metrics listener is bounded as the pages are: its connections count against `server.maximumConnections`, so a
 /// flood of connections to it cannot take the descriptors the gateway needs (a whole gateway process).
-@Suite("The metrics listener's connections")
+@Suite("The metrics listener's connections", .startsPrograms())
 struct MetricsListenerBoundsTests {
     @Test(
         "connections to the metrics listener count against server.maximumConnections: past it one is closed at once, unanswered; a closed one gives its place back"

@@ -12,7 +12,8 @@ import Testing
 @Suite(
     "haapi-gateway proxy",
     .serialized,
-    .enabled(if: TestTools.requireAll || FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl (.ci/run installs it)")
+    .enabled(if: TestTools.requireAll || FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl (.ci/run installs it)"),
+    .startsPrograms()
 )
 struct ProxyCommandTests {
     /// The tokens of a token file, as `login` wrote them.

@@ -8,7 +8,8 @@ import Testing
 @Suite(
     "Sign-ins shared by gateway processes through PostgreSQL",
     .serialized,
-    .enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)")
+    .enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)"),
+    .startsPrograms()
 )
 struct SharedSessionsAcrossProcessesTests {
     @Test(

@@ -8,7 +8,7 @@ import Testing
 
 /// Every startup failure is one clear line on standard error with an exit status of its own (documented in `--help`),
 /// for every subcommand that listens, and a gateway that never listened stops at once instead of draining.
-@Suite("Startup failures: one line and a distinct exit status")
+@Suite("Startup failures: one line and a distinct exit status", .startsPrograms())
 struct StartupFailureTests {
     /// A loopback port held by a listener for the duration of `body`.
     static func withTakenPort<T>(_ body: (Int) async throws -> T) async throws -> T {

@@ -9,7 +9,7 @@ import Testing
 
 /// The gateway starts without its upstream and becomes ready when the upstream comes, without a restart; an upstream
 /// that answers but is wrong for the client stops startup at once (whole processes, as a supervisor runs them).
-@Suite("Upstream at start")
+@Suite("Upstream at start", .startsPrograms())
 struct UpstreamAtStartTests {
     static func upstreamArguments(port: Int, secret: String = DemoServer.clientSecret) -> [String] {
         ["--upstream", "http://127.0.0.1:\(port)/oauth/v2/oauth-anonymous", "--client-id", DemoServer.clientID, "--client-secret", secret]

@@ -35,7 +35,7 @@ struct ClientAssertionTests {
         try await runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments)
     }
 
-    @Test(arguments: ["ES256", "RS256", "PS256", "HS256"])
+    @Test(.startsPrograms(), arguments: ["ES256", "RS256", "PS256", "HS256"])
     func assertionsVerifyWithAnIndependentJOSELibrary(algorithm: String) async throws {
         let directory = try Repository.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -188,7 +188,8 @@ extension IDTokenValidatorTests {
 
     @Test(
         "an EdDSA token signed by Python's cryptography (an Ed25519 implementation this project did not write) is accepted",
-        .enabled(if: TestTools.cryptographyAvailable, "needs Python's cryptography (pip install cryptography)")
+        .enabled(if: TestTools.cryptographyAvailable, "needs Python's cryptography (pip install cryptography)"),
+        .startsPrograms()
     )
     func ed25519TokenFromAnIndependentSigner() async throws {
         let claims = String(decoding: try JSONSerialization.data(withJSONObject: Self.claims(), options: [.sortedKeys]), as: UTF8.self)

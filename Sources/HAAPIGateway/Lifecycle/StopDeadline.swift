@@ -60,7 +60,7 @@ public final class StopDeadline: Sendable {
         guard begins else { return }
         let seconds = seconds
         Thread.detachNewThread { [self] in
-            Thread.sleep(forTimeInterval: TimeInterval(seconds))
+            Thread.sleep(forTimeInterval: TimeInterval(seconds))  // off the pool: a thread of its own, which a wedged pool cannot hold
             cutShort()
         }
     }

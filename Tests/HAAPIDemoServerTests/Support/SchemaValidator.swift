@@ -73,8 +73,8 @@ enum SchemaValidator {
             standardOutput: output,
             standardError: output
         )
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let status = process.waitUntilExit()
+        let data = output.fileHandleForReading.readDataToEndOfFile()  // off the pool: validate(_:) runs this on a dispatch queue
+        let status = process.waitUntilExit()  // off the pool: as above
         guard status == 0 else {
             throw Failure(description: "schema validation failed (exit \(status)): \(String(decoding: data, as: UTF8.self))")
         }

@@ -101,9 +101,9 @@ final class RunningGateway: @unchecked Sendable {
         let process = process
         Thread.detachNewThread {
             let deadline = ContinuousClock.now + .seconds(30)
-            while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+            while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }  // off the pool: a thread of its own
             process.signal(SIGKILL)
-            process.waitUntilExit()
+            process.waitUntilExit()  // off the pool: a thread of its own
         }
     }
 }

@@ -28,18 +28,7 @@ struct ScratchSystem {
     static let available: Bool =
         TestTools.requireAll
         || (getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
-            && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") && overlaysWork())
-
-    private static func overlaysWork() -> Bool {
-        guard
-            let process = try? SpawnedProcess(
-                executable: URL(fileURLWithPath: "/usr/bin/unshare"),
-                arguments: ["-m", "--propagation", "private", "/bin/sh", "-c", "mount -t tmpfs tmpfs /mnt"],
-                environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
-            )
-        else { return false }
-        return process.waitUntilExit() == 0
-    }
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") && TestProcess.overlaysWork)
 
     /// The first lines of every script: stop at the first failure, and the scratch copies of the system's paths.
     var prelude: String {

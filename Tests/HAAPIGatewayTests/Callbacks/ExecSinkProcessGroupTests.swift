@@ -139,7 +139,10 @@ struct ExecSinkProcessGroupTests {
         let pids = try await receiver.pids()
         let stopping = ContinuousClock.now
         await before.flushAtShutdown()
-        #expect(ContinuousClock.now - stopping < .seconds(15), "the shutdown waited the hand-over, the grace and not much more")
+        #expect(
+            ContinuousClock.now - stopping < .seconds(15),
+            "the shutdown waited the hand-over, the grace and not much more; \(MachineLoad.description)"
+        )
         #expect(
             await ProcessGroups.waitUntilGone([pids.program, pids.background], within: .seconds(2)),
             "nothing of the program's group runs once the shutdown is done"

@@ -6,7 +6,7 @@ import Testing
 
 /// The lock beside a token file: one holder at a time, and a holder that dies never blocks (the kernel releases an
 /// `flock` with its process), held here by util-linux's `flock(1)`, a program this project did not write.
-@Suite("The token file's lock")
+@Suite("The token file's lock", .startsPrograms())
 struct TokenFileLockTests {
     /// Starts `flock -o LOCK sleep 30` (the lock held by flock alone) and waits until it holds the lock.
     private static func holder(of tokenPath: String) async throws -> SpawnedProcess {

@@ -45,7 +45,7 @@ extension SecurityAndReliabilityTests {
                 #expect(done.html.contains("You are signed in"), "a person gets pages while the slow client trickles")
                 let elapsed = await closedAfter
                 #expect(elapsed != nil, "the connection stayed open for 12 s")
-                if let elapsed { #expect(elapsed < .seconds(6), "closed after \(elapsed)") }
+                if let elapsed { #expect(elapsed < .seconds(6), "closed after \(elapsed); \(MachineLoad.description)") }
                 #expect(!slow.receivedText.hasPrefix("HTTP/1.1 2"), "the post was never answered as a success")
             }
             #expect(log.text.contains("connection closed: request not complete within 2 s (server.requestTimeoutSeconds), from 127.0.0.1"))
@@ -63,7 +63,7 @@ extension SecurityAndReliabilityTests {
                     until: .seconds(12)
                 )
                 #expect(elapsed != nil, "the connection stayed open for 12 s")
-                if let elapsed { #expect(elapsed < .seconds(6), "closed after \(elapsed)") }
+                if let elapsed { #expect(elapsed < .seconds(6), "closed after \(elapsed); \(MachineLoad.description)") }
                 #expect(slow.received.isEmpty)
             }
         }
@@ -80,7 +80,7 @@ extension SecurityAndReliabilityTests {
                 #expect(connection.receivedText.hasPrefix("HTTP/1.1 200"))
                 let elapsed = await connection.waitForClose(timeout: .seconds(12))
                 #expect(elapsed != nil, "an idle kept-alive connection stayed open for 12 s")
-                if let elapsed { #expect(elapsed > .seconds(1) && elapsed < .seconds(5), "closed after \(elapsed)") }
+                if let elapsed { #expect(elapsed > .seconds(1) && elapsed < .seconds(5), "closed after \(elapsed); \(MachineLoad.description)") }
             }
         }
 
@@ -128,7 +128,7 @@ extension SecurityAndReliabilityTests {
                 }
                 let elapsed = ContinuousClock.now - started
                 #expect(!channel.isActive, "the connection stayed open")
-                #expect(elapsed < .seconds(6), "closed after \(elapsed)")
+                #expect(elapsed < .seconds(6), "closed after \(elapsed); \(MachineLoad.description)")
                 try? await channel.close()
             }
         }

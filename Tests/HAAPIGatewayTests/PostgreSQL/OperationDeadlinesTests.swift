@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 
+@testable import GatewayTestSupport
 @testable import HAAPIGateway
 @testable import HAAPIGatewayPostgres
 
@@ -102,7 +103,7 @@ struct OperationDeadlinesTests {
         caller.cancel()
         let error = await caller.value
         #expect(error?.code == .cancelled)
-        #expect(ContinuousClock.now - started < .seconds(120), "not at the limit of ten minutes")
+        #expect(ContinuousClock.now - started < .seconds(120), "not at the limit of ten minutes; \(MachineLoad.description)")
         #expect(deadlines.pendingCount == 0, "its limit is forgotten")
     }
 }

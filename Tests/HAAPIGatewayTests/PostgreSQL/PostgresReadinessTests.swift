@@ -9,7 +9,8 @@ import Testing
 /// Readiness and failures when the database goes away: a server of the test's own, stopped in the middle.
 @Suite(
     "PostgreSQL readiness and an unreachable database",
-    .enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)")
+    .enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)"),
+    .startsPrograms()
 )
 struct PostgresReadinessTests {
     @Test("ready while the server runs; when it stops, readiness fails within its time limit and operations fail as values naming no password")

@@ -118,7 +118,7 @@ extension PostgresStorageTests {
                     #expect(try await browser.submit(forged, ["userName": "demo", "password": "demo"]).status == 403)
                     let started = ContinuousClock.now
                     let notice = try await browser.submit(retry, ["userName": "demo", "password": "demo"])
-                    #expect(ContinuousClock.now - started < .seconds(3), "no wait for a hold left by the refused post")
+                    #expect(ContinuousClock.now - started < .seconds(3), "no wait for a hold left by the refused post; \(MachineLoad.description)")
                     #expect(try await browser.submit(try notice.form(button: "Continue")).html.contains("You are signed in"))
                 }
             }
@@ -192,10 +192,10 @@ extension PostgresStorageTests {
                     let refused = try await browser.submit(form, ["userName": "demo", "password": "demo"])
                     #expect(refused.status == 503, "\(refused.status) \(refused.html)")
                     #expect(refused.html.contains("Nothing is lost") && refused.header("Retry-After") != nil, "\(refused.html)")
-                    #expect(ContinuousClock.now - started < .seconds(8), "within the operation's time limit")
+                    #expect(ContinuousClock.now - started < .seconds(8), "within the operation's time limit; \(MachineLoad.description)")
                     let again = ContinuousClock.now
                     #expect(try await browser.get("/").status == 503)
-                    #expect(ContinuousClock.now - again < .seconds(1), "at once while the database is known to be down")
+                    #expect(ContinuousClock.now - again < .seconds(1), "at once while the database is known to be down; \(MachineLoad.description)")
                     var ready = try await browser.get("/readyz")
                     for _ in 0..<20 where ready.status == 200 {
                         try await Task.sleep(for: .milliseconds(250))

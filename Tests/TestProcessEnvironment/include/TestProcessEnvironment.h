@@ -9,4 +9,12 @@ int haapi_test_error_backtraces_off(void);
 /// exits; NULL when it could not be made (`TMPDIR` is then as it was).
 const char *haapi_test_scratch_root(void);
 
+/// The Python modules of the optional suites that python3 finds, as ",name,name,": looked for before `main` unless
+/// `HAAPI_GATEWAY_REQUIRE_ALL_TESTS` is set (then empty).
+const char *haapi_test_python_modules(void);
+
+/// Whether this root process can make a mount namespace and mount in it (the deployment recipes' scratch systems):
+/// tried before `main` unless `HAAPI_GATEWAY_REQUIRE_ALL_TESTS` is set (then 0).
+int haapi_test_overlays_work(void);
+
 #endif

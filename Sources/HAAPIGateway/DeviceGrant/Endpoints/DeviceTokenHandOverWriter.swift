@@ -8,8 +8,9 @@ struct DeviceTokenHandOverWriter: Sendable {
     let store: any DeviceAuthorizationStore
     let logger: Logger
     /// How long the end of a hand-over is asked of a store that does not answer before the tokens are left to the device's
-    /// next poll again (default a minute: a database restarted in that time, or known to be down and failing every
-    /// attempt at once, does not hand the same tokens out twice; the device's polls meanwhile are told to wait).
+    /// next poll again (default a minute). Hand-overs are at least once: a poll that reaches the store before the end
+    /// is noted, once the hand-over's lease is over (``DeviceTokenHandOver/leaseSeconds``), gets the same tokens again,
+    /// as after a replica killed before it noted the end.
     var patience: Duration = .seconds(60)
     /// The wait between two attempts to note the end.
     var retryDelay: Duration = .milliseconds(500)

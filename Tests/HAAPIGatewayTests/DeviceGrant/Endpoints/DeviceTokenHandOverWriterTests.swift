@@ -79,12 +79,14 @@ struct DeviceTokenHandOverWriterTests {
         let writer = DeviceTokenHandOverWriter(
             store: down,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-            patience: .seconds(60),
+            // The patience is time, and the test counts attempts: ten minutes, which 50 attempts 2 ms apart never reach
+            // however starved the machine (at 60 s a run with every test started at once gave up after 44).
+            patience: .seconds(600),
             retryDelay: .milliseconds(2)
         )
         let response = writer.response(DeviceAuthorizationController.json(["access_token": "canary-access-token"]), handingOver: handOver)
         try await response.body.write(Connection(closed: false, received: ReceivedBytes()))
-        #expect(down.failures == 50, "every call failed while it was down: \(down.failures)")
+        #expect(down.failures == 50, "every call failed while it was down: \(down.failures); \(MachineLoad.description)")
         #expect(await poll() == .invalid, "the end was noted once the store answered: the code is spent")
     }
 

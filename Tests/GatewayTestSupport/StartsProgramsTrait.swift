@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// Marks a suite, or a test, as one that starts other programs: it holds its units of the ``MachineShare`` from its
+/// start to its end, and its tests (a parameterized test's cases) run one at a time inside it, as `.serialized` runs
+/// them. A suite or test inside another that holds a share runs in that one's. Any issue recorded inside says what the
+/// machine was doing (``MachineLoad``), so that a failure of a starved machine says so at once.
+///
+/// The share is held for the whole suite, not test by test: it is waited for before any of its tests takes one of the
+/// places Swift Testing gives test cases (`TestProcessEnvironment` bounds them), so that waiting suites leave those
+/// places to the tests that run in the test process alone, and a suite once started runs to its end instead of waiting
+/// in line again before each of its tests.
+///
+/// ``SpawnedProcess`` records an issue when a test starts a program without one: a heavy test added later cannot go
+/// around the bound.
+public struct StartsProgramsTrait: TestTrait, SuiteTrait, TestScoping {
+    /// What the test starts, in the machine's shares.
+    public enum Weight: Sendable {
+        /// Gateways, demo servers, PostgreSQL, Python, git, a Java validator: a share (about a processor while they work).
+        case programs
+        /// Chromium with its driver and the Nu validator beside a gateway, or a script that loads several gateways and
+        /// a database (the soak, the benchmark): every share, so that it runs alone among the tests that start programs.
+        case wholeMachine
+
+        var units: Int {
+            switch self {
+            case .programs: 1
+            case .wholeMachine: MachineShare.shared.capacity
+            }
+        }
+    }
+
+    let weight: Weight
+
+    public var isRecursive: Bool { true }
+
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        self
+    }
+
+    public func provideScope(
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        guard MachineShare.held == nil else {
+            try await Self.oneAtATime(test, testCase, function)
+            return
+        }
+        try await MachineShare.shared.holding(weight.units, for: test.displayName ?? test.name) {
+            try await Self.describingTheMachine.provideScope(for: test, testCase: testCase) {
+                try await Self.oneAtATime(test, testCase, function)
+            }
+        }
+    }
+
+    /// A suite's tests, or a test function's cases, one at a time; a test case as it is.
+    private static func oneAtATime(_ test: Test, _ testCase: Test.Case?, _ function: @Sendable () async throws -> Void) async throws {
+        guard testCase == nil else { return try await function() }
+        try await ParallelizationTrait.serialized.provideScope(for: test, testCase: nil, performing: function)
+    }
+
+    /// Adds the machine's state to every issue the test records, as it was when the issue was recorded.
+    private static let describingTheMachine: IssueHandlingTrait = .compactMapIssues { issue in
+        var issue = issue
+        issue.comments.append("machine: \(MachineLoad.description)")
+        return issue
+    }
+}
+
+extension Trait where Self == StartsProgramsTrait {
+    /// The test (each test of the suite) starts other programs: it holds a share of the machine while it runs.
+    public static func startsPrograms(_ weight: StartsProgramsTrait.Weight = .programs) -> Self {
+        StartsProgramsTrait(weight: weight)
+    }
+}
+
+extension MachineShare {
+    /// Clients that ask a server the test already runs and end at once (PostgreSQL's `psql` and `pg_dump` against the
+    /// suite's server): the work is the server's, and they need no share of their own.
+    static let briefClients: Set<String> = ["psql", "pg_dump"]
+
+    /// Records an issue when a running test case starts a program without holding a share (``StartsProgramsTrait``).
+    static func expectHeld(starting executable: URL, _ arguments: [String], sourceLocation: SourceLocation) {
+        guard held == nil, Test.Case.current != nil, !briefClients.contains(executable.lastPathComponent) else { return }
+        let program = executable.lastPathComponent == "env" ? arguments.first ?? "env" : executable.lastPathComponent
+        Issue.record(
+            "this test starts \(program) without a share of the machine: give it, or its suite, the trait .startsPrograms() (StartsProgramsTrait)",
+            sourceLocation: sourceLocation
+        )
+    }
+}
