@@ -9,7 +9,8 @@ import Foundation
 /// connection, a readiness, a database's answer) failed for want of a processor. The tests that run in the test process
 /// alone are not counted: they share its threads, which the operating system gives their fair part beside these.
 ///
-/// ``capacity`` is the number of processors (at least 2), or `HAAPI_GATEWAY_TEST_MACHINE_SHARES`.
+/// ``capacity`` is one share per processor and one more (3 on two processors: a test that starts programs spends much
+/// of its time waiting for them), or `HAAPI_GATEWAY_TEST_MACHINE_SHARES`.
 public final class MachineShare: @unchecked Sendable {
     /// The one gate of the test process.
     public static let shared = MachineShare(capacity: MachineShare.configuredCapacity)
@@ -52,7 +53,7 @@ public final class MachineShare: @unchecked Sendable {
         if let text = ProcessInfo.processInfo.environment["HAAPI_GATEWAY_TEST_MACHINE_SHARES"], let value = Int(text), value > 0 {
             return value
         }
-        return max(2, ProcessInfo.processInfo.activeProcessorCount)
+        return max(2, ProcessInfo.processInfo.activeProcessorCount) + 1
     }
 
     /// Waits until `units` are free (all of the capacity at most) and after every test that asked before, then holds them

@@ -16,16 +16,16 @@ import Testing
 public struct StartsProgramsTrait: TestTrait, SuiteTrait, TestScoping {
     /// What the test starts, in the machine's shares.
     public enum Weight: Sendable {
-        /// Gateways, demo servers, PostgreSQL, Python, git, a Java validator: a share (about a processor while they work).
+        /// Gateways, demo servers, PostgreSQL, Python, git, a Java validator: one share.
         case programs
-        /// Chromium with its driver and the Nu validator beside a gateway, or a script that loads several gateways and
-        /// a database (the soak, the benchmark): every share, so that it runs alone among the tests that start programs.
-        case wholeMachine
+        /// Chromium with its driver and the Nu validator beside a gateway, or a script that loads several gateways and a
+        /// database (the soak, the benchmark): every share but one, so that one other suite at most runs beside it.
+        case heavy
 
         var units: Int {
             switch self {
             case .programs: 1
-            case .wholeMachine: MachineShare.shared.capacity
+            case .heavy: max(1, MachineShare.shared.capacity - 1)
             }
         }
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// The validator itself; without Python's jsonschema this suite is skipped, and so is the schema check each demo test
 /// makes when it finishes (``DemoServerHarness/finish(validateSchema:)``).
-@Suite(.enabled(if: TestTools.schemaValidatorAvailable, "needs Python's jsonschema (pip install jsonschema; .ci/run installs it)"), .startsPrograms())
+@Suite(.enabled(if: TestTools.schemaValidatorAvailable, "needs Python's jsonschema (pip install jsonschema; .ci/run installs it)"))
 struct SchemaValidatorTests {
     @Test func validatorRejectsAnInvalidBody() async throws {
         let invalid = Data(#"{"type":"polling-step","properties":{"status":"maybe"},"actions":[]}"#.utf8)

@@ -7,7 +7,7 @@ import Testing
 /// build, and writes its JSON and Markdown. Only that it runs and reports is checked: performance is never asserted in
 /// tests. Needs Debian's nginx and wrk, which `.ci/run` installs, and for its PostgreSQL section (skipped with a line
 /// in the results without it) Debian's postgresql, which `.ci/run` installs too.
-@Suite(.startsPrograms(.wholeMachine))
+@Suite(.startsPrograms(.heavy))
 struct BenchmarkScriptTests {
     private struct Results: Decodable {
         struct SignIn: Decodable {

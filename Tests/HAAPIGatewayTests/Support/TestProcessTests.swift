@@ -44,4 +44,14 @@ struct TestProcessTests {
         #expect(!asked.isEmpty)
         #expect(asked.subtracting(lookedFor).isEmpty, "asked for but never looked for: \(asked.subtracting(lookedFor).sorted())")
     }
+
+    @Test("a test that starts a program without a share of the machine records an issue naming the program")
+    func aProgramStartedWithoutAShareIsAnIssue() async throws {
+        try await withKnownIssue("SpawnedProcess's check, which this test provokes") {
+            let process = try SpawnedProcess(executable: URL(fileURLWithPath: "/bin/true"), arguments: [], environment: [:])
+            await process.waitForExit()
+        } matching: { issue in
+            "\(issue)".contains("starts true without a share of the machine")
+        }
+    }
 }
