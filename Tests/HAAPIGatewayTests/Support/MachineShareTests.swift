@@ -25,7 +25,10 @@ struct MachineShareTests {
             for index in 0..<12 {
                 group.addTask {
                     let holding = await share.acquire(units: 1 + index % 2, for: "test \(index)")
-                    inUse.value.withLock { $0.now += holding.units; $0.most = max($0.most, $0.now) }
+                    inUse.value.withLock {
+                        $0.now += holding.units
+                        $0.most = max($0.most, $0.now)
+                    }
                     try? await Task.sleep(for: .milliseconds(5))
                     inUse.value.withLock { $0.now -= holding.units }
                     share.release(holding)
