@@ -2,7 +2,8 @@ import Foundation
 
 /// The shares of this machine's processors that the tests starting other programs (gateways, demo servers, PostgreSQL,
 /// Chromium, Java, Python, git) hold while they run: a test takes its units before its body runs and gives them back
-/// after, and a test whose units are not free waits, in order of arrival, without blocking a thread.
+/// after, and a test whose units are not free waits without blocking a thread, the larger requests first, then in order
+/// of arrival; a request at the head of the line is never overtaken.
 ///
 /// Swift Testing starts every test of the run at once; left alone, the suite's own gateways, databases and browsers
 /// kept a two-core machine's load average at 8-12, and tests that wait for something bounded in time (a refused
@@ -56,8 +57,8 @@ public final class MachineShare: @unchecked Sendable {
         return max(2, ProcessInfo.processInfo.activeProcessorCount) + 1
     }
 
-    /// Waits until `units` are free (all of the capacity at most) and after every test that asked before, then holds them
-    /// for `name`.
+    /// Waits until `units` are free (all of the capacity at most) and after every waiting test that asked for more, or as
+    /// much before, then holds them for `name`.
     public func acquire(units: Int, for name: String) async -> Holding {
         let units = min(max(1, units), capacity)
         let asked = ContinuousClock.now
@@ -71,7 +72,10 @@ public final class MachineShare: @unchecked Sendable {
             await withCheckedContinuation { continuation in
                 let admittedNow = lock.withLock {
                     guard waiters.isEmpty, inUse + units <= capacity else {
-                        waiters.append(Waiter(identifier: identifier, units: units, continuation: continuation))
+                        // Larger requests first (the browser walks, the soak and the benchmark, the longest suites, start
+                        // early and the rest fill the shares beside them), then in order of arrival.
+                        let place = waiters.firstIndex { $0.units < units } ?? waiters.endIndex
+                        waiters.insert(Waiter(identifier: identifier, units: units, continuation: continuation), at: place)
                         return false
                     }
                     inUse += units

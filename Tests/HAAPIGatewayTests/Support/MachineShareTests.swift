@@ -5,7 +5,7 @@ import Testing
 @testable import GatewayTestSupport
 
 /// The shares of the machine that the tests starting programs hold (``MachineShare``): never more than the capacity at
-/// once, in order of arrival, a larger request not overtaken by smaller ones behind it.
+/// once, the larger requests first, the head of the line never overtaken.
 @Suite("The machine's shares")
 struct MachineShareTests {
     /// A gate of its own, not the test process's.
@@ -68,5 +68,26 @@ struct MachineShareTests {
         let holding = await share.acquire(units: 5, for: "greedy")
         #expect(holding.units == 2)
         share.release(holding)
+    }
+
+    @Test("waiting larger requests go before smaller ones that asked earlier, which keep their order")
+    func largerRequestsFirst() async throws {
+        let share = share
+        let both = await share.acquire(units: 2, for: "both")
+        let order = Record<[String]>([])
+        var waiting: [Task<Void, Never>] = []
+        for (index, (name, units)) in [("small 1", 1), ("small 2", 1), ("large", 2)].enumerated() {
+            waiting.append(
+                Task {
+                    let holding = await share.acquire(units: units, for: name)
+                    order.value.withLock { $0.append(name) }
+                    share.release(holding)
+                }
+            )
+            while share.occupancy.waiting < index + 1 { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        share.release(both)
+        for task in waiting { await task.value }
+        #expect(order.value.withLock { $0 } == ["large", "small 1", "small 2"])
     }
 }
