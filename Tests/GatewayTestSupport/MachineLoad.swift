@@ -4,7 +4,7 @@ import Foundation
 /// says at once whether the machine was starved (its load, the tests holding a ``MachineShare``) or the product slow.
 public enum MachineLoad {
     /// "load average 11.20 8.05 4.98 on 2 processors; machine shares 2 of 2 held (Login … 14.2 s, Proxy … 3.1 s),
-    /// 37 tests waiting; this test waited 12.0 s for its share".
+    /// 37 waiting; Proxy … waited 12.0 s for its share and has held it 3.1 s" (the suite or test this task runs in).
     public static var description: String {
         var parts = [loadAverage]
         let (holders, waiting) = MachineShare.shared.occupancy
@@ -12,10 +12,10 @@ public enum MachineLoad {
         let held = holders.reduce(0) { $0 + $1.units }
         let names = holders.prefix(4).map { "\($0.name) \(seconds(now - $0.since))" }.joined(separator: ", ")
         parts.append(
-            "machine shares \(held) of \(MachineShare.shared.capacity) held" + (names.isEmpty ? "" : " (\(names))") + ", \(waiting) tests waiting"
+            "machine shares \(held) of \(MachineShare.shared.capacity) held" + (names.isEmpty ? "" : " (\(names))") + ", \(waiting) waiting"
         )
         if let mine = MachineShare.held {
-            parts.append("this test waited \(seconds(mine.waited)) for its share and has held it \(seconds(now - mine.since))")
+            parts.append("\(mine.name) waited \(seconds(mine.waited)) for its share and has held it \(seconds(now - mine.since))")
         }
         return parts.joined(separator: "; ")
     }

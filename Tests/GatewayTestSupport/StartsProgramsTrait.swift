@@ -69,24 +69,9 @@ public struct StartsProgramsTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == StartsProgramsTrait {
-    /// The test (each test of the suite) starts other programs: it holds a share of the machine while it runs.
+    /// The suite, or the test, starts other programs: it holds a share of the machine from its start to its end, its
+    /// tests one at a time inside it.
     public static func startsPrograms(_ weight: StartsProgramsTrait.Weight = .programs) -> Self {
         StartsProgramsTrait(weight: weight)
-    }
-}
-
-extension MachineShare {
-    /// Clients that ask a server the test already runs and end at once (PostgreSQL's `psql` and `pg_dump` against the
-    /// suite's server): the work is the server's, and they need no share of their own.
-    static let briefClients: Set<String> = ["psql", "pg_dump"]
-
-    /// Records an issue when a running test case starts a program without holding a share (``StartsProgramsTrait``).
-    static func expectHeld(starting executable: URL, _ arguments: [String], sourceLocation: SourceLocation) {
-        guard held == nil, Test.Case.current != nil, !briefClients.contains(executable.lastPathComponent) else { return }
-        let program = executable.lastPathComponent == "env" ? arguments.first ?? "env" : executable.lastPathComponent
-        Issue.record(
-            "this test starts \(program) without a share of the machine: give it, or its suite, the trait .startsPrograms() (StartsProgramsTrait)",
-            sourceLocation: sourceLocation
-        )
     }
 }

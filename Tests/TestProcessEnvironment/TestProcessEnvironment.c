@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "TestProcessEnvironment.h"
@@ -51,18 +50,6 @@ static void remove_stale_scratch_roots(const char *base) {
     closedir(directory);
 }
 
-// Swift Testing installs a handler on every thrown Swift error that captures a backtrace and keeps it in a cache under a
-// lock (`Backtrace._willThrow`, `_ErrorMappingCache`). Under this suite's load (thousands of cancelled `Task.sleep`s,
-// each a thrown `CancellationError`) a whole run once hung there for good: one cooperative thread spun inside the
-// cache's dictionary lookup holding the lock, the other waited for it, and no test could go on (gdb backtrace of the
-// test process, 2026-11-27). Swift Testing reads `SWT_SWIFT_ERROR_BACKTRACING_ENABLED` once, when the run starts, so it
-// is set here, before `main`; a value already in the environment is kept.
-//
-// Every temporary file and directory of the run (the tests', and those of the programs they start, which inherit
-// `TMPDIR`) goes under one scratch root of this process, `$TMPDIR/hgt-<pid>` (short: a PostgreSQL socket's path in it
-// must stay under 108 bytes), sticky and writable by all as /tmp is. It is removed when the process exits, and roots
-// left by test processes that no longer run are removed when the next one starts: runs no longer leave what a test
-// forgot to remove behind (about a hundred directories a run did, some of 150 MB).
 // Which of the Python modules and system abilities that optional suites need are here (`TestTools`): found once, here,
 // before `main`, where waiting for python3 blocks no thread of Swift's pool (it has none yet). Not where
 // `HAAPI_GATEWAY_REQUIRE_ALL_TESTS` is set: every tool is required there, and none is looked for.
@@ -114,6 +101,18 @@ static void bound_parallel_tests(void) {
     setenv("SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH", width, 0);
 }
 
+// Swift Testing installs a handler on every thrown Swift error that captures a backtrace and keeps it in a cache under a
+// lock (`Backtrace._willThrow`, `_ErrorMappingCache`). Under this suite's load (thousands of cancelled `Task.sleep`s,
+// each a thrown `CancellationError`) a whole run once hung there for good: one cooperative thread spun inside the
+// cache's dictionary lookup holding the lock, the other waited for it, and no test could go on (gdb backtrace of the
+// test process, 2026-11-27). Swift Testing reads `SWT_SWIFT_ERROR_BACKTRACING_ENABLED` once, when the run starts, so it
+// is set here, before `main`; a value already in the environment is kept.
+//
+// Every temporary file and directory of the run (the tests', and those of the programs they start, which inherit
+// `TMPDIR`) goes under one scratch root of this process, `$TMPDIR/hgt-<pid>` (short: a PostgreSQL socket's path in it
+// must stay under 108 bytes), sticky and writable by all as /tmp is. It is removed when the process exits, and roots
+// left by test processes that no longer run are removed when the next one starts: runs no longer leave what a test
+// forgot to remove behind (about a hundred directories a run did, some of 150 MB).
 __attribute__((constructor)) static void haapi_test_process_environment(void) {
     find_optional_tools();
     bound_parallel_tests();
