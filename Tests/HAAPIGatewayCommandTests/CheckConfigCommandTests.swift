@@ -4,7 +4,7 @@ import Testing
 @testable import GatewayTestSupport
 
 /// `haapi-gateway check-config` and `serve` with bad configuration, run as the built binary.
-@Suite(.serialized, .startsPrograms()) struct CheckConfigCommandTests {
+@Suite(.startsPrograms()) struct CheckConfigCommandTests {
     @Test func theShippedConfigurationIsValidAndEqualsTheDefaults() async throws {
         // check-config takes only the file; templates come from the default lookup, so these run in the repository.
         let process = try await runGatewayInRepository(["check-config", "config/haapi-gateway.yaml"])

@@ -7,7 +7,7 @@ import Testing
 /// What the credential helpers refuse, each in its tool's way: DPoP-bound access tokens, which git, kubectl and Docker
 /// cannot use (each request needs a proof made with the key in the token file), named with `proxy` in one line and no
 /// token anywhere; and no sign-in, with one line saying to run `login`.
-@Suite("Credential helpers' refusals", .serialized, .startsPrograms())
+@Suite("Credential helpers' refusals", .startsPrograms())
 struct CredentialHelperRefusalTests {
     /// The three helpers' `get`, as their tools run them (Docker's through the documented link name).
     static let helpers: [(name: String, line: String)] = [

@@ -6,7 +6,7 @@ import Testing
 
 /// A token hand-over under way when the gateway is stopped (SIGTERM) or killed (SIGKILL) is delivered exactly once after
 /// the next start: the spool holds it from before its first attempt until it is done.
-@Suite("Token hand-over across a stop or a kill", .serialized, .startsPrograms())
+@Suite("Token hand-over across a stop or a kill", .startsPrograms())
 struct DeliveryAcrossKillTests {
     @Test("a delivery stuck at the sink when the gateway stops or is killed is delivered once after a restart", arguments: [SIGTERM, SIGKILL])
     func stuckDeliverySurvives(signal: Int32) async throws {

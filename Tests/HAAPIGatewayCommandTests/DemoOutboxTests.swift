@@ -7,7 +7,7 @@ import Testing
 /// Where the embedded demo's one-time codes are (issue #38): `serve` in front of the embedded demo upstream names the
 /// demo's outbox in its banner and serves it at `/demo/outbox` on the gateway's own origin; in front of a real upstream
 /// neither.
-@Suite("The demo's outbox on the gateway", .serialized, .startsPrograms())
+@Suite("The demo's outbox on the gateway", .startsPrograms())
 struct DemoOutboxTests {
     /// The messages of an outbox document.
     static func messages(_ page: TestBrowser.Page) throws -> [[String: Any]] {

@@ -13,7 +13,6 @@ import Yams
 /// recipe names, against the test's own demo server (and PostgreSQL for Kubernetes), until `/readyz` says ready.
 @Suite(
     "Deployment recipes, executed",
-    .serialized,
     .enabled(
         if: ScratchSystem.available,
         "needs root, unshare, setpriv and overlay mounts (a scratch copy of /etc, /usr/local, /var/lib and /run)"

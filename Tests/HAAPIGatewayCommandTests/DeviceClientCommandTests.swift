@@ -5,7 +5,7 @@ import Testing
 
 /// `login`, `keep` and `logout` with `--via`: the options refused together with the local gateway's, the help, and the
 /// built binary signing in, refreshing and signing out through a scripted central gateway as a user would.
-@Suite(.serialized, .startsPrograms()) struct DeviceClientCommandTests {
+@Suite(.startsPrograms()) struct DeviceClientCommandTests {
     private static let via = ["--via", "https://gateway.example", "--device-client", "pi"]
 
     @Test func viaIsRefusedWithTheLocalGatewaysOptions() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// A standard RFC 8628 client this project did not write (Python's requests-oauth2client, `Tests/Interop/rfc8628_client.py`)
 /// signs in through a gateway process: metadata, device authorization, polling as the library does, refresh and revocation
 /// through the gateway; a person refusing the device makes it stop with `access_denied`.
-@Suite("A standard device client against the gateway", .serialized, .startsPrograms())
+@Suite("A standard device client against the gateway", .startsPrograms())
 struct DeviceClientInteropTests {
     static let secret = "interop-device-secret-0123456789"
 

@@ -6,7 +6,7 @@ import Testing
 /// Many hosts, one gateway, end to end: a real gateway process with device authorization on (and its embedded demo
 /// upstream), and `login`, `keep` and `logout --via` run against it as a host would, the person's part walked in the
 /// tests' browser.
-@Suite("login, keep and logout --via against a central gateway", .serialized, .startsPrograms())
+@Suite("login, keep and logout --via against a central gateway", .startsPrograms())
 struct DeviceSignInEndToEndTests {
     private struct TokenDocument: Decodable {
         struct Token: Decodable {

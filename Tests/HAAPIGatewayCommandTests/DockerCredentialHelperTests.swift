@@ -8,7 +8,7 @@ import Testing
 /// docker_credential_store.py`: it finds the helper on `PATH` by that name and speaks the docker-credential-helpers
 /// protocol), made with the symlink line and the `credHelpers` entry of `docs/headless-and-devices.md` as written,
 /// after a real `login`.
-@Suite("Docker credential helper, driven by the Docker SDK", .serialized, .startsPrograms())
+@Suite("Docker credential helper, driven by the Docker SDK", .startsPrograms())
 struct DockerCredentialHelperTests {
     /// The documented link line, made in the host's own directory on `PATH` rather than /usr/local/bin.
     static func linkLine(into bin: URL) throws -> String {

@@ -5,7 +5,7 @@ import Testing
 
 /// A flood of cookieless `GET /` neither locks people out nor hammers the upstream (whole gateway processes in front of
 /// the embedded strict demo upstream; attackers on other loopback addresses, the person on 127.0.0.1).
-@Suite("Sign-in floods", .serialized, .startsPrograms())
+@Suite("Sign-in floods", .startsPrograms())
 struct FloodTests {
     /// Cookieless `GET /` requests sent `count` times from `source`, `parallel` at a time; the statuses received.
     static func flood(port: Int, from source: String, count: Int, parallel: Int = 4) async -> [Int] {

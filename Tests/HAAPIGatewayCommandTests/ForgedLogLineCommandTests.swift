@@ -8,7 +8,7 @@ import Testing
 /// carriage return, ESC or NUL in it, and an upstream whose token endpoint answers `"error": "e\nFORGED"`, forge no log
 /// line. In the text format no line starts with a forged level and the forged text appears only escaped; in the JSON
 /// format every line parses as a JSON object, and the values from outside are escaped and bounded in it too.
-@Suite("Log lines of a running gateway cannot be forged", .serialized, .startsPrograms())
+@Suite("Log lines of a running gateway cannot be forged", .startsPrograms())
 struct ForgedLogLineCommandTests {
     /// The forged event a query parameter's name carries (the probe of issue #39).
     private static let forgedQuery = "/start?%0acritical%20haapi-gateway:%20admin%20signed%20in=1"

@@ -7,7 +7,7 @@ import Testing
 /// `haapi-gateway git-credential` and `setup-git` as git uses them, after a real `login`: a real `git clone` over smart
 /// HTTP from a server that lets through only a token the sign-in's userinfo endpoint accepts (`Tests/Interop/
 /// git_http_server.py`), with the helper configured by `docs/headless-and-devices.md`'s `setup-git` line as written.
-@Suite("git's credential helper, driven by git", .serialized, .startsPrograms())
+@Suite("git's credential helper, driven by git", .startsPrograms())
 struct GitCredentialHelperTests {
     /// The git server of `Tests/Interop/git_http_server.py`, serving the bare repositories under `root`.
     final class GitServer: @unchecked Sendable {

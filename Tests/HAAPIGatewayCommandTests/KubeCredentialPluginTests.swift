@@ -7,7 +7,7 @@ import Testing
 /// `haapi-gateway kube-credential` as the official Kubernetes Python client's kubeconfig loader runs it (its exec
 /// plugin support, as kubectl's: `KUBERNETES_EXEC_INFO`, the answer's apiVersion checked), with the `users:` entry of
 /// `docs/headless-and-devices.md` as written, after a real `login`.
-@Suite("Kubernetes exec credential plugin, driven by the Kubernetes client", .serialized, .startsPrograms())
+@Suite("Kubernetes exec credential plugin, driven by the Kubernetes client", .startsPrograms())
 struct KubeCredentialPluginTests {
     /// A kubeconfig with a cluster, a context and the documented user, its exec entry changed by `change`.
     static func kubeconfig(in directory: URL, _ change: (String) -> String = { $0 }) throws -> URL {

@@ -6,7 +6,7 @@ import Testing
 
 /// `haapi-gateway login` run as a person would: read the link from the terminal, open it in a browser, confirm the code,
 /// sign in; then check the exit status, the summary line and the token file.
-@Suite(.serialized, .startsPrograms()) struct LoginCommandTests {
+@Suite(.startsPrograms()) struct LoginCommandTests {
     private func tokenDirectory() throws -> URL {
         let directory = try Repository.temporaryDirectory().appendingPathComponent("private")
         return directory

@@ -11,7 +11,6 @@ import Testing
 /// nonces, Bearer tokens, bodies both ways, what is never forwarded, a refresh under the lock, and the log.
 @Suite(
     "haapi-gateway proxy",
-    .serialized,
     .enabled(if: TestTools.requireAll || FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl (.ci/run installs it)"),
     .startsPrograms()
 )

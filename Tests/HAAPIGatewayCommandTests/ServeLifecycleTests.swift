@@ -4,7 +4,7 @@ import Testing
 @testable import GatewayTestSupport
 
 /// `serve` as an operator runs it: SIGTERM drains (readiness down) before the listener stops, and the process exits 0.
-@Suite(.serialized, .startsPrograms()) struct ServeLifecycleTests {
+@Suite(.startsPrograms()) struct ServeLifecycleTests {
     /// While the gateway says it drains (between its "draining" and "drained" lines), readiness is down and it is alive;
     /// then it exits 0. A check that reached it only after its "drained" line (this test process held back that long on a
     /// loaded machine) showed nothing, and is made again with a new gateway, at most three times.

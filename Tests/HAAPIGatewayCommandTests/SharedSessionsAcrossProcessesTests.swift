@@ -7,7 +7,6 @@ import Testing
 /// test's own), a `demo-server` process as their upstream, a browser whose requests go to the gateways in turn.
 @Suite(
     "Sign-ins shared by gateway processes through PostgreSQL",
-    .serialized,
     .enabled(if: TestTools.postgresAvailable, "needs PostgreSQL's initdb, postgres, psql and pg_dump (Debian's postgresql)"),
     .startsPrograms()
 )

@@ -10,7 +10,7 @@ import Testing
 /// `scripts/soak --replicas` does the same for two PostgreSQL-store replicas: one killed and started again, then the
 /// database restarted, while browsers and devices (RFC 8628) sign in through both in turn. The two soaks run one after
 /// the other (each loads the machine).
-@Suite(.serialized, .startsPrograms(.heavy))
+@Suite(.startsPrograms(.heavy))
 struct SoakScriptTests {
     private struct Report: Decodable {
         struct SignIns: Decodable {

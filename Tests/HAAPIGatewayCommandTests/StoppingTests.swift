@@ -8,7 +8,7 @@ import Testing
 /// SIGTERM always ends `serve` within `server.drainSeconds` + `server.stopSeconds`, whatever the database, the upstream
 /// and the sinks do: refused, never answering, or stalled in the middle of an answer. Whole processes, as a supervisor
 /// stops them.
-@Suite("Stopping always ends", .serialized, .startsPrograms())
+@Suite("Stopping always ends", .startsPrograms())
 struct StoppingTests {
     /// A database that never answered: refused, silent, or stalled mid-answer. Before 2026-11-26 the preparation of the
     /// tables kept trying through the stop, and the process ran until SIGKILL.

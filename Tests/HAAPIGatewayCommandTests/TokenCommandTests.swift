@@ -9,7 +9,7 @@ import Testing
 /// upstream and client `login` recorded, the secret from the environment or the user's configuration file), twenty
 /// callers at once make one refresh against a server that rotates refresh tokens and revokes the sign-in when one is used
 /// twice, and the docs' lines (the configuration file, the curl line) work as written.
-@Suite(.serialized, .startsPrograms()) struct TokenCommandTests {
+@Suite(.startsPrograms()) struct TokenCommandTests {
     private struct Document: Decodable {
         struct Token: Decodable {
             let accessToken: String

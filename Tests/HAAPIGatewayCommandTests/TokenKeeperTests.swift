@@ -5,7 +5,7 @@ import Testing
 @testable import GatewayTestSupport
 
 /// `login`, then `keep` and `logout` against a demo upstream that outlives them (short access tokens).
-@Suite(.serialized, .startsPrograms()) struct TokenKeeperTests {
+@Suite(.startsPrograms()) struct TokenKeeperTests {
     private struct Tokens: Decodable {
         struct Token: Decodable {
             let accessToken: String
