@@ -88,8 +88,13 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            swiftSettings: fuzzedLibrarySettings
+            swiftSettings: fuzzedLibrarySettings,
+            plugins: ["BuiltInFiles"]
         ),
+
+        // MARK: Builds templates/ and the source revision into HAAPIGateway, so that the program needs no file beside it.
+        .plugin(name: "BuiltInFiles", capability: .buildTool(), dependencies: ["embed-built-in-files"]),
+        .executableTarget(name: "embed-built-in-files", path: "Tools/embed-built-in-files", swiftSettings: swiftSettings),
 
         // MARK: The gateway's PostgreSQL storage (`sessions.store: postgres`): the only target that imports PostgresNIO.
         .target(

@@ -105,7 +105,7 @@ struct ConfigurationOptions: ParsableArguments, CustomStringConvertible, CustomD
 
     @Option(
         help: ArgumentHelp(
-            "Templates directory (\(ConfigurationKey.templatesDirectory.path); default ./templates, else templates/ next to the executable).",
+            "Templates directory used instead of the built-in templates (\(ConfigurationKey.templatesDirectory.path)).",
             valueName: "dir"
         )
     )

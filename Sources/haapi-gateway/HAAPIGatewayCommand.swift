@@ -6,6 +6,7 @@ struct HAAPIGatewayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "haapi-gateway",
         abstract: "Sign in through Curity's Hypermedia Authentication API (HAAPI) from any browser.",
+        version: "haapi-gateway \(GatewayVersion.current)",
         subcommands: [
             ServeCommand.self, LoginCommand.self, TokenCommand.self, KeepCommand.self, LogoutCommand.self, CheckConfigCommand.self,
             DoctorCommand.self,

@@ -26,7 +26,7 @@ struct RenderCommand: AsyncParsableCommand {
     )
     var output: String?
 
-    @Option(help: "Templates directory (default: ./templates, else templates/ next to the executable).")
+    @Option(help: "Templates directory used instead of the built-in templates.")
     var templates: String?
 
     @Option(name: .customLong("template-overrides"), help: "Directory of templates layered over the defaults, file by file.")

@@ -8,14 +8,14 @@ import Yams
 
 /// Every deployment recipe of `docs/deployment.md`, executed as written, with the users, modes and files it really has:
 /// the systemd unit's installation and start, the container's build context and image, and the Kubernetes manifest's
-/// pod. Each runs in a scratch copy of the system's paths (``ScratchSystem``: overlays on `/etc`, `/usr/local` and
+/// pod. Each runs in a scratch copy of the system's paths (``ScratchSystem``: overlays on `/etc`, `/usr` and
 /// `/var/lib`, a fresh `/run`, in a mount namespace of its own) and starts the gateway as the unprivileged user the
 /// recipe names, against the test's own demo server (and PostgreSQL for Kubernetes), until `/readyz` says ready.
 @Suite(
     "Deployment recipes, executed",
     .enabled(
         if: ScratchSystem.available,
-        "needs root, unshare, setpriv and overlay mounts (a scratch copy of /etc, /usr/local, /var/lib and /run)"
+        "needs root, unshare, setpriv and overlay mounts (a scratch copy of /etc, /usr, /var/lib and /run)"
     ),
     .startsPrograms()
 )
@@ -26,54 +26,66 @@ struct DeploymentRecipeTests {
 
     // MARK: - systemd
 
-    /// The commands of the unit's header, which docs/deployment.md repeats: the recipe.
+    /// The commands of the unit's header, which docs/deployment.md repeats after the package's installation: the recipe.
     static func systemdRecipe() throws -> [String] {
         let unit = try SystemdUnit(contentsOf: deploy.appendingPathComponent("haapi-gateway.service"))
-        let start = try #require(unit.header.firstIndex { $0.hasPrefix("  swift build") }, "the unit's header gives the installation")
+        let start = try #require(unit.header.firstIndex { $0.hasPrefix("  (umask 077") }, "the unit's header gives the secrets' lines")
         return unit.header[start...].prefix { $0.hasPrefix("  ") }.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    @Test("docs/deployment.md gives the systemd installation the unit's header gives, line for line")
+    /// The package's installation as docs/deployment.md gives it.
+    static let packageInstallation = "apt-get install ./haapi-gateway_*_amd64.deb"
+
+    @Test("docs/deployment.md installs the package, then gives the lines the unit's header gives, line for line")
     func theDocumentedRecipeIsTheUnitsOwn() throws {
         let document = try String(contentsOf: Repository.root.appendingPathComponent("docs/deployment.md"), encoding: .utf8)
         let section = try #require(document.range(of: "## systemd")).upperBound
         let block = try #require(document.range(of: "```sh\n", range: section..<document.endIndex)).upperBound
         let end = try #require(document.range(of: "```", range: block..<document.endIndex)).lowerBound
-        #expect(document[block..<end].split(separator: "\n").map(String.init) == (try Self.systemdRecipe()))
+        let lines = document[block..<end].split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
+        #expect(lines == [Self.packageInstallation] + (try Self.systemdRecipe()))
     }
 
-    /// The recipe as written, as root, with two substitutions: the build's line is not run (the test brings this build's
-    /// binary where it puts its own), and `systemctl daemon-reload && systemctl enable --now` is done as systemd starts
-    /// this unit: its own user (DynamicUser), the state directory given to it, the credentials copied for it alone, the
-    /// umask, the open-file limit, the unit's environment, and its ExecStart. A drop-in (as `systemctl edit` writes)
-    /// points the upstream at the test's demo server and the port at a free one.
-    static func systemdScript(
-        _ scratch: ScratchSystem,
-        source: URL,
-        issuer: String,
-        port: Int,
-        tamper: String = ""
-    ) throws -> String {
+    /// The package's files as config/deploy/debian/files lists them, laid out as `apt-get install` would, with this
+    /// build's program where the release's goes; what only a release makes (the man page, completions, notices) is left
+    /// out, as nothing in a start reads it.
+    static func packageLayout() throws -> [String] {
+        let manifest = try String(contentsOf: deploy.appendingPathComponent("debian/files"), encoding: .utf8)
+        var lines: [String] = []
+        for line in manifest.split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard fields.count == 3 else { continue }
+            let (source, destination, mode) = (fields[0], fields[1], fields[2])
+            let origin = ScratchSystem.quoted(Repository.root.appendingPathComponent(source).path)
+            if source == "release:haapi-gateway" {
+                lines.append("install -D -m \(mode) \(ScratchSystem.quoted(Repository.executable.path)) \(ScratchSystem.quoted(destination))")
+            } else if source.hasSuffix("/") {
+                lines.append("mkdir -p \(ScratchSystem.quoted(destination)) && cp -r \(origin)/. \(ScratchSystem.quoted(destination))")
+            } else if !source.hasPrefix("release:") {
+                lines.append("install -D -m \(mode) \(origin) \(ScratchSystem.quoted(destination))")
+            }
+        }
+        return lines
+    }
+
+    /// The recipe as written, as root, with two substitutions: the package's installation is its files laid out
+    /// (``packageLayout()``), and `systemctl enable --now` is done as systemd starts this unit: its own user
+    /// (DynamicUser), the state directory given to it, the credentials copied for it alone, the umask, the open-file
+    /// limit, the unit's environment, and its ExecStart. A drop-in (as `systemctl edit` writes) points the upstream at the
+    /// test's demo server and the port at a free one.
+    static func systemdScript(_ scratch: ScratchSystem, issuer: String, port: Int, tamper: String = "") throws -> String {
         let unit = try SystemdUnit(contentsOf: deploy.appendingPathComponent("haapi-gateway.service"))
         let recipe = try systemdRecipe()
-        let build = "swift build -c release --product haapi-gateway"
-        try #require(recipe.first == build, "the recipe starts with the release build")
-        let enable = " && systemctl daemon-reload && systemctl enable --now haapi-gateway"
-        let last = try #require(recipe.last)
-        try #require(last.hasSuffix(enable), "the recipe ends by enabling the unit")
-        let commands = recipe.dropFirst().dropLast() + [String(last.dropLast(enable.count))]
+        try #require(recipe.last == "systemctl enable --now haapi-gateway", "the recipe ends by enabling the unit")
 
         let user = dynamicUser
-        var lines = [
-            "mkdir -p /etc/systemd/system",  // what a systemd host has
-            "cd \(ScratchSystem.quoted(source.path))",
-            "export CLIENT_SECRET=\(ScratchSystem.quoted(DemoServer.clientSecret)) WEBHOOK_SECRET='a-webhook-secret-of-the-systemd-test'",
-        ]
-        lines += commands
+        var lines = try packageLayout()
+        lines.append("export CLIENT_SECRET=\(ScratchSystem.quoted(DemoServer.clientSecret)) WEBHOOK_SECRET='a-webhook-secret-of-the-systemd-test'")
+        lines += recipe.dropLast()
         lines.append(tamper)
         // systemd-analyze verify, where it is installed, on the unit as installed (its binary is there now).
         lines.append(
-            "if command -v systemd-analyze >/dev/null; then systemd-analyze verify /etc/systemd/system/haapi-gateway.service > \"$scratch/verify.log\" 2>&1 && echo 0 > \"$scratch/verify.status\" || echo 1 > \"$scratch/verify.status\"; fi"
+            "if command -v systemd-analyze >/dev/null; then systemd-analyze verify /lib/systemd/system/haapi-gateway.service > \"$scratch/verify.log\" 2>&1 && echo 0 > \"$scratch/verify.status\" || echo 1 > \"$scratch/verify.status\"; fi"
         )
         // What systemd does to start the unit.
         if let state = unit.value("StateDirectory") {
@@ -109,24 +121,6 @@ struct DeploymentRecipeTests {
         return lines.joined(separator: "\n")
     }
 
-    /// A source directory in `scratch` holding what the recipe copies from the repository, and this build's binary where
-    /// the release build would have put it.
-    static func scratchSource(in scratch: ScratchSystem) throws -> URL {
-        let source = scratch.directory.appendingPathComponent("source")
-        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
-        for item in ["templates", "config"] {
-            try FileManager.default.copyItem(at: Repository.root.appendingPathComponent(item), to: source.appendingPathComponent(item))
-        }
-        let release = source.appendingPathComponent(".build/release")
-        try FileManager.default.createDirectory(at: release, withIntermediateDirectories: true)
-        // A link, not a copy of the 150 MB debug binary (the recipe's `install` copies it once more, as it would).
-        let binary = release.appendingPathComponent("haapi-gateway")
-        if (try? FileManager.default.linkItem(at: Repository.executable, to: binary)) == nil {
-            try FileManager.default.copyItem(at: Repository.executable, to: binary)
-        }
-        return source
-    }
-
     @Test(
         "systemd: the unit's installation as written, started as systemd starts it (its own user, credentials, state directory): systemd-analyze verify passes, /readyz says ready, SIGTERM ends it within TimeoutStopSec"
     )
@@ -139,8 +133,7 @@ struct DeploymentRecipeTests {
         let port = try ReservedPort()
         let number = port.port
         port.release()
-        let source = try Self.scratchSource(in: scratch)
-        let gateway = try scratch.start(try Self.systemdScript(scratch, source: source, issuer: issuer, port: number))
+        let gateway = try scratch.start(try Self.systemdScript(scratch, issuer: issuer, port: number))
         let ready = try await Self.waitUntilReady(port: number, gateway: gateway)
         #expect(ready, "\(gateway.standardError)")
 
@@ -178,7 +171,6 @@ struct DeploymentRecipeTests {
         let gateway = try scratch.start(
             try Self.systemdScript(
                 scratch,
-                source: try Self.scratchSource(in: scratch),
                 issuer: "http://127.0.0.1:9/oauth/v2/oauth-anonymous",
                 port: 0,
                 tamper: "chmod 0750 /etc/haapi-gateway && chmod 0640 /etc/haapi-gateway/haapi-gateway.yaml"
@@ -215,83 +207,29 @@ struct DeploymentRecipeTests {
         try Containerfile(contentsOf: deploy.appendingPathComponent("Containerfile"))
     }
 
-    /// The build context as the Containerfile's build stage copies it, in a directory of its own: what `podman build`
-    /// gives the build, no more.
-    static func assembledBuildContext() throws -> (context: URL, build: Containerfile.Stage) {
-        let stages = try containerfile().stages
-        let build = try #require(stages.first, "a build stage")
-        let context = try Repository.temporaryDirectory()
-        let workdir = build.last("WORKDIR") ?? "/"
-        for copy in build.contextCopies {
-            for source in copy.sources {
-                let destination =
-                    copy.destination.hasSuffix("/") ? copy.destination + URL(fileURLWithPath: source).lastPathComponent : copy.destination
-                let relative = destination.hasPrefix("/") ? String(destination.dropFirst(workdir.count)) : destination
-                let target = context.appendingPathComponent(relative).standardizedFileURL
-                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try FileManager.default.copyItem(at: Repository.root.appendingPathComponent(source), to: target)
-            }
-        }
-        return (context, build)
-    }
-
-    @Test(
-        "container: the build context the Containerfile copies is a package SwiftPM loads, holding every file of the product its build names"
-    )
-    func theContainerBuildContextIsAPackage() async throws {
-        let (context, build) = try Self.assembledBuildContext()
-        defer { try? FileManager.default.removeItem(at: context) }
-        let run = try #require(build.instructions.last { $0.keyword == "RUN" }?.arguments)
-        let product = try #require(run.firstMatch(of: /--product (\S+)/)?.1).description
-        #expect(run.hasPrefix("swift build -c release"), "\(run)")
-        let described = try await runProgram(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            ["swift", "package", "--package-path", context.path, "describe", "--type", "json"]
-        )
-        try #require(described.status == 0, "SwiftPM refuses the build context: \(described.standardError)")
-        let package = try #require(try JSONSerialization.jsonObject(with: Data(described.standardOutput.utf8)) as? [String: Any])
-        let targets = try #require(package["targets"] as? [[String: Any]])
-        let byName = Dictionary(targets.compactMap { target in (target["name"] as? String).map { ($0, target) } }) { first, _ in first }
-        let products = try #require(package["products"] as? [[String: Any]])
-        let built = try #require(products.first { $0["name"] as? String == product }, "no product \(product)")
-        // Every target the product needs, and every file of each, is in the context.
-        var pending = built["targets"] as? [String] ?? []
-        var seen: Set<String> = []
-        while let name = pending.popLast() {
-            guard seen.insert(name).inserted, let target = byName[name] else { continue }
-            let path = try #require(target["path"] as? String)
-            for file in (target["sources"] as? [String] ?? [])
-                + ((target["resources"] as? [[String: Any]])?.compactMap { $0["path"] as? String } ?? [])
-            {
-                let location = file.hasPrefix("/") ? file : context.appendingPathComponent(path).appendingPathComponent(file).path
-                #expect(FileManager.default.fileExists(atPath: location), "\(location) is not in the build context")
-            }
-            pending += target["target_dependencies"] as? [String] ?? []
-        }
-        #expect(seen.contains("HAAPIGateway") && seen.contains("HAAPIDemoServer"), "\(seen)")
-    }
-
-    /// The image's layout as its final stage makes it (the build's binary, the templates, the shipped configuration and
-    /// the user), in the scratch system, as shell commands.
+    /// The image's layout as the Containerfile makes it from the release's build context (scripts/release puts the
+    /// program and config/haapi-gateway.yaml in it), in the scratch system, as shell commands: this build's program where
+    /// the release's goes.
     static func imageLayout(_ image: Containerfile.Stage) throws -> [String] {
         var lines: [String] = []
-        let run = try #require(image.instructions.first { $0.keyword == "RUN" && $0.arguments.contains("useradd") }?.arguments)
-        let useradd = try #require(run.firstMatch(of: /useradd [^&;]*/)?.0).description
-        // What the image's build prints is the build's, not the container's: kept apart from the gateway's output.
-        lines.append(useradd.trimmingCharacters(in: .whitespaces) + " 2>>\"$scratch/image-build.log\"")
-        for copy in image.stageCopies {
-            lines.append("mkdir -p \(ScratchSystem.quoted(URL(fileURLWithPath: copy.destination).deletingLastPathComponent().path))")
-            lines.append("cp \(ScratchSystem.quoted(Repository.executable.path)) \(ScratchSystem.quoted(copy.destination))")
-        }
         for copy in image.contextCopies {
             for source in copy.sources {
-                lines.append("mkdir -p \(ScratchSystem.quoted(URL(fileURLWithPath: copy.destination).deletingLastPathComponent().path))")
+                let program = source == "haapi-gateway"
+                let origin = program ? Repository.executable : Repository.config.appendingPathComponent(source)
+                #expect(FileManager.default.fileExists(atPath: origin.path), "the build context's \(source) is not the program or in config/")
                 lines.append(
-                    "cp -r \(ScratchSystem.quoted(Repository.root.appendingPathComponent(source).path)) \(ScratchSystem.quoted(copy.destination))"
+                    "install -D -m \(program ? "0755" : "0644") \(ScratchSystem.quoted(origin.path)) \(ScratchSystem.quoted(copy.destination))"
                 )
             }
         }
         return lines
+    }
+
+    /// The image's user and group, numbers (`USER 10001:10001`: no account is made in the image).
+    static func imageUser(_ image: Containerfile.Stage) throws -> (uid: String, gid: String) {
+        let user = try #require(image.last("USER")).split(separator: ":").map(String.init)
+        try #require(user.count == 2 && user.allSatisfy { Int($0) != nil }, "USER uid:gid, numbers")
+        return (user[0], user[1])
     }
 
     /// The environment a container runtime gives the image's entry point: its PATH and HOME, and the image's ENV.
@@ -306,8 +244,8 @@ struct DeploymentRecipeTests {
     )
     func theContainerImageRunsAsItsUser() async throws {
         let image = try #require(try Self.containerfile().stages.last)
-        let user = try #require(image.last("USER"))
-        #expect(user != "0" && user != "root")
+        let user = try Self.imageUser(image)
+        #expect(user.uid != "0" && user.gid != "0")
         #expect(image.last("STOPSIGNAL") == "SIGTERM")
         #expect(image.last("EXPOSE") == "\(ServerSettings().port)", "the port the shipped configuration listens on")
         let scratch = try ScratchSystem()
@@ -318,13 +256,12 @@ struct DeploymentRecipeTests {
         var environment = Self.containerEnvironment(image)
         environment["HAAPI_GATEWAY_SERVER_PORT"] = "\(number)"  // podman run -e: this machine's 8080 may be taken
         var lines = try Self.imageLayout(image)
-        lines.append("gid=$(getent passwd \(user) | cut -d: -f4)")
         // The working directory is the image's WORKDIR, / when it names none.
         lines.append(
             ScratchSystem.exec(
                 "cd \(image.last("WORKDIR") ?? "/") && exec " + image.entryPoint.map(ScratchSystem.quoted).joined(separator: " "),
-                uid: user,
-                gid: "$gid",
+                uid: user.uid,
+                gid: user.gid,
                 environment: environment
             )
         )
@@ -365,6 +302,17 @@ struct DeploymentRecipeTests {
         return (files, create)
     }
 
+    @Test("Kubernetes: the manifest names the image of this version (VERSION), the tag the release's image carries")
+    func theManifestNamesThisVersionsImage() throws {
+        let version = try String(contentsOf: Repository.root.appendingPathComponent("VERSION"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let deployment = try #require(try Self.manifest()["Deployment"])
+        let template = try #require((deployment["spec"] as? [String: Any])?["template"] as? [String: Any])
+        let containers = try #require((template["spec"] as? [String: Any])?["containers"] as? [[String: Any]])
+        let image = try #require(containers.first?["image"] as? String)
+        #expect(image.hasSuffix("/haapi-gateway:\(version)"), "\(image)")
+    }
+
     @Test("docs/deployment.md makes the Kubernetes Secret with the commands the manifest's header gives")
     func theDocumentedSecretIsTheManifestsOwn() throws {
         let document = try String(contentsOf: Repository.root.appendingPathComponent("docs/deployment.md"), encoding: .utf8)
@@ -393,7 +341,8 @@ struct DeploymentRecipeTests {
         #expect(containerSecurity["readOnlyRootFilesystem"] as? Bool == true)
         #expect(containerSecurity["allowPrivilegeEscalation"] as? Bool == false)
         let image = try #require(try Self.containerfile().stages.last)
-        #expect(image.last("USER") == "\(uid)", "the manifest runs the image's own user")
+        let imageUser = try Self.imageUser(image)
+        #expect(imageUser.uid == "\(uid)" && imageUser.gid == "\(gid)", "the manifest runs the image's own user and group")
 
         // The Secret, made by the header's commands (the database URL is the operator's own: here the test's server).
         let server = try await PostgresTestServer.start()
@@ -465,7 +414,7 @@ struct DeploymentRecipeTests {
             if mount["readOnly"] as? Bool == true { lines.append("mount -o remount,bind,ro \(ScratchSystem.quoted(path))") }
         }
         // readOnlyRootFilesystem: nothing the container sees is writable but its volumes' own (none here).
-        for path in ["/", "/etc", "/usr/local", "/var/lib", "/run"] { lines.append("mount -o remount,bind,ro \(path)") }
+        for path in ["/", "/etc", "/usr", "/var/lib", "/run"] { lines.append("mount -o remount,bind,ro \(path)") }
 
         let port = try ReservedPort()
         let number = port.port

@@ -76,21 +76,18 @@ struct MessageCatalogue: Sendable {
         return Self.fallbackLanguage
     }
 
-    /// Reads `messages/*.json` from the templates directory and then the override directory (key by key).
-    /// - Throws: ``GatewayError`` (code `configuration`) for unreadable or malformed files, or an incomplete English catalogue.
-    static func load(directories: [URL]) throws(GatewayError) -> MessageCatalogue {
+    /// Reads `messages/*.json` of each layer of templates in turn (the built-in or `templates.directory`'s, then the
+    /// override directory's), key by key.
+    /// - Throws: ``GatewayError`` (code `configuration`) for malformed files, or an incomplete English catalogue.
+    static func load(layers: [TemplateFiles]) throws(GatewayError) -> MessageCatalogue {
         var texts: [String: [String: String]] = [:]
-        for directory in directories {
-            let messages = directory.appendingPathComponent("messages")
-            guard let files = try? FileManager.default.contentsOfDirectory(atPath: messages.path) else { continue }
-            for file in files.sorted() where file.hasSuffix(".json") {
+        for layer in layers {
+            for (file, data) in layer.folder("messages").sorted(by: { $0.key < $1.key }) where file.hasSuffix(".json") {
                 let language = String(file.dropLast(".json".count)).lowercased()
                 guard language.range(of: "^[a-z]{2,3}(-[a-z0-9]{2,8})*$", options: .regularExpression) != nil else {
                     throw GatewayError(.configuration, "messages/\(file): the name must be a language tag such as en.json or pt-br.json")
                 }
-                guard let data = FileManager.default.contents(atPath: messages.appendingPathComponent(file).path),
-                    let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-                else {
+                guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                     throw GatewayError(.configuration, "messages/\(file) is not a JSON object of texts")
                 }
                 var entries = texts[language] ?? [:]

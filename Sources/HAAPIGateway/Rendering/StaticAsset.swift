@@ -1,6 +1,6 @@
 import Foundation
 
-/// A file of `templates/assets/` (or the override directory's `assets/`) served at `/assets/{name}`: stylesheets,
+/// A file of the templates' `assets/` (built in, `templates.directory`'s or the override directory's) served at `/assets/{name}`: stylesheets,
 /// the pages' scripts and images. Only names of lowercase letters, digits, dots and hyphens with a known extension are
 /// loaded, so a request can never name anything else.
 struct StaticAsset: Sendable {
@@ -21,16 +21,12 @@ struct StaticAsset: Sendable {
         return contentTypes[String(name.split(separator: ".").last ?? "")]
     }
 
-    /// The servable files of a directory by name; an absent directory has none.
-    static func load(directory: URL) throws(GatewayError) -> [String: StaticAsset] {
-        guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [:] }
+    /// The servable files of a layer's `assets/` by name; a file whose name may not be served is left out.
+    static func servable(_ files: [String: Data]) -> [String: StaticAsset] {
         var assets: [String: StaticAsset] = [:]
-        for file in files {
-            guard let contentType = contentType(forName: file) else { continue }
-            guard let bytes = FileManager.default.contents(atPath: directory.appendingPathComponent(file).path) else {
-                throw GatewayError(.configuration, "cannot read asset \(directory.appendingPathComponent(file).path)")
-            }
-            assets[file] = StaticAsset(name: file, contentType: contentType, bytes: bytes)
+        for (name, bytes) in files {
+            guard let contentType = contentType(forName: name) else { continue }
+            assets[name] = StaticAsset(name: name, contentType: contentType, bytes: bytes)
         }
         return assets
     }

@@ -26,15 +26,6 @@ struct Containerfile {
             }
         }
 
-        /// Its `COPY --from=stage` instructions: (path in that stage, destination).
-        var stageCopies: [(stage: String, source: String, destination: String)] {
-            instructions.filter { $0.arguments.hasPrefix("--from=") && $0.keyword == "COPY" }.compactMap { instruction in
-                let words = instruction.arguments.split(separator: " ").map(String.init)
-                guard words.count == 3 else { return nil }
-                return (String(words[0].dropFirst("--from=".count)), words[1], words[2])
-            }
-        }
-
         /// The last value of `keyword` (`WORKDIR`, `USER`, `STOPSIGNAL`).
         func last(_ keyword: String) -> String? {
             instructions.last { $0.keyword == keyword }?.arguments

@@ -7,15 +7,15 @@ final class RunningGateway: @unchecked Sendable {
     private let process: SpawnedProcess
     private let collected = CollectedOutput()
 
-    /// Starts `program` with `arguments` and exactly `environment`: a gateway started by something else (a script that
-    /// lays out a deployment and starts it as that deployment would, through `exec`).
-    init(program: URL, _ arguments: [String], environment: [String: String]) throws {
+    /// Starts `program` with `arguments` and exactly `environment`, in `directory`: a gateway started by something else (a
+    /// script that lays out a deployment and starts it as that deployment would, through `exec`), or a copy of the program.
+    init(program: URL, _ arguments: [String], environment: [String: String], directory: URL = Repository.root) throws {
         let (output, error) = collected.pipes()
         process = try SpawnedProcess(
             executable: program,
             arguments: arguments,
             environment: environment,
-            directory: Repository.root,
+            directory: directory,
             standardOutput: output,
             standardError: error
         )

@@ -5,7 +5,7 @@ import Foundation
 /// A scratch copy of the system paths a deployment recipe installs into, so that a test can run the recipe as written,
 /// as root, and start the gateway from what it installed, as the unprivileged user a service manager would start it as.
 ///
-/// A script runs in a mount namespace of its own (`unshare -m`): `/etc`, `/usr/local` and `/var/lib` are overlays on the
+/// A script runs in a mount namespace of its own (`unshare -m`): `/etc`, `/usr` and `/var/lib` are overlays on the
 /// machine's own, whose writes land in a scratch directory, and `/run` is a fresh tmpfs. The machine's own paths never
 /// change. The script's last command replaces it (`exec`), so the process the test holds is the gateway's. A test
 /// removes the scratch directory when it ends (``remove()``): a recipe's installation copies the gateway's binary into
@@ -33,7 +33,7 @@ struct ScratchSystem {
     /// The first lines of every script: stop at the first failure, and the scratch copies of the system's paths.
     var prelude: String {
         var lines = ["set -eu", "scratch=\(Self.quoted(directory.path))"]
-        for path in ["etc", "usr/local", "var/lib"] {
+        for path in ["etc", "usr", "var/lib"] {
             lines.append(
                 "mkdir -p \"$scratch/upper/\(path)\" \"$scratch/work/\(path)\" && mount -t overlay overlay -o \"lowerdir=/\(path),upperdir=$scratch/upper/\(path),workdir=$scratch/work/\(path)\" /\(path)"
             )

@@ -126,7 +126,7 @@ extension ConfigurationKey {
         "templates.directory",
         .string,
         .atOnce,
-        "The page templates; unset: ./templates, else next to the executable."
+        "A directory of page templates used instead of the built-in ones; unset: the templates built into the program."
     ) {
         $0.templates.directory?.path
     }

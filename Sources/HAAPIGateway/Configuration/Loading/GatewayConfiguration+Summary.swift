@@ -73,7 +73,7 @@ extension GatewayConfiguration {
             )
         }
         lines.append(
-            "templates: \(templates.directory?.path ?? "the default lookup (./templates, then next to the executable)")"
+            "templates: \(templates.directory?.path ?? "built in")"
                 + (templates.overrideDirectory.map { ", overrides from \($0.path)" } ?? "")
         )
         if callbacks.isEmpty {
