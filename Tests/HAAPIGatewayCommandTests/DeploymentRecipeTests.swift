@@ -7,7 +7,7 @@ import Yams
 @testable import GatewayTestSupport
 
 /// Every deployment recipe of `docs/deployment.md`, executed as written, with the users, modes and files it really has:
-/// the systemd unit's installation and start, the container's build context and image, and the Kubernetes manifest's
+/// the systemd unit's installation (from the package's files) and start, the container's image, and the Kubernetes manifest's
 /// pod. Each runs in a scratch copy of the system's paths (``ScratchSystem``: overlays on `/etc`, `/usr` and
 /// `/var/lib`, a fresh `/run`, in a mount namespace of its own) and starts the gateway as the unprivileged user the
 /// recipe names, against the test's own demo server (and PostgreSQL for Kubernetes), until `/readyz` says ready.
