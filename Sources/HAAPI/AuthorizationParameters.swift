@@ -58,6 +58,6 @@ public struct AuthorizationParameters: Sendable, Hashable, Codable {
     /// Names the library sets itself; they cannot be given in ``additional``.
     public static let reservedNames: Set<String> = [
         "client_id", "response_type", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method",
-        "acr_values", "prompt", "ui_locales", "login_hint", "max_age", "claims",
+        "acr_values", "prompt", "ui_locales", "login_hint", "max_age", "claims", "dpop_jkt",
     ]
 }

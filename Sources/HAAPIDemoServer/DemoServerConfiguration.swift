@@ -27,6 +27,18 @@ public struct DemoServerConfiguration: Sendable {
     /// exchange proved with another key is refused without using the code up, as before. Not part of strict mode.
     /// Default false.
     public var consumesCodesOnRefusedProof: Bool = false
+    /// Like Curity 11.4's client setting `authorization-code-dpop-binding` ([DPOP114], [DPOPEPH]): with ``DemoDPoPBinding/required``
+    /// an authorize request without `dpop_jkt` is refused with an `error-authorization-response` whose `error` is
+    /// `invalid_request` (the demo's answer: Curity's pages do not show one); with either value a request that carries
+    /// `dpop_jkt` gets a code bound to that thumbprint, whose exchange must be proved with that key (RFC 9449 §10), else
+    /// `invalid_dpop_proof`. Default ``DemoDPoPBinding/clientRequested``; required in strict mode.
+    public var authorizationCodeDPoPBinding: DemoDPoPBinding = .clientRequested
+    /// Like Curity 11.4's client setting `token-dpop-binding` ([DPOP114], [DPOPEPH]): with ``DemoDPoPBinding/required``
+    /// an authorization-code or refresh-token request without a valid DPoP proof is refused (`invalid_dpop_proof`, HTTP
+    /// 400, RFC 9449 §7.1; Curity's error is not shown on its pages); with ``DemoDPoPBinding/clientRequested`` tokens are
+    /// bound when the request carries a proof, as the demo always did. Default ``DemoDPoPBinding/clientRequested``;
+    /// required in strict mode.
+    public var tokenDPoPBinding: DemoDPoPBinding = .clientRequested
     /// Like a load balancer pinning a Curity cluster node (notes 2.3): the authorize response sets the cookie
     /// `demo-node` (`Path=/`, per flow) and every later HAAPI request of the flow must send it back; it also sets
     /// `demo-unused` with `Path=/demo-unused`, which a client must not send to HAAPI paths. Default false.
@@ -176,7 +188,8 @@ public struct DemoServerConfiguration: Sendable {
     }
 
     /// A configuration with every strict check on: ``requireDPoPNonce``, ``noncesPerKey``,
-    /// ``issueTokenBoundAuthorizationCodes``, ``requiresStickinessCookie`` and ``writesAbsoluteHrefs``; everything else as
+    /// ``issueTokenBoundAuthorizationCodes``, ``authorizationCodeDPoPBinding`` and ``tokenDPoPBinding`` required,
+    /// ``requiresStickinessCookie`` and ``writesAbsoluteHrefs``; everything else as
     /// ``init(host:port:requireDPoPNonce:clientKeyPath:publicBaseURL:flowLifetimeSeconds:maximumFlows:)``.
     public static var strict: DemoServerConfiguration {
         var configuration = DemoServerConfiguration()
@@ -185,18 +198,31 @@ public struct DemoServerConfiguration: Sendable {
     }
 
     /// Turns on every strict check: ``requireDPoPNonce``, ``noncesPerKey``, ``issueTokenBoundAuthorizationCodes``,
-    /// ``requiresStickinessCookie`` and ``writesAbsoluteHrefs``. Other values are kept.
+    /// ``authorizationCodeDPoPBinding`` and ``tokenDPoPBinding`` required, ``requiresStickinessCookie`` and
+    /// ``writesAbsoluteHrefs``. Other values are kept.
     public mutating func makeStrict() {
         requireDPoPNonce = true
         noncesPerKey = true
         issueTokenBoundAuthorizationCodes = true
+        authorizationCodeDPoPBinding = .required
+        tokenDPoPBinding = .required
         requiresStickinessCookie = true
         writesAbsoluteHrefs = true
     }
 
+    /// Turns off every way the demo binds a sign-in's tokens to a DPoP key it does not ask for: token-bound codes and
+    /// both DPoP binding settings at ``DemoDPoPBinding/clientRequested``. A client that proves nothing then gets bearer
+    /// tokens, also from a strict demo.
+    public mutating func bindOnlyWhenRequested() {
+        issueTokenBoundAuthorizationCodes = false
+        authorizationCodeDPoPBinding = .clientRequested
+        tokenDPoPBinding = .clientRequested
+    }
+
     /// Whether every strict check is on.
     public var isStrict: Bool {
-        requireDPoPNonce && noncesPerKey && issueTokenBoundAuthorizationCodes && requiresStickinessCookie && writesAbsoluteHrefs
+        requireDPoPNonce && noncesPerKey && issueTokenBoundAuthorizationCodes && authorizationCodeDPoPBinding == .required
+            && tokenDPoPBinding == .required && requiresStickinessCookie && writesAbsoluteHrefs
     }
 
     /// Whether `host` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).

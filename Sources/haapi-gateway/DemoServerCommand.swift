@@ -25,7 +25,9 @@ struct DemoServerCommand: AsyncParsableCommand {
     @Flag(
         help: """
             Answer like a strict Curity deployment: DPoP nonces required and issued per DPoP key; authorization codes bound \
-            to the flow's DPoP key (the code exchange needs a proof from it, else invalid_dpop_proof); a stickiness cookie \
+            to the flow's DPoP key (the code exchange needs a proof from it, else invalid_dpop_proof); Curity 11.4's \
+            authorization-code-dpop-binding and token-dpop-binding required (an authorize request without dpop_jkt and a \
+            token request without a DPoP proof are refused); a stickiness cookie \
             (demo-node, Path=/) that every HAAPI request after authorize must send back, and a demo-unused cookie \
             (Path=/demo-unused) that must never reach HAAPI paths; absolute hrefs on the base URL. Implies --nonce.
             """
@@ -40,6 +42,25 @@ struct DemoServerCommand: AsyncParsableCommand {
             """
     )
     var consumesCodesOnRefusedProof = false
+
+    @Option(
+        name: .customLong("authorization-code-dpop-binding"),
+        help: """
+            Curity 11.4's client setting: required (an authorize request without dpop_jkt is refused) or client-requested \
+            (a code is bound when the request carries dpop_jkt). Default: required with --strict, else client-requested.
+            """
+    )
+    var authorizationCodeDPoPBinding: String?
+
+    @Option(
+        name: .customLong("token-dpop-binding"),
+        help: """
+            Curity 11.4's client setting: required (a code exchange or refresh without a DPoP proof is refused) or \
+            client-requested (tokens are bound when the request carries a proof). Default: required with --strict, else \
+            client-requested.
+            """
+    )
+    var tokenDPoPBinding: String?
 
     @Option(name: .customLong("client-key-path"), help: "Write the demo client's private_key_jwt key (PEM) to this path.")
     var clientKeyPath: String?
@@ -191,6 +212,10 @@ struct DemoServerCommand: AsyncParsableCommand {
         guard requireAttestation || attestationRefusedAs == DemoAttestationRefusal.unauthorizedClient.rawValue else {
             throw ValidationError("--attestation-refused-as needs --require-attestation")
         }
+        for (option, value) in [("--authorization-code-dpop-binding", authorizationCodeDPoPBinding), ("--token-dpop-binding", tokenDPoPBinding)] {
+            guard let value, DemoDPoPBinding(rawValue: value) == nil else { continue }
+            throw ValidationError("\(option) must be required or client-requested")
+        }
         guard DemoRedirectURIRefusal(rawValue: redirectURIRefusal) != nil else {
             throw ValidationError("--redirect-uri-refusal must be error-authorization-response or invalid-request-problem")
         }
@@ -215,6 +240,10 @@ struct DemoServerCommand: AsyncParsableCommand {
         configuration.idTokenSigningAlgorithm = DemoIDTokenAlgorithm(rawValue: idTokenAlgorithm) ?? .es256
         if !advertisedIDTokenAlgorithms.isEmpty { configuration.advertisedIDTokenAlgorithms = advertisedIDTokenAlgorithms }
         configuration.consumesCodesOnRefusedProof = consumesCodesOnRefusedProof
+        if let binding = authorizationCodeDPoPBinding.flatMap(DemoDPoPBinding.init(rawValue:)) {
+            configuration.authorizationCodeDPoPBinding = binding
+        }
+        if let binding = tokenDPoPBinding.flatMap(DemoDPoPBinding.init(rawValue:)) { configuration.tokenDPoPBinding = binding }
         configuration.attestationRefusal = DemoAttestationRefusal(rawValue: attestationRefusedAs) ?? .unauthorizedClient
         configuration.proofBaseURL = proofBaseURL
         configuration.publishesOAuthMetadata = publishesOAuthMetadata
@@ -232,8 +261,9 @@ struct DemoServerCommand: AsyncParsableCommand {
             strict
             ? """
             Strict mode: per-key DPoP nonces, token-bound authorization \
-            codes\(consumesCodesOnRefusedProof ? " (used up by an exchange refused for a missing proof)" : ""), stickiness cookie \
-            demo-node\n
+            codes\(consumesCodesOnRefusedProof ? " (used up by an exchange refused for a missing proof)" : ""), \
+            authorization-code-dpop-binding \(serverConfiguration.authorizationCodeDPoPBinding.rawValue), token-dpop-binding \
+            \(serverConfiguration.tokenDPoPBinding.rawValue), stickiness cookie demo-node\n
             """
             : ""
         let application = try DemoServer.makeApplication(configuration: serverConfiguration, logger: logger) { url, _ in

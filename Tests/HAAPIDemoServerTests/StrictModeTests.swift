@@ -14,6 +14,8 @@ import Testing
         #expect(!plain.isStrict)
         let strict = DemoServerConfiguration.strict
         #expect(strict.requireDPoPNonce && strict.noncesPerKey && strict.issueTokenBoundAuthorizationCodes && strict.requiresStickinessCookie)
+        #expect(strict.authorizationCodeDPoPBinding == .required && strict.tokenDPoPBinding == .required)
+        #expect(plain.authorizationCodeDPoPBinding == .clientRequested && plain.tokenDPoPBinding == .clientRequested)
         #expect(strict.isStrict)
         var custom = DemoServerConfiguration(host: "127.0.0.2", port: 9, flowLifetimeSeconds: 5)
         custom.makeStrict()
@@ -160,7 +162,7 @@ import Testing
     }
 
     @Test func codesAreNotTokenBoundUnlessConfigured() async throws {
-        let harness = try await DemoServerHarness.start { $0.issueTokenBoundAuthorizationCodes = false }
+        let harness = try await DemoServerHarness.start { $0.bindOnlyWhenRequested() }
         let (flow, done) = try await TokenEndpointTests.authorizationResponse(harness)
         let tokens = try await flow.exchange(done)
         #expect(tokens.status == 200)

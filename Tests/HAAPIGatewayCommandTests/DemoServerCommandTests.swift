@@ -30,9 +30,23 @@ import Testing
         #expect(strict.port == 0)
         #expect(!(try DemoServerCommand.parse([]).serverConfiguration.noncesPerKey))
         let help = DemoServerCommand.helpMessage(columns: 400)
-        for phrase in ["--strict", "per DPoP key", "invalid_dpop_proof", "demo-node", "demo-unused"] {
+        for phrase in ["--strict", "per DPoP key", "invalid_dpop_proof", "demo-node", "demo-unused", "authorization-code-dpop-binding"] {
             #expect(help.contains(phrase), "\(phrase)")
         }
+    }
+
+    /// Curity 11.4's two DPoP binding settings: required with --strict, client-requested without, and each settable.
+    @Test func theDPoPBindingsFollowStrictAndCanBeSetOneByOne() throws {
+        let strict = try DemoServerCommand.parse(["--strict"]).serverConfiguration
+        #expect(strict.authorizationCodeDPoPBinding == .required && strict.tokenDPoPBinding == .required)
+        let plain = try DemoServerCommand.parse([]).serverConfiguration
+        #expect(plain.authorizationCodeDPoPBinding == .clientRequested && plain.tokenDPoPBinding == .clientRequested)
+        let relaxed = try DemoServerCommand.parse(["--strict", "--authorization-code-dpop-binding", "client-requested"]).serverConfiguration
+        #expect(relaxed.authorizationCodeDPoPBinding == .clientRequested && relaxed.tokenDPoPBinding == .required)
+        let tokensOnly = try DemoServerCommand.parse(["--token-dpop-binding", "required"]).serverConfiguration
+        #expect(tokensOnly.authorizationCodeDPoPBinding == .clientRequested && tokensOnly.tokenDPoPBinding == .required)
+        #expect(throws: (any Error).self) { try DemoServerCommand.parse(["--token-dpop-binding", "always"]) }
+        #expect(throws: (any Error).self) { try DemoServerCommand.parse(["--authorization-code-dpop-binding", "inherit-from-profile"]) }
     }
 
     @Test func consumesCodesOnRefusedProofNeedsStrictAndTurnsTheSwitchOn() throws {

@@ -43,7 +43,7 @@ struct DockerCredentialHelperTests {
         .enabled(if: TestTools.dockerSDKAvailable, "needs the Docker SDK for Python (PyPI docker; .ci/run installs it)")
     )
     func dockerSDKGetsTheToken() async throws {
-        try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
+        try await SignedInHost.withDemo({ $0.bindOnlyWhenRequested() }) { demo in
             let host = try await ToolHost.signedIn(demo)
             let linked = try await host.shell(try Self.linkLine(into: host.bin))
             #expect(linked.status == 0, "\(linked.standardError)")

@@ -60,7 +60,7 @@ struct GitCredentialHelperTests {
         .enabled(if: TestTools.gitAvailable, "needs git (.ci/run installs it)")
     )
     func gitCloneThroughTheHelper() async throws {
-        try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
+        try await SignedInHost.withDemo({ $0.bindOnlyWhenRequested() }) { demo in
             let host = try await ToolHost.signedIn(demo)
             let root = host.home.appendingPathComponent("served")
             try await Self.bareRepository(under: root, host: host)
@@ -103,7 +103,7 @@ struct GitCredentialHelperTests {
         "git-credential get answers the access token with its expiry for https, nothing for plain http to another host; store and erase keep nothing and end nothing"
     )
     func theProtocolAsGitSpeaksIt() async throws {
-        try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
+        try await SignedInHost.withDemo({ $0.bindOnlyWhenRequested() }) { demo in
             let host = try await ToolHost.signedIn(demo)
             let tokens = try host.tokens()
             let answer = try await host.shell(

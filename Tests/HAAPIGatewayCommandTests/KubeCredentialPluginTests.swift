@@ -65,7 +65,7 @@ struct KubeCredentialPluginTests {
         .enabled(if: TestTools.kubernetesClientAvailable, "needs the Python Kubernetes client (PyPI kubernetes; .ci/run installs it)")
     )
     func kubernetesClientGetsTheIDToken() async throws {
-        try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
+        try await SignedInHost.withDemo({ $0.bindOnlyWhenRequested() }) { demo in
             let host = try await ToolHost.signedIn(demo)
             let tokens = try host.tokens()
             let idToken = try #require(tokens.idToken)
@@ -98,7 +98,7 @@ struct KubeCredentialPluginTests {
         .enabled(if: TestTools.kubernetesClientAvailable, "needs the Python Kubernetes client (PyPI kubernetes; .ci/run installs it)")
     )
     func shortLivedIDTokenIsRefreshed() async throws {
-        try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
+        try await SignedInHost.withDemo({ $0.bindOnlyWhenRequested() }) { demo in
             let host = try await ToolHost.signedIn(demo)
             // The file now holds an ID token that expires in 20 s (its payload is read unverified, to know when), beside an
             // access token valid for about 300 s: an upstream may give ID tokens a shorter life.

@@ -69,6 +69,8 @@ import Testing
     @Test func aSecondLoginRunProvesAtOnceWhatTheFirstLearnedAboutTokenBoundCodes() async throws {
         var demoConfiguration = DemoServerConfiguration.strict
         demoConfiguration.consumesCodesOnRefusedProof = true
+        // Without dpop_jkt required: the refused authorize request would show the binding before any code is spent.
+        demoConfiguration.authorizationCodeDPoPBinding = .clientRequested
         let demo = try await DemoServer.start(configuration: demoConfiguration)
         do {
             let directory = try tokenDirectory()

@@ -160,7 +160,7 @@ struct ProxyCommandTests {
         "Bearer tokens: curl reads userinfo through the proxy, with Authorization: Bearer and no proof; SIGTERM stops it; a target where nothing listens is 502"
     )
     func bearerTokens() async throws {
-        try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
+        try await SignedInHost.withDemo({ $0.bindOnlyWhenRequested() }) { demo in
             let tokenFile = try await SignedInHost.login(demo)
             let signedIn = try Tokens.read(tokenFile)
             #expect(signedIn.tokenType == "Bearer")

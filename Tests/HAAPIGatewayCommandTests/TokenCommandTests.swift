@@ -41,7 +41,7 @@ import Testing
         "after login, token needs no upstream option: it prints the access token, the ID token, a header and a summary, and refreshes when asked for more validity than is left"
     )
     func printsAndRefreshesWithTheRecordedUpstream() async throws {
-        try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
+        try await SignedInHost.withDemo({ $0.bindOnlyWhenRequested() }) { demo in
             let tokenFile = try await SignedInHost.login(demo)
             let signedIn = try Self.document(tokenFile)
             #expect(signedIn.origin?.issuedBy == "upstream")
@@ -101,7 +101,7 @@ import Testing
         "a newcomer's defaults: with docs/headless-and-devices.md's ~/.config/haapi-gateway/config.yaml, login and token need no option, and the tokens are kept beside it"
     )
     func readsTheUsersConfigurationFile() async throws {
-        try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
+        try await SignedInHost.withDemo({ $0.bindOnlyWhenRequested() }) { demo in
             let home = try Repository.temporaryDirectory()
             let directory = home.appendingPathComponent(".config/haapi-gateway")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -163,7 +163,7 @@ import Testing
             "the curl line of the doc"
         )
         #expect(line.hasSuffix(" " + api))
-        try await SignedInHost.withDemo({ $0.issueTokenBoundAuthorizationCodes = false }) { demo in
+        try await SignedInHost.withDemo({ $0.bindOnlyWhenRequested() }) { demo in
             let signedIn = try await SignedInHost.login(demo)
             // The default token file of a user whose HOME is new: the doc's line names none.
             let home = try Repository.temporaryDirectory()

@@ -27,7 +27,7 @@ import Testing
     @Test(arguments: [false, true])
     func keepRefreshesLogoutRevokesAndARevokedTokenStopsTheKeeper(boundToDPoP: Bool) async throws {
         var demoConfiguration = DemoServerConfiguration.strict
-        demoConfiguration.issueTokenBoundAuthorizationCodes = boundToDPoP
+        if !boundToDPoP { demoConfiguration.bindOnlyWhenRequested() }
         demoConfiguration.accessTokenLifetimeSeconds = 4
         let demo = try await DemoServer.start(configuration: demoConfiguration)
         do {

@@ -60,7 +60,8 @@ extension HAAPIFlow {
             currentStep: currentStepText,
             lastSubmittedAction: lastSubmittedAction.map { StepJSON.json(of: $0).jsonText },
             started: started,
-            codeExchanged: codeExchanged
+            codeExchanged: codeExchanged,
+            authorizeCarriedDPoPJKT: authorizeCarriedDPoPJKT
         )
     }
 

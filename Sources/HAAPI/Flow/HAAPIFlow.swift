@@ -41,6 +41,13 @@ public actor HAAPIFlow {
     /// refusal answers that second exchange `invalid_grant`; a caller can tell the person why (Curity does not document
     /// whether it does, [TOKENBIND]).
     public internal(set) var codeExchangeProvedAfterRefusal = false
+    /// Whether this flow's authorize request carried `dpop_jkt`, the RFC 7638 thumbprint of the flow's key (RFC 9449
+    /// §10): the code is then bound to the key, and the exchange is proved with it.
+    public internal(set) var authorizeCarriedDPoPJKT = false
+    /// Whether this flow's authorize request was refused without `dpop_jkt` and accepted with it, so that this flow
+    /// showed the server binds codes to a DPoP key (Curity 11.4's `authorization-code-dpop-binding` = `required`,
+    /// [DPOP114]); `doctor` names the setting from it.
+    public internal(set) var authorizeNeededDPoPJKT = false
     let clock = ContinuousClock()
     let logger: FlowLogger
 
@@ -79,6 +86,7 @@ public actor HAAPIFlow {
         self.currentStep = currentStep
         self.started = saved.started
         self.codeExchanged = saved.codeExchanged
+        self.authorizeCarriedDPoPJKT = saved.authorizeCarriedDPoPJKT
         var tokenMachine = HAAPITokenStateMachine(refreshMargin: context.configuration.haapiTokenRefreshMargin)
         if let token = saved.haapiToken {
             // Bounded, so that no saved time can overflow the clock: a day past is as expired as any earlier time.
@@ -105,12 +113,36 @@ public actor HAAPIFlow {
     public func start(acceptLanguage: String? = nil) async throws(HAAPIError) -> HAAPIResponse {
         guard !started else { throw HAAPIError(.invalidParameters, "the flow was already started; create a new flow") }
         started = true
-        let url = try authorizationRequestURL()
+        // `dpop_jkt` binds the code to the flow's key (RFC 9449 §10), and a bound code makes bound tokens: it goes with the
+        // request when the tokens are to be bound anyway (configured, or found before). Otherwise an `invalid_request`
+        // refusal is tried once more with it: Curity 11.4's `authorization-code-dpop-binding` = `required` refuses a request
+        // without it ([DPOP114], [DPOPEPH]), with an answer its pages do not show (docs/curity-compatibility.md).
+        authorizeCarriedDPoPJKT = context.configuration.bindTokensToDPoP || context.codeExchangeProof.isRequired
         logger.debug("starting HAAPI flow")
-        return try await call(method: "GET", url: url, body: nil, contentType: nil, acceptLanguage: acceptLanguage)
+        let response = try await call(method: "GET", url: try authorizationRequestURL(), body: nil, contentType: nil, acceptLanguage: acceptLanguage)
+        guard !authorizeCarriedDPoPJKT, Self.isInvalidRequestRefusal(response) else { return response }
+        logger.info("the upstream refused the authorize request (invalid_request); sending it once more with dpop_jkt")
+        authorizeCarriedDPoPJKT = true
+        sessionID = nil
+        let retried = try await call(method: "GET", url: try authorizationRequestURL(), body: nil, contentType: nil, acceptLanguage: acceptLanguage)
+        guard retried.representation != nil else {
+            // Not what dpop_jkt cures: the person is shown the first refusal, and the flow is over either way.
+            authorizeCarriedDPoPJKT = false
+            return response
+        }
+        authorizeNeededDPoPJKT = true
+        if let changed = context.codeExchangeProof.foundDPoPJKTRequired(logger: logger) { await context.codeExchangeProof.report(changed) }
+        return retried
     }
 
-    /// The authorize request URL of this flow.
+    /// Whether `response` refuses an authorize request as malformed: an `error-authorization-response` with `error`
+    /// `invalid_request` (RFC 6749 §4.1.2.1), the answer a missing required parameter gets.
+    static func isInvalidRequestRefusal(_ response: HAAPIResponse) -> Bool {
+        guard case .problem(let problem) = response else { return false }
+        return problem.kind == .errorAuthorizationResponse && problem.error == "invalid_request"
+    }
+
+    /// The authorize request URL of this flow, with `dpop_jkt` when ``authorizeCarriedDPoPJKT``.
     func authorizationRequestURL() throws(HAAPIError) -> URL {
         let configuration = context.configuration
         var items: [(String, String)] = [
@@ -121,6 +153,7 @@ public actor HAAPIFlow {
         items.append(("code_challenge", pkce.challenge))
         items.append(("code_challenge_method", pkce.method))
         if let oidcNonce { items.append(("nonce", oidcNonce)) }
+        if authorizeCarriedDPoPJKT { items.append(("dpop_jkt", dpopKey.publicJWK.thumbprint)) }
         items += authorizationParameters.queryItems
         return try Self.appendingQuery(items, to: context.endpoints.authorization)
     }
@@ -248,7 +281,7 @@ public actor HAAPIFlow {
         // `invalid_dpop_proof` proves and retries once; what was found is logged once per client.
         // What was found is told to the client's observer (``HAAPIClient/onCodeExchangeFindingChange(_:)``) once the
         // exchange is done, so that a caller can keep it for its next client.
-        let prove = context.configuration.bindTokensToDPoP || context.codeExchangeProof.isRequired
+        let prove = context.configuration.bindTokensToDPoP || context.codeExchangeProof.isRequired || authorizeCarriedDPoPJKT
         let outcome = try TokenEndpointClient.tokens(from: try await postExchange(form, prove: prove), dpopKey: prove ? dpopKey : nil)
         if !prove, outcome.oauthError?.error == "invalid_dpop_proof" {
             let changed = context.codeExchangeProof.found(required: true, logger: logger)

@@ -56,6 +56,23 @@ final class CodeExchangeProof: Sendable {
         return finding
     }
 
+    /// Records that the server refused an authorize request without `dpop_jkt` and accepted it with one (Curity 11.4's
+    /// `authorization-code-dpop-binding` = `required`, [DPOP114]): its codes are bound to the flow's key, so exchanges are
+    /// proved, the same finding as a refused exchange. A changed finding is logged.
+    /// - Returns: The new finding when it changed (to be told to the observer with ``report(_:)``), else nil.
+    func foundDPoPJKTRequired(logger: FlowLogger) -> CodeExchangeFinding? {
+        let previous = state.exchange(Self.required, ordering: .relaxed)
+        guard previous != Self.required else { return nil }
+        logger.notice(
+            """
+            the upstream binds authorization codes to a DPoP key (it refused the authorize request without dpop_jkt and accepted it \
+            with one; Curity: the client's authorization-code-dpop-binding is required): every authorize request carries dpop_jkt \
+            and every exchange is proved with the flow's DPoP key from now on, and the tokens are DPoP-bound
+            """
+        )
+        return .proofRequired
+    }
+
     /// Tells the observer, if any, of a changed finding, and waits for it.
     func report(_ finding: CodeExchangeFinding) async {
         guard let observer = observer.withLock({ $0 }) else { return }

@@ -6,4 +6,6 @@ struct AuthorizationRequest: Sendable {
     let state: String?
     let codeChallenge: String
     let nonce: String?
+    /// `dpop_jkt`: the thumbprint of the key the code is bound to (RFC 9449 §10), when the request carried one.
+    let dpopJKT: String?
 }

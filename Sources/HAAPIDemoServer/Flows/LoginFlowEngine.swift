@@ -303,7 +303,8 @@ struct LoginFlowEngine: Sendable {
                 nonce: flow.request.nonce,
                 authTime: flow.authenticatedAt ?? now,
                 expiresAt: now.addingTimeInterval(context.configuration.authorizationCodeLifetimeSeconds),
-                keyThumbprint: flow.keyThumbprint
+                keyThumbprint: flow.keyThumbprint,
+                dpopJKT: flow.request.dpopJKT
             )
         )
         return .step(

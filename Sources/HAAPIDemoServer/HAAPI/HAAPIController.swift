@@ -106,6 +106,13 @@ struct HAAPIController: Sendable {
         guard challenge.count == 43, Base64URL.decode(challenge)?.count == 32 else {
             return fail("invalid_request", "code_challenge is not a base64url SHA-256 value")
         }
+        let dpopJKT = query["dpop_jkt"]
+        if let dpopJKT, dpopJKT.count != 43 || Base64URL.decode(dpopJKT)?.count != 32 {
+            return fail("invalid_request", "dpop_jkt is not a base64url SHA-256 JWK thumbprint")
+        }
+        if dpopJKT == nil, context.configuration.authorizationCodeDPoPBinding == .required {
+            return fail("invalid_request", "dpop_jkt is required: the client's authorization codes are bound to a DPoP key")
+        }
         var uniqueScopes: [String] = []
         for scope in scopes where !uniqueScopes.contains(scope) { uniqueScopes.append(scope) }
         return .success(
@@ -115,7 +122,8 @@ struct HAAPIController: Sendable {
                 scopes: uniqueScopes,
                 state: query["state"],
                 codeChallenge: challenge,
-                nonce: query["nonce"]
+                nonce: query["nonce"],
+                dpopJKT: dpopJKT
             )
         )
     }

@@ -13,4 +13,6 @@ struct AuthorizationCode: Sendable {
     /// RFC 7638 thumbprint of the DPoP key that ran the flow; enforced at the exchange only with
     /// ``DemoServerConfiguration/issueTokenBoundAuthorizationCodes``.
     let keyThumbprint: String
+    /// The authorize request's `dpop_jkt`: the exchange must be proved with the key of this thumbprint (RFC 9449 §10).
+    let dpopJKT: String?
 }

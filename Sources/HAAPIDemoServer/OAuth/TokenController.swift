@@ -143,6 +143,17 @@ struct TokenController: Sendable {
                 return .failure(.invalidDPoPProof("The DPoP proof was not made with the key the authorization code is bound to"))
             }
         }
+        // A code bound by the authorize request's `dpop_jkt` (RFC 9449 §10; Curity 11.4's `authorization-code-dpop-binding`,
+        // [DPOP114]): the exchange is proved with the key of that thumbprint; checked before redeeming, as above.
+        if let boundJKT = context.codes.peek(code)?.dpopJKT {
+            guard let proof else {
+                return .failure(.invalidDPoPProof("The authorization code is bound to a DPoP key (dpop_jkt): a DPoP proof is required"))
+            }
+            guard proof.keyThumbprint == boundJKT else {
+                return .failure(.invalidDPoPProof("The DPoP proof was not made with the key the authorize request's dpop_jkt names"))
+            }
+        }
+        if let refusal = tokenBindingRefusal(proof) { return .failure(refusal) }
         let grantID = RandomToken.make()
         let grant: AuthorizationCode
         switch context.codes.redeem(code, grantID: grantID) {
@@ -171,8 +182,16 @@ struct TokenController: Sendable {
         )
     }
 
+    /// Curity 11.4's `token-dpop-binding` = `required` ([DPOP114]): a sign-in's token request (code exchange, refresh)
+    /// without a valid proof is refused. The error is RFC 9449's (§7.1): Curity's pages do not show one.
+    private func tokenBindingRefusal(_ proof: VerifiedDPoPProof?) -> OAuthError? {
+        guard proof == nil, context.configuration.tokenDPoPBinding == .required else { return nil }
+        return .invalidDPoPProof("A DPoP proof is required: the client's tokens are bound to a DPoP key")
+    }
+
     private func refresh(form: FormParameters, client: RegisteredClient, proof: VerifiedDPoPProof?) -> Result<[String: JSONValue], OAuthError> {
         guard let refreshToken = form.nonEmpty("refresh_token") else { return .failure(.invalidRequest("refresh_token is missing")) }
+        if let refusal = tokenBindingRefusal(proof) { return .failure(refusal) }
         if let current = context.tokens.lookup(refreshToken, kind: .refresh) {
             guard current.clientID == client.clientID else { return .failure(.invalidGrant("The refresh token was issued to another client")) }
             if let bound = current.keyThumbprint {

@@ -10,6 +10,8 @@ final class DemoServerHarness: @unchecked Sendable {
     let server: RunningDemoServer
     let http = TestHTTP()
     let clientKeyPath: String
+    /// The configuration the server was started with.
+    let configuration: DemoServerConfiguration
     var base: String { server.baseURL.absoluteString }
     /// The issuer, Curity's anonymous endpoint under the base URL.
     var issuer: String { server.issuer }
@@ -17,9 +19,10 @@ final class DemoServerHarness: @unchecked Sendable {
     var authorizeURL: String { base + "/oauth/v2/oauth-authorize" }
     var basicAuthorization: String { "Basic " + Data("demo-gateway:demo-secret".utf8).base64EncodedString() }
 
-    private init(server: RunningDemoServer, clientKeyPath: String) {
+    private init(server: RunningDemoServer, clientKeyPath: String, configuration: DemoServerConfiguration) {
         self.server = server
         self.clientKeyPath = clientKeyPath
+        self.configuration = configuration
     }
 
     /// Starts a server; `strict` turns on ``DemoServerConfiguration/makeStrict()``, `configure` changes anything else.
@@ -44,7 +47,7 @@ final class DemoServerHarness: @unchecked Sendable {
         if strict { configuration.makeStrict() }
         configure(&configuration)
         let server = try await DemoServer.start(configuration: configuration)
-        return DemoServerHarness(server: server, clientKeyPath: keyPath)
+        return DemoServerHarness(server: server, clientKeyPath: keyPath, configuration: configuration)
     }
 
     /// Validates every HAAPI body recorded so far (where Python's jsonschema is installed: "SchemaValidatorTests" shows

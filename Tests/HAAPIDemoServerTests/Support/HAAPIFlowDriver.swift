@@ -14,6 +14,9 @@ final class HAAPIFlowDriver: @unchecked Sendable {
     /// Cookies set by the flow's responses (the strict mode's stickiness cookie); sent back when `sendsCookies`.
     var cookies = TestCookieJar()
     var sendsCookies = true
+    /// Whether the authorize request carries `dpop_jkt` (the flow key's thumbprint); by default when the server requires
+    /// it (`authorization-code-dpop-binding` required, as in strict mode).
+    var sendsDPoPJKT: Bool?
     let codeVerifier = TestJWS.base64url(Data((0..<32).map { _ in UInt8.random(in: 0...255) }))
     let state = UUID().uuidString
     let oidcNonce = UUID().uuidString
@@ -32,6 +35,7 @@ final class HAAPIFlowDriver: @unchecked Sendable {
                 ("client_id", "demo-gateway"), ("response_type", "code"), ("redirect_uri", "haapi:start"), ("scope", scope),
                 ("state", state), ("code_challenge", TestJWS.sha256(codeVerifier)), ("code_challenge_method", "S256"), ("nonce", oidcNonce),
             ] + extraQuery
+            + (sendsDPoPJKT ?? (harness.configuration.authorizationCodeDPoPBinding == .required) ? [("dpop_jkt", key.thumbprint)] : [])
         return try await request("GET", harness.authorizeURL + "?" + TestHTTP.formEncode(query))
     }
 

@@ -18,6 +18,8 @@ struct TokenBoundCodesTests {
     static var demoConfiguration: DemoServerConfiguration {
         var configuration = DemoServerConfiguration.strict
         configuration.consumesCodesOnRefusedProof = true
+        // Without dpop_jkt required: the refused authorize request would show the binding before any code is spent.
+        configuration.authorizationCodeDPoPBinding = .clientRequested
         return configuration
     }
 

@@ -32,6 +32,7 @@ extension HAAPIFlowState {
         writer.member("lastSubmittedAction", lastSubmittedAction)
         writer.member("started", started)
         writer.member("codeExchanged", codeExchanged)
+        writer.member("authorizeCarriedDPoPJKT", authorizeCarriedDPoPJKT)
         writer.endObject()
     }
 

@@ -59,10 +59,14 @@ public struct HAAPIFlowState: Codable, Sendable, Equatable, CustomStringConverti
     public var started: Bool
     /// Whether the flow's authorization code was exchanged (the flow is complete).
     public var codeExchanged: Bool
+    /// Whether the flow's authorize request carried `dpop_jkt` (its code is bound to the flow's key, and the exchange is
+    /// proved with it). Absent in states saved before it was kept: false.
+    public var authorizeCarriedDPoPJKT: Bool = false
 
     enum CodingKeys: String, CodingKey {
         case formatVersion, clientID, upstreamOrigin, dpopPrivateKeyPEM, haapiToken, sessionID, dpopNonce, cookies, codeVerifier
         case oauthState, oidcNonce, scopes, authorizationParameters, currentStep, lastSubmittedAction, started, codeExchanged
+        case authorizeCarriedDPoPJKT
     }
 
     /// The format version, the client, whether the flow started or completed, and which secrets are present; no secret.
@@ -115,7 +119,8 @@ extension HAAPIFlowState {
             currentStep: try container.decodeIfPresent(String.self, forKey: .currentStep),
             lastSubmittedAction: try container.decodeIfPresent(String.self, forKey: .lastSubmittedAction),
             started: try container.decode(Bool.self, forKey: .started),
-            codeExchanged: try container.decode(Bool.self, forKey: .codeExchanged)
+            codeExchanged: try container.decode(Bool.self, forKey: .codeExchanged),
+            authorizeCarriedDPoPJKT: try container.decodeIfPresent(Bool.self, forKey: .authorizeCarriedDPoPJKT) ?? false
         )
     }
 

@@ -199,7 +199,7 @@ extension ConfigurationKey {
         .boolean,
         default: "false",
         .afterRestart(\.upstream),
-        "Whether the final tokens are bound to the flow's DPoP key (set it for a Curity client with token-bound codes)."
+        "Whether the final tokens are bound to the flow's DPoP key: the authorize request carries dpop_jkt and the code exchange a proof (set it for a Curity client with token-bound codes, or with authorization-code-dpop-binding or token-dpop-binding required)."
     ) { haapi($0) { "\($0.bindTokensToDPoP)" } }
 
     public static let upstreamAcrValues = ConfigurationKey(

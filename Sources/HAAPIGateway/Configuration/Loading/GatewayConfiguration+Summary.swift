@@ -22,7 +22,9 @@ extension GatewayConfiguration {
         switch upstream {
         case .demo(let demo):
             let mode =
-                demo.strict ? "strict: nonces per key, token-bound codes, stickiness cookie" : "DPoP nonces \(demo.requireDPoPNonce ? "on" : "off")"
+                demo.strict
+                ? "strict: nonces per key, token-bound codes, dpop_jkt and DPoP proofs required, stickiness cookie"
+                : "DPoP nonces \(demo.requireDPoPNonce ? "on" : "off")"
             lines.append(
                 """
                 upstream: the embedded demo HAAPI server \
