@@ -80,8 +80,15 @@ public struct DemoServerConfiguration: Sendable {
     /// `authorization-server/reuse-refresh-tokens` true (the token profile's settings,
     /// https://curity.io/docs/identity-server/configuration-reference/profiles/profile/settings/authorization-server).
     /// False (the default, Curity's too): every refresh issues a new refresh token, and one presented again after its
-    /// rotation revokes the whole grant (RFC 9700 §4.14.2), which punishes two refreshes racing with the same token.
+    /// rotation is refused with `invalid_grant`, which punishes two refreshes racing with the same token.
     public var reusesRefreshTokens: Bool = false
+    /// Whether a rotated refresh token presented again also revokes the whole grant (RFC 9700 §4.14.2), the newest tokens
+    /// included. This goes beyond what Curity documents: its
+    /// `authorization-server/revoke-delegation-for-public-clients-reusing-refresh-token` (default true) revokes the
+    /// delegation when a *public* client reuses a refresh token
+    /// (https://curity.io/docs/identity-server/configuration-reference/profiles/profile/settings/authorization-server),
+    /// and every demo client is confidential. False (the default): the reused token is refused and the grant is kept.
+    public var revokesGrantOnRefreshTokenReuse: Bool = false
     /// How an authorize request with a redirect URI the client has not registered is refused: as an
     /// `error-authorization-response` naming the parameter (the default), or as a problem that names nothing (a server
     /// that says little; Curity does not document its answer, notes 5).

@@ -151,10 +151,21 @@ struct DemoServerCommand: AsyncParsableCommand {
         name: .customLong("reuse-refresh-tokens"),
         help: """
             Keep the refresh token on a refresh, usable again, as Curity with authorization-server/reuse-refresh-tokens \
-            true; by default each refresh rotates it, and one used again after its rotation revokes the sign-in.
+            true; by default each refresh rotates it, and one used again after its rotation is refused.
             """
     )
     var reusesRefreshTokens = false
+
+    @Flag(
+        name: .customLong("revoke-grant-on-refresh-token-reuse"),
+        help: """
+            Revoke the whole sign-in when a rotated refresh token is used again (RFC 9700 reuse detection). This goes \
+            beyond Curity, which documents it only for public clients \
+            (authorization-server/revoke-delegation-for-public-clients-reusing-refresh-token); the demo's clients are \
+            confidential.
+            """
+    )
+    var revokesGrantOnRefreshTokenReuse = false
 
     @Option(
         name: .customLong("redirect-uri-refusal"),
@@ -249,6 +260,7 @@ struct DemoServerCommand: AsyncParsableCommand {
         configuration.publishesOAuthMetadata = publishesOAuthMetadata
         configuration.publishesEd448Key = publishesEd448Key
         configuration.reusesRefreshTokens = reusesRefreshTokens
+        configuration.revokesGrantOnRefreshTokenReuse = revokesGrantOnRefreshTokenReuse
         configuration.issuerOverride = issuerOverride
         configuration.redirectURIRefusal = DemoRedirectURIRefusal(rawValue: redirectURIRefusal) ?? .errorAuthorizationResponse
         return configuration

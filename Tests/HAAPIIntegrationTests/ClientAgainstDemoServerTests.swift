@@ -100,15 +100,17 @@ struct ClientAgainstDemoServerTests {
         }
     }
 
-    @Test("reusing a rotated refresh token is refused and revokes the whole grant (RFC 9700 reuse detection)")
-    func refreshTokenReuseRevokesGrant() async throws {
+    @Test(
+        "reusing a rotated refresh token is refused; the confidential client's grant is kept, as Curity revokes on reuse only for public clients"
+    )
+    func refreshTokenReuseIsRefused() async throws {
         try await withUpstream { upstream in
             let flow = upstream.client.makeFlow()
             let done = try await signInAsDemo(SignInWalker(flow: flow))
             let tokens = try #require(try await flow.exchangeCode(from: done).tokens)
             let refreshed = try #require(try await upstream.client.tokenManager.refresh(tokens).tokens)
             #expect(try await upstream.client.tokenManager.refresh(tokens).oauthError?.error == "invalid_grant")
-            #expect(try await upstream.client.tokenManager.refresh(refreshed).oauthError?.error == "invalid_grant")
+            #expect(try await upstream.client.tokenManager.refresh(refreshed).tokens != nil)
         }
     }
 

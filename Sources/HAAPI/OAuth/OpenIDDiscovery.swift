@@ -3,7 +3,7 @@ import Foundation
 /// Reads endpoints from an OpenID Provider configuration document found under the issuer, as OpenID Connect clients do,
 /// or, when there is none, from the issuer's RFC 8414 authorization server metadata.
 ///
-/// Curity's issuer is its anonymous endpoint (`https://<base-url>/oauth/v2/oauth-anonymous` by default) and its metadata
+/// Curity's issuer is its anonymous endpoint (`https://<base-url>/oauth/v2/oauth-anonymous` in every Curity example) and its metadata
 /// is published under it, and only when the token service exposes it ([OIDCMETA], notes 5): not at the host's root. A
 /// document that is missing is said with where Curity would have it.
 enum OpenIDDiscovery {

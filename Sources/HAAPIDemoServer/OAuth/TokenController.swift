@@ -200,7 +200,10 @@ struct TokenController: Sendable {
             }
         }
         let reused = context.configuration.reusesRefreshTokens
-        let redeemed = reused ? context.tokens.lookup(refreshToken, kind: .refresh) : context.tokens.redeemRefreshToken(refreshToken)
+        let redeemed =
+            reused
+            ? context.tokens.lookup(refreshToken, kind: .refresh)
+            : context.tokens.redeemRefreshToken(refreshToken, revokingGrantOnReuse: context.configuration.revokesGrantOnRefreshTokenReuse)
         guard let record = redeemed else {
             return .failure(.invalidGrant("The refresh token is invalid, expired, revoked or already used"))
         }

@@ -5,7 +5,7 @@ import Synchronization
 final class TokenStore: Sendable {
     private struct State {
         var tokens: [String: IssuedToken] = [:]
-        /// Refresh tokens already rotated away, by grant; presenting one again revokes the grant.
+        /// Refresh tokens already rotated away, by grant; presenting one again is refused (and may revoke the grant).
         var rotatedRefreshTokens: [String: (grantID: String, expiresAt: Date)] = [:]
         var revokedGrants: Set<String> = []
     }
@@ -32,11 +32,12 @@ final class TokenStore: Sendable {
         }
     }
 
-    /// Consumes a refresh token for rotation. A token presented twice revokes its whole grant.
-    func redeemRefreshToken(_ token: String, now: Date = Date()) -> IssuedToken? {
+    /// Consumes a refresh token for rotation. A token presented again after its rotation is refused, and revokes its
+    /// whole grant when `revokingGrantOnReuse` (``DemoServerConfiguration/revokesGrantOnRefreshTokenReuse``).
+    func redeemRefreshToken(_ token: String, revokingGrantOnReuse: Bool, now: Date = Date()) -> IssuedToken? {
         state.withLock { state in
             if let rotated = state.rotatedRefreshTokens[token] {
-                state.revokedGrants.insert(rotated.grantID)
+                if revokingGrantOnReuse { state.revokedGrants.insert(rotated.grantID) }
                 return nil
             }
             guard let record = state.tokens[token], record.kind == .refresh, record.expiresAt > now,

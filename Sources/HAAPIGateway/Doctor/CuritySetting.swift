@@ -1,73 +1,137 @@
-/// The Curity Identity Server settings an operator changes when `doctor` finds a problem, named as Curity names them,
-/// each with the Curity page or file it comes from (docs/curity-setup.md lists them under *Sources*):
-/// - configuration XML paths from Curity's configuration reference
-///   (https://curity.io/docs/identity-server/configuration-reference/), which writes a profile's key as
-///   `profile{id, type}`; the paths here use `token-service`, the id Curity's examples give the token service profile
-///   (curityio/chatgpt-example-app `idsvr/curity-config-template.xml`, [SRVCONF]): an operator's profile may have another;
-/// - the Admin UI's way to a client from Curity's current guide, "OAuth & OpenID Connect -> Clients"
-///   (https://curity.io/resources/learn/configure-client/), with the older "Profiles → Token Service → Clients" beside
-///   it, and the client's settings by the names of Curity's client configuration page ("Redirect URIs", "Client
-///   Capabilities", "Client Authentication Method", "Scopes and Claims":
-///   https://curity.io/docs/identity-server/profiles/token-profile/clients/client-config).
+/// The Curity Identity Server settings an operator changes when `doctor` finds a problem, as texts `doctor` prints. Every
+/// Curity name in them comes from ``CurityNames``, which carries the page or file each is stated on:
+/// - configuration paths as Curity's configuration reference writes them (a profile's key is `profile{id, type}`); the
+///   paths here use `token-service`, the id Curity's examples give the token service profile, so an operator's profile
+///   may have another;
+/// - the Admin UI's way to a client from Curity's current "Configure a Client" guide (OAuth & OpenID Connect → Clients,
+///   then the client's Overview panel: its Capabilities box, each capability's steps, its Authorization box), with the
+///   older "Profiles → Token Service → Clients" beside it. Where no Curity source names an Admin UI place (the HAAPI
+///   capability's switches), none is given.
 enum CuritySetting {
-    /// The token service profile, as Curity's examples name it ([SRVCONF]); the configuration reference's key is
-    /// `profile{id, type}`.
-    static let tokenServiceProfile = "profiles/profile{token-service}"
+    /// The token service profile, as Curity's examples name it.
+    static let tokenServiceProfile = CurityNames.tokenServiceProfile.name
 
-    /// The configuration XML path of the client with id `clientID` in the token service profile ([CLIENTREF]).
-    static func client(_ clientID: String) -> String {
-        "\(tokenServiceProfile)/settings/authorization-server/client-store/config-backed/client{\(clientID)}"
+    /// A path under the token service profile.
+    static func inProfile(_ name: CurityName) -> String { "\(tokenServiceProfile)/\(name)" }
+
+    /// The configuration path of the client with id `clientID` in the token service profile.
+    static func client(_ clientID: String) -> String { "\(inProfile(CurityNames.client)){\(clientID)}" }
+
+    /// A path under the client with id `clientID`.
+    static func client(_ clientID: String, _ name: CurityName) -> String { "\(client(clientID))/\(name)" }
+
+    /// Where a client's setting is in the Admin UI: Curity's current guide's way through the client's Overview panel
+    /// (`places`, outermost first), then the older way to the client.
+    static func adminUI(_ clientID: String, _ places: [CurityName]) -> String {
+        let way = ([CurityNames.clientsMenu.name, clientID, CurityNames.overviewPanel.name] + places.map(\.name)).joined(separator: " → ")
+        return "Admin UI: \(way); older Admin UIs: \(CurityNames.olderClientsMenu)"
     }
 
-    /// Where a client's setting is in the Admin UI: Curity's current guide's way, then the older one.
-    static func adminUI(_ clientID: String, _ setting: String) -> String {
-        "Admin UI: OAuth & OpenID Connect → Clients → \(clientID) → \(setting); older Admin UIs: Profiles → Token Service → Clients"
-    }
+    /// The Admin UI place of the client's redirect URIs: a step of its Code Flow capability.
+    static let redirectURIPlaces = [CurityNames.capabilitiesBox, CurityNames.codeFlow, CurityNames.redirectURIStep]
+    /// The Admin UI place of the client's authentication: a step of its Code Flow capability.
+    static let clientAuthenticationPlaces = [CurityNames.capabilitiesBox, CurityNames.codeFlow, CurityNames.clientAuthenticationStep]
+    /// The Admin UI place of the client's scopes.
+    static let scopePlaces = [CurityNames.authorizationBox]
+    /// The Admin UI place of the client's capabilities.
+    static let capabilityPlaces = [CurityNames.capabilitiesBox]
+    /// The Admin UI place of the Code Flow capability.
+    static let codeFlowPlaces = [CurityNames.capabilitiesBox, CurityNames.codeFlow]
 
-    /// The OpenID Connect metadata switch of the token service ([EXPOSE]).
-    static let exposeMetadata = "\(tokenServiceProfile)/settings/authorization-server/openid-connect/expose-metadata"
+    /// The OpenID Connect metadata switch of the token service.
+    static let exposeMetadata = "\(inProfile(CurityNames.authorizationServer))/\(CurityNames.openIDConnectMetadata)"
 
-    /// The RFC 8414 metadata switch of the token service, which publishes
-    /// `/.well-known/oauth-authorization-server/<issuer path>` ([ASMETA], [ASEXPOSE]).
-    static let exposeOAuthMetadata = "\(tokenServiceProfile)/settings/authorization-server/expose-metadata"
+    /// The RFC 8414 metadata switch of the token service, which publishes `/.well-known/oauth-authorization-server/<issuer
+    /// path>`.
+    static let exposeOAuthMetadata = "\(inProfile(CurityNames.authorizationServer))/\(CurityNames.oauthMetadata)"
 
-    /// The token service's issuer when it is not the anonymous endpoint's URL ([ASREF]: "Override the issuer for tokens
-    /// issued by this authorization server").
-    static let issuerOverride = "\(tokenServiceProfile)/settings/authorization-server/issuer-override"
+    /// The token service's issuer when it is not the anonymous endpoint's URL.
+    static let issuerOverride = "\(inProfile(CurityNames.authorizationServer))/\(CurityNames.issuerOverride)"
 
-    /// The environment's base URL: the external URL Curity writes into its issuer, hrefs and metadata ([BASEURL]).
-    static let baseURL = "environments/environment/base-url"
+    /// The environment's base URL: "The external base URL used to contact this machine". Which URLs Curity builds from it
+    /// is not said on that page; the metadata may report an endpoint on a base URL of its own (``metadataBaseURLs``).
+    static let baseURL = CurityNames.environmentBaseURL.name
 
-    /// The token issuer's signing key and algorithm (default RS256; EdDSA for Ed25519 and Ed448 keys, [JWTISSUER],
-    /// [EDDSA]).
-    static let tokenSigning = "\(tokenServiceProfile)/token-issuers/default-token-issuer/jwt-issuer-settings (algorithm, signing-key-id)"
+    /// The external base URLs the metadata may report for the token and authorize endpoints instead, under either
+    /// metadata switch.
+    static let metadataBaseURLs =
+        "\(exposeMetadata)/\(CurityNames.metadataTokenEndpointBaseURL) (or .../\(CurityNames.metadataAuthorizeEndpointBaseURL), and the same under \(exposeOAuthMetadata))"
 
-    /// The client's HAAPI capability ([SRVCONF], [CLIENTREF]).
-    static func haapiCapability(_ clientID: String) -> String { "\(client(clientID))/capabilities/haapi" }
+    /// The anonymous endpoint's path in Curity's examples.
+    static let anonymousEndpointExamplePath = CurityNames.anonymousEndpointExamplePath.name
 
-    /// The HAAPI capability of a client that cannot attest, as Curity's own server-side client has it ([SRVCONF]).
-    /// Curity publishes no Admin UI label for this switch, so none is given.
+    /// The token issuer's signing key and algorithm (default RS256; EdDSA for Ed25519 and Ed448 keys).
+    static let tokenSigning = "\(inProfile(CurityNames.jwtIssuerSettings)) (algorithm, \(CurityNames.signingKeyID))"
+
+    /// The client's HAAPI capability.
+    static func haapiCapability(_ clientID: String) -> String { client(clientID, CurityNames.haapiCapability) }
+
+    /// The HAAPI capability of a client that cannot attest, as Curity's own server-side client has it. Curity publishes
+    /// no Admin UI label for this switch, so none is given.
     static func haapiWithoutAttestation(_ clientID: String) -> String {
-        "\(haapiCapability(clientID))/allow-without-attestation = true"
+        "\(haapiCapability(clientID))/\(CurityNames.allowWithoutAttestation) = true"
     }
 
-    /// The DPoP nonce switch of the client's HAAPI capability: false (nonces) is the default since 8.0 ([DPOPNONCE],
-    /// [UPG80]).
-    static func useLegacyDPoP(_ clientID: String) -> String { "\(haapiCapability(clientID))/use-legacy-dpop" }
+    /// The DPoP nonce switch of the client's HAAPI capability: false (nonces) is the default since 8.0.
+    static func useLegacyDPoP(_ clientID: String) -> String { "\(haapiCapability(clientID))/\(CurityNames.useLegacyDPoP)" }
 
-    /// Token-bound authorization codes; they require `use-legacy-dpop` false ([TOKENBIND]).
-    static func tokenBoundCodes(_ clientID: String) -> String { "\(haapiCapability(clientID))/issue-token-bound-authorization-code" }
+    /// Token-bound authorization codes; they require `use-legacy-dpop` false.
+    static func tokenBoundCodes(_ clientID: String) -> String { "\(haapiCapability(clientID))/\(CurityNames.tokenBoundCodes)" }
 
-    /// Where the client's authentication of `method` (the gateway's `upstream.clientAuthentication`) is set ([VERIFIER]).
+    /// The client's scopes.
+    static func scope(_ clientID: String) -> String { client(clientID, CurityNames.scope) }
+
+    /// The client's redirect URIs.
+    static func redirectURIs(_ clientID: String) -> String { client(clientID, CurityNames.redirectURIs) }
+
+    /// The client's code flow capability.
+    static func codeCapability(_ clientID: String) -> String { client(clientID, CurityNames.codeCapability) }
+
+    /// The client's authenticators.
+    static func allowedAuthenticators(_ clientID: String) -> String { client(clientID, CurityNames.allowedAuthenticators) }
+
+    /// Curity 11.4's DPoP binding of the client's authorization codes (`required`: the authorize request must carry
+    /// `dpop_jkt`; `client-requested`). The configuration reference read gives this setting's place for ephemeral clients
+    /// only, so the text names the setting of the client and says so, rather than a guessed path.
+    static func authorizationCodeDPoPBinding(_ clientID: String) -> String {
+        dpopSetting(CurityNames.authorizationCodeDPoPBinding, clientID)
+    }
+
+    /// Curity 11.4's DPoP binding of the client's tokens (`required`: a token request without a valid proof is refused;
+    /// `client-requested`); placed as ``authorizationCodeDPoPBinding(_:)`` is.
+    static func tokenDPoPBinding(_ clientID: String) -> String { dpopSetting(CurityNames.tokenDPoPBinding, clientID) }
+
+    /// The ephemeral clients' DPoP settings, which override the profile-wide defaults.
+    static let ephemeralClientDPoP = CurityNames.ephemeralClientDPoP.name
+
+    private static func dpopSetting(_ setting: CurityName, _ clientID: String) -> String {
+        """
+        the \(setting) DPoP setting of \(client(clientID)) (\(CurityNames.dpopRequired) or \(CurityNames.dpopClientRequested); \
+        its exact place under the client is not in the configuration reference read, only \(ephemeralClientDPoP)/\(setting) \
+        for ephemeral clients)
+        """
+    }
+
+    /// Where the client's authentication of `method` (the gateway's `upstream.clientAuthentication`) is set. Mutual TLS
+    /// names both of Curity's methods: `mutual-tls` when the gateway's TLS reaches Curity, `mutual-tls-by-proxy` when a
+    /// proxy ends it and forwards the certificate (which the profile's `client-authentication/mutual-tls/by-proxy`
+    /// allows).
     static func clientAuthentication(_ clientID: String, method: String) -> String {
         let element: String
         switch method {
-        case "secret-basic", "secret-post": element = "secret"
-        case "secret-jwt": element = "symmetric-key"
-        case "private-key-jwt": element = "asymmetric-key (or jwks, jwks-uri)"
-        case "mtls": element = "mutual-tls"
-        default: element = "no-authentication"
+        case "secret-basic", "secret-post": element = client(clientID, CurityNames.secret)
+        case "secret-jwt": element = client(clientID, CurityNames.symmetricKey)
+        case "private-key-jwt":
+            element = "\(client(clientID, CurityNames.asymmetricKey)) (or \(CurityNames.jwksKeys), \(CurityNames.jwksURI))"
+        case "mtls":
+            element =
+                """
+                \(client(clientID, CurityNames.mutualTLS)) when this machine's TLS reaches Curity, or \
+                \(client(clientID, CurityNames.mutualTLSByProxy)) when a proxy ends it and forwards the certificate \
+                (allowed by \(inProfile(CurityNames.mutualTLSByProxySettings)))
+                """
+        default: element = client(clientID, CurityNames.noAuthentication)
         }
-        return "\(client(clientID))/\(element) (\(adminUI(clientID, "Client Authentication Method")))"
+        return "\(element) (\(adminUI(clientID, clientAuthenticationPlaces)))"
     }
 }

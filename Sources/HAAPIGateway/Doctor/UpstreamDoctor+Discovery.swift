@@ -16,7 +16,7 @@ extension UpstreamDoctor {
                     """
                     let Curity publish its metadata, OpenID Connect's (\(CuritySetting.exposeMetadata)) or RFC 8414's \
                     (\(CuritySetting.exposeOAuthMetadata)), with \(ConfigurationKey.upstreamBaseURL.path) its issuer (the anonymous endpoint, \
-                    https://<base-url>/oauth/v2/oauth-anonymous by default); or name the endpoints \
+                    https://<base-url>\(CuritySetting.anonymousEndpointExamplePath) in Curity's examples); or name the endpoints \
                     (\(ConfigurationKey.upstreamEndpointsAuthorization.path), .token, .jwks).
                     """
             )

@@ -32,8 +32,7 @@ extension UpstreamDoctor {
                     .failed(
                         "first-step",
                         "the first step is a problem: \(Self.describe(problem)).",
-                        fix:
-                            "the client's authenticators: \(CuritySetting.client(configuration.clientID))/user-authentication/allowed-authenticators."
+                        fix: "the client's authenticators: \(CuritySetting.allowedAuthenticators(configuration.clientID))."
                     )
                 )
             }
@@ -58,8 +57,8 @@ extension UpstreamDoctor {
             return .note(
                 "dpop-nonces",
                 """
-                the server sent a DPoP nonce, as Curity does when the client's use-legacy-dpop is false (the default since 8.0); the \
-                gateway answers use_dpop_nonce.
+                the server sent a DPoP nonce, as Curity does when the client's \(CurityNames.useLegacyDPoP) is false (the default \
+                since 8.0); the gateway answers \(CurityNames.useDPoPNonce).
                 """
             )
         }
@@ -68,7 +67,7 @@ extension UpstreamDoctor {
                 "dpop-nonces",
                 """
                 the server sent no DPoP nonce in this flow, though \(ConfigurationKey.upstreamBindTokensToDPoP.path) is true: Curity's \
-                token-bound codes require use-legacy-dpop false, and with it false Curity uses nonces.
+                token-bound codes require \(CurityNames.useLegacyDPoP) false, and with it false Curity uses nonces.
                 """,
                 fix: "check \(legacy) = false beside \(CuritySetting.tokenBoundCodes(configuration.clientID)) = true."
             )
@@ -84,24 +83,36 @@ extension UpstreamDoctor {
     private var scopes: String { configuration.scopes.joined(separator: " ") }
 
     /// Reads an authorize refusal by its OAuth error (and a description naming the redirect URI); a refusal that says
-    /// less names every setting it could mean, the one the server's `scopes_supported` points at first.
+    /// less names every setting it could mean. A scope missing from the server's `scopes_supported` is said, with what it
+    /// can mean, but does not by itself make the scope the likeliest cause: Curity's scopes may be prefixes, and a scope
+    /// may be left out of the metadata.
     func authorizeRefused(_ problem: Problem, scopesSupported: [String]) -> DoctorCheck {
         let id = configuration.clientID
-        let client = CuritySetting.client(id)
-        let unknown = scopesSupported.isEmpty ? [] : configuration.scopes.filter { !scopesSupported.contains($0) }
+        let unlisted = scopesSupported.isEmpty ? [] : configuration.scopes.filter { !scopesSupported.contains($0) }
+        let notAdvertised =
+            unlisted.isEmpty
+            ? ""
+            : """
+             (\(unlisted.joined(separator: " ")) \(unlisted.count == 1 ? "is" : "are") not advertised in the server's \
+            scopes_supported: not defined in the profile, or a prefix scope (\(CurityNames.isPrefix)) or one left out of the \
+            metadata (\(CurityNames.exposeInMetadata) false))
+            """
         let redirect =
             """
-            the redirect URI \(configuration.redirectURI) is not among the client's Redirect URIs: \(client)/redirect-uris \
-            (\(CuritySetting.adminUI(id, "Redirect URIs"))); or set \(ConfigurationKey.upstreamRedirectURI.path) to one that is
+            the redirect URI \(configuration.redirectURI) is not among the client's redirect URIs: \(CuritySetting.redirectURIs(id)) \
+            (\(CuritySetting.adminUI(id, CuritySetting.redirectURIPlaces))); or set \(ConfigurationKey.upstreamRedirectURI.path) to one that is
             """
         let scope =
             """
-            a scope of \(scopes) is not among the client's \
-            Scopes\(unknown.isEmpty ? "" : " (the server's scopes_supported lacks \(unknown.joined(separator: " ")))"): \(client)/scope \
-            (\(CuritySetting.adminUI(id, "Scopes and Claims"))); or remove it from \(ConfigurationKey.upstreamScopes.path)
+            a scope of \(scopes) is not among the client's scopes\(notAdvertised): \(CuritySetting.scope(id)) \
+            (\(CuritySetting.adminUI(id, CuritySetting.scopePlaces))); or remove it from \(ConfigurationKey.upstreamScopes.path)
             """
-        let codeFlow = "the client lacks the Code Flow capability: \(client)/capabilities/code (\(CuritySetting.adminUI(id, "Client Capabilities")))"
-        let causes = unknown.isEmpty ? [redirect, scope, codeFlow] : [scope, redirect, codeFlow]
+        let codeFlow =
+            """
+            the client lacks the \(CurityNames.codeFlow) capability: \(CuritySetting.codeCapability(id)) \
+            (\(CuritySetting.adminUI(id, CuritySetting.codeFlowPlaces)))
+            """
+        let causes = [redirect, scope, codeFlow]
         guard problem.kind == .errorAuthorizationResponse, let error = problem.error else {
             return .failed(
                 "authorize",
@@ -112,20 +123,14 @@ extension UpstreamDoctor {
         let said = DoctorText.quoted(error) + (problem.errorDescription.map { ": \(DoctorText.quoted($0))" } ?? "")
         let refused = "the authorize request (\(sent)) was refused (\(said))"
         if error == "invalid_scope" {
-            let which =
-                unknown.isEmpty
-                ? "each of \(scopes)"
-                : """
-                \(unknown.joined(separator: " ")) (the server does not define \(unknown.count == 1 ? "it" : "them"): its \
-                scopes_supported lacks \(unknown.count == 1 ? "it" : "them"))
-                """
             return .failed(
                 "authorize",
                 "\(refused): a scope of \(ConfigurationKey.upstreamScopes.path) is not allowed.",
                 fix:
                     """
-                    the client's Scopes must include \(which): \(client)/scope (\(CuritySetting.adminUI(id, "Scopes and Claims"))); or \
-                    remove it from \(ConfigurationKey.upstreamScopes.path).
+                    the client's scopes must include each of \(scopes)\(notAdvertised), each defined in the profile first: \
+                    \(CuritySetting.scope(id)) (\(CuritySetting.adminUI(id, CuritySetting.scopePlaces))); or remove it from \
+                    \(ConfigurationKey.upstreamScopes.path).
                     """
             )
         }
@@ -135,7 +140,7 @@ extension UpstreamDoctor {
                 "\(refused): the redirect URI \(configuration.redirectURI) is not registered.",
                 fix:
                     """
-                    register it: \(client)/redirect-uris (\(CuritySetting.adminUI(id, "Redirect URIs"))); or set \
+                    register it: \(CuritySetting.redirectURIs(id)) (\(CuritySetting.adminUI(id, CuritySetting.redirectURIPlaces))); or set \
                     \(ConfigurationKey.upstreamRedirectURI.path) to one that is.
                     """
             )

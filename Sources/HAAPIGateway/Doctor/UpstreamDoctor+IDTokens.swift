@@ -12,7 +12,7 @@ extension UpstreamDoctor {
                     "the server names no jwks_uri (or no issuer): ID tokens cannot be validated, so every sign-in would end with invalid_id_token.",
                     fix:
                         """
-                        Curity publishes its keys under the anonymous endpoint (<issuer>/jwks): with named endpoints set \
+                        Curity publishes its keys under the anonymous endpoint (\(CurityNames.jwksPath)): with named endpoints set \
                         \(ConfigurationKey.upstreamEndpointsJWKS.path).
                         """
                 )
@@ -78,7 +78,7 @@ extension UpstreamDoctor {
                 "the JWKS at \(url.absoluteString) could not be read (\(error.message)): every sign-in would end with invalid_id_token.",
                 fix:
                     """
-                    Curity serves it under the anonymous endpoint (<issuer>/jwks) when the metadata names it so; it must answer this \
+                    Curity serves it under the anonymous endpoint (\(CurityNames.jwksPath)) when the metadata names it so; it must answer this \
                     machine (\(ConfigurationKey.upstreamInternalURL.path), \(ConfigurationKey.upstreamTrustRootsFile.path)); with named \
                     endpoints, \(ConfigurationKey.upstreamEndpointsJWKS.path).
                     """

@@ -4,7 +4,7 @@ import HAAPI
 extension UpstreamDoctor {
     /// The return URL an external browser comes back to, which the client must register.
     func externalBrowser() -> DoctorCheck {
-        let client = CuritySetting.client(configuration.clientID)
+        let client = CuritySetting.redirectURIs(configuration.clientID)
         guard let url = externalBrowserReturnURL else {
             return .note(
                 "external-browser",
@@ -16,7 +16,7 @@ extension UpstreamDoctor {
                 fix:
                     """
                     set \(ConfigurationKey.serverPublicURL.path), then register <it>\(StepPageBuilder.externalBrowserReturnPath) in \
-                    \(client)/redirect-uris.
+                    \(client).
                     """
             )
         }
@@ -26,7 +26,7 @@ extension UpstreamDoctor {
             an authenticator that opens an external browser sends it back to \(url) (the gateway appends it as redirect_uri, as Curity's \
             SDKs append their registered one).
             """,
-            fix: "register \(url) in \(client)/redirect-uris (\(CuritySetting.adminUI(configuration.clientID, "Redirect URIs")))."
+            fix: "register \(url) in \(client) (\(CuritySetting.adminUI(configuration.clientID, CuritySetting.redirectURIPlaces)))."
         )
     }
 
@@ -42,8 +42,8 @@ extension UpstreamDoctor {
             """,
             fix:
                 """
-                if the client has \(CuritySetting.tokenBoundCodes(configuration.clientID)) = true (which requires use-legacy-dpop \
-                false), set \(ConfigurationKey.upstreamBindTokensToDPoP.path): true.
+                if the client has \(CuritySetting.tokenBoundCodes(configuration.clientID)) = true (which requires \
+                \(CurityNames.useLegacyDPoP) false), set \(ConfigurationKey.upstreamBindTokensToDPoP.path): true.
                 """
         )
     }

@@ -9,7 +9,7 @@ extension UpstreamDoctor {
             try await client.verifyHAAPIAccess()
             return [
                 .passed("client-authentication", "the token endpoint accepted the client \(configuration.clientID) (\(method))."),
-                .passed("haapi-token", "a DPoP-bound HAAPI token (scope urn:se:curity:scopes:haapi) was issued."),
+                .passed("haapi-token", "a DPoP-bound HAAPI token (scope \(CurityNames.haapiScope)) was issued."),
             ]
         } catch {
             guard let refusal = error.oauthError else {
@@ -39,7 +39,8 @@ extension UpstreamDoctor {
         }
     }
 
-    /// One reading per OAuth error (RFC 6749 §5.2, RFC 9449 §5), each naming what it could mean, most likely first.
+    /// One reading per OAuth error (RFC 6749 §5.2, RFC 9449 §5, Curity's DPoP page for `use_dpop_nonce`), each naming
+    /// what it could mean, most likely first.
     func tokenRefused(_ refusal: OAuthErrorResponse, tokenEndpoint: URL) -> [DoctorCheck] {
         let said =
             "HTTP \(refusal.httpStatus) \(DoctorText.quoted(refusal.error))" + (refusal.errorDescription.map { ": \(DoctorText.quoted($0))" } ?? "")
@@ -56,7 +57,7 @@ extension UpstreamDoctor {
             document which error a missing attestation gets)
             """
         let capability =
-            "the client has no HAAPI capability: \(CuritySetting.haapiCapability(id)) (\(CuritySetting.adminUI(id, "Client Capabilities")))"
+            "the client has no HAAPI capability: \(CuritySetting.haapiCapability(id)) (\(CuritySetting.adminUI(id, CuritySetting.capabilityPlaces)))"
         let authenticated = DoctorCheck.passed(
             "client-authentication",
             """
@@ -73,32 +74,10 @@ extension UpstreamDoctor {
                     fix: Self.mostLikelyFirst([authentication, attestation]) + "."
                 )
             ]
-        case "invalid_dpop_proof", "use_dpop_nonce":
-            let internalURL =
-                configuration.internalURL.map { "\(ConfigurationKey.upstreamInternalURL.path) is \($0.absoluteString)" }
-                ?? "\(ConfigurationKey.upstreamInternalURL.path) is not set"
-            return [
-                .failed(
-                    "haapi-token",
-                    "the token endpoint refused the DPoP proof (\(said)); the proof named POST \(tokenEndpoint.absoluteString).",
-                    fix:
-                        """
-                        Curity checks that a proof's method and URL match the request; the gateway's proofs name Curity's external URL, \
-                        as its metadata names it (its base URL, \(CuritySetting.baseURL)): 
-                        """
-                            + Self.mostLikelyFirst([
-                                """
-                                this machine reaches Curity by another URL, or through a proxy that changes the host or path: keep the \
-                                external URL in \(ConfigurationKey.upstreamBaseURL.path) and set \(ConfigurationKey.upstreamInternalURL.path) to \
-                                the URL this machine uses (\(internalURL))
-                                """,
-                                """
-                                \(ConfigurationKey.upstreamBaseURL.path) (or \(ConfigurationKey.upstreamEndpointsToken.path)) is not on \
-                                Curity's base URL: use the issuer its metadata names
-                                """,
-                            ]) + "."
-                )
-            ]
+        case CurityNames.invalidDPoPProof.name:
+            return [proofRefused(said, tokenEndpoint: tokenEndpoint)]
+        case CurityNames.useDPoPNonce.name:
+            return [nonceRefused(said)]
         case "unauthorized_client":
             return [
                 authenticated,
@@ -112,8 +91,12 @@ extension UpstreamDoctor {
             return [
                 .failed(
                     "haapi-token",
-                    "the token endpoint refused the HAAPI scope urn:se:curity:scopes:haapi (\(said)).",
-                    fix: Self.mostLikelyFirst([capability, attestation]) + "."
+                    "the token endpoint refused the HAAPI scope \(CurityNames.haapiScope) (\(said)).",
+                    fix:
+                        """
+                        Curity does not document which settings give a client the HAAPI scope; its own server-side client has \
+                        the HAAPI capability and \(CurityNames.allowWithoutAttestation): \(Self.mostLikelyFirst([capability, attestation])).
+                        """
                 )
             ]
         default:
@@ -130,5 +113,61 @@ extension UpstreamDoctor {
                 )
             ]
         }
+    }
+
+    /// `invalid_dpop_proof`: Curity checks that a proof's method and URL match the request; the URL the proof named is
+    /// one reading among others.
+    private func proofRefused(_ said: String, tokenEndpoint: URL) -> DoctorCheck {
+        let internalURL =
+            configuration.internalURL.map { "\(ConfigurationKey.upstreamInternalURL.path) is \($0.absoluteString)" }
+            ?? "\(ConfigurationKey.upstreamInternalURL.path) is not set"
+        return .failed(
+            "haapi-token",
+            "the token endpoint refused the DPoP proof (\(said)); the proof named POST \(tokenEndpoint.absoluteString).",
+            fix:
+                """
+                Curity checks that a proof's method and URL match the request; the gateway's proofs name the token endpoint its \
+                metadata names (Curity's external URL, \(CuritySetting.baseURL), or the endpoint's own in \
+                \(CuritySetting.metadataBaseURLs)): 
+                """
+                    + Self.mostLikelyFirst([
+                        """
+                        this machine reaches Curity by another URL, or through a proxy that changes the host or path: keep the \
+                        external URL in \(ConfigurationKey.upstreamBaseURL.path) and set \(ConfigurationKey.upstreamInternalURL.path) to \
+                        the URL this machine uses (\(internalURL))
+                        """,
+                        """
+                        \(ConfigurationKey.upstreamBaseURL.path) (or \(ConfigurationKey.upstreamEndpointsToken.path)) is not on \
+                        Curity's external URL: use the issuer its metadata names
+                        """,
+                        "a proxy between this machine and Curity drops or changes the DPoP header",
+                    ]) + "."
+        )
+    }
+
+    /// `use_dpop_nonce` after the gateway's one retry: Curity answers it when a proof's nonce is missing or stale, with a
+    /// fresh `DPoP-Nonce`, so a second one points at the nonce, not at URLs.
+    private func nonceRefused(_ said: String) -> DoctorCheck {
+        let id = configuration.clientID
+        return .failed(
+            "haapi-token",
+            "the token endpoint asked for a DPoP nonce again after the gateway retried with the one it sent (\(said)).",
+            fix:
+                """
+                Curity answers \(CurityNames.useDPoPNonce) when a proof's nonce is missing or stale, with a fresh one in the \
+                \(CurityNames.dpopNonceHeader) response header, and the gateway retried once with it: 
+                """
+                    + Self.mostLikelyFirst([
+                        """
+                        a proxy between this machine and Curity drops the \(CurityNames.dpopNonceHeader) response header, so the retry \
+                        carried no fresh nonce
+                        """,
+                        """
+                        the nonces come from the client's \(CuritySetting.useLegacyDPoP(id)) (false: nonces; true: none): set it true \
+                        to turn them off (the gateway works either way; \(CurityNames.tokenBoundCodes) needs it false), and read \
+                        Curity's log for why the nonce was refused
+                        """,
+                    ]) + "."
+        )
     }
 }

@@ -21,7 +21,9 @@ extension UpstreamDoctorTests {
         #expect(check.result == .failed)
         #expect(check.found.contains("(HTTP 401 invalid_client: The client must attest"))
         #expect(
-            check.fix?.contains("\(Self.client)/secret (Admin UI: OAuth & OpenID Connect → Clients → demo-gateway → Client Authentication Method")
+            check.fix?.contains(
+                "\(Self.client)/secret (Admin UI: OAuth & OpenID Connect → Clients → demo-gateway → Overview → Capabilities → Code Flow → Client Authentication"
+            )
                 == true
         )
         #expect(check.fix?.contains("\(Self.client)/capabilities/haapi/allow-without-attestation = true") == true, "\(check.line)")
@@ -60,7 +62,8 @@ extension UpstreamDoctorTests {
                 "the proof named POST \(report.upstream.replacingOccurrences(of: "/oauth/v2/oauth-anonymous", with: ""))/oauth/v2/oauth-token"
             )
         )
-        #expect(check.fix?.contains("(its base URL, environments/environment/base-url)") == true)
+        #expect(check.fix?.contains("(Curity's external URL, environments/environment/base-url, or the endpoint's own in ") == true, "\(check.line)")
+        #expect(check.fix?.contains("openid-connect/expose-metadata/token-endpoint/base-url") == true)
         #expect(
             check.fix?.contains("set upstream.internalURL to the URL this machine uses (upstream.internalURL is not set)") == true,
             "\(check.line)"
@@ -82,11 +85,11 @@ extension UpstreamDoctorTests {
         )
         #expect(
             check.fix?.hasPrefix(
-                "most likely the redirect URI https://gateway.example/unregistered is not among the client's Redirect URIs: \(Self.client)/redirect-uris (Admin UI: OAuth & OpenID Connect → Clients → demo-gateway → Redirect URIs"
+                "most likely the redirect URI https://gateway.example/unregistered is not among the client's redirect URIs: \(Self.client)/redirect-uris (Admin UI: OAuth & OpenID Connect → Clients → demo-gateway → Overview → Capabilities → Code Flow → Redirect URI"
             ) == true,
             "\(check.line)"
         )
-        #expect(check.fix?.contains("; or a scope of openid profile email is not among the client's Scopes: \(Self.client)/scope") == true)
+        #expect(check.fix?.contains("; or a scope of openid profile email is not among the client's scopes: \(Self.client)/scope") == true)
     }
 
     @Test("only RFC 8414 metadata published: discovery falls back to it, says so, and a sign-in can start")
@@ -163,5 +166,64 @@ extension UpstreamDoctorTests {
         let good = try Self.check("id-token-keys", in: try await Self.examine(demo: ed25519))
         #expect(good.result == .passed)
         #expect(good.found.contains("(verifying EdDSA)"))
+    }
+
+    /// A doctor for unit readings, with no server behind it.
+    static func offlineDoctor(_ clientAuthentication: ClientAuthentication = .secretBasic("s")) -> UpstreamDoctor {
+        UpstreamDoctor(
+            configuration: HAAPIClientConfiguration(
+                baseURL: URL(string: "https://idsvr.example/oauth/v2/oauth-anonymous")!,
+                clientID: "gw",
+                clientAuthentication: clientAuthentication,
+                redirectURI: "haapi:start",
+                scopes: ["openid"]
+            ),
+            publicURL: nil
+        )
+    }
+
+    @Test("use_dpop_nonce after the retry is read as the nonce (a proxy dropping DPoP-Nonce, use-legacy-dpop), invalid_dpop_proof as the URL")
+    func nonceAndProofRefusalsAreReadApart() throws {
+        let doctor = Self.offlineDoctor()
+        let endpoint = URL(string: "https://idsvr.example/oauth/v2/oauth-token")!
+        let nonce = try #require(
+            doctor.tokenRefused(
+                OAuthErrorResponse(error: "use_dpop_nonce", errorDescription: "Nonce is stale", errorURI: nil, httpStatus: 400),
+                tokenEndpoint: endpoint
+            ).first
+        )
+        #expect(nonce.result == .failed)
+        #expect(nonce.found.contains("asked for a DPoP nonce again after the gateway retried"), "\(nonce.line)")
+        #expect(
+            nonce.fix?.contains("most likely a proxy between this machine and Curity drops the DPoP-Nonce response header") == true,
+            "\(nonce.line)"
+        )
+        #expect(nonce.fix?.contains("client{gw}/capabilities/haapi/use-legacy-dpop") == true)
+        #expect(nonce.fix?.contains("upstream.internalURL") == false, "a nonce refusal says nothing of URLs")
+        let proof = try #require(
+            doctor.tokenRefused(
+                OAuthErrorResponse(error: "invalid_dpop_proof", errorDescription: nil, errorURI: nil, httpStatus: 400),
+                tokenEndpoint: endpoint
+            ).first
+        )
+        #expect(proof.fix?.contains("upstream.internalURL") == true, "\(proof.line)")
+        #expect(proof.fix?.contains("drops or changes the DPoP header") == true)
+    }
+
+    @Test("mutual TLS names both of Curity's methods, mutual-tls and mutual-tls-by-proxy with the profile's by-proxy section")
+    func mutualTLSNamesBothMethods() {
+        let text = CuritySetting.clientAuthentication("gw", method: "mtls")
+        #expect(text.contains("client{gw}/mutual-tls when this machine's TLS reaches Curity"), "\(text)")
+        #expect(text.contains("client{gw}/mutual-tls-by-proxy when a proxy ends it"), "\(text)")
+        #expect(text.contains("profiles/profile{token-service}/settings/authorization-server/client-authentication/mutual-tls/by-proxy"))
+    }
+
+    @Test("Curity 11.4's DPoP bindings are named by the setting and the client, with the ephemeral-client place, never a guessed path")
+    func dpopBindingTexts() {
+        let code = CuritySetting.authorizationCodeDPoPBinding("gw")
+        #expect(code.contains("the authorization-code-dpop-binding DPoP setting of profiles/profile{token-service}"), "\(code)")
+        #expect(code.contains("required or client-requested"))
+        #expect(code.contains("/profiles/profile/settings/authorization-server/ephemeral-client/dpop/authorization-code-dpop-binding"))
+        #expect(CuritySetting.tokenDPoPBinding("gw").contains("the token-dpop-binding DPoP setting of "))
     }
 }
