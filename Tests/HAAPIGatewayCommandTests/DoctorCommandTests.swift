@@ -23,9 +23,10 @@ struct DoctorCommandTests {
         _ = try await demo.waitForExit(timeout: .seconds(10))
     }
 
-    static func doctor(_ issuer: String, _ extra: [String] = []) async throws -> ProcessResult {
+    static func doctor(_ issuer: String, _ extra: [String] = [], environment: [String: String] = [:]) async throws -> ProcessResult {
         try await runGateway(
             ["doctor", "--upstream", issuer, "--client-id", DemoServer.clientID, "--client-secret", DemoServer.clientSecret] + extra,
+            environment: environment,
             directory: Repository.root
         )
     }
@@ -40,8 +41,31 @@ struct DoctorCommandTests {
             #expect(lines.last == "A sign-in can start.")
             #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("✓ ") || $0.hasPrefix("→ ") })
             #expect(result.standardOutput.contains("→ dpop-nonces: the server sent a DPoP nonce"))
+            #expect(result.standardOutput.contains("→ dpop-bound-codes: the server refused the authorize request without dpop_jkt"))
             #expect(result.standardOutput.contains("✓ id-token-keys: the JWKS at \(issuer)/jwks holds 1 key the gateway can use (verifying ES256)."))
             #expect(!result.standardOutput.contains(DemoServer.clientSecret), "no secret in the report")
+        }
+    }
+
+    /// Curity 11.4's `authorization-code-dpop-binding` = `required`: a request without `dpop_jkt` is refused, and doctor
+    /// names the setting from that refusal; with `upstream.bindTokensToDPoP` the request carries it, and nothing is said.
+    @Test("a required authorization-code-dpop-binding: doctor names the setting and upstream.bindTokensToDPoP; with it set, no refusal to read")
+    func aRequiredCodeBindingIsNamed() async throws {
+        try await Self.withDemo(["--authorization-code-dpop-binding", "required"]) { issuer in
+            let result = try await Self.doctor(issuer)
+            #expect(result.status == 0, "\(result.standardOutput)")
+            let line = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("→ dpop-bound-codes:") }.map(String.init)
+            for phrase in ["without dpop_jkt (invalid_request)", "authorization-code-dpop-binding", "is required", "upstream.bindTokensToDPoP: true"]
+            {
+                #expect(line?.contains(phrase) == true, "\(phrase): \(result.standardOutput)")
+            }
+            let bound = try await Self.doctor(issuer, environment: ["HAAPI_GATEWAY_UPSTREAM_BIND_TOKENS_TO_DPOP": "true"])
+            #expect(bound.status == 0, "\(bound.standardOutput)")
+            #expect(!bound.standardOutput.contains("dpop-bound-codes"), "\(bound.standardOutput)")
+        }
+        try await Self.withDemo([]) { issuer in
+            let result = try await Self.doctor(issuer)
+            #expect(!result.standardOutput.contains("dpop-bound-codes"), "client-requested: nothing refused, nothing said")
         }
     }
 

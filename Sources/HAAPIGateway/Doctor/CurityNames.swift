@@ -207,6 +207,8 @@ enum CurityNames {
     static let dpopRequired = CurityName("required", .settingValue, source: ephemeralClientDPoPReference)
     /// A DPoP binding made only when the client asks for it.
     static let dpopClientRequested = CurityName("client-requested", .settingValue, source: ephemeralClientDPoPReference)
+    /// A public client's refresh token bound with DPoP, its access token not.
+    static let dpopRefreshTokenOnly = CurityName("refresh-token-only", .settingValue, source: ephemeralClientDPoPReference)
     /// An ephemeral client's option left to the profile-wide default.
     static let dpopInheritFromProfile = CurityName("inherit-from-profile", .settingValue, source: ephemeralClientDPoPReference)
 
@@ -266,7 +268,7 @@ enum CurityNames {
             haapiCapability, allowWithoutAttestation, useLegacyDPoP, tokenBoundCodes, allowedAuthenticators, haapiScope, secret,
             symmetricKey, asymmetricKey, jwksKeys, jwksURI, mutualTLS, mutualTLSByProxy, mutualTLSByProxySettings, serviceRoleMutualTLS,
             noAuthentication, ephemeralClientDPoP, authorizationCodeDPoPBinding, tokenDPoPBinding,
-            publicClientTokensToBindWithDPoP, dpopRequired, dpopClientRequested, dpopInheritFromProfile, clientsMenu,
+            publicClientTokensToBindWithDPoP, dpopRequired, dpopClientRequested, dpopRefreshTokenOnly, dpopInheritFromProfile, clientsMenu,
             olderClientsMenu, overviewPanel, capabilitiesBox, authorizationBox, codeFlow, redirectURIStep,
             clientAuthenticationStep, userAuthenticationStep, useDPoPNonce, invalidDPoPProof, dpopNonceHeader,
             legacyDPoPAdminUIDefault, tokenBoundCodesExample,

@@ -18,6 +18,7 @@ extension UpstreamDoctor {
             ]
         }
         var checks = [await nonces(flow)]
+        if let binding = await codeBinding(flow) { checks.append(binding) }
         if let problem = started.problem {
             checks.append(authorizeRefused(problem, scopesSupported: client.endpoints.scopesSupported))
             return checks

@@ -37,13 +37,15 @@ extension UpstreamDoctor {
         return .note(
             "token-bound-codes",
             """
-            \(ConfigurationKey.upstreamBindTokensToDPoP.path) is false: a server with token-bound codes refuses the first code exchange without a \
-            proof, and the gateway proves and retries.
+            \(ConfigurationKey.upstreamBindTokensToDPoP.path) is false: a server with token-bound codes, or (Curity 11.4 and later) \
+            one that requires a DPoP proof on token requests, refuses the first code exchange without a proof, and the gateway \
+            proves and retries.
             """,
             fix:
                 """
                 if the client has \(CuritySetting.tokenBoundCodes(configuration.clientID)) = true (which requires \
-                \(CurityNames.useLegacyDPoP) false), set \(ConfigurationKey.upstreamBindTokensToDPoP.path): true.
+                \(CurityNames.useLegacyDPoP) false), or \(CuritySetting.tokenDPoPBinding(configuration.clientID)) is \
+                \(CurityNames.dpopRequired), set \(ConfigurationKey.upstreamBindTokensToDPoP.path): true.
                 """
         )
     }

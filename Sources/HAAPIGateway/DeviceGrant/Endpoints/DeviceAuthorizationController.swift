@@ -231,7 +231,8 @@ struct DeviceAuthorizationController: Sendable {
                 """
                 the upstream bound a device's tokens to a DPoP key, and this device client is not configured to receive the key: the tokens were \
                 refused to the device and revoked; set receivesDPoPKey: true on this client in \(ConfigurationKey.devicesClients.path) if it can \
-                use DPoP-bound tokens, or turn off token-bound codes (Curity: issue-token-bound-authorization-code) and \
+                use DPoP-bound tokens, or turn off what binds them (Curity: \(CurityNames.tokenBoundCodes); since 11.4 also \
+                \(CurityNames.authorizationCodeDPoPBinding) and \(CurityNames.tokenDPoPBinding) \(CurityNames.dpopRequired)) and \
                 \(ConfigurationKey.upstreamBindTokensToDPoP.path)
                 """,
                 metadata: ["client": "\(client.id)"]
