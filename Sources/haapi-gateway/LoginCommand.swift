@@ -3,6 +3,7 @@ import Foundation
 import HAAPIGateway
 import HAAPIGatewayPostgres
 import Logging
+import Synchronization
 
 /// `haapi-gateway login`: one sign-in for a host without a browser, written to a private token file. Without `--via` it
 /// runs a local gateway for the sign-in (``LocalLogin``); with `--via URL` it signs in through a central gateway as a
@@ -49,19 +50,23 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         let tokenPath = tokenFile.path
-        let outcome: LoginOutcome
-        var embeddedDemo = false
-        let origin: TokenOrigin?
+        let report: LoginReport
         if let gateway = device.gateway {
-            outcome = await signIn(via: gateway, tokenPath: tokenPath)
-            origin = device.deviceClient.map { TokenOrigin(issuedBy: .gateway, issuer: gateway.absoluteString, clientID: $0) }
+            let outcome = await signIn(via: gateway, tokenPath: tokenPath)
+            let origin = device.deviceClient.map { TokenOrigin(issuedBy: .gateway, issuer: gateway.absoluteString, clientID: $0) }
+            report = Self.conclude(outcome, tokenPath: tokenPath, json: json, embeddedDemo: false, origin: origin)
         } else {
-            (outcome, embeddedDemo, origin) = try await signInLocally(tokenPath: tokenPath)
+            report = try await signInLocally(tokenPath: tokenPath)
         }
+        if report.exitStatus != 0 { Foundation.exit(report.exitStatus) }
+    }
+
+    /// Writes the tokens (on success) and says how the sign-in ended, at once.
+    private static func conclude(_ outcome: LoginOutcome, tokenPath: String, json: Bool, embeddedDemo: Bool, origin: TokenOrigin?) -> LoginReport {
         let report = LoginReport.conclude(outcome, tokenPath: tokenPath, json: json, embeddedDemo: embeddedDemo, origin: origin)
         if let text = report.standardOutput { FileHandle.standardOutput.write(Data(text.utf8)) }
         if let text = report.standardError { FileHandle.standardError.write(Data(text.utf8)) }
-        if report.exitStatus != 0 { Foundation.exit(report.exitStatus) }
+        return report
     }
 
     /// Through the central gateway at `gateway`, as its device client.
@@ -82,10 +87,11 @@ struct LoginCommand: AsyncParsableCommand {
         }
     }
 
-    /// Through a gateway of its own, for this one sign-in (with the embedded demo upstream when none is configured).
-    /// - Returns: How the sign-in ended, whether the embedded demo upstream issued its tokens, and else the upstream and
-    ///   client that did.
-    private func signInLocally(tokenPath: String) async throws -> (LoginOutcome, embeddedDemo: Bool, origin: TokenOrigin?) {
+    /// Through a gateway of its own, for this one sign-in (with the embedded demo upstream when none is configured). The
+    /// tokens are written, and the summary printed, as soon as the sign-in ends, before the gateway stops: a stop cut
+    /// short at its deadline (exit 70) leaves them in place.
+    /// - Returns: What was written and said.
+    private func signInLocally(tokenPath: String) async throws -> LoginReport {
         let configuration: GatewayConfiguration
         do {
             configuration = try options.loadConfiguration(hostSide: true)
@@ -100,6 +106,12 @@ struct LoginCommand: AsyncParsableCommand {
         let (resolved, demo) = try await EmbeddedUpstream.start(for: configuration, logger: logger)
         let server = resolved.server
         let (json, qr, timeoutSeconds) = (json, qr, timeoutSeconds)
+        var origin: TokenOrigin?
+        if demo == nil, case .haapi(let upstream) = resolved.upstream {
+            origin = TokenOrigin(issuedBy: .upstream, issuer: upstream.baseURL.absoluteString, clientID: upstream.clientID)
+        }
+        let (embeddedDemo, issuedBy) = (demo != nil, origin)
+        let concluded = Mutex<LoginReport?>(nil)
         do {
             // What this run learns about the upstream (token-bound codes) is kept beside the token file for the next run.
             let login = LocalLogin(
@@ -108,16 +120,20 @@ struct LoginCommand: AsyncParsableCommand {
                 upstreamFactsFile: TokenFile.upstreamFactsPath(besideTokenFile: tokenPath),
                 storageChoice: .bySessionsStore
             )
-            let outcome = try await login.run(logger: logger) { link, code in
-                let banner = LoginBanner.pairing(link: link, code: code, lifetimeSeconds: timeoutSeconds, qr: qr)
-                (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data(banner.utf8))
-            }
+            let outcome = try await login.run(
+                logger: logger,
+                announce: { link, code in
+                    let banner = LoginBanner.pairing(link: link, code: code, lifetimeSeconds: timeoutSeconds, qr: qr)
+                    (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data(banner.utf8))
+                },
+                keep: { outcome in
+                    let report = Self.conclude(outcome, tokenPath: tokenPath, json: json, embeddedDemo: embeddedDemo, origin: issuedBy)
+                    concluded.withLock { $0 = report }
+                }
+            )
             await demo?.shutdown()
-            var origin: TokenOrigin?
-            if demo == nil, case .haapi(let upstream) = resolved.upstream {
-                origin = TokenOrigin(issuedBy: .upstream, issuer: upstream.baseURL.absoluteString, clientID: upstream.clientID)
-            }
-            return (outcome, demo != nil, origin)
+            if let report = concluded.withLock({ $0 }) { return report }
+            return Self.conclude(outcome, tokenPath: tokenPath, json: json, embeddedDemo: embeddedDemo, origin: issuedBy)
         } catch {
             await demo?.shutdown()
             exitStarting(error, listening: server.host, port: server.port)

@@ -112,6 +112,41 @@ struct StoppingTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("tokens.json").path))
     }
 
+    /// A person who signed in keeps the tokens even when the stop after the sign-in runs past `server.stopSeconds`: the
+    /// token file is written as soon as the outcome is there, before the stop and its deadline start. Before, it was
+    /// written after the stop, and a stop cut short (exit 70) left the person signed in with no tokens on the host. The
+    /// stop is held by a post whose body never comes (its head sent, eight of its hundred bytes).
+    @Test("a login whose stop runs past server.stopSeconds after the sign-in still writes the token file, then exits 70")
+    func aLoginCutShortAfterTheSignInKeepsItsTokens() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("login-kept-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokenFile = directory.appendingPathComponent("tokens.json")
+        let login = try RunningGateway(
+            ["login", "--port", "0", "--token-file", tokenFile.path, "--timeout-seconds", "300"],
+            environment: [
+                "HAAPI_GATEWAY_SERVER_DRAIN_SECONDS": "0", "HAAPI_GATEWAY_SERVER_STOP_SECONDS": "5",
+                "HAAPI_GATEWAY_SERVER_REQUEST_TIMEOUT_SECONDS": "120", "HAAPI_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "60",
+            ]
+        )
+        let url = try #require(URL(string: try await login.waitForOutput(#"(http://127\.0\.0\.1:\d+/pair/[A-Za-z0-9_-]+)"#)))
+        let held = try RawConnection(to: url.port!)
+        defer { held.close() }
+        // A post the gateway reads the form of before it does anything (a session cookie makes it read it).
+        held.send(
+            "POST /cancel HTTP/1.1\r\nHost: 127.0.0.1:\(url.port!)\r\nCookie: haapi-gateway=held\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n_csrf=ab"
+        )
+        let done = try await login.pairAndSignIn()
+        #expect(done.html.contains("You are signed in"), "\(done.html)")
+        let status = try await login.waitForExit(timeout: .seconds(60))
+        #expect(status == StopDeadline.cutShortStatus, "the held request outlasts the stop: \(login.standardError)")
+        #expect(login.standardError.contains("part=requests under way"), "\(login.standardError)")
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: tokenFile)) as? [String: Any]
+        #expect(document?["outcome"] as? String == "success", "the tokens were written before the stop")
+        #expect(login.standardOutput.contains("Signed in as demo"), "and the summary said: \(login.standardOutput)")
+    }
+
     /// A webhook that never answers: the person's last page says the hand-over goes on after `callbacks.pageWaitSeconds`,
     /// not after the webhook's own time limit (each attempt's 5 s, which every final page waited before).
     @Test("a silent webhook: the last page says the hand-over goes on after callbacks.pageWaitSeconds")

@@ -42,14 +42,21 @@ public struct LocalLogin: Sendable {
 
     /// Serves the one sign-in and waits for its outcome, at most ``timeoutSeconds``. It takes the process's SIGTERM and
     /// SIGINT: either stops it (``LoginOutcome/interrupted``), and a stop that takes longer than `server.stopSeconds`
-    /// ends the process with exit 70 (``StopDeadline``), as does its own stop after the outcome.
+    /// ends the process with exit 70 (``StopDeadline``), as does its own stop after the outcome. `keep` has the outcome
+    /// before any of that can happen: a person who signed in keeps the tokens even when the stop is cut short.
     /// - Parameters:
     ///   - logger: The gateway's logger.
     ///   - announce: Called once the gateway listens, with the link to open (a wildcard address replaced by one a phone
     ///     can reach, ``NetworkAddress/reachable(_:)``) and the confirmation code.
+    ///   - keep: Called with the sign-in's outcome as soon as there is one, before the person's last page is waited for
+    ///     and before the stop (and its deadline) starts: where the tokens are written.
     /// - Returns: How the sign-in ended.
     /// - Throws: Why the gateway could not start (``StartupFailure`` says it as a line and an exit status).
-    public func run(logger: Logger, announce: @escaping @Sendable (_ link: String, _ code: String) -> Void) async throws -> LoginOutcome {
+    public func run(
+        logger: Logger,
+        announce: @escaping @Sendable (_ link: String, _ code: String) -> Void,
+        keep: @Sendable (LoginOutcome) async -> Void = { _ in }
+    ) async throws -> LoginOutcome {
         var configuration = configuration
         let ticket = PairingTicket.make(lifetime: .seconds(timeoutSeconds))
         let (finalPages, finalPageSink) = AsyncStream.makeStream(of: Void.self)
@@ -88,6 +95,9 @@ public struct LocalLogin: Sendable {
             break
         }
         timer.cancel()
+        // The outcome is kept first: nothing after this (the last page, the stop, its deadline's exit 70, a signal) can
+        // lose the tokens of a person who signed in.
+        if let outcome { await keep(LoginOutcome(outcome)) }
         // The person's browser gets the page saying how it ended before the gateway stops: the stop waits until that page
         // is made (a slow phone, a loaded host), at most ``finalPageWait``; a stop answers the request under way.
         if outcome != nil { await Self.first(of: finalPages, within: Self.finalPageWait) }
