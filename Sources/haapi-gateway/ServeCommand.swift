@@ -55,6 +55,9 @@ struct ServeCommand: AsyncParsableCommand {
             let drain = GatewayDrain()
             let reloader = GatewayReloader()
             let stopDeadline = StopDeadline(seconds: configuration.server.stopSeconds, logger: logger)
+            // The deadline runs from the signal (drain and stop), on a thread of its own, as login's does.
+            let stopSignals = StopSignalWatch(stopDeadline, allowing: .seconds(configuration.server.drainSeconds))
+            defer { withExtendedLifetime(stopSignals) {} }
             let application = try await Gateway.makeApplication(
                 configuration: resolved,
                 logger: logger,

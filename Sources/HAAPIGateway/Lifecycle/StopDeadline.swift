@@ -39,7 +39,7 @@ public final class StopDeadline: Sendable {
         self.exit = exit
     }
 
-    /// When the stop must be over; nil until ``start()``.
+    /// When the stop must be over; nil until ``start(allowing:)``.
     public var deadline: ContinuousClock.Instant? {
         started.withLock { $0.map { $0 + .seconds(seconds) } }
     }
@@ -50,17 +50,21 @@ public final class StopDeadline: Sendable {
         parts.withLock { $0.append((name, unfinished)) }
     }
 
-    /// Starts the clock (once; later calls do nothing).
-    public func start() {
+    /// Starts the clock (once; later calls do nothing): the stop must be over `drain` plus ``seconds`` from now. A stop
+    /// signal starts it with the drain still ahead (`server.drainSeconds`, ``StopSignalWatch``), so that the deadline
+    /// does not wait for the drain's own task to end, which a wedged pool would never let it do; the drain's end then
+    /// finds it started.
+    public func start(allowing drain: Duration = .zero) {
         let begins = started.withLock { instant -> Bool in
             guard instant == nil else { return false }
-            instant = .now
+            instant = .now + drain
             return true
         }
         guard begins else { return }
-        let seconds = seconds
+        let wait = drain + .seconds(seconds)
         Thread.detachNewThread { [self] in
-            Thread.sleep(forTimeInterval: TimeInterval(seconds))  // off the pool: a thread of its own, which a wedged pool cannot hold
+            let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+            Thread.sleep(forTimeInterval: seconds)  // off the pool: a thread of its own, which a wedged pool cannot hold
             cutShort()
         }
     }

@@ -15,15 +15,19 @@ package final class StopSignalWatch: @unchecked Sendable {
     private let sources: [any DispatchSourceSignal]
 
     /// Watches `signals` (SIGTERM and SIGINT by default) until released.
-    /// - Parameter deadline: Started at the first of them.
-    package init(_ deadline: StopDeadline, signals: [Int32] = [SIGTERM, SIGINT]) {
+    /// - Parameters:
+    ///   - deadline: Started at the first of them.
+    ///   - drain: The drain still ahead when the signal comes (`server.drainSeconds` for `serve`; none for `login`): the
+    ///     deadline falls that much later.
+    ///   - signals: The signals that start it.
+    package init(_ deadline: StopDeadline, allowing drain: Duration = .zero, signals: [Int32] = [SIGTERM, SIGINT]) {
         let queue = DispatchQueue(label: "haapi-gateway.stop-signals")
         sources = signals.map { number in
             // A signal source needs the signal's default action (ending the process at once) off, as swift-service-lifecycle
             // turns it off for its own sources.
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { deadline.start() }
+            source.setEventHandler { deadline.start(allowing: drain) }
             source.resume()
             return source
         }
