@@ -24,10 +24,12 @@ struct ProxyCommand: AsyncParsableCommand {
             when there are none (no sign-in, a refresh refused or failed) the answer is 503 with one line saying why; a \
             target that cannot be reached, 502. One line per request on standard error (method, path without its query, \
             status, milliseconds; never a token); --log-level warning silences them. The proxy's address is printed on \
-            standard output once it listens. SIGTERM or SIGINT stops it. The configuration (upstream options, --via) is \
-            used only for a refresh: a problem with it answers that request 503 with its line. Exit status: 0 stopped; 78 \
-            --to, --listen, --host or --port refused (plain http to a host that is not loopback, an address that is not \
-            loopback); 69 the address is in use; 1 another failure to start.
+            standard output once it listens. SIGTERM or SIGINT stops it: it takes no new request, and those under way have \
+            --stop-seconds to end, whatever the target does; then the proxy exits 70. The configuration (upstream \
+            options, --via) is used only for a refresh: a problem with it answers that request 503 with its line. Exit \
+            status: 0 stopped; 70 a stop cut short at --stop-seconds; 78 --to, --listen, --host or --port refused (plain \
+            http to a host that is not loopback, an address that is not loopback); 69 the address is in use; 1 another \
+            failure to start.
             """
     )
 
@@ -55,8 +57,18 @@ struct ProxyCommand: AsyncParsableCommand {
     )
     var minimumValidSeconds: Int = 60
 
+    @Option(
+        name: .customLong("stop-seconds"),
+        help: ArgumentHelp(
+            "After SIGTERM or SIGINT, how long requests under way may take to end before the proxy exits 70 (1 to 600).",
+            valueName: "seconds"
+        )
+    )
+    var stopSeconds: Int = 10
+
     func validate() throws {
         guard (0...86_400).contains(minimumValidSeconds) else { throw ValidationError("--min-valid-seconds must be between 0 and 86400") }
+        guard (1...600).contains(stopSeconds) else { throw ValidationError("--stop-seconds must be between 1 and 600") }
     }
 
     func run() async throws {
@@ -75,6 +87,11 @@ struct ProxyCommand: AsyncParsableCommand {
         if !FileManager.default.fileExists(atPath: tokenPath) {
             logger.warning("no sign-in in \(tokenPath) yet: every request is answered 503 until haapi-gateway login")
         }
+        // A target that answers slowly, or streams for ever, does not hold the stop: the deadline runs from the signal, on a
+        // thread of its own.
+        let stopDeadline = StopDeadline(seconds: stopSeconds, logger: logger, limit: "--stop-seconds after the signal")
+        let stopSignals = StopSignalWatch(stopDeadline)
+        defer { withExtendedLifetime(stopSignals) {} }
         let (host, minimum) = (host, TimeInterval(minimumValidSeconds))
         let proxy = HostProxy(target: target, tokens: { await host.current(validFor: minimum).map(\.tokens) }, logger: logger)
         // The listener's own lines (where it listens) stay out: the address is printed once, on standard output.

@@ -189,6 +189,30 @@ struct ProxyCommandTests {
         }
     }
 
+    /// A target that never answers holds a request under way: SIGTERM still ends the proxy within `--stop-seconds`, not
+    /// at the HTTP client's read limit (120 s) or never (a target that streams for ever). Before, it waited for them.
+    @Test("a request under way to a target that never answers: SIGTERM ends the proxy within --stop-seconds, exit 70, saying so")
+    func aSilentTargetDoesNotHoldTheStop() async throws {
+        let target = try SilentPeer(.silent)
+        defer { target.stop() }
+        try await SignedInHost.withDemo({ _ in }) { demo in
+            let tokenFile = try await SignedInHost.login(demo)
+            let (proxy, address) = try await Self.proxy([
+                "--to", "http://127.0.0.1:\(target.port)", "--listen", "127.0.0.1:0", "--token-file", tokenFile.path, "--stop-seconds", "2",
+            ])
+            let waiting = Task { try? await Self.curl(["--max-time", "300", address + "/slow"]) }
+            defer { waiting.cancel() }
+            // The request is under way once the target has its connection (the marker's own connection counts after it).
+            let deadline = ContinuousClock.now + .seconds(60)
+            while try await target.connectionsMadeSoFar() < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            let (status, took) = try await proxy.stopped(killingAfter: .seconds(100))
+            #expect(status == StopDeadline.cutShortStatus, "\(proxy.standardError)")
+            // 2 s, with room for a loaded machine; the client's read limit is 120 s.
+            #expect(took < .seconds(30), "\(took)")
+            #expect(proxy.standardError.contains("the stop took longer than --stop-seconds after the signal"), "\(proxy.standardError)")
+        }
+    }
+
     @Test(
         "through the documented proxy to an API that records what it gets: bodies intact both ways (buffered, streamed, chunked), hop-by-hop fields and the client's Authorization and DPoP dropped, a proof per request, a nonce retry with the body sent again; CONNECT, another host, a path out of the base path and a web page's request reach nothing; no query or token in the log"
     )
@@ -340,7 +364,12 @@ struct ProxyCommandTests {
         #expect(text.contains("(default: 127.0.0.1:\(ProxyListenAddress.defaultPort))"), "\(text)")
         #expect(HostProxy.replayableBodyLimit == 1 << 20 && text.contains("a request body of at most 1 MiB"))
         #expect(text.contains("--min-valid-seconds <seconds> Refresh first when the access token expires within this many seconds. (default: 60)"))
-        for status in ["Exit status: 0 stopped; 78 --to, --listen, --host or --port refused", "69 the address is in use"] {
+        #expect(text.contains("--stop-seconds <seconds> After SIGTERM or SIGINT, how long requests under way may take to end"), "\(text)")
+        #expect(text.contains("(default: 10)"), "\(text)")
+        for status in [
+            "Exit status: 0 stopped; 70 a stop cut short at --stop-seconds; 78 --to, --listen, --host or --port refused",
+            "69 the address is in use",
+        ] {
             #expect(text.contains(status), "\(status)")
         }
     }

@@ -22,6 +22,8 @@ public final class StopDeadline: Sendable {
 
     /// How long the stop may take after the drain.
     public let seconds: Int
+    /// What bounds the stop, as the cut-short line names it (`server.stopSeconds after the drain`, `--stop-seconds`).
+    private let limit: String
     private let logger: Logger
     private let exit: @Sendable (Int32) -> Void
     private let parts = Mutex<[(name: String, unfinished: @Sendable () -> String?)]>([])
@@ -31,10 +33,17 @@ public final class StopDeadline: Sendable {
     /// - Parameters:
     ///   - seconds: How long the stop may take once the drain is over (`server.stopSeconds`).
     ///   - logger: Where what was cut short is said.
+    ///   - limit: What bounds the stop, as the cut-short line names it; `server.stopSeconds` after the drain by default.
     ///   - exit: Ends the process (tests replace it); the default leaves at once, without running exit handlers that
     ///     could wait on what is stuck.
-    public init(seconds: Int, logger: Logger, exit: @escaping @Sendable (Int32) -> Void = { _exit($0) }) {
+    public init(
+        seconds: Int,
+        logger: Logger,
+        limit: String = "\(ConfigurationKey.serverStopSeconds.path) after the drain",
+        exit: @escaping @Sendable (Int32) -> Void = { _exit($0) }
+    ) {
         self.seconds = seconds
+        self.limit = limit
         self.logger = logger
         self.exit = exit
     }
@@ -73,7 +82,7 @@ public final class StopDeadline: Sendable {
     func cutShort() {
         let unfinished = parts.withLock { $0 }.compactMap { part in part.unfinished().map { (part.name, $0) } }
         logger.error(
-            "the stop took longer than \(ConfigurationKey.serverStopSeconds.path) after the drain; exiting with what has not ended",
+            "the stop took longer than \(limit); exiting with what has not ended",
             metadata: ["seconds": .stringConvertible(seconds), "unfinished": .stringConvertible(unfinished.count)]
         )
         for (name, what) in unfinished {
