@@ -220,10 +220,22 @@ package final class PostgresDatabase: Service, Sendable {
         if case .prepared = schemaState.withLock({ $0 }) { true } else { false }
     }
 
+    /// Why a person's page is told at once that the database cannot serve, as `/readyz` says it (``readiness()``): the
+    /// database is down or suspect (``outage``), or its tables are not prepared (a replica started while the database
+    /// refused it: asking would wait out the operation's limit for an answer that cannot come). Nil: the page may ask.
+    var pageRefusal: String? {
+        if outage.failsAtOnce { return outage.reason ?? "it did not answer in time" }
+        switch schemaState.withLock({ $0 }) {
+        case .prepared: return nil
+        case .refused(let reason): return reason
+        case .unprepared(let failure): return "tables not prepared yet" + (failure.map { " (\($0))" } ?? "")
+        }
+    }
+
     /// Runs `body` with the pool of `commit` within `limit` (default ``Options/operationTimeout``), every failure a
     /// ``PostgresStorageError`` naming `operation`. Every outcome is noted in ``outage``; with `failingAtOnceWhenDown` (a
-    /// person's page waits for it) it fails at once as `unavailable` while the database is down or suspect, rather than
-    /// wait out its limit again. Background work (deliveries, a device's hand-over) keeps asking.
+    /// person's page waits for it) it fails at once as `unavailable` while the database is down or suspect or its tables
+    /// are not prepared (``pageRefusal``), rather than wait out its limit again. Background work (deliveries, a device's hand-over) keeps asking.
     func perform<Value: Sendable>(
         _ operation: String,
         limit: Duration? = nil,
@@ -231,9 +243,8 @@ package final class PostgresDatabase: Service, Sendable {
         failingAtOnceWhenDown: Bool = false,
         _ body: @escaping @Sendable (PostgresClient) async throws -> Value
     ) async throws(PostgresStorageError) -> Value {
-        if failingAtOnceWhenDown, outage.failsAtOnce {
-            let reason = outage.reason ?? "it did not answer in time"
-            throw PostgresStorageError(.unavailable, "\(operation): not asked, the database is down (\(reason))")
+        if failingAtOnceWhenDown, let reason = pageRefusal {
+            throw PostgresStorageError(.unavailable, "\(operation): not asked, the database cannot serve (\(reason))")
         }
         let limit = limit ?? options.operationTimeout
         let client = commit == .durable ? self.client : asynchronousClient

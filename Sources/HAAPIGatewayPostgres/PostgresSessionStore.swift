@@ -348,7 +348,8 @@ final class PostgresSessionStore: SessionStore, Sendable {
         return hold
     }
 
-    /// Runs a database operation: at once "try again" (503) while the database is known to be down (``DatabaseOutage``),
+    /// Runs a database operation: at once "try again" (503) while the database is known to be down (``DatabaseOutage``)
+    /// or its tables are not prepared (``PostgresDatabase/pageRefusal``),
     /// and every failure that page, logged naming `operation`. A person starting a sign-in (`starting`) is told that
     /// sign-in is unavailable; one in the middle of a sign-in, that it is kept.
     private func database<Value>(
@@ -357,7 +358,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
         _ body: () async throws(PostgresStorageError) -> Value
     ) async throws(GatewayError) -> Value {
         let unavailable = starting ? Self.unavailableToStart : Self.unavailable
-        guard !storage.database.outage.failsAtOnce else { throw unavailable }
+        guard storage.database.pageRefusal == nil else { throw unavailable }
         do {
             return try await body()
         } catch {

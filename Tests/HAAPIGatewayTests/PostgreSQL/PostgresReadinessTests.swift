@@ -104,6 +104,45 @@ struct PostgresReadinessTests {
         if case .failure(let error) = result { Issue.record("run() failed instead of retrying: \(error)") }
     }
 
+    /// A replica started while its database refuses connections: `/readyz` says so at once, and so is a person's page
+    /// told, rather than after the operation's limit (5 s by default: the first new visitor waited 5.03 s for its 503 while
+    /// `/readyz` already said "database unavailable"). The limit here is 20 s, so that asking would show.
+    @Test("a database that refuses connections at start: a page's operation is refused at once, as /readyz is, not after its limit")
+    func aPageIsToldAtOnceWhileTheTablesCannotBePrepared() async throws {
+        let server = try await PostgresTestServer.start()
+        let url = server.url(database: "postgres")
+        await server.stop()
+        var options = PostgresDatabase.Options()
+        options.connectTimeout = .seconds(10)
+        options.operationTimeout = .seconds(20)
+        let database = PostgresDatabase(
+            url: try PostgresURL.parse(url).get(),
+            cipher: try #require(SessionCipher(keys: [.random()])),
+            options: options,
+            logger: StorageTestDatabase.silent
+        )
+        let running = Task { try await database.run() }
+        defer { running.cancel() }
+        try await database.firstPreparation()
+        guard case .notReady(let reason) = await database.readiness() else {
+            Issue.record("ready without a server")
+            return
+        }
+        #expect(reason.hasPrefix("tables not prepared yet"), "\(reason)")
+        let started = ContinuousClock.now
+        do {
+            _ = try await database.perform("a page's operation", failingAtOnceWhenDown: true) { client in
+                try await client.query("SELECT 1").collect().count
+            }
+            Issue.record("answered without a server")
+        } catch {
+            #expect(error.code == .unavailable, "\(error)")
+            #expect(error.message.contains("not asked, the database cannot serve (tables not prepared yet"), "\(error.message)")
+        }
+        // At once: nothing is asked. A second is room for a loaded machine; asking would take the operation's 20 s.
+        #expect(ContinuousClock.now - started < .seconds(1), "\(ContinuousClock.now - started)")
+    }
+
     /// Readiness of a database at `url` soon after it starts running (asked for at most 60 s): what `/readyz` would say.
     static func readinessSoonAfterStart(_ url: String) async throws -> String {
         var options = PostgresDatabase.Options()
