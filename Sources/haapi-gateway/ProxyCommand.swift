@@ -13,8 +13,9 @@ struct ProxyCommand: AsyncParsableCommand {
         abstract: "Forward requests from this host to one API with the sign-in of 'login' added, DPoP-bound tokens too.",
         discussion: """
             Listens on --listen (loopback only) and forwards every request sent to it to the same path under --to, and \
-            nowhere else: CONNECT, a request naming another host and a path with a . or .. segment are refused, and so \
-            are requests from web pages (Origin, Sec-Fetch-*). Hop-by-hop fields and the client's own Authorization and \
+            nowhere else: CONNECT, a request naming another host, a path with a . or .. segment and a path with a \
+            percent-escape that is not UTF-8 text (%ff) are refused, and so are requests from web pages (Origin, \
+            Sec-Fetch-*). Hop-by-hop fields and the client's own Authorization and \
             DPoP are dropped; the proxy adds Authorization: Bearer <token>, or for a DPoP-bound token Authorization: DPoP \
             <token> and a new DPoP proof (htm, htu of the target URL without query, ath, signed with the key in the token \
             file). A use_dpop_nonce challenge is answered once with the server's nonce, which is kept for the next requests; \
@@ -22,8 +23,8 @@ struct ProxyCommand: AsyncParsableCommand {
             its challenge goes to the client. Answers stream back. The tokens are read for every request and refreshed \
             first, under the lock beside the token file as 'token' does, when they expire within --min-valid-seconds; \
             when there are none (no sign-in, a refresh refused or failed) the answer is 503 with one line saying why; a \
-            target that cannot be reached, 502. One line per request on standard error (method, path without its query, \
-            status, milliseconds; never a token); --log-level warning silences them. The proxy's address is printed on \
+            target that cannot be reached, 502. One line per request on standard error (method, the path sent under --to \
+            without its query, status, milliseconds; never a token); --log-level warning silences them. The proxy's address is printed on \
             standard output once it listens. SIGTERM or SIGINT stops it. The configuration (upstream options, --via) is \
             used only for a refresh: a problem with it answers that request 503 with its line. Exit status: 0 stopped; 78 \
             --to, --listen, --host or --port refused (plain http to a host that is not loopback, an address that is not \

@@ -19,7 +19,8 @@ import Synchronization
 /// fields are passed on without hop-by-hop ones and its own `Authorization` and `DPoP` (``ProxyHeaders``), with the
 /// proxy's (``ProxyAuthorization``); a `use_dpop_nonce` challenge (``DPoPNonceChallenge``) is answered once with a new
 /// proof carrying the nonce, which is kept for the next requests; the answer streams back. One line per request is
-/// logged (``ProxyLogLine``).
+/// logged (``ProxyLogLine``), naming the path the request went to under `--to` as the HTTP client sends it
+/// (``ProxyTarget/requestTarget(of:)``), or the client's own when the proxy refused it first.
 ///
 /// Bodies stream both ways. Only a request body that may have to be sent twice is held in memory: with a DPoP-bound
 /// token, a body whose `Content-Length` is at most ``replayableBodyLimit``. A larger one, or one of unknown length, is
@@ -105,10 +106,10 @@ public final class HostProxy: HTTPResponder, Sendable {
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
-        let (response, note) = await answer(request)
+        let (response, note, sent) = await answer(request)
         let line = ProxyLogLine.line(
             method: request.method.rawValue,
-            requestTarget: request.head.path ?? "",
+            requestTarget: sent ?? request.head.path ?? "",
             status: response.status.code,
             duration: ContinuousClock.now - started,
             note: note
@@ -117,8 +118,9 @@ public final class HostProxy: HTTPResponder, Sendable {
         return response
     }
 
-    /// The answer to `request`, and what to note in its line.
-    private func answer(_ request: Request) async -> (Response, note: String?) {
+    /// The answer to `request`, what to note in its line, and the request-target it went to under `--to` (nil when it was
+    /// refused before one was made).
+    private func answer(_ request: Request) async -> (Response, note: String?, sent: String?) {
         let fields = request.headers.map { (name: $0.name.rawName, value: $0.value) }
         let method = request.method.rawValue
         let url: URL
@@ -135,16 +137,18 @@ public final class HostProxy: HTTPResponder, Sendable {
             }
             url = try target.url(for: request.head.path ?? "")
         } catch {
-            return (Self.response(error), error.message)
+            return (Self.response(error), error.message, nil)
         }
+        let sent = ProxyTarget.requestTarget(of: url)
         let current: OAuthTokens
         switch await tokens() {
         case .success(let tokens): current = tokens
         case .failure(let problem):
             let refusal = ProxyRefusal(status: 503, "no token to add: " + SecretRedaction.redactingURLPasswords(in: problem.message))
-            return (Self.response(refusal), refusal.message)
+            return (Self.response(refusal), refusal.message, sent)
         }
-        return await forward(request, fields: fields, to: url, with: current)
+        let (response, note) = await forward(request, fields: fields, to: url, with: current)
+        return (response, note, sent)
     }
 
     /// Sends the request to `url` with the proxy's authorization and streams the answer back.
