@@ -22,7 +22,9 @@ struct ProxyCommand: AsyncParsableCommand {
             for that a request body of at most 1 MiB (by its Content-Length) is held in memory, a larger one streams and \
             its challenge goes to the client. Answers stream back. The tokens are read for every request and refreshed \
             first, under the lock beside the token file as 'token' does, when they expire within --min-valid-seconds; \
-            when there are none (no sign-in, a refresh refused or failed) the answer is 503 with one line saying why; a \
+            when there are none (no sign-in, a refresh refused or failed), or the access token holds a control \
+            character, a space or anything but ASCII (which no header can carry), the answer is 503 with one line saying \
+            why, never the token; a \
             target that cannot be reached, 502. One line per request on standard error (method, the path sent under --to \
             without its query, status, milliseconds; never a token); --log-level warning silences them. The proxy's address is printed on \
             standard output once it listens. SIGTERM or SIGINT stops it. The configuration (upstream options, --via) is \
@@ -77,7 +79,12 @@ struct ProxyCommand: AsyncParsableCommand {
             logger.warning("no sign-in in \(tokenPath) yet: every request is answered 503 until haapi-gateway login")
         }
         let (host, minimum) = (host, TimeInterval(minimumValidSeconds))
-        let proxy = HostProxy(target: target, tokens: { await host.current(validFor: minimum).map(\.tokens) }, logger: logger)
+        let proxy = HostProxy(
+            target: target,
+            tokens: { await host.current(validFor: minimum).map(\.tokens) },
+            tokenFile: tokenPath,
+            logger: logger
+        )
         // The listener's own lines (where it listens) stay out: the address is printed once, on standard output.
         var listenerLogger = logger
         listenerLogger.logLevel = .warning

@@ -97,4 +97,52 @@ struct HostToolProbeTests {
             }
         }
     }
+
+    /// The tokens an upstream issues: `accessToken` and `expiresIn` as JSON text, a refresh token.
+    private static func issued(accessToken: String = #""device-access""#, expiresIn: String = "300") -> String {
+        #"{"access_token":\#(accessToken),"token_type":"Bearer","expires_in":\#(expiresIn),"refresh_token":"device-refresh","scope":"openid"}"#
+    }
+
+    /// Runs `git-credential get` as git does, the request on standard input.
+    private static func gitCredential(_ options: [String]) async throws -> ProcessResult {
+        try await runProgram(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"printf 'protocol=https\nhost=git.example.com\n\n' | "$0" git-credential get "$@""#, Repository.executable.path] + options,
+            seconds: 120
+        )
+    }
+
+    @Test(
+        "an access token holding a control character (the upstream issued it): token exits 78 and proxy answers 503, each with one line naming the token file and never the token, and nothing reaches the target; git-credential refuses it the same way",
+        arguments: [#""ctl\u0001SECRETTOKEN""#, #""line\r\nX-Injected: SECRETTOKEN""#, #""del\u007fSECRETTOKEN""#]
+    )
+    func tokensWithControlCharactersAreRefused(accessToken: String) async throws {
+        try await ScriptedDeviceGateway(deviceCodeAnswers: [nil], issuedTokens: Self.issued(accessToken: accessToken)).serving { gateway in
+            let host = try await Self.signIn(through: gateway)
+            let refusal = "the access token in \(host.tokenFile.path) is empty or holds characters a token cannot have"
+            for flags in [[], ["--header"]] {
+                let token = try await runGateway(["token"] + flags + host.options)
+                #expect(token.status == 78, "token \(flags): \(token)")
+                #expect(token.standardError == "haapi-gateway: \(refusal)\n", "token \(flags)")
+                #expect(!(token.standardOutput + token.standardError).contains("SECRETTOKEN"), "token \(flags): no token")
+            }
+            let git = try await Self.gitCredential(host.options)
+            #expect(git.status == 78 && git.standardError == "haapi-gateway: \(refusal)\n", "\(git)")
+            #expect(!(git.standardOutput + git.standardError).contains("SECRETTOKEN"))
+
+            let api = RecordingTarget()
+            try await api.serving { origin in
+                let (proxy, address) = try await Self.proxy(["--to", origin, "--listen", "127.0.0.1:0", "--token-file", host.tokenFile.path])
+                let answer = try await Self.curl([address + "/me"])
+                #expect(answer.status == 503, "\(answer.body)")
+                #expect(answer.body == "haapi-gateway proxy: no token to add: \(refusal)\n", "\(answer.body)")
+                #expect(api.requests.isEmpty, "nothing reached the target")
+                let line = try await Self.requestLines(proxy, count: 1).first
+                #expect(line?.contains("GET /me 503") == true && line?.contains(refusal) == true, "\(proxy.standardError)")
+                proxy.signal(SIGTERM)
+                #expect(try await proxy.waitForExit() == 0, "\(proxy.standardError)")
+                #expect(!(proxy.standardOutput + proxy.standardError).contains("SECRETTOKEN"), "no token in the proxy's output")
+            }
+        }
+    }
 }

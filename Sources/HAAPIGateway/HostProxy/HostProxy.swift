@@ -36,6 +36,7 @@ public final class HostProxy: HTTPResponder, Sendable {
 
     private let target: ProxyTarget
     private let tokens: @Sendable () async -> Result<OAuthTokens, HostTokenProblem>
+    private let tokenFile: String
     private let client: HTTPClient
     private let nonces = DPoPNonceStore()
     private let logger: Logger
@@ -45,16 +46,19 @@ public final class HostProxy: HTTPResponder, Sendable {
     /// - Parameters:
     ///   - target: Where requests go.
     ///   - tokens: The current tokens, or why there are none (asked for each request).
+    ///   - tokenFile: The token file `tokens` reads, named when its access token cannot be sent (``HostTokenText``).
     ///   - logger: Where the line of each request goes (at `info`).
     ///   - replayableBodyLimit: The largest request body held in memory for a nonce retry.
     public init(
         target: ProxyTarget,
         tokens: @escaping @Sendable () async -> Result<OAuthTokens, HostTokenProblem>,
+        tokenFile: String,
         logger: Logger,
         replayableBodyLimit: Int = HostProxy.replayableBodyLimit
     ) {
         self.target = target
         self.tokens = tokens
+        self.tokenFile = tokenFile
         self.logger = logger
         self.replayLimit = replayableBodyLimit
         // Redirects go back to the client as they are; bodies pass as they are (no decompression); a target that sends
@@ -142,7 +146,14 @@ public final class HostProxy: HTTPResponder, Sendable {
         let sent = ProxyTarget.requestTarget(of: url)
         let current: OAuthTokens
         switch await tokens() {
-        case .success(let tokens): current = tokens
+        case .success(let tokens):
+            // A token an HTTP header cannot carry is not sent: the client would refuse the field and describe it, token
+            // and all, in the answer and the log.
+            if case .failure(let problem) = HostTokenText.checked(tokens.accessToken, what: "access token", path: tokenFile) {
+                let refusal = ProxyRefusal(status: 503, "no token to add: " + problem.message)
+                return (Self.response(refusal), refusal.message, sent)
+            }
+            current = tokens
         case .failure(let problem):
             let refusal = ProxyRefusal(status: 503, "no token to add: " + SecretRedaction.redactingURLPasswords(in: problem.message))
             return (Self.response(refusal), refusal.message, sent)
@@ -257,13 +268,14 @@ public final class HostProxy: HTTPResponder, Sendable {
         )
     }
 
-    /// A failure to reach the target, in a few words (no header or body in it).
+    /// A failure to reach the target, in a few words (no header or body in it: an HTTP client error by its short
+    /// description, which has none of the values its full one may name, such as a header field's).
     static func describe(_ error: any Error) -> String {
         switch error {
         case let error as HTTPClientError:
             if error == .connectTimeout { return "no connection within 10 s" }
             if error == .readTimeout { return "it sent nothing for 120 s" }
-            return LogText.untrusted(error.description)
+            return LogText.untrusted(error.shortDescription)
         case let failure as NIOConnectionError:
             if failure.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) {
                 return "the connection was refused (nothing listens there)"
