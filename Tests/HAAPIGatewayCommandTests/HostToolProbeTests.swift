@@ -145,4 +145,53 @@ struct HostToolProbeTests {
             }
         }
     }
+
+    @Test(
+        "expires_in of any size or kind (a string of Int.max, twenty digits, 1e300, -5, \"soon\"): login, token --json, git-credential get and keep read it without crashing; a huge one is ten years, one that is not a lifetime unknown",
+        arguments: [
+            (#""9223372036854775807""#, TokenLifetime.maximumSeconds), (#""99999999999999999999""#, TokenLifetime.maximumSeconds),
+            ("1e300", TokenLifetime.maximumSeconds), ("-5", nil), (#""soon""#, nil),
+        ] as [(String, Int?)]
+    )
+    func lifetimesOfAnySizeAreBounded(expiresIn: String, kept: Int?) async throws {
+        try await ScriptedDeviceGateway(deviceCodeAnswers: [nil], issuedTokens: Self.issued(expiresIn: expiresIn)).serving { gateway in
+            let host = try await Self.signIn(through: gateway)
+            struct Written: Decodable {
+                struct Token: Decodable { let expiresIn: Int? }
+                let token: Token
+            }
+            let written = try JSONDecoder().decode(Written.self, from: Data(contentsOf: host.tokenFile))
+            #expect(written.token.expiresIn == kept, "the lifetime written")
+
+            let summary = try await runGateway(["token", "--json"] + host.options)
+            #expect(summary.status == 0, "token --json: \(summary)")
+            let object = (try? JSONSerialization.jsonObject(with: Data(summary.standardOutput.utf8))) as? [String: Any]
+            #expect(object != nil, "one JSON object: \(summary.standardOutput)")
+            if let kept {
+                let left = object?["expiresIn"] as? Int
+                #expect(left.map { $0 <= kept && $0 > kept - 120 } == true, "\(String(describing: object))")
+            } else {
+                #expect(object?["expiresIn"] == nil && object?["expiresAt"] == nil, "\(String(describing: object))")
+            }
+
+            let git = try await Self.gitCredential(host.options)
+            #expect(git.status == 0, "git-credential get: \(git)")
+            #expect(git.standardOutput.contains("password=device-access\n"), "\(git.standardOutput)")
+            let expiry = git.standardOutput.split(separator: "\n").first { $0.hasPrefix("password_expiry_utc=") }
+            if let kept {
+                let utc = expiry.flatMap { Int($0.dropFirst("password_expiry_utc=".count)) }
+                #expect(utc.map { $0 <= Int(Date().timeIntervalSince1970) + kept } == true, "\(git.standardOutput)")
+            } else {
+                #expect(expiry == nil, "\(git.standardOutput)")
+            }
+
+            let keep = try RunningGateway(["keep", "--log-level", "debug"] + host.options)
+            let due = try await keep.waitForOutput(#"dueInSeconds=(\d+) .*waiting for the next refresh"#, inStandardError: true)
+            #expect(Int(due).map { $0 <= (kept ?? 300) } == true, "\(keep.standardError)")
+            #expect(keep.isRunning, "keep waits for the refresh: \(keep.ending) \(keep.standardError)")
+            keep.signal(SIGTERM)
+            _ = try await keep.waitForExit()
+            #expect(keep.ending == "ended by signal \(SIGTERM)", "ended by the test's SIGTERM, nothing else: \(keep.ending)")
+        }
+    }
 }
