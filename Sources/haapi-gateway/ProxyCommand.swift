@@ -13,23 +13,25 @@ struct ProxyCommand: AsyncParsableCommand {
         abstract: "Forward requests from this host to one API with the sign-in of 'login' added, DPoP-bound tokens too.",
         discussion: """
             Listens on --listen (loopback only) and forwards every request sent to it to the same path under --to, and \
-            nowhere else: CONNECT, a request naming another host and a path with a . or .. segment are refused, and so \
-            are requests from web pages (Origin, Sec-Fetch-*). Hop-by-hop fields and the client's own Authorization and \
+            nowhere else: CONNECT, a request naming another host, a path with a . or .. segment and a path with a \
+            percent-escape that is not UTF-8 text (%ff) are refused, and so are requests from web pages (Origin, \
+            Sec-Fetch-*). Hop-by-hop fields and the client's own Authorization and \
             DPoP are dropped; the proxy adds Authorization: Bearer <token>, or for a DPoP-bound token Authorization: DPoP \
             <token> and a new DPoP proof (htm, htu of the target URL without query, ath, signed with the key in the token \
             file). A use_dpop_nonce challenge is answered once with the server's nonce, which is kept for the next requests; \
             for that a request body of at most 1 MiB (by its Content-Length) is held in memory, a larger one streams and \
             its challenge goes to the client. Answers stream back. The tokens are read for every request and refreshed \
             first, under the lock beside the token file as 'token' does, when they expire within --min-valid-seconds; \
-            when there are none (no sign-in, a refresh refused or failed) the answer is 503 with one line saying why; a \
-            target that cannot be reached, 502. One line per request on standard error (method, path without its query, \
-            status, milliseconds; never a token); --log-level warning silences them. The proxy's address is printed on \
-            standard output once it listens. SIGTERM or SIGINT stops it: it takes no new request, and those under way have \
-            --stop-seconds to end, whatever the target does; then the proxy exits 70. The configuration (upstream \
-            options, --via) is used only for a refresh: a problem with it answers that request 503 with its line. Exit \
-            status: 0 stopped; 70 a stop cut short at --stop-seconds; 78 --to, --listen, --host or --port refused (plain \
-            http to a host that is not loopback, an address that is not loopback); 69 the address is in use; 1 another \
-            failure to start.
+            when there are none (no sign-in, a refresh refused or failed), or the access token holds a control \
+            character, a space or anything but ASCII (which no header can carry), the answer is 503 with one line saying \
+            why, never the token; a target that cannot be reached, 502. One line per request on standard error (method, \
+            the path sent under --to without its query, status, milliseconds; never a token); --log-level warning \
+            silences them. The proxy's address is printed on standard output once it listens. SIGTERM or SIGINT stops it: \
+            it takes no new request, and those under way have --stop-seconds to end, whatever the target does; then the \
+            proxy exits 70. The configuration (upstream options, --via) is used only for a refresh: a problem with it \
+            answers that request 503 with its line. Exit status: 0 stopped; 70 a stop cut short at --stop-seconds; 78 \
+            --to, --listen, --host or --port refused (plain http to a host that is not loopback, an address that is not \
+            loopback); 69 the address is in use; 1 another failure to start.
             """
     )
 
@@ -93,7 +95,12 @@ struct ProxyCommand: AsyncParsableCommand {
         let stopSignals = StopSignalWatch(stopDeadline)
         defer { withExtendedLifetime(stopSignals) {} }
         let (host, minimum) = (host, TimeInterval(minimumValidSeconds))
-        let proxy = HostProxy(target: target, tokens: { await host.current(validFor: minimum).map(\.tokens) }, logger: logger)
+        let proxy = HostProxy(
+            target: target,
+            tokens: { await host.current(validFor: minimum).map(\.tokens) },
+            tokenFile: tokenPath,
+            logger: logger
+        )
         // The listener's own lines (where it listens) stay out: the address is printed once, on standard output.
         var listenerLogger = logger
         listenerLogger.logLevel = .warning

@@ -17,7 +17,8 @@ struct TokenCommand: AsyncParsableCommand {
             authentication from the configuration, as for 'login'), or the configured upstream, or --via a central gateway. \
             Exit status: 0 printed; 1 no sign-in (run haapi-gateway login), the refresh refused (invalid_grant deletes the \
             file: sign in again) or failed, no ID token, or --header for DPoP-bound tokens (use 'proxy', which adds a proof \
-            to each request); 78 bad configuration or token file.
+            to each request); 78 bad configuration or token file, or a token to print that holds a control character, a space \
+            or anything but ASCII (never printed).
             """
     )
 
@@ -50,13 +51,22 @@ struct TokenCommand: AsyncParsableCommand {
         FileHandle.standardOutput.write(Data((output(tokens, written: written, path: host.tokenFile.path) + "\n").utf8))
     }
 
+    /// `token` as it is printed, or the process ended with one line (status 78) when it holds a control character, a
+    /// space or anything but ASCII (``HostTokenText``): printed, it would break the script's line or header that uses it.
+    private func usable(_ token: String, what: String, path: String) -> String {
+        switch HostTokenText.checked(token, what: what, path: path) {
+        case .success(let token): return token
+        case .failure(let problem): exitWith("haapi-gateway: \(problem.message)", status: problem.exitStatus)
+        }
+    }
+
     /// What is printed: the access token, the ID token, a header value or the JSON summary.
     private func output(_ tokens: OAuthTokens, written: Date, path: String) -> String {
         if idToken {
             guard let token = tokens.idToken else {
                 exitWith("haapi-gateway: the tokens in \(path) have no ID token (the sign-in did not ask for the openid scope)", status: 1)
             }
-            return token
+            return usable(token, what: "ID token", path: path)
         }
         if header {
             guard !tokens.isDPoPBound else {
@@ -68,9 +78,9 @@ struct TokenCommand: AsyncParsableCommand {
                     status: 1
                 )
             }
-            return "Bearer " + tokens.accessToken
+            return "Bearer " + usable(tokens.accessToken, what: "access token", path: path)
         }
-        guard json else { return tokens.accessToken }
+        guard json else { return usable(tokens.accessToken, what: "access token", path: path) }
         var summary: [String: Any] = ["tokenType": tokens.tokenType]
         if let expiry = TokenKeeper.expiry(of: tokens, writtenAt: written) {
             summary["expiresAt"] = ISO8601DateFormatter().string(from: expiry)

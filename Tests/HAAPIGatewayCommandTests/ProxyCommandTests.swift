@@ -349,7 +349,7 @@ struct ProxyCommandTests {
 
         let lines = try await Self.requestLines(proxy, count: 15)
         #expect(lines.count == 15, "one line per request: \(lines.joined(separator: "\n"))")
-        #expect(lines.first?.contains("POST /upload?… 200") == true, "\(lines)")
+        #expect(lines.first?.contains("POST /api/upload?… 200") == true, "the path sent under the base path: \(lines)")
         #expect(!proxy.standardError.contains("QUERY-SECRET"), "no query in the log")
         #expect(lines.contains { $0.contains("use_dpop_nonce: the body was streamed") })
         #expect(try await Self.stop(proxy) == 0)

@@ -152,7 +152,11 @@ extension HAAPIFlow {
             )
         }
         logger.debug("HAAPI token fetched")
-        return HAAPIAccessToken(value: value, tokenType: json["token_type"]?.stringValue ?? "DPoP", expiresIn: json["expires_in"]?.intValue ?? 600)
+        return HAAPIAccessToken(
+            value: value,
+            tokenType: json["token_type"]?.stringValue ?? "DPoP",
+            expiresIn: TokenLifetime.seconds(in: json["expires_in"]) ?? 600
+        )
     }
 
     /// The `error` parameter of a `WWW-Authenticate: DPoP ...` challenge, restricted to safe characters.

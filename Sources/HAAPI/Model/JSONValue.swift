@@ -76,13 +76,16 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// The integer, when this is an integral number (or a string holding one).
+    /// The integer, when this is an integral number (or a string holding one), of a magnitude below 9 × 10¹⁵ either way:
+    /// a number or a string beyond it is nil, so that a caller's arithmetic on it cannot overflow.
     public var intValue: Int? {
         switch self {
         case .number(let value):
             guard value.rounded() == value, abs(value) < 9.0e15 else { return nil }
             return Int(value)
-        case .string(let value): return Int(value)
+        case .string(let value):
+            guard let integer = Int(value), integer.magnitude < 9_000_000_000_000_000 else { return nil }
+            return integer
         default: return nil
         }
     }

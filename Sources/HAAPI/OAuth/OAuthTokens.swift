@@ -6,7 +6,8 @@ import Foundation
 public struct OAuthTokens: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The access token.
     public let accessToken: String
-    /// The lifetime in seconds, if sent.
+    /// The lifetime in seconds, if sent: within `0...TokenLifetime.maximumSeconds`, however it was given
+    /// (``TokenLifetime``), so that adding it to a date and converting the sum to whole seconds never traps.
     public let expiresIn: Int?
     /// The refresh token, if issued.
     public let refreshToken: String?
@@ -26,7 +27,8 @@ public struct OAuthTokens: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Creates tokens.
     /// - Parameters:
     ///   - accessToken: The access token.
-    ///   - expiresIn: The lifetime in seconds.
+    ///   - expiresIn: The lifetime in seconds: a larger one than ``TokenLifetime/maximumSeconds`` is that maximum, a
+    ///     negative one unknown.
     ///   - refreshToken: The refresh token.
     ///   - tokenType: The token type.
     ///   - scope: The scope.
@@ -42,12 +44,27 @@ public struct OAuthTokens: Sendable, Hashable, Codable, CustomStringConvertible 
         dpopKey: DPoPKey? = nil
     ) {
         self.accessToken = accessToken
-        self.expiresIn = expiresIn
+        self.expiresIn = TokenLifetime.bounded(expiresIn)
         self.refreshToken = refreshToken
         self.tokenType = tokenType
         self.scope = scope
         self.idToken = idToken
         self.dpopKey = dpopKey
+    }
+
+    /// Decodes the six fields, the lifetime bounded as ``init(accessToken:expiresIn:refreshToken:tokenType:scope:idToken:dpopKey:)``
+    /// bounds it: a token file or an outcome written before the bound may hold any integer.
+    /// - Parameter decoder: The decoder to read from.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            accessToken: try container.decode(String.self, forKey: .accessToken),
+            expiresIn: try container.decodeIfPresent(Int.self, forKey: .expiresIn),
+            refreshToken: try container.decodeIfPresent(String.self, forKey: .refreshToken),
+            tokenType: try container.decode(String.self, forKey: .tokenType),
+            scope: try container.decodeIfPresent(String.self, forKey: .scope),
+            idToken: try container.decodeIfPresent(String.self, forKey: .idToken)
+        )
     }
 
     /// Whether the tokens are DPoP-bound.

@@ -86,7 +86,7 @@ struct TokenEndpointClient: Sendable {
             return .tokens(
                 OAuthTokens(
                     accessToken: accessToken,
-                    expiresIn: json["expires_in"]?.intValue,
+                    expiresIn: TokenLifetime.seconds(in: json["expires_in"]),
                     refreshToken: json["refresh_token"]?.stringValue,
                     tokenType: tokenType,
                     scope: json["scope"]?.stringValue,

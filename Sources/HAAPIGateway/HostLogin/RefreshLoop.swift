@@ -43,7 +43,7 @@ public struct RefreshLoop<Waiting: Clock>: Sendable where Waiting.Duration == Du
     ///   - hook: A program run after each refresh.
     ///   - clock: What the loop waits on (tests pass one whose sleeps end at once).
     ///   - now: The wall clock the file's age is measured by.
-    ///   - logger: Warnings of failed calls and hooks.
+    ///   - logger: Warnings of failed calls and hooks; at debug level, how long it waits for the next refresh.
     public init(
         keeper: TokenKeeper,
         manager: TokenManager,
@@ -77,7 +77,9 @@ public struct RefreshLoop<Waiting: Clock>: Sendable where Waiting.Duration == Du
             if !once {
                 let wait = TokenKeeper.refreshDue(for: tokens, writtenAt: max(written, refreshedAt)).timeIntervalSince(now())
                 if wait > 0 {
-                    do { try await clock.sleep(for: .milliseconds(Int64(wait * 1000))) } catch { return .stopped }
+                    let pause = Duration.milliseconds(Int64(wait * 1000))
+                    logger.debug("waiting for the next refresh", metadata: ["dueInSeconds": "\(Int(wait.rounded(.up)))"])
+                    do { try await clock.sleep(for: pause) } catch { return .stopped }
                 }
             }
             // Under the token file's lock: a `token` or a credential helper refreshing at the same moment makes one refresh.

@@ -19,7 +19,8 @@ import Synchronization
 /// fields are passed on without hop-by-hop ones and its own `Authorization` and `DPoP` (``ProxyHeaders``), with the
 /// proxy's (``ProxyAuthorization``); a `use_dpop_nonce` challenge (``DPoPNonceChallenge``) is answered once with a new
 /// proof carrying the nonce, which is kept for the next requests; the answer streams back. One line per request is
-/// logged (``ProxyLogLine``).
+/// logged (``ProxyLogLine``), naming the path the request went to under `--to` as the HTTP client sends it
+/// (``ProxyTarget/requestTarget(of:)``), or the client's own when the proxy refused it first.
 ///
 /// Bodies stream both ways. Only a request body that may have to be sent twice is held in memory: with a DPoP-bound
 /// token, a body whose `Content-Length` is at most ``replayableBodyLimit``. A larger one, or one of unknown length, is
@@ -35,6 +36,7 @@ public final class HostProxy: HTTPResponder, Sendable {
 
     private let target: ProxyTarget
     private let tokens: @Sendable () async -> Result<OAuthTokens, HostTokenProblem>
+    private let tokenFile: String
     private let client: HTTPClient
     private let nonces = DPoPNonceStore()
     private let logger: Logger
@@ -44,16 +46,19 @@ public final class HostProxy: HTTPResponder, Sendable {
     /// - Parameters:
     ///   - target: Where requests go.
     ///   - tokens: The current tokens, or why there are none (asked for each request).
+    ///   - tokenFile: The token file `tokens` reads, named when its access token cannot be sent (``HostTokenText``).
     ///   - logger: Where the line of each request goes (at `info`).
     ///   - replayableBodyLimit: The largest request body held in memory for a nonce retry.
     public init(
         target: ProxyTarget,
         tokens: @escaping @Sendable () async -> Result<OAuthTokens, HostTokenProblem>,
+        tokenFile: String,
         logger: Logger,
         replayableBodyLimit: Int = HostProxy.replayableBodyLimit
     ) {
         self.target = target
         self.tokens = tokens
+        self.tokenFile = tokenFile
         self.logger = logger
         self.replayLimit = replayableBodyLimit
         // Redirects go back to the client as they are; bodies pass as they are (no decompression); a target that sends
@@ -105,10 +110,10 @@ public final class HostProxy: HTTPResponder, Sendable {
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
-        let (response, note) = await answer(request)
+        let (response, note, sent) = await answer(request)
         let line = ProxyLogLine.line(
             method: request.method.rawValue,
-            requestTarget: request.head.path ?? "",
+            requestTarget: sent ?? request.head.path ?? "",
             status: response.status.code,
             duration: ContinuousClock.now - started,
             note: note
@@ -117,8 +122,9 @@ public final class HostProxy: HTTPResponder, Sendable {
         return response
     }
 
-    /// The answer to `request`, and what to note in its line.
-    private func answer(_ request: Request) async -> (Response, note: String?) {
+    /// The answer to `request`, what to note in its line, and the request-target it went to under `--to` (nil when it was
+    /// refused before one was made).
+    private func answer(_ request: Request) async -> (Response, note: String?, sent: String?) {
         let fields = request.headers.map { (name: $0.name.rawName, value: $0.value) }
         let method = request.method.rawValue
         let url: URL
@@ -135,16 +141,25 @@ public final class HostProxy: HTTPResponder, Sendable {
             }
             url = try target.url(for: request.head.path ?? "")
         } catch {
-            return (Self.response(error), error.message)
+            return (Self.response(error), error.message, nil)
         }
+        let sent = ProxyTarget.requestTarget(of: url)
         let current: OAuthTokens
         switch await tokens() {
-        case .success(let tokens): current = tokens
+        case .success(let tokens):
+            // A token an HTTP header cannot carry is not sent: the client would refuse the field and describe it, token
+            // and all, in the answer and the log.
+            if case .failure(let problem) = HostTokenText.checked(tokens.accessToken, what: "access token", path: tokenFile) {
+                let refusal = ProxyRefusal(status: 503, "no token to add: " + problem.message)
+                return (Self.response(refusal), refusal.message, sent)
+            }
+            current = tokens
         case .failure(let problem):
             let refusal = ProxyRefusal(status: 503, "no token to add: " + SecretRedaction.redactingURLPasswords(in: problem.message))
-            return (Self.response(refusal), refusal.message)
+            return (Self.response(refusal), refusal.message, sent)
         }
-        return await forward(request, fields: fields, to: url, with: current)
+        let (response, note) = await forward(request, fields: fields, to: url, with: current)
+        return (response, note, sent)
     }
 
     /// Sends the request to `url` with the proxy's authorization and streams the answer back.
@@ -253,13 +268,14 @@ public final class HostProxy: HTTPResponder, Sendable {
         )
     }
 
-    /// A failure to reach the target, in a few words (no header or body in it).
+    /// A failure to reach the target, in a few words (no header or body in it: an HTTP client error by its short
+    /// description, which has none of the values its full one may name, such as a header field's).
     static func describe(_ error: any Error) -> String {
         switch error {
         case let error as HTTPClientError:
             if error == .connectTimeout { return "no connection within 10 s" }
             if error == .readTimeout { return "it sent nothing for 120 s" }
-            return LogText.untrusted(error.description)
+            return LogText.untrusted(error.shortDescription)
         case let failure as NIOConnectionError:
             if failure.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) {
                 return "the connection was refused (nothing listens there)"

@@ -40,9 +40,13 @@ public struct ProxyTarget: Sendable, Equatable {
 
     /// The URL a request is forwarded to: the base path, then the request's path and query.
     /// - Parameter requestTarget: The request-target as the client sent it, in origin form (`/path?query`).
-    /// - Throws: ``ProxyRefusal`` (400) for a target that is not a path (`*`, an absolute URL, an authority) or whose
+    /// - Throws: ``ProxyRefusal`` (400) for a target that is not a path (`*`, an absolute URL, an authority); whose
     ///   path has a `.` or `..` segment, also percent-encoded or after a backslash, which a server could resolve to
-    ///   outside the base path.
+    ///   outside the base path; or whose path has a percent-escape that does not decode to UTF-8 text (`%ff`, `%c3%28`,
+    ///   `%c0%ae`, a malformed `%zz`). Foundation's `URL` has no `path` for such bytes, and the HTTP client writes the
+    ///   request line from it: it would send `/` (the origin's root, with the token) instead of the path checked here.
+    ///   Refusing sends nothing; passing the bytes on as they are would mean writing the request line past the client.
+    ///   Such a path names nothing an API serves (RFC 3986 §2.5: text in a URI is UTF-8).
     public func url(for requestTarget: String) throws(ProxyRefusal) -> URL {
         guard requestTarget.hasPrefix("/") else {
             throw ProxyRefusal(status: 400, "only a path (/…) is forwarded, and only to \(origin)\(basePath)")
@@ -52,10 +56,26 @@ public struct ProxyTarget: Sendable, Equatable {
         if let segment = Self.dotSegment(in: path) {
             throw ProxyRefusal(status: 400, "the path has a \(segment) segment, which could leave \(origin)\(basePath)/: refused")
         }
+        guard String(path).removingPercentEncoding != nil else {
+            throw ProxyRefusal(
+                status: 400,
+                "the path has a percent-escape that is not UTF-8 text (such as %ff): it cannot be sent as it is, so nothing is sent"
+            )
+        }
         guard let url = URL(string: origin + basePath + requestTarget), OriginGuard.origin(of: url) == OriginGuard.origin(of: originURL),
             URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath.hasPrefix(basePath + "/") == true
         else { throw ProxyRefusal(status: 400, "the request target is not a path under \(origin)\(basePath)/") }
         return url
+    }
+
+    /// The request-target the HTTP client (AsyncHTTPClient) writes in the request line for `url`, by its rule: the
+    /// percent-encoded path as it stands in the URL, or `/` when Foundation's decoded `path` is empty (what a
+    /// percent-escape that is not UTF-8 makes, refused by ``url(for:)``), then `?` and the query. The proxy's log line
+    /// names this: what was sent, not what was asked.
+    /// - Parameter url: A URL ``url(for:)`` made.
+    public static func requestTarget(of url: URL) -> String {
+        let path = url.path.isEmpty ? "/" : URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path
+        return path + (url.query.map { "?" + $0 } ?? "")
     }
 
     /// The origin as a URL.

@@ -74,11 +74,8 @@ public struct CredentialHelperToken: Sendable, Equatable {
         return accessExpiry.timeIntervalSince(now).rounded(.up) + 1
     }
 
-    /// `value`, unless it holds what would break a line or header of the tools' protocols (a control character, a space).
+    /// `value`, unless it holds what would break a line or header of the tools' protocols (``HostTokenText``).
     private static func checked(_ value: String, expiry: Date?, path: String, what: String) -> Result<Self, HostTokenProblem> {
-        guard !value.isEmpty, value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-            return .failure(HostTokenProblem("the \(what) in \(path) is empty or holds characters a token cannot have", exitStatus: 78))
-        }
-        return .success(Self(value: value, expiry: expiry))
+        HostTokenText.checked(value, what: what, path: path).map { Self(value: $0, expiry: expiry) }
     }
 }

@@ -5,7 +5,8 @@ import Hummingbird
 import NIOCore
 import Synchronization
 
-/// An API for `haapi-gateway proxy` to forward to, on a free loopback port, that records every request it gets
+/// An API for `haapi-gateway proxy` to forward to, on a free loopback port, that records every request it gets (its root
+/// too)
 /// (method, target, `Host` and the other header fields, the whole body) and answers:
 /// - `…/download/N`: N bytes (``RecordingTarget/pattern(count:)``), streamed in 64 KiB pieces;
 /// - `…/nonce/NAME`: as a resource server that requires DPoP nonces (RFC 9449 §9): 401 with
@@ -46,6 +47,7 @@ final class RecordingTarget: Sendable {
     func serving<T: Sendable>(_ body: (String) async throws -> T) async throws -> T {
         let router = Router()
         for method in [HTTPRequest.Method.get, .post, .put, .delete, .head] {
+            router.on("/", method: method) { [self] request, _ in try await answer(request) }
             router.on("**", method: method) { [self] request, _ in try await answer(request) }
         }
         return try await LoopbackServer.serving(router, label: "recording-target") { port in try await body("http://127.0.0.1:\(port)") }

@@ -28,9 +28,20 @@ final class ScriptedDeviceGateway: Sendable {
     private let recorded = Mutex<[Request]>([])
     private let port = Mutex(0)
 
-    init(deviceCodeAnswers: [String?]) {
+    /// The token endpoint's answer to the device code grant once the person approved: the tokens, as JSON.
+    private let issuedTokens: String
+
+    /// - Parameters:
+    ///   - deviceCodeAnswers: The answers to the device code grant, in order (the last one repeats).
+    ///   - issuedTokens: The JSON of the tokens issued once approved (an upstream's own choice of what is in them).
+    init(deviceCodeAnswers: [String?], issuedTokens: String = ScriptedDeviceGateway.tokens) {
         self.deviceCodeAnswers = Mutex(deviceCodeAnswers)
+        self.issuedTokens = issuedTokens
     }
+
+    /// The tokens issued by default: a Bearer access token for 300 s, a refresh token, an ID token for alice.
+    static let tokens =
+        #"{"access_token":"device-access","token_type":"Bearer","expires_in":300,"refresh_token":"device-refresh","id_token":"\#(idToken)","scope":"openid profile"}"#
 
     /// Every request so far.
     var requests: [Request] { recorded.withLock { $0 } }
@@ -71,10 +82,7 @@ final class ScriptedDeviceGateway: Sendable {
             }
             let answer = self.deviceCodeAnswers.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
             if let error = answer { return self.json(400, #"{"error":"\#(error)"}"#) }
-            return self.json(
-                200,
-                #"{"access_token":"device-access","token_type":"Bearer","expires_in":300,"refresh_token":"device-refresh","id_token":"\#(Self.idToken)","scope":"openid profile"}"#
-            )
+            return self.json(200, self.issuedTokens)
         }
         router.post("/oauth/revoke") { request, _ in
             try await self.record(request)
