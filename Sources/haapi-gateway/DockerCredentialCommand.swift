@@ -25,10 +25,12 @@ struct DockerCredentialCommand: AsyncParsableCommand {
             exits 1, as the protocol has it, and Docker goes on without credentials. list prints each registry with its \
             username. store and erase read their input and keep or delete nothing (erase never ends the sign-in). \
             DPoP-bound tokens are refused: Docker cannot send the proof each request needs (use haapi-gateway proxy). \
+            A server URL or credHelpers entry naming plain http:// to a host other than this one is refused: the token \
+            would cross the network in clear. \
             As the protocol has it, an error is one line on standard output. Run as docker-credential-haapi-gateway (a \
             symlink to haapi-gateway), the action is the only argument. \
             Exit status: 0 answered; 1 not found, no sign-in (run haapi-gateway login), the refresh refused or failed, \
-            DPoP-bound tokens; 78 bad configuration, token file or Docker configuration.
+            DPoP-bound tokens, plain http beyond this host; 78 bad configuration, token file or Docker configuration.
             """
     )
 
@@ -46,7 +48,10 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         case .get:
             let input = String(decoding: await StandardInput.readToEnd(), as: UTF8.self)
             guard let serverURL = DockerCredential.serverURL(in: input) else { Self.answer(DockerCredential.missingServerURLMessage, status: 1) }
-            guard Self.registries().registry(for: serverURL) != nil else { Self.answer(DockerCredential.notFoundMessage, status: 1) }
+            guard let registry = Self.registries().registry(for: serverURL) else { Self.answer(DockerCredential.notFoundMessage, status: 1) }
+            if let refusal = DockerCredentialRegistries.plainHTTPRefusal(serverURL: serverURL, registry: registry) {
+                Self.answer("haapi-gateway: \(refusal.message)", status: refusal.exitStatus)
+            }
             let tokens: OAuthTokens, written: Date
             switch await host.current(validFor: CredentialHelperToken.minimumValidSeconds) {
             case .success(let current): (tokens, written) = current

@@ -71,6 +71,43 @@ struct DockerCredentialHelperTests {
         }
     }
 
+    /// B29: a token never goes over plain http beyond this host. Docker hands a helper the server URL as its
+    /// `credHelpers` entry names it; an entry or a URL that names `http://` to another host is refused, one on this
+    /// host answered. Before, the Docker helper answered any registry its entries named, over whatever scheme.
+    @Test("plain http to a registry on another host is refused, by its server URL or its credHelpers entry; plain http on this host is answered")
+    func plainHTTPBeyondThisHostIsRefused() async throws {
+        try await SignedInHost.withDemo({ $0.bindOnlyWhenRequested() }) { demo in
+            let host = try await ToolHost.signedIn(demo)
+            let directory = host.home.appendingPathComponent(".docker")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try """
+            {"credHelpers": {"http://registry.example:5000": "haapi-gateway", "registry.example:5001": "haapi-gateway",
+              "http://127.0.0.1:5002": "haapi-gateway"}}
+            """.write(to: directory.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
+            let tokens = try host.tokens()
+            for (asked, named) in [
+                ("http://registry.example:5000", "http://registry.example:5000"), ("registry.example:5000", "http://registry.example:5000"),
+                ("http://registry.example:5001/v2/", "http://registry.example:5001/v2/"),
+            ] {
+                let refused = try await host.shell("printf '\(asked)' | haapi-gateway docker-credential get")
+                #expect(refused.status == 1, "\(asked): \(refused.standardOutput)")
+                #expect(
+                    refused.standardOutput
+                        == "haapi-gateway: \(named): plain http would send the token in clear; "
+                        + "it goes to registries over https, or plain http on this host only\n",
+                    "\(asked): \(refused.standardOutput)"
+                )
+                #expect(!refused.standardOutput.contains(tokens.accessToken) && !refused.standardError.contains(tokens.accessToken))
+            }
+            let secure = try await host.shell("printf 'https://registry.example:5001' | haapi-gateway docker-credential get")
+            #expect(secure.status == 0, "\(secure.standardOutput)")
+            let local = try await host.shell("printf 'http://127.0.0.1:5002' | haapi-gateway docker-credential get")
+            #expect(local.status == 0, "\(local.standardOutput)")
+            let answer = try #require(try JSONSerialization.jsonObject(with: Data(local.standardOutput.utf8)) as? [String: String])
+            #expect(answer["Secret"] == tokens.accessToken, "this host itself: nothing crosses a network")
+        }
+    }
+
     @Test("haapi-gateway docker-credential speaks the same protocol: the server URL on standard input, errors as one line on standard output")
     func theSubcommandSpeaksTheProtocol() async throws {
         let host = try ToolHost.empty()

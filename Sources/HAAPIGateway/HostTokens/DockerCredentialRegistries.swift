@@ -49,6 +49,25 @@ public struct DockerCredentialRegistries: Sendable, Equatable {
         return servers.first { Self.hostname(of: $0) == asked }
     }
 
+    /// Why the token may not go to `serverURL`, whose `credHelpers` entry is `registry`: either names plain `http://` to
+    /// a host that is not this one (a loopback address), where the token would cross a network in clear. Docker does not
+    /// tell a helper how it reaches a registry without a scheme (an `insecure-registries` entry of its daemon), so such a
+    /// registry is not to be named in `credHelpers` (docs/headless-and-devices.md says so); a scheme that says it is
+    /// refused. Nil: it may.
+    public static func plainHTTPRefusal(serverURL: String, registry: String) -> HostTokenProblem? {
+        for named in [serverURL, registry] {
+            let trimmed = named.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard trimmed.lowercased().hasPrefix("http://") else { continue }
+            let host = hostname(of: trimmed)
+            guard !GitCredentialRequest.isLoopback(GitCredentialRequest.hostname(of: host)) else { continue }
+            return HostTokenProblem(
+                "\(LogText.untrusted(trimmed)): plain http would send the token in clear; it goes to registries over https, or plain http on this host only",
+                exitStatus: 1
+            )
+        }
+        return nil
+    }
+
     /// `serverURL`'s host and port: without `http://` or `https://` and anything from the first `/` on, in lower case.
     static func hostname(of serverURL: String) -> String {
         var host = serverURL.trimmingCharacters(in: .whitespacesAndNewlines)
