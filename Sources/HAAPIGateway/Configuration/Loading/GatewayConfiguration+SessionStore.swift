@@ -44,7 +44,7 @@ extension GatewayConfiguration {
             if let root = url?.trustRootsFile, !FileManager.default.isReadableFile(atPath: root) {
                 reader.problem(
                     reader.isSet(.sessionsPostgresURL) ? .sessionsPostgresURL : .sessionsPostgresURLFile,
-                    "cannot read sslrootcert \(root)",
+                    "sslrootcert: " + FileAccess.cannotRead(root),
                     unreadableInput: true
                 )
             }
