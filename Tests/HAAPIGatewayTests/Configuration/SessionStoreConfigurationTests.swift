@@ -132,7 +132,10 @@ struct SessionStoreConfigurationTests {
             ("postgres://gateway:hunter2-password@db/haapi?application_name=x", "does not read"),
             ("postgres://:hunter2-password@db/haapi", "names no user"),
             ("postgres://gateway:hunter2-password@db/haapi?sslmode=require&sslrootcert=/etc/ca.pem", "only verify-ca and verify-full use"),
-            ("postgres://gateway:hunter2-password@db/haapi?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem", "sslrootcert: cannot read /nonexistent/ca.pem: it does not exist"),
+            (
+                "postgres://gateway:hunter2-password@db/haapi?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem",
+                "sslrootcert: cannot read /nonexistent/ca.pem: it does not exist"
+            ),
         ] {
             let found = problems([
                 "HAAPI_GATEWAY_SESSIONS_STORE": "postgres", "HAAPI_GATEWAY_SESSIONS_POSTGRES_URL": url,
