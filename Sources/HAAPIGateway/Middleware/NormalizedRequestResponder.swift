@@ -4,7 +4,9 @@ import Hummingbird
 /// Hands every request to the router by its normalised path, so that it is routed exactly as it is logged: runs of
 /// slashes collapsed and dot segments removed (RFC 3986 §5.2.4), so that `//pair/<secret>` or `/x/../pair/<secret>` is
 /// routed, and its secret redacted in the log, exactly as `/pair/<secret>` is. A `HEAD` request is answered as its
-/// `GET` is, without the body (RFC 9110 §9.3.2), and logged as `HEAD` (``GatewayRequestContext/answeredAsHead``).
+/// `GET` is, without the body (RFC 9110 §9.3.2), and logged as `HEAD` (``GatewayRequestContext/answeredAsHead``); its
+/// cookies are left out, so that a `HEAD`, which is safe (§9.2.1), reaches no sign-in: a link checker's or a preview's
+/// neither ends a kiosk's idle sign-in nor keeps it alive (every lookup of a sign-in counts as its use).
 ///
 /// A responder around the router, not a router middleware: Hummingbird's router picks the route from the path before
 /// its middlewares run, so a middleware's new path would be logged but not routed.
@@ -24,6 +26,7 @@ struct NormalizedRequestResponder<Wrapped: HTTPResponder>: HTTPResponder where W
         head.path = normalized + (request.uri.query.map { "?" + $0 } ?? "")
         if isHead {
             head.method = .get
+            head.headerFields[.cookie] = nil
             context.answeredAsHead = true
         }
         let response = try await wrapped.respond(to: Request(head: head, body: request.body), context: context)

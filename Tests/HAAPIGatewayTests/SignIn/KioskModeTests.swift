@@ -140,6 +140,33 @@ struct KioskModeTests {
         }
     }
 
+    /// A `HEAD` is safe (RFC 9110 §9.2.1): one with the sign-in's cookie (a link checker, a preview) neither ends an idle
+    /// sign-in nor counts as its use. Before, the idle check ran before the `HEAD` guard and ended it, and its lookup
+    /// kept a sign-in alive.
+    @Test("a HEAD with the sign-in's cookie neither ends an idle sign-in nor keeps one alive")
+    func aHeadResetsNothing() async throws {
+        let clock = TestClock()
+        let log = LogCapture()
+        try await GatewayHarness.withGateway(logger: log.logger, now: { clock.instant }, configure: Self.kiosk) { browser, _, _ in
+            let form = try await browser.openPasswordForm()
+            let welcome = try await browser.submit(form, ["userName": "demo", "password": "demo"])
+            #expect(welcome.html.contains("Welcome, Demo User"))
+            // A HEAD within the idle time does not count as use: 80 s + 20 s after it is past the 90 s.
+            clock.advance(.seconds(80))
+            let early = try await browser.head("/")
+            #expect(early.status == 200)
+            clock.advance(.seconds(20))
+            // A HEAD past the idle time ends nothing.
+            let late = try await browser.head("/")
+            #expect(late.status == 200)
+            #expect(!log.text.contains("kiosk: a sign-in left alone"), "a HEAD ended the sign-in: \(log.text)")
+            // The next GET finds the sign-in left alone for 100 s, and ends it: the next person starts afresh.
+            let start = try await browser.get("/")
+            #expect(start.html.contains("Username and password") && !start.html.contains("Welcome, Demo User"), "\(start.summary)")
+            #expect(log.text.contains("kiosk: a sign-in left alone"), "\(log.text)")
+        }
+    }
+
     @Test("a sign-in used within kiosk.idleResetSeconds goes on: each request counts as use")
     func activeSignInGoesOn() async throws {
         let clock = TestClock()
