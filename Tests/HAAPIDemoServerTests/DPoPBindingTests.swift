@@ -6,18 +6,6 @@ import Testing
 /// (`dpop_jkt` on the authorize request binds the code, RFC 9449 §10) and `token-dpop-binding` (a sign-in's token request
 /// needs a proof).
 @Suite struct DPoPBindingTests {
-    /// A flow from the authorize request to its `oauth-authorization-response`, sending `dpop_jkt` or not.
-    static func authorizationResponse(_ harness: DemoServerHarness, sendsDPoPJKT: Bool) async throws -> (HAAPIFlowDriver, TestResponse) {
-        let flow = HAAPIFlowDriver(harness: harness)
-        flow.sendsDPoPJKT = sendsDPoPJKT
-        let form = try await LoginFlowTests.passwordForm(flow)
-        let redirect = try await flow.submit(try #require(form.action(kind: "login")), ["userName": "demo", "password": "demo"])
-        let notice = Step(try await flow.follow(redirect))
-        let done = try await flow.submit(try #require(notice.action(kind: "continue")))
-        #expect(Step(done).type == "oauth-authorization-response")
-        return (flow, done)
-    }
-
     @Test func aRequiredBindingRefusesAnAuthorizeRequestWithoutDPoPJKT() async throws {
         let harness = try await DemoServerHarness.start { $0.authorizationCodeDPoPBinding = .required }
         let flow = HAAPIFlowDriver(harness: harness)
@@ -51,7 +39,7 @@ import Testing
     /// With `client-requested` (the default), `dpop_jkt` binds the code: the exchange must be proved by that key.
     @Test func aCodeBoundByDPoPJKTNeedsAProofByThatKey() async throws {
         let harness = try await DemoServerHarness.start()
-        let (flow, done) = try await Self.authorizationResponse(harness, sendsDPoPJKT: true)
+        let (flow, done) = try await TokenEndpointTests.authorizationResponse(harness, sendsDPoPJKT: true)
         let unproved = try await flow.exchange(done)
         #expect(unproved.status == 400)
         #expect(unproved.json["error"] as? String == "invalid_dpop_proof")
@@ -67,7 +55,7 @@ import Testing
     /// Without `dpop_jkt` and with `client-requested` tokens, nothing is bound: the demo's behaviour before 11.4's settings.
     @Test func withoutDPoPJKTAndClientRequestedTokensTheExchangeNeedsNoProof() async throws {
         let harness = try await DemoServerHarness.start()
-        let (flow, done) = try await Self.authorizationResponse(harness, sendsDPoPJKT: false)
+        let (flow, done) = try await TokenEndpointTests.authorizationResponse(harness, sendsDPoPJKT: false)
         let tokens = try await flow.exchange(done)
         #expect(tokens.status == 200, "\(tokens.text)")
         #expect(tokens.json["token_type"] as? String == "Bearer")
@@ -77,7 +65,7 @@ import Testing
     /// `token-dpop-binding` required: the code exchange and the refresh are refused without a proof, and succeed with one.
     @Test func aRequiredTokenBindingRefusesExchangesAndRefreshesWithoutAProof() async throws {
         let harness = try await DemoServerHarness.start { $0.tokenDPoPBinding = .required }
-        let (flow, done) = try await Self.authorizationResponse(harness, sendsDPoPJKT: false)
+        let (flow, done) = try await TokenEndpointTests.authorizationResponse(harness, sendsDPoPJKT: false)
         let unproved = try await flow.exchange(done)
         #expect(unproved.status == 400)
         #expect(unproved.json["error"] as? String == "invalid_dpop_proof")

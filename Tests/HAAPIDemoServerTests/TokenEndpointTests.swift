@@ -3,8 +3,11 @@ import Testing
 
 @Suite struct TokenEndpointTests {
     /// A finished demo login; returns the flow and its oauth-authorization-response.
-    static func authorizationResponse(_ harness: DemoServerHarness) async throws -> (HAAPIFlowDriver, TestResponse) {
+    /// A flow from the authorize request to its `oauth-authorization-response`, as demo/demo; `sendsDPoPJKT` overrides
+    /// whether the authorize request carries `dpop_jkt` (by default: when the server requires it).
+    static func authorizationResponse(_ harness: DemoServerHarness, sendsDPoPJKT: Bool? = nil) async throws -> (HAAPIFlowDriver, TestResponse) {
         let flow = HAAPIFlowDriver(harness: harness)
+        flow.sendsDPoPJKT = sendsDPoPJKT
         let form = try await LoginFlowTests.passwordForm(flow)
         let redirect = try await flow.submit(try #require(form.action(kind: "login")), ["userName": "demo", "password": "demo"])
         let notice = Step(try await flow.follow(redirect))

@@ -69,23 +69,27 @@ struct PostgresReadinessTests {
         }
     }
 
-    @Test("a database that cannot be reached at start: not ready, naming the failure; the gateway keeps trying instead of stopping")
-    func unreachableAtStart() async throws {
-        // A port nothing listens on: a server started and stopped.
+    /// A database at a port nothing listens on (a server started and stopped), with `options`.
+    static func unreachableDatabase(_ options: PostgresDatabase.Options) async throws -> PostgresDatabase {
         let server = try await PostgresTestServer.start()
         let url = server.url(database: "postgres")
         await server.stop()
-        var options = PostgresDatabase.Options()
-        options.readinessTimeout = .seconds(1)
-        options.operationTimeout = .seconds(1)
-        options.preparationTimeout = .seconds(1)
-        options.connectTimeout = .seconds(1)
-        let database = PostgresDatabase(
+        return PostgresDatabase(
             url: try PostgresURL.parse(url).get(),
             cipher: try #require(SessionCipher(keys: [.random()])),
             options: options,
             logger: StorageTestDatabase.silent
         )
+    }
+
+    @Test("a database that cannot be reached at start: not ready, naming the failure; the gateway keeps trying instead of stopping")
+    func unreachableAtStart() async throws {
+        var options = PostgresDatabase.Options()
+        options.readinessTimeout = .seconds(1)
+        options.operationTimeout = .seconds(1)
+        options.preparationTimeout = .seconds(1)
+        options.connectTimeout = .seconds(1)
+        let database = try await Self.unreachableDatabase(options)
         let running = Task { try await database.run() }
         do {
             try await database.prepareSchema()
@@ -109,18 +113,10 @@ struct PostgresReadinessTests {
     /// `/readyz` already said "database unavailable"). The limit here is 20 s, so that asking would show.
     @Test("a database that refuses connections at start: a page's operation is refused at once, as /readyz is, not after its limit")
     func aPageIsToldAtOnceWhileTheTablesCannotBePrepared() async throws {
-        let server = try await PostgresTestServer.start()
-        let url = server.url(database: "postgres")
-        await server.stop()
         var options = PostgresDatabase.Options()
         options.connectTimeout = .seconds(10)
         options.operationTimeout = .seconds(20)
-        let database = PostgresDatabase(
-            url: try PostgresURL.parse(url).get(),
-            cipher: try #require(SessionCipher(keys: [.random()])),
-            options: options,
-            logger: StorageTestDatabase.silent
-        )
+        let database = try await Self.unreachableDatabase(options)
         let running = Task { try await database.run() }
         defer { running.cancel() }
         try await database.firstPreparation()
