@@ -78,8 +78,9 @@ final class RunningGateway: @unchecked Sendable {
     /// Sends SIGTERM and waits for the exit; SIGKILL after `limit`.
     /// - Returns: The exit status (that of SIGKILL when it was needed) and how long the stop took.
     func stopped(killingAfter limit: Duration) async throws -> (status: Int32, took: Duration) {
-        signal(SIGTERM)
+        // Timed from before the signal: a deadline the process counts from it is never measured short.
         let started = ContinuousClock.now
+        signal(SIGTERM)
         while isRunning, ContinuousClock.now - started < limit {
             try await Task.sleep(for: .milliseconds(50))
         }
