@@ -15,11 +15,13 @@ struct GitCredentialCommand: AsyncParsableCommand {
             username=\(GitCredentialAnswer.username), password=<the access token> and password_expiry_utc (its expiry, Unix \
             time), the token refreshed first when it expires within \(Int(CredentialHelperToken.minimumValidSeconds)) s, \
             under the token file's lock as token refreshes; it answers nothing for plain http to a host other than this one \
-            (a loopback address), which would carry the token in clear. store and erase read the request and keep or \
+            (a loopback address), which would carry the token in clear, and nothing while git would also hand the token to \
+            another credential helper for that URL (git config's credential.helper values, in git's order: a generic \
+            credential.helper store configured after setup-git's lines would write it to ~/.git-credentials). store and erase read the request and keep or \
             delete nothing (erase never ends the sign-in); other operations are ignored, as git-credential(1) asks. \
             DPoP-bound tokens are refused: git cannot send the proof each request needs (use haapi-gateway proxy). \
             Exit status: 0 answered, or nothing to answer; 1 no sign-in (run haapi-gateway login), the refresh refused or \
-            failed, DPoP-bound tokens, a request that is not key=value lines; 78 bad configuration or token file.
+            failed, DPoP-bound tokens, a request that is not key=value lines, another helper that would be handed the token; 78 bad configuration or token file.
             """
     )
 
@@ -45,6 +47,11 @@ struct GitCredentialCommand: AsyncParsableCommand {
                 )
             )
             return
+        }
+        if let entries = await GitCredentialHelperChain.configuredEntries(),
+            let refusal = GitCredentialHelperChain(entries, for: request).refusal(for: request)
+        {
+            exitWith("haapi-gateway: \(refusal.message)", status: refusal.exitStatus)
         }
         let (tokens, written) = await host.currentOrExit(validFor: CredentialHelperToken.minimumValidSeconds)
         switch CredentialHelperToken.accessToken(of: tokens, writtenAt: written, path: host.tokenFile.path, tool: "git") {

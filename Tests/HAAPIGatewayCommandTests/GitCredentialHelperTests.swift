@@ -99,6 +99,47 @@ struct GitCredentialHelperTests {
         }
     }
 
+    /// Issue #55's probe: a generic `credential.helper store` configured after `setup-git`'s lines comes after its empty
+    /// helper in git's order, and git hands the credential to every helper of the chain to store once it works: the
+    /// token was written to `~/.git-credentials`. Now `git-credential` answers nothing while another helper would be
+    /// handed the token, and says which and what to do.
+    @Test(
+        "a credential.helper store configured after setup-git never receives the token: git-credential answers nothing, naming it, until setup-git's empty helper comes after it again",
+        .enabled(if: TestTools.gitAvailable, "needs git (.ci/run installs it)")
+    )
+    func aLaterStoreHelperNeverReceivesTheToken() async throws {
+        try await SignedInHost.withDemo({ $0.bindOnlyWhenRequested() }) { demo in
+            let host = try await ToolHost.signedIn(demo)
+            let root = host.home.appendingPathComponent("served")
+            try await Self.bareRepository(under: root, host: host)
+            let server = try await GitServer(root: root, demo: demo, host: host)
+            let url = "http://127.0.0.1:\(server.port)"
+            let setup = try Self.setupLine(for: url)
+            #expect(try await host.shell(setup).status == 0)
+            let later = try await host.run("git", ["config", "--global", "credential.helper", "store"])
+            #expect(later.status == 0, "\(later.standardError)")
+            let tokens = try host.tokens()
+            let stored = { (try? String(contentsOf: host.home.appendingPathComponent(".git-credentials"), encoding: .utf8)) ?? "" }
+
+            let refused = try await host.run("git", ["clone", url + "/repo.git", "refused"])
+            #expect(refused.status != 0, "the helper must not answer while store follows it: \(refused.standardError)")
+            #expect(
+                refused.standardError.contains("git would also hand the token to store (credential.helper in file:"),
+                "\(refused.standardError)"
+            )
+            #expect(refused.standardError.contains("--remove-section credential.\(url)"), "\(refused.standardError)")
+            #expect(!stored().contains(tokens.accessToken), "store was handed the token")
+
+            // As the refusal says: setup-git's lines again, after the store helper.
+            let removed = try await host.run("git", ["config", "--global", "--remove-section", "credential.\(url)"])
+            #expect(removed.status == 0, "\(removed.standardError)")
+            #expect(try await host.shell(setup).status == 0)
+            let cloned = try await host.run("git", ["clone", url + "/repo.git", "cloned"])
+            #expect(cloned.status == 0, "\(cloned.standardError)")
+            #expect(!stored().contains(tokens.accessToken), "store was handed the token")
+        }
+    }
+
     @Test(
         "git-credential get answers the access token with its expiry for https, nothing for plain http to another host; store and erase keep nothing and end nothing"
     )
