@@ -4,11 +4,13 @@ import Testing
 
 @testable import GatewayTestSupport
 
-/// Issue #39 item 3: every subcommand of the built `haapi-gateway`, at `--log-level trace` where it has one, with each
+/// Issues #39 item 3 and #55 item 3 (the host tools): every subcommand of the built `haapi-gateway`, at `--log-level trace` where it has one, with each
 /// secret given every way the product takes it (a flag, a file, an environment variable, the YAML file), in the text
 /// and the JSON log formats, and made to use it (a sign-in whose code exchange and refresh authenticate with the
-/// client secret, a signed webhook, a device client's authorization, a reload): no secret's value appears anywhere in
-/// what it prints, standard output or standard error.
+/// client secret, a signed webhook, a device client's authorization, a reload; `token`, `git-credential get`,
+/// `kube-credential`, `docker-credential get` and `proxy` (one request forwarded) each refreshing an access token made
+/// expired, with the client secret; `setup-git`, which takes no secret, with them in its environment): no secret's value
+/// appears anywhere in what it prints, standard output or standard error.
 @Suite("No secret in any command's output, at trace level", .startsPrograms())
 struct SecretsInOutputTests {
     /// How the client secret and the webhook secret are given.
@@ -72,7 +74,7 @@ struct SecretsInOutputTests {
     }
 
     @Test(
-        "serve, doctor, check-config, login, keep, logout and render print no secret given as a flag, a file, an environment variable or in the YAML file",
+        "serve, doctor, check-config, login, keep, token, git-credential, kube-credential, docker-credential, proxy, setup-git, logout and render print no secret given as a flag, a file, an environment variable or in the YAML file",
         arguments: Way.allCases,
         ["text", "json"]
     )
@@ -93,8 +95,8 @@ struct SecretsInOutputTests {
         await demo.shutdown()
     }
 
-    /// Runs every command that takes the gateway's configuration with the secrets given `way`, and returns what each
-    /// printed.
+    /// Runs every command that takes the gateway's configuration with the secrets given `way` (and `setup-git`, which
+    /// takes none), and returns what each printed.
     private func runEveryCommand(way: Way, format: String, secrets: Secrets, upstream: String, hook: String) async throws -> [Printed] {
         let directory = try Repository.temporaryDirectory()
         let tokenFile = directory.appendingPathComponent("private/tokens.json").path
@@ -195,6 +197,13 @@ struct SecretsInOutputTests {
         let keep = try await runGateway(["keep", "--once"] + options + tokenArguments, environment: environment, directory: directory)
         #expect(keep.status == 0, "\(keep.standardError)")
         printed.append(Printed(command: "keep", standardOutput: keep.standardOutput, standardError: keep.standardError))
+        printed += try await runHostTools(
+            options: options + tokenArguments,
+            environment: environment,
+            tokenFile: URL(fileURLWithPath: tokenFile),
+            configuration: configuration,
+            directory: directory
+        )
         let logout = try await runGateway(["logout"] + options + tokenArguments, environment: environment, directory: directory)
         #expect(logout.status == 0, "\(logout.standardError)")
         printed.append(Printed(command: "logout", standardOutput: logout.standardOutput, standardError: logout.standardError))
@@ -204,6 +213,147 @@ struct SecretsInOutputTests {
         let render = try await runGateway(["render", step, "--config", configuration], environment: environment, directory: Repository.root)
         #expect(render.status == (complete ? 0 : 78), "\(render.standardError)")
         printed.append(Printed(command: "render", standardOutput: render.standardOutput, standardError: render.standardError))
+        return printed
+    }
+
+    /// The token file's access token now.
+    private static func accessToken(in tokenFile: URL) throws -> String {
+        struct Document: Decodable {
+            struct Token: Decodable { let accessToken: String }
+            let token: Token
+        }
+        return try JSONDecoder().decode(Document.self, from: Data(contentsOf: tokenFile)).token.accessToken
+    }
+
+    /// Makes the token file's access token (300 s) expired by the file's clock, which is what the host tools go by: the
+    /// next one to read it refreshes first, authenticating with the client secret.
+    private static func expire(_ tokenFile: URL) throws {
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: tokenFile.path)
+    }
+
+    /// Runs `haapi-gateway` with `arguments` and `input` on its standard input, as git and Docker run their helpers.
+    private static func runGatewayReading(
+        _ input: String,
+        _ arguments: [String],
+        environment: [String: String],
+        directory: URL
+    ) async throws -> ProcessResult {
+        try await runProgram(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"input="$1"; shift; printf '%s' "$input" | "$@""#, "sh", input, Repository.executable.path] + arguments,
+            environment: environment,
+            directory: directory
+        )
+    }
+
+    /// Runs the tools that use `login`'s tokens on the host (`token`, the git, Kubernetes and Docker credential helpers,
+    /// `proxy`), with `options` (the secrets as flags or files, the configuration file, trace level, the token file) and
+    /// `environment`, each after the token file's access token was made expired, so that each refreshes it with the
+    /// client secret; and `setup-git`, which takes no configuration, no secret and no log level (only `--host`), with the
+    /// secrets in its environment when they are given there and the configuration file named by `HAAPI_GATEWAY_CONFIG`.
+    /// Returns what each printed.
+    private func runHostTools(
+        options: [String],
+        environment: [String: String],
+        tokenFile: URL,
+        configuration: String,
+        directory: URL
+    ) async throws -> [Printed] {
+        var printed: [Printed] = []
+        /// Runs `run` with the access token expired first, and expects it refreshed (by the upstream, which takes only
+        /// the client secret of this run).
+        func refreshing(_ command: String, _ run: () async throws -> (status: Int32, standardOutput: String, standardError: String)) async throws {
+            try Self.expire(tokenFile)
+            let before = try Self.accessToken(in: tokenFile)
+            let result = try await run()
+            #expect(result.status == 0, "\(command): \(result.standardOutput)\(result.standardError)")
+            #expect(try Self.accessToken(in: tokenFile) != before, "\(command) refreshed the access token with the client secret")
+            printed.append(Printed(command: command, standardOutput: result.standardOutput, standardError: result.standardError))
+        }
+        func finished(_ result: ProcessResult) -> (status: Int32, standardOutput: String, standardError: String) {
+            (result.status, result.standardOutput, result.standardError)
+        }
+
+        // token: prints the access token, refreshed first.
+        try await refreshing("token") {
+            finished(try await runGateway(["token"] + options, environment: environment, directory: directory))
+        }
+        // git-credential get: git's request on standard input, for an https host.
+        try await refreshing("git-credential") {
+            let result = try await Self.runGatewayReading(
+                "protocol=https\nhost=git.example.com\n\n",
+                ["git-credential"] + options + ["get"],
+                environment: environment,
+                directory: directory
+            )
+            #expect(result.standardOutput.contains("password="), "git-credential answered: \(result.standardOutput)")
+            return finished(result)
+        }
+        // kube-credential: the ExecCredential kubectl asks for, with the ID token.
+        try await refreshing("kube-credential") {
+            let info = #"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":false}}"#
+            let result = try await runGateway(
+                ["kube-credential"] + options,
+                environment: environment.merging(["KUBERNETES_EXEC_INFO": info]) { _, new in new },
+                directory: directory
+            )
+            #expect(result.standardOutput.contains(#""token""#), "kube-credential answered: \(result.standardOutput)")
+            return finished(result)
+        }
+        // docker-credential get: the registry on standard input, one that Docker's configuration hands to the helper.
+        let docker = directory.appendingPathComponent("docker")
+        try FileManager.default.createDirectory(at: docker, withIntermediateDirectories: true)
+        try #"{"credHelpers":{"registry.example.com":"haapi-gateway"}}"#.write(
+            to: docker.appendingPathComponent("config.json"),
+            atomically: true,
+            encoding: .utf8
+        )
+        try await refreshing("docker-credential") {
+            let result = try await Self.runGatewayReading(
+                "registry.example.com",
+                ["docker-credential"] + options + ["get"],
+                environment: environment.merging(["DOCKER_CONFIG": docker.path]) { _, new in new },
+                directory: directory
+            )
+            #expect(result.standardOutput.contains(#""Secret""#), "docker-credential answered: \(result.standardOutput)")
+            return finished(result)
+        }
+        // proxy: one request through it to a local target, which gets the refreshed token; stopped with SIGTERM.
+        let target = RecordingTarget()
+        try await refreshing("proxy") {
+            try await target.serving { origin in
+                let proxy = try RunningGateway(["proxy", "--to", origin, "--listen", "127.0.0.1:0"] + options, environment: environment)
+                let address = try await proxy.waitForOutput(#"haapi-gateway proxy: (http://127\.0\.0\.1:\d+) forwards to "#)
+                let port = try #require(URL(string: address)?.port)
+                let answer = try await RawHTTPExchange.send(
+                    "GET /api/things HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n",
+                    port: port
+                )
+                #expect(answer.status == 200, "\(answer.text) \(proxy.standardError)")
+                #expect(
+                    target.requests.last?.values("Authorization") == ["Bearer \(try Self.accessToken(in: tokenFile))"],
+                    "the target got the refreshed token"
+                )
+                proxy.signal(SIGTERM)
+                return (try await proxy.waitForExit(), proxy.standardOutput, proxy.standardError)
+            }
+        }
+        // setup-git: it takes only --host (no configuration, no secret, no log level); run with the secrets in its
+        // environment when they are given there, and the configuration file named by HAAPI_GATEWAY_CONFIG, its git
+        // configuration in a home of its own (HOME, GIT_CONFIG_GLOBAL).
+        let home = directory.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let gitConfiguration = home.appendingPathComponent(".gitconfig")
+        let gitEnvironment = environment.merging([
+            "HOME": home.path, "GIT_CONFIG_GLOBAL": gitConfiguration.path, "GIT_CONFIG_NOSYSTEM": "1", "HAAPI_GATEWAY_CONFIG": configuration,
+        ]) { _, new in new }
+        let setup = try await runGateway(["setup-git", "--host", "git.example.com"], environment: gitEnvironment, directory: directory)
+        #expect(setup.status == 0, "\(setup.standardError)")
+        #expect(
+            (try? String(contentsOf: gitConfiguration, encoding: .utf8))?.contains("git-credential") == true,
+            "setup-git wrote the temporary git configuration"
+        )
+        printed.append(Printed(command: "setup-git", standardOutput: setup.standardOutput, standardError: setup.standardError))
         return printed
     }
 
