@@ -103,11 +103,13 @@ struct HostToolProbeTests {
         #"{"access_token":\#(accessToken),"token_type":"Bearer","expires_in":\#(expiresIn),"refresh_token":"device-refresh","scope":"openid"}"#
     }
 
-    /// Runs `git-credential get` as git does, the request on standard input.
+    /// Runs `git-credential get` as git does, the request on standard input; git's configuration of this machine left out
+    /// (a credential helper there would be named, and nothing answered).
     private static func gitCredential(_ options: [String]) async throws -> ProcessResult {
         try await runProgram(
             URL(fileURLWithPath: "/bin/sh"),
             ["-c", #"printf 'protocol=https\nhost=git.example.com\n\n' | "$0" git-credential get "$@""#, Repository.executable.path] + options,
+            environment: ["GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"],
             seconds: 120
         )
     }
