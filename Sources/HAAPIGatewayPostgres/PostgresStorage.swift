@@ -17,14 +17,16 @@ struct PostgresStorage: GatewayStorage {
     let logger: Logger
 
     /// The storage of a `sessions.store: postgres` configuration.
+    /// - Parameter clock: Whose "now" expiry, leases and idle times use: the database's (tests inject one).
     /// - Throws: ``GatewayError`` when the encryption keys file holds no key.
-    init(settings: PostgresStoreSettings, spoolFile: String?, logger: Logger) throws {
+    init(settings: PostgresStoreSettings, spoolFile: String?, clock: StorageClock = .database, logger: Logger) throws {
         guard let cipher = SessionCipher(keys: settings.encryptionKeys) else {
             throw GatewayError(.configuration, "\(ConfigurationKey.sessionsEncryptionKeysFile.path) holds no key")
         }
         var options = PostgresDatabase.Options()
         options.synchronousCommit = settings.synchronousCommit
-        sessions = PostgresSessionStorage(database: PostgresDatabase(url: settings.url, cipher: cipher, options: options, logger: logger))
+        let database = PostgresDatabase(url: settings.url, cipher: cipher, clock: clock, options: options, logger: logger)
+        sessions = PostgresSessionStorage(database: database)
         outbox = CallbackOutbox(table: PostgresOutbox(database: sessions.database))
         self.spoolFile = spoolFile
         self.logger = logger

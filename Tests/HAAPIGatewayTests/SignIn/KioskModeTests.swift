@@ -1,12 +1,14 @@
 import Foundation
 import HAAPIGateway
+import Logging
 import Testing
 
 @testable import GatewayTestSupport
+@testable import HAAPIGatewayPostgres
 
 @Suite("Kiosk mode")
 struct KioskModeTests {
-    private static func kiosk(_ configuration: inout GatewayConfiguration) {
+    static func kiosk(_ configuration: inout GatewayConfiguration) {
         configuration.kiosk = KioskSettings(enabled: true, resetAfterSeconds: 7, idleResetSeconds: 90)
     }
 
@@ -83,10 +85,58 @@ struct KioskModeTests {
         }
     }
 
+    /// Where a kiosk's sign-ins are kept: in memory, or in PostgreSQL (`PostgresStorageTests.Kiosk`), whose idle times
+    /// the database reads with its own clock; the test's clock moves both.
+    enum KioskSessions {
+        case memory
+        case postgres(StorageTestDatabase)
+    }
+
+    /// A kiosk gateway keeping its sign-ins in `sessions`, with a clock the test moves; `body` gets the browser, the
+    /// file sink's path and the clock.
+    static func withKioskGateway(
+        _ sessions: KioskSessions,
+        logger: Logger = Logger(label: "gateway-test"),
+        _ body: @escaping @Sendable (TestBrowser, String, TestClock) async throws -> Void
+    ) async throws {
+        switch sessions {
+        case .memory:
+            let clock = TestClock()
+            try await GatewayHarness.withGateway(logger: logger, now: { clock.instant }, configure: kiosk) { browser, _, sinkPath in
+                try await body(browser, sinkPath, clock)
+            }
+        case .postgres(let database):
+            let clock = database.clock
+            let settings = PostgresStoreSettings(url: try database.url(), encryptionKeys: [.random()])
+            let storage = GatewayStorageChoice { _, logger, _ in
+                try PostgresStorage(settings: settings, spoolFile: nil, clock: .reading { clock.date }, logger: logger)
+            }
+            try await GatewayHarness.withGateway(
+                logger: logger,
+                now: { clock.instant },
+                configure: {
+                    kiosk(&$0)
+                    $0.sessions.store = .postgres(settings)
+                },
+                storage: storage
+            ) { browser, _, sinkPath in
+                // Pages wait for the tables (a page is refused at once until they are prepared).
+                var ready = try await browser.get("/readyz")
+                for _ in 0..<120 where ready.status != 200 {
+                    try await Task.sleep(for: .milliseconds(250))
+                    ready = try await browser.get("/readyz")
+                }
+                try #require(ready.status == 200, "\(ready.html)")
+                try await body(browser, sinkPath, clock)
+            }
+        }
+    }
+
     @Test("an idle page starts over, an active one does not (injected clock)")
-    func idleReset() async throws {
-        let clock = TestClock()
-        try await GatewayHarness.withGateway(now: { clock.instant }, configure: Self.kiosk) { browser, _, _ in
+    func idleReset() async throws { try await Self.idleReset(.memory) }
+
+    static func idleReset(_ sessions: KioskSessions) async throws {
+        try await withKioskGateway(sessions) { browser, _, clock in
             _ = try await browser.openPasswordForm()
             let cookie = browser.cookies
             clock.advance(.seconds(30))
@@ -106,9 +156,10 @@ struct KioskModeTests {
     @Test(
         "a sign-in left alone past kiosk.idleResetSeconds is ended on any route, refresh or not: the next person starts afresh, cannot finish it, and nothing is delivered"
     )
-    func walkedAwayWithoutTheRefresh() async throws {
-        let clock = TestClock()
-        try await GatewayHarness.withGateway(now: { clock.instant }, configure: Self.kiosk) { browser, _, sinkPath in
+    func walkedAwayWithoutTheRefresh() async throws { try await Self.walkedAwayWithoutTheRefresh(.memory) }
+
+    static func walkedAwayWithoutTheRefresh(_ sessions: KioskSessions) async throws {
+        try await withKioskGateway(sessions) { browser, sinkPath, clock in
             let form = try await browser.openPasswordForm()
             let welcome = try await browser.submit(form, ["userName": "demo", "password": "demo"])
             #expect(welcome.html.contains("Welcome, Demo User"))
@@ -144,10 +195,11 @@ struct KioskModeTests {
     /// sign-in nor counts as its use. Before, the idle check ran before the `HEAD` guard and ended it, and its lookup
     /// kept a sign-in alive.
     @Test("a HEAD with the sign-in's cookie neither ends an idle sign-in nor keeps one alive")
-    func aHeadResetsNothing() async throws {
-        let clock = TestClock()
+    func aHeadResetsNothing() async throws { try await Self.aHeadResetsNothing(.memory) }
+
+    static func aHeadResetsNothing(_ sessions: KioskSessions) async throws {
         let log = LogCapture()
-        try await GatewayHarness.withGateway(logger: log.logger, now: { clock.instant }, configure: Self.kiosk) { browser, _, _ in
+        try await withKioskGateway(sessions, logger: log.logger) { browser, _, clock in
             let form = try await browser.openPasswordForm()
             let welcome = try await browser.submit(form, ["userName": "demo", "password": "demo"])
             #expect(welcome.html.contains("Welcome, Demo User"))
@@ -168,9 +220,10 @@ struct KioskModeTests {
     }
 
     @Test("a sign-in used within kiosk.idleResetSeconds goes on: each request counts as use")
-    func activeSignInGoesOn() async throws {
-        let clock = TestClock()
-        try await GatewayHarness.withGateway(now: { clock.instant }, configure: Self.kiosk) { browser, _, sinkPath in
+    func activeSignInGoesOn() async throws { try await Self.activeSignInGoesOn(.memory) }
+
+    static func activeSignInGoesOn(_ sessions: KioskSessions) async throws {
+        try await withKioskGateway(sessions) { browser, sinkPath, clock in
             let form = try await browser.openPasswordForm()
             clock.advance(.seconds(80))
             let welcome = try await browser.submit(form, ["userName": "demo", "password": "demo"])

@@ -65,6 +65,7 @@ enum GatewayHarness {
         upstream: ((RunningDemoServer) -> HAAPIClientConfiguration)? = nil,
         demoOutbox: (@Sendable () -> [UInt8])? = nil,
         routes: GatewayRoutes? = nil,
+        storage: GatewayStorageChoice = .bySessionsStore,
         _ body: @escaping @Sendable (TestBrowser, RunningDemoServer, String) async throws -> Void
     ) async throws {
         let demo = try await DemoServer.start(configuration: demoConfiguration)
@@ -84,7 +85,7 @@ enum GatewayHarness {
                 reloader: reloader,
                 now: now,
                 demoOutbox: demoOutbox,
-                storageChoice: .bySessionsStore
+                storageChoice: storage
             )
             try await routes?.read(from: application)
             let publicHost = configuration.server.publicBaseURL?.host
@@ -109,7 +110,7 @@ enum GatewayHarness {
 }
 
 /// The routes of a gateway's pages, as its router registered them (method and path), read by
-/// ``GatewayHarness/withGateway(logger:demoConfiguration:now:drain:metrics:reloader:configure:upstream:demoOutbox:routes:_:)``
+/// ``GatewayHarness/withGateway(logger:demoConfiguration:now:drain:metrics:reloader:configure:upstream:demoOutbox:routes:storage:_:)``
 /// before the test's body runs: for tests that go through every route, including one added after they were written.
 final class GatewayRoutes: Sendable {
     private let routes = Mutex<[(method: HTTPRequest.Method, path: RouterPath)]>([])
