@@ -441,11 +441,13 @@ struct ProxyCommandTests {
             let (proxy, address) = try await Self.proxy([
                 "--to", demo.baseURL.absoluteString, "--listen", "127.0.0.1:0", "--token-file", tokenFile.path, "--log-level", "trace",
             ])
+            let refreshesBefore = demo.tokensIssued(grantType: "refresh_token")
             let answers = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<5 { group.addTask { try await Self.curl([address + "/oauth/v2/oauth-userinfo"]).status } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(answers == [200, 200, 200, 200, 200], "\(proxy.standardError)")
+            #expect(demo.tokensIssued(grantType: "refresh_token") - refreshesBefore == 1, "the demo's count of refresh grants")
             let refreshed = try Tokens.read(tokenFile)
             #expect(refreshed.accessToken != signedIn.accessToken, "refreshed")
             #expect(refreshed.refreshToken != signedIn.refreshToken, "the demo rotated the refresh token")

@@ -39,6 +39,16 @@ struct ReadinessLatencyTests {
             let first = try await probe.get("/readyz")
             #expect(first.status == 200, "the last answer, not a wait for the silent upstream: \(first.html)")
             #expect(ContinuousClock.now - askedAt < .seconds(4), "/readyz took \(ContinuousClock.now - askedAt)")
+            // The documented number, 100 ms (80 ms of waiting for the check under way, then the answer): the fastest of
+            // ten probes, as a loaded two-core machine may hold back any one of them, and 100 ms of margin for this
+            // process's own round trip beside the suite. Waiting for the silent upstream would take its 5 s each time.
+            var fastest = Duration.seconds(60)
+            for _ in 0..<10 {
+                let askedAt = ContinuousClock.now
+                _ = try await probe.get("/readyz")
+                fastest = min(fastest, ContinuousClock.now - askedAt)
+            }
+            #expect(fastest < .milliseconds(100) + .milliseconds(100), "the fastest of ten probes took \(fastest)")
             while !said.contains(#""upstream":"unreachable""#), ContinuousClock.now < deadline {
                 let askedAt = ContinuousClock.now
                 said = try await probe.get("/readyz").html

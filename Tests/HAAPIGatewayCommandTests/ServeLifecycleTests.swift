@@ -29,6 +29,7 @@ import Testing
             before = try await status(of: base + "/readyz")
         }
         #expect(before == 200)
+        let signalled = ContinuousClock.now
         serve.signal(SIGTERM)
         _ = try await serve.waitForOutput(#"(draining: readiness is down)"#, inStandardError: true)
         let readiness: Int, health: Int
@@ -54,6 +55,11 @@ import Testing
         #expect(health == 200, "still alive while draining")
         #expect(try await serve.waitForExit(timeout: .seconds(40)) == 0, "\(serve.standardError)")
         #expect(serve.standardError.contains("drained: the listener stops"))
+        // The drain measured: server.drainSeconds (20 s) from the signal, then the stop (server.stopSeconds, 10 s, bounds
+        // it; nothing is under way here), with 10 s of room for a loaded machine to notice the exit.
+        let took = ContinuousClock.now - signalled
+        #expect(took >= .seconds(20), "the drain is server.drainSeconds: \(took)")
+        #expect(took < .seconds(20) + .seconds(10) + .seconds(10), "drain 20 s, then a stop with nothing under way: \(took)")
         return true
     }
 

@@ -84,10 +84,12 @@ import Testing
             // Written an hour ago, the access token (300 s) has expired by the file's clock, which is what `token` goes by;
             // the new one is valid for 300 s, well past the 60 s asked, however long twenty processes take to start here.
             try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: tokenFile.path)
+            let refreshesBefore = demo.tokensIssued(grantType: "refresh_token")
             let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
                 for _ in 0..<20 { group.addTask { try await Self.token([], tokenFile) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
+            #expect(demo.tokensIssued(grantType: "refresh_token") - refreshesBefore == 1, "the demo's count of refresh grants")
             #expect(results.allSatisfy { $0.status == 0 }, "\(results.filter { $0.status != 0 }.map(\.standardError))")
             let printed = Set(results.map(\.standardOutput))
             let now = try Self.document(tokenFile)

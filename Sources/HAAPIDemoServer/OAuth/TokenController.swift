@@ -65,12 +65,15 @@ struct TokenController: Sendable {
         case .success(let value): client = value
         }
         guard let grantType = form.nonEmpty("grant_type") else { return .failure(.invalidRequest("grant_type is missing")) }
+        let response: Result<[String: JSONValue], OAuthError>
         switch grantType {
-        case "client_credentials": return clientCredentials(form: form, client: client, proof: proof)
-        case "authorization_code": return authorizationCode(form: form, client: client, proof: proof)
-        case "refresh_token": return refresh(form: form, client: client, proof: proof)
+        case "client_credentials": response = clientCredentials(form: form, client: client, proof: proof)
+        case "authorization_code": response = authorizationCode(form: form, client: client, proof: proof)
+        case "refresh_token": response = refresh(form: form, client: client, proof: proof)
         default: return .failure(.unsupportedGrantType("Supported: client_credentials, authorization_code, refresh_token"))
         }
+        if case .success = response { context.grants.issued(grantType) }
+        return response
     }
 
     private func clientCredentials(

@@ -113,7 +113,8 @@ public enum DemoServer {
                 group: group,
                 task: task,
                 clientKeyPath: configuration.clientKeyPath,
-                outbox: context.outbox
+                outbox: context.outbox,
+                grants: context.grants
             )
         }
         // The stream finished without a URL: the server failed to start.

@@ -16,6 +16,8 @@ final class DemoServerContext: Sendable {
     let codes = AuthorizationCodeStore()
     let flows: FlowStore
     let outbox = DemoOutbox()
+    /// The token responses issued, by grant type.
+    let grants = DemoGrantCount()
     let passkeys = PasskeyStore()
     let webAuthn: WebAuthnVerifier
     /// Nil unless ``DemoServerConfiguration/requireDPoPNonce``.

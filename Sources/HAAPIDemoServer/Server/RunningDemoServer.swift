@@ -14,6 +14,8 @@ public struct RunningDemoServer: Sendable {
     public let clientKeyPath: String?
     /// What the server "sent" (one-time codes, approval links).
     let outbox: DemoOutbox
+    /// The token responses issued, by grant type.
+    let grants: DemoGrantCount
 
     /// The issuer: the anonymous endpoint under the base URL, as Curity's (`…/oauth/v2/oauth-anonymous`); discovery is
     /// at `issuer/.well-known/openid-configuration`. A gateway's `upstream.baseURL`.
@@ -26,6 +28,12 @@ public struct RunningDemoServer: Sendable {
     /// links and notice copies it "sent"), for a gateway in front of it to serve on its own origin.
     public func outboxDocument() -> [UInt8] {
         DemoOutbox.document(outbox.entries)
+    }
+
+    /// How many token responses of `grantType` (`refresh_token`, `authorization_code`, `client_credentials`) the token
+    /// endpoint has issued: a refused request is not counted.
+    public func tokensIssued(grantType: String) -> Int {
+        grants.count(grantType)
     }
 
     /// Stops the server gracefully and waits until it has stopped; cancels it if that takes over two seconds.
