@@ -101,6 +101,13 @@ import Testing
         }
     }
 
+    /// Issue #55's probe: `"DPoP "` was taken as Bearer, and its token handed to tools that cannot prove it.
+    @Test("token_type DPoP is known without case and without the white space around it; anything else is not DPoP")
+    func dpopTokenTypeIsTrimmed() {
+        for type in ["DPoP", "dpop", "DPoP ", " DPoP", "DPoP\n", "\tdPoP"] { #expect(OAuthTokens.isDPoP(tokenType: type), "\(type)") }
+        for type in ["Bearer", "DPoPx", "D PoP", "", "bearer "] { #expect(!OAuthTokens.isDPoP(tokenType: type), "\(type)") }
+    }
+
     @Test func dpopBoundExchangeReturnsTheKeyThatSignedTheProof() async throws {
         try await ScriptedUpstream.run(Self.handler(authorize: Self.echoState)) { base, log in
             let client = try await Up.client(base) { $0.bindTokensToDPoP = true }

@@ -68,7 +68,14 @@ public struct OAuthTokens: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     /// Whether the tokens are DPoP-bound.
-    public var isDPoPBound: Bool { tokenType.caseInsensitiveCompare("DPoP") == .orderedSame }
+    public var isDPoPBound: Bool { Self.isDPoP(tokenType: tokenType) }
+
+    /// Whether `tokenType` (a token response's `token_type`) is `DPoP`: compared without case (RFC 6749 §5.1) and
+    /// without the white space around it that a careless server adds, so that `"DPoP "` is never taken as `Bearer` and
+    /// its token handed to a tool that cannot prove it.
+    public static func isDPoP(tokenType: String) -> Bool {
+        tokenType.trimmingCharacters(in: .whitespacesAndNewlines).caseInsensitiveCompare("DPoP") == .orderedSame
+    }
 
     /// Token types and lifetime; every token and the key are redacted.
     public var description: String {

@@ -82,7 +82,7 @@ struct TokenEndpointClient: Sendable {
                 throw HAAPIError.malformed("the token endpoint answer has no access_token", status: status, contentType: contentType)
             }
             let tokenType = json["token_type"]?.stringValue ?? "Bearer"
-            let bound = tokenType.caseInsensitiveCompare("DPoP") == .orderedSame
+            let bound = OAuthTokens.isDPoP(tokenType: tokenType)
             return .tokens(
                 OAuthTokens(
                     accessToken: accessToken,

@@ -52,14 +52,19 @@ public enum TokenFile {
     public static func read(_ path: String) throws(GatewayError) -> (tokens: OAuthTokens, written: Date) {
         // The contents and their time from one open file: a refresh replaces the file by a rename, and the time of the
         // new one read beside the contents of the old would make stale tokens look fresh.
-        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() ?? Data() else {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             throw GatewayError(.configuration, "cannot read the token file \(path); sign in with haapi-gateway login first")
         }
         defer { try? handle.close() }
         var status = stat()
-        let written =
-            fstat(handle.fileDescriptor, &status) == 0
-            ? Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9) : Date()
+        guard fstat(handle.fileDescriptor, &status) == 0 else {
+            throw GatewayError(.configuration, "cannot read the token file \(path); sign in with haapi-gateway login first")
+        }
+        if let distrust = distrust(status, path: path) { throw distrust }
+        guard let data = try? handle.readToEnd() ?? Data() else {
+            throw GatewayError(.configuration, "cannot read the token file \(path); sign in with haapi-gateway login first")
+        }
+        let written = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
         struct Document: Decodable {
             let outcome: String
             let token: OAuthTokens?
@@ -73,6 +78,30 @@ public enum TokenFile {
             tokens.dpopKey = key
         }
         return (tokens, written)
+    }
+
+    /// Why a token file with `status` is not to be trusted, or nil: it must be the user's own (or root's) and writable by
+    /// its owner only, as `login` writes it (0600), since what it says decides where a refresh sends the client secret
+    /// (``TokenOrigin``) and which token the tools hand on. The file is judged where a symlink leads, as it is read.
+    static func distrust(_ status: stat, path: String) -> GatewayError? {
+        let owner = status.st_uid
+        if owner != geteuid() && owner != 0 {
+            return GatewayError(
+                .configuration,
+                "the token file \(path) belongs to another user (uid \(owner)); it is not used: sign in again with haapi-gateway login"
+            )
+        }
+        let mode = Int(status.st_mode) & 0o777
+        if mode & 0o022 != 0 {
+            return GatewayError(
+                .configuration,
+                """
+                the token file \(path) can be written by other users (mode \(String(mode, radix: 8))); it is not used: chmod 600 it, or \
+                sign in again with haapi-gateway login
+                """
+            )
+        }
+        return nil
     }
 
     /// Whether the token file at `path` holds tokens of the embedded demo upstream (marked so by `login`): that server
@@ -92,7 +121,11 @@ public enum TokenFile {
         struct Recorded: Decodable {
             let origin: TokenOrigin?
         }
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        // Judged as the tokens are: a file another user could have written says nothing about where to refresh.
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var status = stat()
+        guard fstat(handle.fileDescriptor, &status) == 0, distrust(status, path: path) == nil, let data = try? handle.readToEnd() else { return nil }
         return (try? JSONDecoder().decode(Recorded.self, from: data))?.origin
     }
 

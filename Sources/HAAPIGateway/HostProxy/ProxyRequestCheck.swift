@@ -29,6 +29,11 @@ public enum ProxyRequestCheck {
         guard method.uppercased() != "CONNECT" else {
             return ProxyRefusal(status: 405, "CONNECT is refused: this proxy forwards requests to \(target.origin) only")
         }
+        // A target answers TRACE with the request it received, the access token the proxy added among it: any local user
+        // who can reach the loopback port would read the sign-in's token.
+        guard method.uppercased() != "TRACE" else {
+            return ProxyRefusal(status: 405, "TRACE is refused: the target would echo the request back, the access token with it")
+        }
         guard let authority, isOwn(authority, port: port) else {
             return ProxyRefusal(
                 status: 421,

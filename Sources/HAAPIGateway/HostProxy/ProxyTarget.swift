@@ -81,13 +81,17 @@ public struct ProxyTarget: Sendable, Equatable {
     /// The origin as a URL.
     private var originURL: URL { URL(string: origin) ?? URL(fileURLWithPath: "/") }
 
-    /// The first `.` or `..` segment of `path`, percent-decoded (`%2e`), with `%2f`, `%5c` and `\` taken as separators
-    /// too, as some servers take them; nil when there is none.
+    /// The first `.` or `..` segment of `path`, percent-decoded (`%2e`, `%3b`), with `%2f`, `%5c` and `\` taken as
+    /// separators too, as some servers take them, and a segment's `;parameters` left out (`..;x`), as servlet containers
+    /// leave them out before resolving it; nil when there is none.
     static func dotSegment(in path: some StringProtocol) -> String? {
         var decoded = path.lowercased()
-        for (encoded, plain) in [("%2e", "."), ("%2f", "/"), ("%5c", "/"), ("\\", "/")] {
+        for (encoded, plain) in [("%2e", "."), ("%2f", "/"), ("%5c", "/"), ("\\", "/"), ("%3b", ";")] {
             decoded = decoded.replacingOccurrences(of: encoded, with: plain)
         }
-        return decoded.split(separator: "/", omittingEmptySubsequences: false).first { $0 == "." || $0 == ".." }.map(String.init)
+        return decoded.split(separator: "/", omittingEmptySubsequences: false).first { segment in
+            let name = segment.prefix { $0 != ";" }
+            return name == "." || name == ".."
+        }.map(String.init)
     }
 }

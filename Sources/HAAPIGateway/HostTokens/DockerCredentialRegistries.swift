@@ -22,10 +22,23 @@ public struct DockerCredentialRegistries: Sendable, Equatable {
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.docker/config.json"
     }
 
+    /// The largest Docker configuration the helper reads (4 MiB: thousands of registries).
+    public static let maximumConfigurationBytes = 4 * 1_048_576
+
     /// The registries of Docker's configuration file; none when there is no file.
     public static func read(environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<Self, HostTokenProblem> {
         let path = configurationPath(environment: environment)
         guard FileManager.default.fileExists(atPath: path) else { return .success(Self(servers: [])) }
+        // Read every time Docker asks: a configuration of hundreds of thousands of entries cost 30 s and 600 MB a call.
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= maximumConfigurationBytes else {
+            return .failure(
+                HostTokenProblem(
+                    "Docker's configuration \(path) is \(size) bytes, more than the \(maximumConfigurationBytes / 1_048_576) MiB this helper reads",
+                    exitStatus: 78
+                )
+            )
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(HostTokenProblem("cannot read Docker's configuration \(path)", exitStatus: 78))
         }

@@ -31,7 +31,8 @@ public enum TokenFileLock {
         _ body: () async throws -> Value
     ) async throws -> Value {
         let lockPath = path(for: tokenPath)
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // Never through a symlink: one planted where the lock belongs would have it create or open a file elsewhere.
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw GatewayError(.configuration, "cannot open the lock \(lockPath) beside the token file (\(String(cString: strerror(errno))))")
         }

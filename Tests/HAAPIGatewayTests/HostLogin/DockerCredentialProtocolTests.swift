@@ -32,6 +32,28 @@ struct DockerCredentialProtocolTests {
         #expect(DockerCredentialRegistries.configurationPath(environment: ["HOME": "/h"]) == "/h/.docker/config.json")
     }
 
+    /// Issue #55's probe: a configuration of 300 000 entries cost 30 s and 600 MB each time Docker asked.
+    @Test("a Docker configuration larger than 4 MiB is refused (exit 78) naming its size, before it is read")
+    func aHugeConfigurationIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("config.json")
+        let entries = (0..<110_000).map { #""registry-\#($0).example":"haapi-gateway""# }.joined(separator: ",")
+        try Data(#"{"credHelpers":{\#(entries)}}"#.utf8).write(to: path)
+        let size = try #require((try FileManager.default.attributesOfItem(atPath: path.path))[.size] as? NSNumber).intValue
+        try #require(size > DockerCredentialRegistries.maximumConfigurationBytes, "\(size) bytes")
+        guard case .failure(let problem) = DockerCredentialRegistries.read(environment: ["DOCKER_CONFIG": directory.path]) else {
+            Issue.record("a configuration of \(size) bytes was read")
+            return
+        }
+        #expect(problem.exitStatus == 78)
+        #expect(problem.message.contains("is \(size) bytes, more than the 4 MiB this helper reads"), "\(problem.message)")
+        // One just under the bound is read.
+        try Data(#"{"credHelpers":{"registry.example":"haapi-gateway"}}"#.utf8).write(to: path)
+        #expect((try? DockerCredentialRegistries.read(environment: ["DOCKER_CONFIG": directory.path]).get().servers.count) == 1)
+    }
+
     @Test("get's answer and the protocol's messages")
     func answers() {
         let credential = DockerCredential(serverURL: "https://registry.example.com", token: CredentialHelperToken(value: "tok", expiry: nil))

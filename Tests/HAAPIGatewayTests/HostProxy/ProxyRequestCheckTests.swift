@@ -2,7 +2,7 @@ import Testing
 
 @testable import HAAPIGateway
 
-/// What `haapi-gateway proxy` refuses before forwarding: CONNECT, a request meant for another host, a web page's request.
+/// What `haapi-gateway proxy` refuses before forwarding: CONNECT, TRACE, a request meant for another host, a web page's request.
 @Suite("The proxy's request checks")
 struct ProxyRequestCheckTests {
     private static let target = try! ProxyTarget("https://api.example.com")
@@ -19,10 +19,12 @@ struct ProxyRequestCheckTests {
         #expect(Self.status("POST", host: "127.0.0.1:8787", fields: [("Content-Type", "application/json")]) == nil)
     }
 
-    @Test("CONNECT is 405; a Host that is another server's, another port or missing is 421")
+    @Test("CONNECT and TRACE are 405; a Host that is another server's, another port or missing is 421")
     func otherServersAreRefused() {
         #expect(Self.status("CONNECT", host: "other.example:443") == 405)
         #expect(Self.status("CONNECT", host: "127.0.0.1:8787") == 405)
+        #expect(Self.status("TRACE", host: "127.0.0.1:8787") == 405, "the target would echo the added token back")
+        #expect(Self.status("trace", host: "127.0.0.1:8787") == 405)
         #expect(Self.status(host: "other.example") == 421)
         #expect(Self.status(host: "rebound.attacker.example:8787") == 421, "DNS rebinding: a name that resolved to 127.0.0.1")
         #expect(Self.status(host: "127.0.0.1:9999") == 421)

@@ -63,13 +63,15 @@ struct ProxyTargetTests {
         #expect(try based.url(for: "/orders/7").absoluteString == "https://api.example.com/v1/orders/7")
         #expect(try based.url(for: "/").absoluteString == "https://api.example.com/v1/")
         #expect(try based.url(for: "/a..b/c.d").absoluteString == "https://api.example.com/v1/a..b/c.d", "dots inside a segment are no dot segment")
+        #expect(try based.url(for: "/a;v=1/..b;x").absoluteString == "https://api.example.com/v1/a;v=1/..b;x", "nor are ;parameters elsewhere")
     }
 
     @Test(
-        "a target that is not a path, or whose path has a . or .. segment (also percent-encoded, or after %2F or a backslash), is refused with 400",
+        "a target that is not a path, or whose path has a . or .. segment (also percent-encoded, after %2F or a backslash, or with ;parameters), is refused with 400",
         arguments: [
             "*", "http://other.example/x", "other.example:443", "", "/../admin", "/v2/../../admin", "/./x", "/%2e%2e/admin", "/%2E./admin",
-            "/x%2f..%2fadmin", "/x\\..\\admin", "/x%5c..%5cadmin", "/..", "/me#frag",
+            "/x%2f..%2fadmin", "/x\\..\\admin", "/x%5c..%5cadmin", "/..", "/me#frag", "/..;/admin", "/v2/..;jsessionid=1/admin",
+            "/%2e%2e%3b/admin", "/.;x/me",
         ]
     )
     func escapesAreRefused(requestTarget: String) throws {
