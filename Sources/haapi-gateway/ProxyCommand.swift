@@ -13,7 +13,7 @@ struct ProxyCommand: AsyncParsableCommand {
         abstract: "Forward requests from this host to one API with the sign-in of 'login' added, DPoP-bound tokens too.",
         discussion: """
             Listens on --listen (loopback only) and forwards every request sent to it to the same path under --to, and \
-            nowhere else: CONNECT, a request naming another host, a path with a . or .. segment and a path with a \
+            nowhere else: CONNECT, TRACE, a request naming another host, a path with a . or .. segment (..;x too) and a path with a \
             percent-escape that is not UTF-8 text (%ff) are refused, and so are requests from web pages (Origin, \
             Sec-Fetch-*). Hop-by-hop fields and the client's own Authorization and \
             DPoP are dropped; the proxy adds Authorization: Bearer <token>, or for a DPoP-bound token Authorization: DPoP \
