@@ -49,5 +49,39 @@ let package = Package(
             swiftSettings: fuzzSettings,
             linkerSettings: fuzzLinking
         ),
+        .executableTarget(
+            name: "FuzzProxyRequest",
+            dependencies: [
+                "FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: fuzzSettings,
+            linkerSettings: fuzzLinking
+        ),
+        .executableTarget(
+            name: "FuzzGitCredentialInput",
+            dependencies: ["FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway")],
+            swiftSettings: fuzzSettings,
+            linkerSettings: fuzzLinking
+        ),
+        .executableTarget(
+            name: "FuzzDockerCredential",
+            dependencies: ["FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway")],
+            swiftSettings: fuzzSettings,
+            linkerSettings: fuzzLinking
+        ),
+        .executableTarget(
+            name: "FuzzKubernetesExecInfo",
+            dependencies: ["FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway")],
+            swiftSettings: fuzzSettings,
+            linkerSettings: fuzzLinking
+        ),
+        .executableTarget(
+            name: "FuzzTokenFile",
+            dependencies: [
+                "FuzzDriver", .product(name: "HAAPI", package: "haapi-gateway"), .product(name: "HAAPIGateway", package: "haapi-gateway"),
+            ],
+            swiftSettings: fuzzSettings,
+            linkerSettings: fuzzLinking
+        ),
     ]
 )

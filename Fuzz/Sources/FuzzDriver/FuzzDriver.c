@@ -12,3 +12,8 @@ int FuzzHAAPIResponseDecoder_main(int argc, char **argv) { return runFuzzer(argc
 int FuzzFormBody_main(int argc, char **argv) { return runFuzzer(argc, argv); }
 int FuzzSessionCookie_main(int argc, char **argv) { return runFuzzer(argc, argv); }
 int FuzzStepRenderer_main(int argc, char **argv) { return runFuzzer(argc, argv); }
+int FuzzProxyRequest_main(int argc, char **argv) { return runFuzzer(argc, argv); }
+int FuzzGitCredentialInput_main(int argc, char **argv) { return runFuzzer(argc, argv); }
+int FuzzDockerCredential_main(int argc, char **argv) { return runFuzzer(argc, argv); }
+int FuzzKubernetesExecInfo_main(int argc, char **argv) { return runFuzzer(argc, argv); }
+int FuzzTokenFile_main(int argc, char **argv) { return runFuzzer(argc, argv); }

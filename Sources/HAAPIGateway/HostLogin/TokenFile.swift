@@ -65,6 +65,16 @@ public enum TokenFile {
             throw GatewayError(.configuration, "cannot read the token file \(path); sign in with haapi-gateway login first")
         }
         let written = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
+        return (try tokens(in: data, path: path), written)
+    }
+
+    /// The tokens of a token file's contents, with the DPoP key it holds for them.
+    /// - Parameters:
+    ///   - data: The file's contents.
+    ///   - path: The file, for the messages.
+    /// - Throws: ``GatewayError`` (`configuration`) when `data` is not a success outcome with a token model, or holds a
+    ///   DPoP key that cannot be read.
+    public static func tokens(in data: Data, path: String) throws(GatewayError) -> OAuthTokens {
         struct Document: Decodable {
             let outcome: String
             let token: OAuthTokens?
@@ -77,7 +87,7 @@ public enum TokenFile {
             guard let key = try? DPoPKey(pem: pem) else { throw GatewayError(.configuration, "\(path) holds a DPoP key that cannot be read") }
             tokens.dpopKey = key
         }
-        return (tokens, written)
+        return tokens
     }
 
     /// Why a token file with `status` is not to be trusted, or nil: it must be the user's own (or root's) and writable by
@@ -108,24 +118,34 @@ public enum TokenFile {
     /// ended with the `login` that issued them, so nothing can use, refresh or revoke them any more. False for a file
     /// that cannot be read.
     public static func issuedByEmbeddedDemo(_ path: String) -> Bool {
+        FileManager.default.contents(atPath: path).map(issuedByEmbeddedDemo(in:)) ?? false
+    }
+
+    /// Whether a token file's contents are marked as tokens of the embedded demo upstream (``issuedByEmbeddedDemo(_:)``);
+    /// false for contents that are not such a document.
+    public static func issuedByEmbeddedDemo(in data: Data) -> Bool {
         struct Mark: Decodable {
             let embeddedDemoUpstream: Bool?
         }
-        guard let data = FileManager.default.contents(atPath: path), let mark = try? JSONDecoder().decode(Mark.self, from: data) else { return false }
-        return mark.embeddedDemoUpstream == true
+        return (try? JSONDecoder().decode(Mark.self, from: data))?.embeddedDemoUpstream == true
     }
 
     /// Where the tokens of the file came from (``TokenOrigin``, recorded by `login`); nil for a file without it (an
     /// older `login`'s, the embedded demo upstream's) or one that cannot be read.
     public static func origin(of path: String) -> TokenOrigin? {
-        struct Recorded: Decodable {
-            let origin: TokenOrigin?
-        }
         // Judged as the tokens are: a file another user could have written says nothing about where to refresh.
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var status = stat()
         guard fstat(handle.fileDescriptor, &status) == 0, distrust(status, path: path) == nil, let data = try? handle.readToEnd() else { return nil }
+        return origin(in: data)
+    }
+
+    /// Where the tokens of a token file's contents came from (``origin(of:)``); nil for contents without it.
+    public static func origin(in data: Data) -> TokenOrigin? {
+        struct Recorded: Decodable {
+            let origin: TokenOrigin?
+        }
         return (try? JSONDecoder().decode(Recorded.self, from: data))?.origin
     }
 
