@@ -223,7 +223,7 @@ extension PostgresStorageTests {
         @Test("a delivery sealed under a key no longer configured is claimed with its document refused, and can be given up")
         func unreadableDelivery() async throws {
             let database = try await StorageTestDatabase.make()
-            try await database.withDatabase(keys: [SessionEncryptionKey.random()]) { handle in
+            _ = try await database.withDatabase(keys: [SessionEncryptionKey.random()]) { handle in
                 try await PostgresOutbox(database: handle).enqueue([delivery(1)], claimingFor: nil)
             }
             try await database.withDatabase(keys: [key]) { handle in

@@ -180,7 +180,7 @@ extension PostgresStorageTests {
         func unreadableRows() async throws {
             let database = try await StorageTestDatabase.make()
             let removed = SessionEncryptionKey.random()
-            try await database.withStorage(keys: [removed]) { storage in
+            _ = try await database.withStorage(keys: [removed]) { storage in
                 try await storage.insert(id: "old-key", document: bytes("secret"), lifetimes: lifetimes, address: nil)
             }
             try await database.withStorage(keys: [key]) { storage in
@@ -204,7 +204,7 @@ extension PostgresStorageTests {
             let database = try await StorageTestDatabase.make()
             let old = SessionEncryptionKey.random()
             let new = SessionEncryptionKey.random()
-            try await database.withStorage(keys: [old]) { storage in
+            _ = try await database.withStorage(keys: [old]) { storage in
                 try await storage.insert(id: "s", document: bytes("under the old key"), lifetimes: lifetimes, address: nil)
             }
             try await database.withStorage(keys: [new]) { storage async throws in
