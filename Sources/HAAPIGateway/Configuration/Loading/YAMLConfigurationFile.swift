@@ -58,53 +58,62 @@ enum YAMLConfigurationFile {
                     continue
                 }
                 if isNull(valueNode) { continue }
-                let origin = ConfigurationValue.Origin.file(path: path, line: line(of: valueNode))
-                switch (key.kind, valueNode) {
-                case (.list, .sequence(let sequence)):
-                    var items: [String] = []
-                    for item in sequence {
-                        guard case .scalar(let scalar) = item else {
-                            problems.append("\(location(path, item)): '\(keyPath)' must be a list of plain values")
-                            continue
-                        }
-                        items.append(scalar.string)
-                    }
-                    values[keyPath] = ConfigurationValue(.list(items), origin: origin)
-                case (.records, .sequence(let sequence)):
-                    var records: [ConfigurationRecord] = []
-                    for item in sequence {
-                        guard let mapping = item.mapping else {
-                            problems.append("\(location(path, item)): each entry of '\(keyPath)' must be a mapping of names to values")
-                            continue
-                        }
-                        var fields: [String: String] = [:]
-                        for (nameNode, fieldNode) in mapping {
-                            guard let name = nameNode.string, case .scalar(let scalar) = fieldNode else {
-                                problems.append("\(location(path, fieldNode)): each field of an entry of '\(keyPath)' must be a plain value")
-                                continue
-                            }
-                            if !isNull(fieldNode) { fields[name] = scalar.string }
-                        }
-                        records.append(ConfigurationRecord(fields: fields, line: line(of: item)))
-                    }
-                    values[keyPath] = ConfigurationValue(.records(records), origin: origin)
-                case (.records, _):
-                    problems.append("\(location(path, valueNode)): '\(keyPath)' must be a list of mappings (one per entry)")
-                case (.list, .scalar(let scalar)):
-                    values[keyPath] = ConfigurationValue(
-                        .list(scalar.string.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }),
-                        origin: origin
-                    )
-                case (_, .scalar(let scalar)):
-                    values[keyPath] = ConfigurationValue(.scalar(scalar.string), origin: origin)
-                default:
-                    problems.append(
-                        "\(location(path, valueNode)): '\(keyPath)' must be a single value, not a \(valueNode.isMapping ? "mapping" : "list")"
-                    )
-                }
+                if let value = value(of: valueNode, for: key, path: path, problems: &problems) { values[keyPath] = value }
             }
         }
         return (values, problems)
+    }
+
+    /// The value of `key` in `node`, in the shape its kind takes (a scalar, a list of scalars, or a list of records; a
+    /// scalar for a list is split at commas); nil, with the problem added, for another shape.
+    private static func value(of node: Node, for key: ConfigurationKey, path: String, problems: inout [String]) -> ConfigurationValue? {
+        let keyPath = key.path
+        let origin = ConfigurationValue.Origin.file(path: path, line: line(of: node))
+        switch (key.kind, node) {
+        case (.list, .sequence(let sequence)):
+            var items: [String] = []
+            for item in sequence {
+                guard case .scalar(let scalar) = item else {
+                    problems.append("\(location(path, item)): '\(keyPath)' must be a list of plain values")
+                    continue
+                }
+                items.append(scalar.string)
+            }
+            return ConfigurationValue(.list(items), origin: origin)
+        case (.records, .sequence(let sequence)):
+            return ConfigurationValue(.records(records(in: sequence, of: keyPath, path: path, problems: &problems)), origin: origin)
+        case (.records, _):
+            problems.append("\(location(path, node)): '\(keyPath)' must be a list of mappings (one per entry)")
+        case (.list, .scalar(let scalar)):
+            return ConfigurationValue(.list(scalar.string.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }), origin: origin)
+        case (_, .scalar(let scalar)):
+            return ConfigurationValue(.scalar(scalar.string), origin: origin)
+        default:
+            problems.append("\(location(path, node)): '\(keyPath)' must be a single value, not a \(node.isMapping ? "mapping" : "list")")
+        }
+        return nil
+    }
+
+    /// The records of a list of mappings of plain values (`devices.clients`); an entry or field of another shape is a
+    /// problem and left out.
+    private static func records(in sequence: Node.Sequence, of keyPath: String, path: String, problems: inout [String]) -> [ConfigurationRecord] {
+        var records: [ConfigurationRecord] = []
+        for item in sequence {
+            guard let mapping = item.mapping else {
+                problems.append("\(location(path, item)): each entry of '\(keyPath)' must be a mapping of names to values")
+                continue
+            }
+            var fields: [String: String] = [:]
+            for (nameNode, fieldNode) in mapping {
+                guard let name = nameNode.string, case .scalar(let scalar) = fieldNode else {
+                    problems.append("\(location(path, fieldNode)): each field of an entry of '\(keyPath)' must be a plain value")
+                    continue
+                }
+                if !isNull(fieldNode) { fields[name] = scalar.string }
+            }
+            records.append(ConfigurationRecord(fields: fields, line: line(of: item)))
+        }
+        return records
     }
 
     /// A section's keys by path, with the keys of a group (a mapping under a name that only prefixes keys, such as
