@@ -260,7 +260,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
         }
     }
 
-    /// Always 0: at the cap a new sign-in is refused, no session is pushed out.
+    /// The sessions this replica pushed out at the cap to make room for a new sign-in (one nobody came back to).
     var evictions: Int { evicted.withLock { $0 } }
 
     // MARK: - Private
