@@ -38,30 +38,10 @@ struct HAAPIRequestGuard: Sendable {
                 )
             )
         }
-        let authorizations = request.headers[values: .authorization]
-        guard authorizations.count == 1, let authorization = authorizations.first else {
-            return .refused(DemoResponse.unauthorized(challenge: #"DPoP algs="ES256""#, headers: anonymousNonce))
-        }
-        let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "dpop" else {
-            return .refused(
-                DemoResponse.unauthorized(
-                    challenge: #"DPoP error="invalid_token", error_description="The HAAPI token must be sent with the DPoP scheme", algs="ES256""#,
-                    headers: anonymousNonce
-                )
-            )
-        }
-        let accessToken = parts[1].trimmingCharacters(in: .whitespaces)
-        guard let token = context.tokens.lookup(accessToken, kind: .access),
-            token.scopes.contains(RegisteredClient.haapiScope), let boundKey = token.keyThumbprint
-        else {
-            return .refused(
-                DemoResponse.unauthorized(
-                    challenge:
-                        #"DPoP error="invalid_token", error_description="The HAAPI token is unknown, expired or not a HAAPI token", algs="ES256""#,
-                    headers: anonymousNonce
-                )
-            )
+        let token: IssuedToken, accessToken: String, boundKey: String
+        switch haapiToken(of: request, anonymousNonce: anonymousNonce) {
+        case .success(let found): (token, accessToken, boundKey) = found
+        case .failure(let refusal): return .refused(refusal.response)
         }
         let result = context.dpopVerifier.verify(
             headerValues: request.headers[values: .dpop],
@@ -69,6 +49,47 @@ struct HAAPIRequestGuard: Sendable {
             url: url,
             accessToken: accessToken
         )
+        return outcome(of: result, token: token, boundKey: boundKey, anonymousNonce: anonymousNonce)
+    }
+
+    /// A refusal as a value, for `Result`.
+    private struct Refusal: Error {
+        let response: Response
+    }
+
+    /// The HAAPI token of `Authorization: DPoP <token>`, the token itself and the key it is bound to; or the 401 saying
+    /// why not.
+    private func haapiToken(
+        of request: Request,
+        anonymousNonce: HTTPFields
+    ) -> Result<(token: IssuedToken, accessToken: String, boundKey: String), Refusal> {
+        let authorizations = request.headers[values: .authorization]
+        guard authorizations.count == 1, let authorization = authorizations.first else {
+            return .failure(Refusal(response: DemoResponse.unauthorized(challenge: #"DPoP algs="ES256""#, headers: anonymousNonce)))
+        }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "dpop" else {
+            let challenge = #"DPoP error="invalid_token", error_description="The HAAPI token must be sent with the DPoP scheme", algs="ES256""#
+            return .failure(Refusal(response: DemoResponse.unauthorized(challenge: challenge, headers: anonymousNonce)))
+        }
+        let accessToken = parts[1].trimmingCharacters(in: .whitespaces)
+        guard let token = context.tokens.lookup(accessToken, kind: .access),
+            token.scopes.contains(RegisteredClient.haapiScope), let boundKey = token.keyThumbprint
+        else {
+            let challenge = #"DPoP error="invalid_token", error_description="The HAAPI token is unknown, expired or not a HAAPI token", algs="ES256""#
+            return .failure(Refusal(response: DemoResponse.unauthorized(challenge: challenge, headers: anonymousNonce)))
+        }
+        return .success((token, accessToken, boundKey))
+    }
+
+    /// The caller when the proof verified with the token's key; else the 401 that says why (a `use_dpop_nonce` one with
+    /// the nonce for the proof's key, RFC 9449 §9).
+    private func outcome(
+        of result: Result<VerifiedDPoPProof, DPoPFailure>,
+        token: IssuedToken,
+        boundKey: String,
+        anonymousNonce: HTTPFields
+    ) -> Outcome {
         switch result {
         case .failure(.useNonce(let keyThumbprint)):
             // RFC 9449 §9: 401 with `WWW-Authenticate: DPoP error="use_dpop_nonce"` and the nonce for the proof's key.
