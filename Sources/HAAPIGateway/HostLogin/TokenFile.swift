@@ -16,7 +16,7 @@ public enum TokenFile {
     /// proves its first code exchange at once.
     /// - Parameter tokenPath: The token file.
     public static func upstreamFactsPath(besideTokenFile tokenPath: String) -> String {
-        UpstreamFactFile.besideTokenFile(tokenPath).path
+        URL(fileURLWithPath: tokenPath).deletingLastPathComponent().appendingPathComponent(".haapi-gateway-upstream.json").path
     }
 
     /// Makes sure the file's directory exists and only its owner can use it.
