@@ -6,7 +6,7 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
 
-/// `scripts/fuzz` builds the libFuzzer targets in `Fuzz/` with HAAPI_GATEWAY_FUZZING=1: then the two libraries they fuzz,
+/// `scripts/fuzz` builds the libFuzzer targets in `Fuzz/` with HAAPI_GATEWAY_FUZZING=1: then the three libraries they fuzz,
 /// and nothing else, carry libFuzzer's coverage counters and AddressSanitizer (each execution scans only their counters).
 let fuzzedLibrarySettings: [SwiftSetting] =
     ProcessInfo.processInfo.environment["HAAPI_GATEWAY_FUZZING"] == "1"
@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "HAAPIDemoServer", targets: ["HAAPIDemoServer"]),
         .library(name: "HAAPIGateway", targets: ["HAAPIGateway"]),
         .library(name: "HAAPIGatewayPostgres", targets: ["HAAPIGatewayPostgres"]),
+        .library(name: "HAAPIHostTools", targets: ["HAAPIHostTools"]),
         .executable(name: "haapi-gateway", targets: ["haapi-gateway"]),
     ],
     dependencies: [
@@ -113,6 +114,26 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: The tools a host runs: `login` (its one-sign-in gateway and its device client, `--via`), `keep`, `logout`,
+        // `token`, the credential helpers and `proxy`. The gateway never imports it.
+        .target(
+            name: "HAAPIHostTools",
+            dependencies: [
+                "HAAPI",
+                "HAAPIGateway",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: fuzzedLibrarySettings
+        ),
+
         // MARK: Thin executable.
         .executableTarget(
             name: "haapi-gateway",
@@ -120,6 +141,7 @@ let package = Package(
                 "HAAPIDemoServer",
                 "HAAPIGateway",
                 "HAAPIGatewayPostgres",
+                "HAAPIHostTools",
                 "HAAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -195,6 +217,7 @@ let package = Package(
                 "GatewayTestSupport",
                 "HAAPIGateway",
                 "HAAPIGatewayPostgres",
+                "HAAPIHostTools",
                 "HAAPI",
                 "HAAPIDemoServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -216,12 +239,24 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "HAAPIHostToolsTests",
+            dependencies: [
+                "GatewayTestSupport",
+                "HAAPIHostTools",
+                "HAAPIGateway",
+                "HAAPI",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "HAAPIGatewayCommandTests",
             dependencies: [
                 "GatewayTestSupport",
                 "haapi-gateway",
                 "haapi-benchmark-driver",
                 "HAAPIGateway",
+                "HAAPIHostTools",
                 "HAAPIDemoServer",
                 "HAAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),

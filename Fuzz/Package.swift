@@ -2,9 +2,10 @@
 import PackageDescription
 
 // libFuzzer targets for the gateway, outside the normal build and `swift test`. `scripts/fuzz` builds them with
-// HAAPI_GATEWAY_FUZZING=1, which gives the HAAPI and HAAPIGateway libraries libFuzzer's coverage, AddressSanitizer and
-// `-enable-testing` (the targets reach internal parsers with `@testable import`); the other dependencies stay
-// uninstrumented, so that an execution costs the code under test rather than a scan of every module's counters.
+// HAAPI_GATEWAY_FUZZING=1, which gives the HAAPI, HAAPIGateway and HAAPIHostTools libraries libFuzzer's coverage,
+// AddressSanitizer and `-enable-testing` (the targets reach internal parsers with `@testable import`); the other
+// dependencies stay uninstrumented, so that an execution costs the code under test rather than a scan of every module's
+// counters.
 let fuzzSettings: [SwiftSetting] = [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])]
 let fuzzLinking: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
 
@@ -52,33 +53,36 @@ let package = Package(
         .executableTarget(
             name: "FuzzProxyRequest",
             dependencies: [
-                "FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                "FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway"), .product(name: "HAAPIHostTools", package: "haapi-gateway"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: fuzzSettings,
             linkerSettings: fuzzLinking
         ),
         .executableTarget(
             name: "FuzzGitCredentialInput",
-            dependencies: ["FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway")],
+            dependencies: [
+                "FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway"), .product(name: "HAAPIHostTools", package: "haapi-gateway"),
+            ],
             swiftSettings: fuzzSettings,
             linkerSettings: fuzzLinking
         ),
         .executableTarget(
             name: "FuzzDockerCredential",
-            dependencies: ["FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway")],
+            dependencies: ["FuzzDriver", .product(name: "HAAPIHostTools", package: "haapi-gateway")],
             swiftSettings: fuzzSettings,
             linkerSettings: fuzzLinking
         ),
         .executableTarget(
             name: "FuzzKubernetesExecInfo",
-            dependencies: ["FuzzDriver", .product(name: "HAAPIGateway", package: "haapi-gateway")],
+            dependencies: ["FuzzDriver", .product(name: "HAAPIHostTools", package: "haapi-gateway")],
             swiftSettings: fuzzSettings,
             linkerSettings: fuzzLinking
         ),
         .executableTarget(
             name: "FuzzTokenFile",
             dependencies: [
-                "FuzzDriver", .product(name: "HAAPI", package: "haapi-gateway"), .product(name: "HAAPIGateway", package: "haapi-gateway"),
+                "FuzzDriver", .product(name: "HAAPI", package: "haapi-gateway"), .product(name: "HAAPIHostTools", package: "haapi-gateway"),
             ],
             swiftSettings: fuzzSettings,
             linkerSettings: fuzzLinking

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HAAPIGateway
+import HAAPIHostTools
 
 /// The options `serve` and `check-config` share: the configuration file and the flags that override its keys. Printed
 /// (`description`, `debugDescription`; a service holding them is named so in debug lines), they show the flags given

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HAAPIGateway
+import HAAPIHostTools
 import Logging
 
 /// `--via`, `--device-client` and `--device-client-secret-file`, shared by `login`, `keep` and `logout`: use a central

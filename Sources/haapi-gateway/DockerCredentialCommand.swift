@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HAAPI
 import HAAPIGateway
+import HAAPIHostTools
 
 /// `haapi-gateway docker-credential`, also run as `docker-credential-haapi-gateway` (a symlink to the executable): a
 /// Docker credential helper (the docker-credential-helpers protocol: the action as the argument, standard input and

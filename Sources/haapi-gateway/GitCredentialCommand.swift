@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HAAPI
 import HAAPIGateway
+import HAAPIHostTools
 
 /// `haapi-gateway git-credential`: git's credential helper (git-credential(1)), which `setup-git` configures for a host.
 /// `get` answers with a fixed username and the access token as the password, refreshed first when it expires within a

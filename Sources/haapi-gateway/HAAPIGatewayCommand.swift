@@ -1,5 +1,6 @@
 import ArgumentParser
 import HAAPIGateway
+import HAAPIHostTools
 
 @main
 struct HAAPIGatewayCommand: AsyncParsableCommand {

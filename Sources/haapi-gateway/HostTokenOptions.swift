@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HAAPI
 import HAAPIGateway
+import HAAPIHostTools
 
 /// What every command that uses `login`'s tokens on the host shares (`token`, the credential helpers, `proxy`): the
 /// token file, the upstream or central gateway a refresh goes to (by default the one `login` recorded in the file), and

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HAAPI
 import HAAPIGateway
+import HAAPIHostTools
 import Logging
 
 /// `haapi-gateway keep --token-file F`: keeps the tokens of `login` fresh. Refreshes when three quarters of the access

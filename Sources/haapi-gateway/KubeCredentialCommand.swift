@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HAAPI
 import HAAPIGateway
+import HAAPIHostTools
 
 /// `haapi-gateway kube-credential`: a Kubernetes client-go credential plugin (kubectl's `exec` user): prints an
 /// `ExecCredential` with the ID token of `login` (what the Kubernetes OIDC authenticator checks), or its access token,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HAAPIGateway
 import HAAPIGatewayPostgres
+import HAAPIHostTools
 import Logging
 import Synchronization
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HAAPIGateway
+import HAAPIHostTools
 
 /// `haapi-gateway logout --token-file F`: revokes the tokens (RFC 7009) at the server they came from and deletes the
 /// token file (``TokenRevoker``). Tokens of the embedded demo upstream, which ended with the `login` that issued them,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HAAPI
 import HAAPIGateway
+import HAAPIHostTools
 import Logging
 import ServiceLifecycle
 

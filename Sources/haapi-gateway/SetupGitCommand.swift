@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HAAPIGateway
+import HAAPIHostTools
 
 /// `haapi-gateway setup-git --host HOST`: makes `git-credential` git's only credential helper for that host in the
 /// user's global git configuration, as `gh auth setup-git` does, by running `git config --global` twice

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HAAPI
 import HAAPIGateway
+import HAAPIHostTools
 
 /// `haapi-gateway token`: prints the access token of the token file, refreshed first when it expires within
 /// `--min-valid-seconds`, for scripts and tools on the host (`curl -H "Authorization: $(haapi-gateway token --header)"`).

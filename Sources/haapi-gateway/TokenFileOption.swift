@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HAAPI
 import HAAPIGateway
+import HAAPIHostTools
 
 /// `--token-file`, shared by `login`, `keep` and `logout`.
 struct TokenFileOption: ParsableArguments {

@@ -1,6 +1,7 @@
 import Foundation
 import HAAPI
 import HAAPIGateway
+import HAAPIHostTools
 import Logging
 
 /// The server the tokens of `login` came from, for `keep` and `logout`: the configured upstream, or with `--via` the

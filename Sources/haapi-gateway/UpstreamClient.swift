@@ -1,6 +1,7 @@
 import Foundation
 import HAAPI
 import HAAPIGateway
+import HAAPIHostTools
 import Logging
 
 /// The HAAPI client of the configured upstream, for the commands that use tokens after sign-in (`keep`, `logout`).

@@ -2,6 +2,7 @@ import Foundation
 import HAAPI
 import HAAPIDemoServer
 import HAAPIGateway
+import HAAPIHostTools
 import Testing
 
 @testable import GatewayTestSupport

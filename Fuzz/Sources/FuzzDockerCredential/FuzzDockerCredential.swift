@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import HAAPIGateway
+@testable import HAAPIHostTools
 
 /// A token of the sign-in, as the helper hands it over.
 private let token = CredentialHelperToken(value: "access-token", expiry: nil)

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import HAAPIGateway
+@testable import HAAPIHostTools
 
 /// libFuzzer entry point: any bytes as git's request on the credential helper's standard input (decoded as
 /// `git-credential` decodes it, invalid UTF-8 repaired) are parsed (``GitCredentialRequest``) and decided on; the

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 
 @testable import HAAPIGateway
+@testable import HAAPIHostTools
 
 /// The targets requests are checked against: one with a base path, one at an origin's root.
 private let targets: [ProxyTarget] = {

@@ -1,7 +1,7 @@
 import Foundation
 import HAAPI
 
-@testable import HAAPIGateway
+@testable import HAAPIHostTools
 
 /// When the file was written, as its time says.
 private let written = Date(timeIntervalSince1970: 1_800_000_000)

@@ -121,7 +121,7 @@ public struct CompletionOutcome: Sendable, Encodable {
     }
 
     /// The JSON document sent to sinks (sorted keys).
-    func encoded() throws -> [UInt8] {
+    package func encoded() throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(self))

@@ -30,13 +30,6 @@ final class UpstreamFactFile: UpstreamFactStore {
         UpstreamFactFile(path: spoolPath + ".upstream.json")
     }
 
-    /// The file beside a `login` token file, in its private directory.
-    static func besideTokenFile(_ tokenPath: String) -> UpstreamFactFile {
-        UpstreamFactFile(
-            path: URL(fileURLWithPath: tokenPath).deletingLastPathComponent().appendingPathComponent(".haapi-gateway-upstream.json").path
-        )
-    }
-
     var place: String { path }
     var isShared: Bool { false }
     var isReady: Bool { true }

@@ -4,6 +4,7 @@ import Testing
 
 @testable import GatewayTestSupport
 @testable import HAAPIGateway
+@testable import HAAPIHostTools
 
 /// Issue #39 item 3: a configuration with every secret the catalogue declares, and every key and password beside them,
 /// printed every way Swift prints a value (`description`, `debugDescription`, `dump`, interpolated into a log line) and

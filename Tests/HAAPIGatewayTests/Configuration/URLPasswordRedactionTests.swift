@@ -3,6 +3,7 @@ import Testing
 
 @testable import GatewayTestSupport
 @testable import HAAPIGateway
+@testable import HAAPIHostTools
 
 /// Issue #39 item 3: a password written into a URL's user info (`https://user:pass@…`, `postgres://user:pass@…`) is never
 /// printed: problem lines, flags, errors and summaries show `user:<redacted>@`, through one helper.

@@ -11,7 +11,7 @@ import Testing
 @Suite("The storage seam")
 struct StorageSeamTests {
     /// The dependencies Package.swift gives `target`: the text of its `.target(name: "…", dependencies: [ … ])`.
-    private static func dependencies(of target: String) throws -> String {
+    static func dependencies(of target: String) throws -> String {
         let manifest = try String(contentsOf: Repository.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         let start = try #require(
             manifest.range(of: ".target(\n            name: \"\(target)\",\n            dependencies: ["),
@@ -71,5 +71,22 @@ struct StorageSeamTests {
         } throws: { error in
             (error as? GatewayError)?.message.contains("HAAPIGatewayPostgres") == true
         }
+    }
+}
+
+/// The host tools' seam holds: the gateway's core neither imports nor depends on `HAAPIHostTools`, the tools a host runs
+/// (`login`, `keep`, `logout`, `token`, the credential helpers, `proxy`); they depend on the core, never the other way.
+@Suite("The host tools' seam")
+struct HostToolsSeamTests {
+    @Test("the core target neither imports nor depends on HAAPIHostTools, which depends on it")
+    func theCoreHasNoHostTools() throws {
+        let core = try Repository.swiftSources(under: "Sources/HAAPIGateway")
+        #expect(core.count > 100)
+        let importing = core.filter { $0.text.contains(/import\s+(\w+\s+)?HAAPIHostTools\b/) }.map(\.path)
+        #expect(importing.isEmpty, "\(importing)")
+        #expect(!(try StorageSeamTests.dependencies(of: "HAAPIGateway")).contains("HAAPIHostTools"))
+        #expect(try StorageSeamTests.dependencies(of: "HAAPIHostTools").contains("\"HAAPIGateway\""))
+        let tools = try Repository.swiftSources(under: "Sources/HAAPIHostTools")
+        #expect(tools.contains { $0.text.contains("import HAAPIGateway") })
     }
 }

@@ -8,14 +8,14 @@ import Darwin
 
 /// Writes a file with mode 0600 through a temporary file beside it (created exclusively, fsync'd) and an atomic rename,
 /// so a reader sees the old or the new content, never a part, and never a moment with wider permissions.
-enum AtomicFile {
+package enum AtomicFile {
     #if canImport(Glibc)
     private static let systemWrite = Glibc.write
     #else
     private static let systemWrite = Darwin.write
     #endif
 
-    static func write(_ bytes: [UInt8], to path: String) throws(GatewayError) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(GatewayError) {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(SecureToken.make(byteCount: 8)).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
