@@ -25,6 +25,15 @@ struct SignInController: Sendable {
 
     func register(on router: Router<GatewayRequestContext>) {
         router.get("/") { request, context in try await self.show(request, context: context) }
+        registerActions(on: router)
+        registerWaiting(on: router)
+        registerEnding(on: router)
+        // Kiosk mode is on or off from the start (a reload's change waits for a restart).
+        if services.live.configuration.kiosk.enabled { registerKiosk(on: router) }
+    }
+
+    /// A step's form posts and links, and a problem's links.
+    private func registerActions(on router: Router<GatewayRequestContext>) {
         router.post("/step/:version/action/:path") { request, context in
             try await self.act(request, context: context) { session, version, form, language throws(GatewayError) in
                 guard let path = context.parameters.get("path"), let address = ActionAddress(path: path) else {
@@ -48,6 +57,10 @@ struct SignInController: Sendable {
             let result = try await checkout.session.followProblemLink(index: index, acceptLanguage: request.headers[.acceptLanguage])
             return try await afterAction(checkout, result: result, request: request, context: context)
         }
+    }
+
+    /// What a waiting step's page asks for: an upstream image, the poll and the script's status check.
+    private func registerWaiting(on router: Router<GatewayRequestContext>) {
         // An image link of the step that lives on the upstream, fetched with the flow's credentials and served from here.
         router.get("/step/:version/image/:index") { request, context in
             try services.originGuard.check(request)
@@ -98,6 +111,10 @@ struct SignInController: Sendable {
                 : try await checkout.session.poll(version: version, acceptLanguage: request.headers[.acceptLanguage])
             return Self.json(result.hasMovedOn(from: version) ? #"{"changed":true}"# : #"{"changed":false}"#)
         }
+    }
+
+    /// Cancelling (with its confirmation) and starting again.
+    private func registerEnding(on router: Router<GatewayRequestContext>) {
         router.post("/cancel") { request, context in
             let (checkout, _) = try await signIns.verifiedSession(request, context: context)
             let settings = services.settings(for: context)
@@ -114,8 +131,6 @@ struct SignInController: Sendable {
             await checkout.session.cancel()
             return try await afterCancel(checkout, request: request, context: context)
         }
-        // Kiosk mode is on or off from the start (a reload's change waits for a restart).
-        if services.live.configuration.kiosk.enabled { registerKiosk(on: router) }
         router.post("/start-again") { request, _ in
             try services.originGuard.check(request)
             if let id = request.cookieValue(cookieName) {

@@ -34,39 +34,7 @@ struct DeviceVerificationController: Sendable {
                 headers: cookie.map { [.setCookie: $0] } ?? [:]
             )
         }
-        router.post(RouterPath(path)) { request, context in
-            let (form, userCode) = try await verifiedForm(request, context: context)
-            let renderer = services.settings(for: context).renderer
-            let language = renderer.language(for: request)
-            let token = form.values["_csrf"] ?? ""
-            let entry: UserCodeEntry = if let userCode { try await store.enter(userCode: userCode) } else { .unknown }
-            switch entry {
-            case .found(let authorization):
-                return PageRenderer.response(
-                    renderer.deviceConfirmationPage(
-                        deviceName: authorization.client.name,
-                        userCode: UserCode.display(authorization.userCode),
-                        csrfToken: token,
-                        language: language
-                    )
-                )
-            case .alreadyUsed:
-                return PageRenderer.response(
-                    renderer.deviceCodeEntryPage(userCode: "", csrfToken: token, notice: .gateway(.deviceCodeUsed), language: language)
-                )
-            case .unknown:
-                try await recordWrongCode(context)
-                return PageRenderer.response(
-                    renderer.deviceCodeEntryPage(
-                        userCode: String((form.values["user_code"] ?? "").prefix(32)),
-                        csrfToken: token,
-                        notice: .gateway(.deviceCodeUnknown),
-                        language: language
-                    ),
-                    status: .badRequest
-                )
-            }
-        }
+        router.post(RouterPath(path)) { request, context in try await enter(request, context: context) }
         router.post(RouterPath(path + "/confirm")) { request, context in
             let (form, userCode) = try await verifiedForm(request, context: context)
             let renderer = services.settings(for: context).renderer
@@ -99,6 +67,42 @@ struct DeviceVerificationController: Sendable {
                     message: .gateway(.deviceRefused),
                     language: renderer.language(for: request)
                 )
+            )
+        }
+    }
+
+    /// A code typed on the entry page: the confirmation page for a device waiting with it, the entry page again for a
+    /// code used already, and for an unknown one a wrong code counted and the entry page with the code as typed.
+    private func enter(_ request: Request, context: GatewayRequestContext) async throws -> Response {
+        let (form, userCode) = try await verifiedForm(request, context: context)
+        let renderer = services.settings(for: context).renderer
+        let language = renderer.language(for: request)
+        let token = form.values["_csrf"] ?? ""
+        let entry: UserCodeEntry = if let userCode { try await store.enter(userCode: userCode) } else { .unknown }
+        switch entry {
+        case .found(let authorization):
+            return PageRenderer.response(
+                renderer.deviceConfirmationPage(
+                    deviceName: authorization.client.name,
+                    userCode: UserCode.display(authorization.userCode),
+                    csrfToken: token,
+                    language: language
+                )
+            )
+        case .alreadyUsed:
+            return PageRenderer.response(
+                renderer.deviceCodeEntryPage(userCode: "", csrfToken: token, notice: .gateway(.deviceCodeUsed), language: language)
+            )
+        case .unknown:
+            try await recordWrongCode(context)
+            return PageRenderer.response(
+                renderer.deviceCodeEntryPage(
+                    userCode: String((form.values["user_code"] ?? "").prefix(32)),
+                    csrfToken: token,
+                    notice: .gateway(.deviceCodeUnknown),
+                    language: language
+                ),
+                status: .badRequest
             )
         }
     }
