@@ -25,6 +25,8 @@ public final class SilentPeer: Sendable {
     private let connections = Mutex<[Int32]>([])
     /// The port each accepted connection came from, in the order accepted.
     private let sourcePorts = Mutex<[Int]>([])
+    /// The ports of the connections ``connectionsMadeSoFar(timeout:)`` made itself, which it does not count.
+    private let markerPorts = Mutex<Set<Int>>([])
     private let stopped = Mutex(false)
 
     /// A PostgreSQL server that stalls in the middle of its first answer: the first three bytes of an authentication
@@ -55,16 +57,22 @@ public final class SilentPeer: Sendable {
         Thread.detachNewThread { [self] in acceptLoop(behaviour) }
     }
 
-    /// How many connections were made to it before now. It connects once itself and waits (at most `timeout`) until
-    /// that connection is accepted: a listener accepts in the order connections were made, so every earlier one has
-    /// been accepted by then, even one whose client has gone since.
+    /// How many connections were made to it before now, its own markers left out. It connects once itself and waits
+    /// (at most `timeout`) until that connection is accepted: a listener accepts in the order connections were made, so
+    /// every earlier one has been accepted by then, even one whose client has gone since. An earlier call's marker is
+    /// not counted: asked again and again until a client connects, a count that took in its own markers said one had
+    /// at the second asking (a proxy test was then stopped with nothing under way, under load).
     public func connectionsMadeSoFar(timeout: Duration = .seconds(30)) async throws -> Int {
         let marker = try RawConnection(to: port)
         defer { marker.close() }
         let source = try marker.localPort()
+        markerPorts.withLock { _ = $0.insert(source) }
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if let index = sourcePorts.withLock({ $0.firstIndex(of: source) }) { return index }
+            if let index = sourcePorts.withLock({ $0.firstIndex(of: source) }) {
+                let markers = markerPorts.withLock { $0 }
+                return sourcePorts.withLock { $0[..<index] }.filter { !markers.contains($0) }.count
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw Failure()
