@@ -3,59 +3,6 @@ import Testing
 /// The storage contract (``StorageContract``) run against the memory storage (``MemoryContractBackend``).
 @Suite("The storage contract: memory")
 struct MemoryStorageContractTests {
-    let backend = MemoryContractBackend()
-
-    @Test("a prepared storage is ready")
-    func preparedStorageIsReady() async throws { try await StorageContract.preparedStorageIsReady(backend) }
-
-    @Test("sessions: stored, checked out for every use, what a request did kept at check-in, removed")
-    func sessionsAreStoredCheckedOutAndSaved() async throws { try await StorageContract.sessionsAreStoredCheckedOutAndSaved(backend) }
-
-    @Test("sessions: a rotation moves the sign-in to a fresh id; a removed one is not rotated")
-    func sessionsRotateToAFreshID() async throws { try await StorageContract.sessionsRotateToAFreshID(backend) }
-
-    @Test("sessions: gone when idle past idleTimeoutSeconds, kept alive by use; idleDuration by the clock")
-    func sessionsExpireWhenIdle() async throws { try await StorageContract.sessionsExpireWhenIdle(backend) }
-
-    @Test("sessions: gone past absoluteTimeoutSeconds however used")
-    func sessionsExpireAtTheirAbsoluteLifetime() async throws { try await StorageContract.sessionsExpireAtTheirAbsoluteLifetime(backend) }
-
-    @Test("sessions: at maximumSessions an untouched one is pushed out, a new one refused when all are in use, an expired one makes room")
-    func sessionsAreCapped() async throws { try await StorageContract.sessionsAreCapped(backend) }
-
-    @Test("the new-session budget per address and its window")
-    func newSessionBudgetPerAddress() async throws { try await StorageContract.newSessionBudgetPerAddress(backend) }
-
-    @Test("a start link's signature is used once")
-    func startLinkIsUsedOnce() async throws { try await StorageContract.startLinkIsUsedOnce(backend) }
-
-    @Test("wrong user codes: per-address and global bounds within the window")
-    func wrongUserCodesAreBounded() async throws { try await StorageContract.wrongUserCodesAreBounded(backend) }
-
-    @Test("devices: created, entered, confirmed once, approved, tokens handed to one poll, then spent")
-    func deviceIsApprovedAndHandedTokensOnce() async throws { try await StorageContract.deviceIsApprovedAndHandedTokensOnce(backend) }
-
-    @Test("devices: a failed or lost hand-over gives the tokens to a later poll")
-    func deviceHandOverIsAtLeastOnce() async throws { try await StorageContract.deviceHandOverIsAtLeastOnce(backend) }
-
-    @Test("devices: slow_down and invalid_grant")
-    func devicePollsArePaced() async throws { try await StorageContract.devicePollsArePaced(backend) }
-
-    @Test("devices: expired_token past the code's lifetime, whatever happened")
-    func deviceCodesExpire() async throws { try await StorageContract.deviceCodesExpire(backend) }
-
-    @Test("devices: entries per code, refusal, denial, reopen, the bound on waiting codes")
-    func deviceEntriesAndDecisions() async throws { try await StorageContract.deviceEntriesAndDecisions(backend) }
-
-    @Test("devices: issued access tokens noted per client until they expire")
-    func deviceIssuedTokensAreNoted() async throws { try await StorageContract.deviceIssuedTokensAreNoted(backend) }
-
-    @Test("the callback journal: a pending delivery survives a restart, a taken one is not delivered again")
-    func pendingDeliveriesSurviveARestart() async throws { try await StorageContract.pendingDeliveriesSurviveARestart(backend) }
-
-    @Test("the device hand-over: an approval's outcome kept with it is delivered after a restart; handed, it is delivered once")
-    func deviceApprovalKeepsItsOutcome() async throws { try await StorageContract.deviceApprovalKeepsItsOutcome(backend) }
-
-    @Test("upstream facts are kept beyond the process, or none are kept (nil)")
-    func upstreamFactsAreKept() async throws { try await StorageContract.upstreamFactsAreKept(backend) }
+    @Test("every check of the storage contract", arguments: StorageContract.checks)
+    func contract(_ check: StorageContractCheck) async throws { try await check.run(MemoryContractBackend()) }
 }

@@ -6,8 +6,9 @@ import Testing
 @testable import HAAPIGateway
 
 /// What every ``GatewayStorage`` promises, whichever backend keeps the state: one check per behaviour, each taking the
-/// backend (``StorageContractBackend``) and asking only through the protocol's stores. Each backend's suite calls every
-/// check (``MemoryStorageContractTests``, `PostgresStorageTests.Contract`); a new backend is written by passing them.
+/// backend (``StorageContractBackend``) and asking only through the protocol's stores. Each backend's suite runs every
+/// check of ``checks`` (``MemoryStorageContractTests``, `PostgresStorageTests.Contract`); a new backend is written by
+/// passing them.
 ///
 /// Where the backends legitimately differ, a check asserts the promise they share only: a memory store never finds a
 /// session busy (the session's actor serialises its requests) where a shared one does; a memory store keeps sessions in
