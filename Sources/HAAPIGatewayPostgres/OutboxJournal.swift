@@ -28,9 +28,6 @@ actor OutboxJournal: CallbackJournal {
     private var claimedAttempts = 0
     /// Whether the last claim failed (logged once per run of failures).
     private var claimsFailing = false
-    /// Whether this replica ever claimed a delivery: one that never did has no claim to release at shutdown (and does
-    /// not ask a database that never answered).
-    private var everClaimed = false
 
     nonisolated let keptAfterStop: String
 
@@ -66,17 +63,11 @@ actor OutboxJournal: CallbackJournal {
         return await keep(entries, firstTime: true, ending: note)
     }
 
-    /// A device's approval kept them, claimed under this replica's name: its shutdown releases that claim too.
-    func adopt(_ entries: [CallbackEntry]) async {
-        if !entries.isEmpty { everClaimed = true }
-    }
-
     private func keep(_ entries: [CallbackEntry], firstTime: Bool, ending: SignInOutcomeNote?) async -> (kept: Set<String>, earlier: String?) {
         guard !entries.isEmpty else { return ([], nil) }
         let earlier: String?
         do throws(PostgresStorageError) {
             earlier = try await outbox.table.enqueue(entries.map(\.outboxDelivery), claimingFor: outbox.attemptLease, ending: ending)
-            everClaimed = true
         } catch {
             if firstTime {
                 logger.error(
@@ -172,7 +163,9 @@ actor OutboxJournal: CallbackJournal {
             }
         }
         do throws(PostgresStorageError) {
-            if everClaimed { _ = try await outbox.table.releaseClaims() }
+            // A replica that never claimed a delivery (a device's approval claims its outcome's too) has none to release,
+            // and does not ask a database that never answered.
+            if outbox.table.hasClaimed { _ = try await outbox.table.releaseClaims() }
         } catch {
             logger.error(
                 "callback delivery claims could not be released at shutdown; the other replicas take them over when their leases end",
@@ -239,7 +232,6 @@ actor OutboxJournal: CallbackJournal {
             claimsFailing = false
             logger.notice("the callback outbox answers again")
         }
-        if !claims.isEmpty { everClaimed = true }
         // Claimed as the gateway began to stop: released with the others, for another replica.
         guard !stopping else { return claims.count }
         for claim in claims { await take(claim, to: dispatcher) }

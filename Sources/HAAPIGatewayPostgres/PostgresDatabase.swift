@@ -233,19 +233,14 @@ package final class PostgresDatabase: Service, Sendable {
     }
 
     /// Runs `body` with the pool of `commit` within `limit` (default ``Options/operationTimeout``), every failure a
-    /// ``PostgresStorageError`` naming `operation`. Every outcome is noted in ``outage``; with `failingAtOnceWhenDown` (a
-    /// person's page waits for it) it fails at once as `unavailable` while the database is down or suspect or its tables
-    /// are not prepared (``pageRefusal``), rather than wait out its limit again. Background work (deliveries, a device's hand-over) keeps asking.
+    /// ``PostgresStorageError`` naming `operation`. Every outcome is noted in ``outage``. A store says what a down
+    /// database means for each of its operations (``storeCall(_:whileDown:refusal:logger:failure:_:)``).
     func perform<Value: Sendable>(
         _ operation: String,
         limit: Duration? = nil,
         commit: Commit = .durable,
-        failingAtOnceWhenDown: Bool = false,
         _ body: @escaping @Sendable (PostgresClient) async throws -> Value
     ) async throws(PostgresStorageError) -> Value {
-        if failingAtOnceWhenDown, let reason = pageRefusal {
-            throw PostgresStorageError(.unavailable, "\(operation): not asked, the database cannot serve (\(reason))")
-        }
         let limit = limit ?? options.operationTimeout
         let client = commit == .durable ? self.client : asynchronousClient
         do {

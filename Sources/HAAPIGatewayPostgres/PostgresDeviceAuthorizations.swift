@@ -80,11 +80,13 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
                 """,
                 bindings
             )
-            if try await run("start a device authorization", insert, { try await $0.decode(Int32.self).first { _ in true } }) != nil {
+            if try await run("start a device authorization", .refuseAtOnce, insert, { try await $0.decode(Int32.self).first { _ in true } }) != nil {
                 return (deviceCode, authorization)
             }
             let count = statement("SELECT count(*) FROM haapi_gateway_device_authorizations WHERE forget_at > \(Self.now)")
-            let waiting = try await run("count the device authorizations", count) { try await $0.decode(Int64.self).first { _ in true } ?? 0 }
+            let waiting = try await run("count the device authorizations", .refuseAtOnce, count) {
+                try await $0.decode(Int64.self).first { _ in true } ?? 0
+            }
             if waiting >= settings.maximumPendingAuthorizations { return nil }
         }
         throw Self.unavailable
@@ -102,8 +104,12 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             """,
             bindings
         )
-        if let found = try await run("count an entered user code", count, { try await $0.decode((String, String, String?).self).first { _ in true } })
-        {
+        if let found = try await run(
+            "count an entered user code",
+            .refuseAtOnce,
+            count,
+            { try await $0.decode((String, String, String?).self).first { _ in true } }
+        ) {
             guard let authorization = authorization(found, userCode: userCode) else { return .unknown }
             return .found(authorization)
         }
@@ -124,7 +130,9 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             bindings
         )
         return Int(
-            try await run("count an address's waiting device authorizations", count) { try await $0.decode(Int64.self).first { _ in true } ?? 0 }
+            try await run("count an address's waiting device authorizations", .refuseAtOnce, count) {
+                try await $0.decode(Int64.self).first { _ in true } ?? 0
+            }
         )
     }
 
@@ -135,7 +143,7 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             "SELECT 1 FROM haapi_gateway_device_authorizations WHERE user_code_hash = ANY($2) AND expires_at > \(Self.now)",
             bindings
         )
-        return try await run("look up a user code", lookup, { try await $0.decode(Int32.self).first { _ in true } }) != nil
+        return try await run("look up a user code", .refuseAtOnce, lookup, { try await $0.decode(Int32.self).first { _ in true } }) != nil
     }
 
     func reopen(reference: String) async throws(GatewayError) {
@@ -150,12 +158,13 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
         try await decide(userCode: userCode, becoming: "denied", operation: "refuse a device") != nil
     }
 
+    /// An approval alone: the tokens wait for the device's poll.
     func approve(reference: String, tokens: OAuthTokens) async throws(GatewayError) -> Bool {
         var bindings = clockBindings()
         bindings.append(reference)
         bindings.append(ByteBuffer(bytes: try sealed(tokens, reference: reference)))
         let approve = statement(Self.approval(reference: "$2", tokens: "$3", now: Self.now), bindings)
-        return try await run("hand tokens to a device", approve, { try await $0.decode(Int32.self).first { _ in true } }) != nil
+        return try await run("hand tokens to a device", .askAnyway, approve, { try await $0.decode(Int32.self).first { _ in true } }) != nil
     }
 
     /// With the outbox, the approval and the outcome's deliveries (claimed by this replica for their first attempt, as
@@ -165,7 +174,7 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             return DeviceApproval(approved: try await approve(reference: reference, tokens: tokens), outcomeKept: false)
         }
         let sealedTokens = try sealed(tokens, reference: reference)
-        let (approved, _) = try await attempt("hand tokens to a device") { () async throws(PostgresStorageError) in
+        let (approved, _) = try await attempt("hand tokens to a device", .askAnyway) { () async throws(PostgresStorageError) in
             try await outbox.table.approveDevice(
                 reference: reference,
                 sealedTokens: sealedTokens,
@@ -215,7 +224,8 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             leaseSeconds: Int32(DeviceTokenHandOver.leaseSeconds),
             now: database.clock.now()
         )
-        guard let row = try await run("poll for a device's tokens", { client in try await client.execute(poll).first { _ in true } }) else {
+        guard let row = try await run("poll for a device's tokens", .refuseAtOnce, { client in try await client.execute(poll).first { _ in true } })
+        else {
             return .invalid
         }
         guard row.action != "note" else {
@@ -265,7 +275,7 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             """,
             bindings
         )
-        try await run("note a token handed to a device", record) { _ = try await $0.collect() }
+        try await run("note a token handed to a device", .askAnyway, record) { _ = try await $0.collect() }
     }
 
     func wasIssued(accessToken: String, to clientID: String) async throws(GatewayError) -> Bool {
@@ -276,7 +286,8 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             "SELECT 1 FROM haapi_gateway_device_tokens WHERE token_hash = $2 AND client_id = $3 AND expires_at > \(Self.now)",
             bindings
         )
-        return try await run("look up a token handed to a device", lookup, { try await $0.decode(Int32.self).first { _ in true } }) != nil
+        return try await run("look up a token handed to a device", .refuseAtOnce, lookup, { try await $0.decode(Int32.self).first { _ in true } })
+            != nil
     }
 
     // MARK: - Private
@@ -297,14 +308,15 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             """,
             bindings
         )
-        return try await run(operation, decide) { try await $0.decode((String, String, String?).self).first { _ in true } }
+        return try await run(operation, .refuseAtOnce, decide) { try await $0.decode((String, String, String?).self).first { _ in true } }
     }
 
-    /// Runs `sql`, a change to the authorization `reference` (its `$1`), for `operation`; nothing is read back.
+    /// Runs `sql`, a change to the authorization `reference` (its `$1`), for `operation`; nothing is read back. Each
+    /// (reopened for "Try again", denied, a hand-over ended or given back) must land: asked while the database is down.
     private func change(_ reference: String, _ sql: String, _ operation: String) async throws(GatewayError) {
         var bindings = PostgresBindings(capacity: 1)
         bindings.append(reference)
-        try await run(operation, PostgresQuery(unsafeSQL: sql, binds: bindings)) { _ = try await $0.collect() }
+        try await run(operation, .askAnyway, PostgresQuery(unsafeSQL: sql, binds: bindings)) { _ = try await $0.collect() }
     }
 
     /// The database's "now", or the test clock's (`$1` of every statement).
@@ -355,35 +367,44 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
         )
     }
 
-    /// Runs one statement and reads its rows; a failure is logged naming `operation` and becomes "try again" (503).
+    /// Runs one statement and reads its rows, as `whileDown` says; a failure is logged naming `operation` and becomes
+    /// "try again" (503).
     @discardableResult
     private func run<Value: Sendable>(
         _ operation: String,
+        _ whileDown: WhileDatabaseDown,
         _ query: PostgresQuery,
         _ read: @escaping @Sendable (PostgresRowSequence) async throws -> Value
     ) async throws(GatewayError) -> Value {
-        try await run(operation) { client in try await read(try await client.query(query)) }
+        try await run(operation, whileDown) { client in try await read(try await client.query(query)) }
     }
 
-    /// Runs `body` with the pool; a failure is logged naming `operation` and becomes "try again" (503).
+    /// Runs `body` with the pool, as `whileDown` says; a failure is logged naming `operation` and becomes "try again" (503).
     private func run<Value: Sendable>(
         _ operation: String,
+        _ whileDown: WhileDatabaseDown,
         _ body: @escaping @Sendable (PostgresClient) async throws -> Value
     ) async throws(GatewayError) -> Value {
-        try await attempt(operation) { () async throws(PostgresStorageError) -> Value in try await database.perform(operation, body) }
+        try await attempt(operation, whileDown) { () async throws(PostgresStorageError) -> Value in try await database.perform(operation, body) }
     }
 
-    /// Does `work` with the database; a failure is logged naming `operation` and becomes "try again" (503).
+    /// Does `work` with the database, as `whileDown` says (``PostgresDatabase/storeCall(_:whileDown:refusal:logger:failure:_:)``):
+    /// a person's page and a device's request are refused at once while the database cannot serve; what must land (a
+    /// device's tokens, the end of their hand-over) is asked anyway. A failure is logged naming `operation` and becomes
+    /// "try again" (503).
     private func attempt<Value>(
         _ operation: String,
+        _ whileDown: WhileDatabaseDown,
         _ work: () async throws(PostgresStorageError) -> Value
     ) async throws(GatewayError) -> Value {
-        do throws(PostgresStorageError) {
-            return try await work()
-        } catch {
-            logger.warning("device database failed", metadata: ["operation": "\(operation)", "error": "\(error.message)"])
-            throw Self.unavailable
-        }
+        try await database.storeCall(
+            operation,
+            whileDown: whileDown,
+            refusal: Self.unavailable,
+            logger: logger,
+            failure: "device database failed",
+            work
+        )
     }
 
     private static let unavailable = GatewayError(.storeUnavailable, .sessionStoreUnavailable).retrying(after: 5)

@@ -52,14 +52,21 @@ final class PostgresNewSessionLimiter: NewSessionBudget {
                 """,
             binds: bindings
         )
-        do throws(PostgresStorageError) {
-            let (admitted, wait) = try await database.perform("count an address's new sign-ins", commit: .asynchronous, failingAtOnceWhenDown: true) {
-                client in
-                try await client.query(query).decode((Bool, Int32?).self).first { _ in true } ?? (true, nil)
+        let operation = "count an address's new sign-ins"
+        do {
+            let (admitted, wait) = try await database.storeCall(
+                operation,
+                whileDown: .refuseAtOnce,
+                refusal: GatewayError(.storeUnavailable, .signInStoreUnavailable),
+                logger: logger,
+                failure: "new sign-ins could not be counted; this one is let through"
+            ) { () async throws(PostgresStorageError) -> (Bool, Int32?) in
+                try await database.perform(operation, commit: .asynchronous) { client in
+                    try await client.query(query).decode((Bool, Int32?).self).first { _ in true } ?? (true, nil)
+                }
             }
             return admitted ? nil : Int(wait ?? 1)
         } catch {
-            logger.warning("new sign-ins could not be counted; this one is let through", metadata: ["error": "\(error.message)"])
             return nil
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import HAAPIGateway
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -37,6 +38,11 @@ package final class PostgresOutbox: Sendable {
     package let database: PostgresDatabase
     /// The name this replica claims under (host, process and a random part: unique per process).
     package let owner: String
+    /// Whether this process claimed a delivery under ``owner`` (kept, approved with a device, or claimed when due).
+    private let claimed = Mutex(false)
+
+    /// Whether this process ever claimed a delivery: one that never did has no claim to release at shutdown.
+    package var hasClaimed: Bool { claimed.withLock { $0 } }
 
     /// The outbox in `database`.
     /// - Parameters:
@@ -85,9 +91,11 @@ package final class PostgresOutbox: Sendable {
             unsafeSQL: Self.enqueueStatement(approvingDevice: false),
             binds: bindings(deliveries, claimingFor: lease, ending: ending)
         )
-        return try await database.perform("add callback deliveries") { client in
+        let earlier = try await database.perform("add callback deliveries") { client in
             try await client.query(query).decode((Bool, String?).self).first { _ in true }?.1
         }
+        if lease != nil { claimed.withLock { $0 = true } }
+        return earlier
     }
 
     /// Approves a device's sign-in (its tokens wait for its next poll, as ``PostgresDeviceAuthorizations`` approves one)
@@ -117,6 +125,7 @@ package final class PostgresOutbox: Sendable {
         let row = try await database.perform("hand tokens to a device and add its outcome's callback deliveries") { client in
             try await client.query(query).decode((Bool, String?).self).first { _ in true }
         }
+        if row?.0 == true { claimed.withLock { $0 = true } }
         return (row?.0 ?? false, row?.1)
     }
 
@@ -213,6 +222,7 @@ package final class PostgresOutbox: Sendable {
             for try await row in try await client.query(query).decode((String, String, String, ByteBuffer, Int32).self) { rows.append(row) }
             return rows
         }
+        if !rows.isEmpty { claimed.withLock { $0 = true } }
         return rows.map { id, sink, outcome, sealed, attempts in
             OutboxClaim(
                 id: id,

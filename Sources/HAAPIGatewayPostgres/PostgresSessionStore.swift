@@ -82,7 +82,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
             case .full: return nil
             }
         }
-        return SessionCheckout(id: id, session: session, ticket: SessionTicket(version: 1, document: document, revision: revision))
+        return SessionCheckout(id: id, session: session, hold: SessionTicket(version: 1, document: document, revision: revision))
     }
 
     /// Whether the sessions of every replica are below the cap, by a count at most a second old far from the cap (each
@@ -166,11 +166,11 @@ final class PostgresSessionStore: SessionStore, Sendable {
         }
         if let claim { renewals.hold(id: id, claim: claim) }
         let ticket = SessionTicket(version: version, document: document, revision: await session.revision, claim: claim)
-        return .found(SessionCheckout(id: id, session: session, ticket: ticket))
+        return .found(SessionCheckout(id: id, session: session, hold: ticket))
     }
 
     func checkIn(_ checkout: SessionCheckout<SignInSession>) async throws(GatewayError) {
-        guard let ticket = checkout.ticket else { return }
+        guard let ticket = checkout.hold as? SessionTicket else { return }
         // Unchanged since loaded or last saved (a page shown, a check-in again at the end of the request): nothing to
         // encode or write, only a claim to release.
         let current = try await Self.changedDocument(of: checkout.session, since: ticket)
@@ -212,7 +212,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
 
     /// Saves the sign-in under a fresh id in one statement (releasing the request's claim).
     func rotate(_ checkout: SessionCheckout<SignInSession>) async throws(GatewayError) -> String? {
-        guard let ticket = checkout.ticket else { return nil }
+        guard let ticket = checkout.hold as? SessionTicket else { return nil }
         let current = try await Self.changedDocument(of: checkout.session, since: ticket)
         let (version, loaded, claim) = endHold(of: ticket)
         let oldID = checkout.id
@@ -327,7 +327,7 @@ final class PostgresSessionStore: SessionStore, Sendable {
     /// Keeps a checked-in session decoded for this replica's next request for it, when it is still what was stored
     /// (nothing changed it since the check-in).
     private func keep(_ checkout: SessionCheckout<SignInSession>) async {
-        guard let ticket = checkout.ticket else { return }
+        guard let ticket = checkout.hold as? SessionTicket else { return }
         let (version, document, revision, cachedBefore) = ticket.state.withLock { state in
             defer { state.cached = true }
             return (state.version, state.document, state.revision, state.cached)
@@ -348,23 +348,23 @@ final class PostgresSessionStore: SessionStore, Sendable {
         return hold
     }
 
-    /// Runs a database operation: at once "try again" (503) while the database is known to be down (``DatabaseOutage``)
-    /// or its tables are not prepared (``PostgresDatabase/pageRefusal``),
-    /// and every failure that page, logged naming `operation`. A person starting a sign-in (`starting`) is told that
-    /// sign-in is unavailable; one in the middle of a sign-in, that it is kept.
+    /// Runs a database operation for a person's page: refused at once while the database cannot serve
+    /// (``WhileDatabaseDown/refuseAtOnce``), and every failure "try again" (503), logged naming `operation`. A person
+    /// starting a sign-in (`starting`) is told that sign-in is unavailable; one in the middle of a sign-in, that it is kept.
     private func database<Value>(
         _ operation: String,
         starting: Bool = false,
         _ body: () async throws(PostgresStorageError) -> Value
     ) async throws(GatewayError) -> Value {
-        let unavailable = starting ? Self.unavailableToStart : Self.unavailable
-        guard storage.database.pageRefusal == nil else { throw unavailable }
-        do {
-            return try await body()
-        } catch {
-            logger.warning("session database failed", metadata: ["operation": "\(operation)", "error": "\(error.message)"])
-            throw unavailable
-        }
+        let refusal = starting ? Self.unavailableToStart : Self.unavailable
+        return try await storage.database.storeCall(
+            operation,
+            whileDown: .refuseAtOnce,
+            refusal: refusal,
+            logger: logger,
+            failure: "session database failed",
+            body
+        )
     }
 
     private static let unavailable = GatewayError(.storeUnavailable, .sessionStoreUnavailable).retrying(after: 5)

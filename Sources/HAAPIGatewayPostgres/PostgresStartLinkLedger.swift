@@ -20,14 +20,15 @@ struct PostgresStartLinkLedger: StartLinkLedger {
             unsafeSQL: "INSERT INTO haapi_gateway_used_start_links (signature_hash, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1",
             binds: bindings
         )
-        do throws(PostgresStorageError) {
-            return try await database.perform("note a used start link", failingAtOnceWhenDown: true) { client in
-                let inserted = try await client.query(insert).decode(Int32.self).first { _ in true }
-                return inserted != nil
-            }
-        } catch {
-            logger.warning("start link database failed", metadata: ["operation": "note a used start link", "error": "\(error.message)"])
-            throw GatewayError(.storeUnavailable, .signInStoreUnavailable).retrying(after: 5)
+        let operation = "note a used start link"
+        return try await database.storeCall(
+            operation,
+            whileDown: .refuseAtOnce,
+            refusal: GatewayError(.storeUnavailable, .signInStoreUnavailable).retrying(after: 5),
+            logger: logger,
+            failure: "start link database failed"
+        ) { () async throws(PostgresStorageError) -> Bool in
+            try await database.perform(operation) { client in try await client.query(insert).decode(Int32.self).first { _ in true } != nil }
         }
     }
 }

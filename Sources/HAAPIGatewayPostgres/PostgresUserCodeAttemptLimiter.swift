@@ -93,14 +93,12 @@ final class PostgresUserCodeAttemptLimiter: UserCodeAttemptLimiter {
         _ operation: String,
         _ body: @escaping @Sendable (PostgresClient) async throws -> Value
     ) async throws(GatewayError) -> Value {
-        do throws(PostgresStorageError) {
-            return try await database.perform(operation, failingAtOnceWhenDown: true, body)
-        } catch {
-            logger.warning(
-                "wrong user codes cannot be counted; the verification page is refused until they can",
-                metadata: ["operation": "\(operation)", "error": "\(error.message)"]
-            )
-            throw GatewayError(.storeUnavailable, .sessionStoreUnavailable).retrying(after: 5)
-        }
+        try await database.storeCall(
+            operation,
+            whileDown: .refuseAtOnce,
+            refusal: GatewayError(.storeUnavailable, .sessionStoreUnavailable).retrying(after: 5),
+            logger: logger,
+            failure: "wrong user codes cannot be counted; the verification page is refused until they can"
+        ) { () async throws(PostgresStorageError) -> Value in try await database.perform(operation, body) }
     }
 }

@@ -116,11 +116,11 @@ package actor CallbackDispatcher {
     }
 
     /// Hands the deliveries ``prepare(_:)`` made of `outcome` to their sinks, as ``hand(_:)`` does; `keptAlready` when the
-    /// journal holds them already, claimed by this replica (kept with a device's approval): they are not kept again.
+    /// journal holds them already, claimed by this replica (kept with a device's approval, in the journal's database):
+    /// they are not kept again.
     func hand(_ entries: [CallbackEntry], outcome: CompletionOutcome, keptAlready: Bool) async -> OutcomeHandOver {
         for entry in entries { inFlight[entry.key] = entry }
         if keptAlready {
-            await journal.adopt(entries)
             markJournaled(Set(entries.map(\.key)))
             return await attemptNow(entries, outcome: outcome)
         }

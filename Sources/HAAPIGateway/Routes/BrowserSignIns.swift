@@ -116,10 +116,8 @@ struct BrowserSignIns: Sendable {
     /// handed over): on a shared screen the next person must never continue, or finish, the one before's, whether or
     /// not the page's own refresh (`/kiosk/next`) ever came. Every route that finds a browser's sign-in asks this first.
     func endedAsLeftAlone(id: String, context: GatewayRequestContext) async throws(GatewayError) -> Bool {
-        let kiosk = services.settings(for: context).configuration.kiosk
-        guard kiosk.enabled, let idle = try await services.store.idleDuration(id: id), idle >= .seconds(kiosk.idleResetSeconds) else {
-            return false
-        }
+        guard services.signInMode.isSharedScreen, let idle = try await services.store.idleDuration(id: id) else { return false }
+        guard idle >= .seconds(services.settings(for: context).configuration.kiosk.idleResetSeconds) else { return false }
         services.logger.info("kiosk: a sign-in left alone for \(ConfigurationKey.kioskIdleResetSeconds.path) is ended; the next person starts afresh")
         await remove(id: id)
         return true

@@ -6,17 +6,19 @@ import Logging
 
 /// The sign-in pages: `GET /` renders the session's current step (starting a sign-in when there is no session),
 /// form posts name an action or link of the current step by step version and address, then redirect back (PRG).
-/// In `login` mode (``GatewayConfiguration/pairing``) only the single-use link starts the one sign-in and the final
-/// page comes with the last post; in kiosk mode finished sessions are destroyed and every page returns to the start.
+/// What differs between a person's own browser, a kiosk and `login`'s pairing is asked of ``SignInMode``.
 struct SignInController: Sendable {
     let services: GatewayServices
     let signIns: BrowserSignIns
+    /// Browser, kiosk or pairing, as the gateway started.
+    let mode: SignInMode
     /// The kiosk's final-page tickets: only the browser that finished a sign-in is told how it ended.
     let kioskTickets: HMACToken
 
     init(services: GatewayServices, kioskTickets: HMACToken) {
         self.services = services
         self.signIns = BrowserSignIns(services: services)
+        self.mode = services.signInMode
         self.kioskTickets = kioskTickets
     }
 
@@ -28,8 +30,7 @@ struct SignInController: Sendable {
         registerActions(on: router)
         registerWaiting(on: router)
         registerEnding(on: router)
-        // Kiosk mode is on or off from the start (a reload's change waits for a restart).
-        if services.live.configuration.kiosk.enabled { registerKiosk(on: router) }
+        if mode.isSharedScreen { registerKiosk(on: router) }
     }
 
     /// A step's form posts and links, and a problem's links.
@@ -147,7 +148,7 @@ struct SignInController: Sendable {
         if let id = cookie, try await signIns.endedAsLeftAlone(id: id, context: context) { cookie = nil }
         guard let id = cookie else {
             // In `login` mode only the printed single-use URL starts the one sign-in.
-            guard settings.configuration.pairing == nil else {
+            guard mode.startsOnVisit else {
                 return PageRenderer.response(
                     settings.renderer.messagePage(
                         title: .gateway(.signInTitle),
@@ -182,9 +183,7 @@ struct SignInController: Sendable {
             services.logger.notice("stored sign-in cannot be continued; a new one starts")
             await signIns.remove(id: id)
             return try await signIns.start(request, context: context, notice: .gateway(.signInRestarted))
-        } catch let error as GatewayError
-            where error.code == .sessionExpired && settings.configuration.kiosk.enabled && settings.configuration.pairing == nil
-        {
+        } catch let error as GatewayError where error.code == .sessionExpired && mode.isSharedScreen {
             // A kiosk's screen belongs to the next person: where a sign-in has ended, the start page begins a new one.
             return try await signIns.start(request, context: context)
         }
@@ -192,7 +191,7 @@ struct SignInController: Sendable {
         let page = PageRenderer.response(
             settings.renderer.page(for: snapshot, language: settings.renderer.language(for: request), origin: services.origin(of: request))
         )
-        if let pairing = settings.configuration.pairing, snapshot.phase != .step { pairing.finalPageServed() }
+        mode.pageServed(at: snapshot.phase)
         return page
     }
 
@@ -229,8 +228,10 @@ struct SignInController: Sendable {
         return try await afterAction(checkout, result: result, request: request, context: context)
     }
 
-    /// Redirects back to the page; once signed in with a fresh cookie (rotated id), and to `completion.redirectURL` when
-    /// one is configured and every sink accepted the outcome (otherwise the page says the hand-over is being retried).
+    /// Redirects back to the page, as the mode has it once the sign-in ended: in a browser, signed in, with a fresh
+    /// cookie (rotated id), and to `completion.redirectURL` when one is configured and every sink accepted the outcome
+    /// (otherwise the page says the hand-over is being retried); in `login` mode the final page itself; in kiosk mode,
+    /// signed in, the session destroyed and the final page once.
     private func afterAction(
         _ checkout: SessionCheckout<SignInSession>,
         result: SignInActionResult,
@@ -240,8 +241,8 @@ struct SignInController: Sendable {
         let settings = services.settings(for: context)
         let session = checkout.session
         let id = checkout.id
-        let signedIn = result.phase == .signedIn
-        if signedIn, settings.configuration.pairing == nil, !settings.configuration.kiosk.enabled {
+        switch mode {
+        case .browser where result.phase == .signedIn:
             // Kept under a fresh cookie (one write saves and moves it), before the browser is sent on.
             guard let newID = try await store.rotate(checkout) else { return signIns.redirectHome() }
             await services.limiter.forget(session: id)
@@ -249,12 +250,11 @@ struct SignInController: Sendable {
                 return signIns.redirect(to: Self.completionURL(url, reference: session.startLink?.reference), cookie: signIns.cookie(newID))
             }
             return signIns.redirectHome(after: checkout, cookie: signIns.cookie(newID))
-        }
-        // What the request did is kept before the browser is sent on (its next request may reach another replica).
-        try await store.checkIn(checkout)
-        if let pairing = settings.configuration.pairing, result.phase != .step {
-            // `login` mode: the command stops once the final page is made, so it comes with this response rather than
-            // after a redirect, made from what the action answered (such a page shows no step).
+        case .pairing where result.phase != .step:
+            // What the request did is kept before the page is made. `login` mode: the command stops once the final page is
+            // made, so it comes with this response rather than after a redirect, made from what the action answered (such
+            // a page shows no step).
+            try await store.checkIn(checkout)
             let final = SessionSnapshot(
                 withoutStep: result.phase,
                 csrfToken: session.csrfToken,
@@ -263,22 +263,28 @@ struct SignInController: Sendable {
                 deviceName: session.device?.client.name
             )
             let page = PageRenderer.response(settings.renderer.page(for: final, language: settings.renderer.language(for: request)))
-            pairing.finalPageServed()
+            mode.pageServed(at: result.phase)
             return page
-        }
-        if settings.configuration.kiosk.enabled, signedIn {
+        case .kiosk where result.phase == .signedIn:
             // A shared screen keeps nothing of a finished sign-in.
+            try await store.checkIn(checkout)
             await store.remove(id: id)
             return kioskDone(result.deliveryDelayed ? "delayed" : "signed-in")
+        default:
+            // What the request did is kept before the browser is sent on (its next request may reach another replica).
+            try await store.checkIn(checkout)
+            return signIns.redirectHome(after: checkout)
         }
-        return signIns.redirectHome(after: checkout)
     }
 
     /// After a cancel: the cancelled page, or in kiosk mode the session destroyed and a page that returns to the start.
     private func afterCancel(_ checkout: SessionCheckout<SignInSession>, request: Request, context: GatewayRequestContext) async throws -> Response {
         let settings = services.settings(for: context)
         try await store.checkIn(checkout)
-        if let pairing = settings.configuration.pairing {
+        switch mode {
+        case .browser:
+            return signIns.redirectHome()
+        case .pairing:
             let page = PageRenderer.response(
                 settings.renderer.messagePage(
                     title: .gateway(.cancelledTitle),
@@ -286,12 +292,12 @@ struct SignInController: Sendable {
                     language: settings.renderer.language(for: request)
                 )
             )
-            pairing.finalPageServed()
+            mode.pageServed(at: .cancelled)
             return page
+        case .kiosk:
+            await store.remove(id: checkout.id)
+            return kioskDone("cancelled")
         }
-        guard settings.configuration.kiosk.enabled else { return signIns.redirectHome() }
-        await store.remove(id: checkout.id)
-        return kioskDone("cancelled")
     }
 
     /// The kiosk's way to its final page for `outcome`: the session's cookie cleared, and a ticket for that page (a

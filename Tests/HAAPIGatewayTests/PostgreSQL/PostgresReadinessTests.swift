@@ -111,7 +111,9 @@ struct PostgresReadinessTests {
     /// A replica started while its database refuses connections: `/readyz` says so at once, and so is a person's page
     /// told, rather than after the operation's limit (5 s by default: the first new visitor waited 5.03 s for its 503 while
     /// `/readyz` already said "database unavailable"). The limit here is 20 s, so that asking would show.
-    @Test("a database that refuses connections at start: a page's operation is refused at once, as /readyz is, not after its limit")
+    @Test(
+        "a database that refuses connections at start: a page's operation is refused at once, as /readyz is, not after its limit; work that must land is asked"
+    )
     func aPageIsToldAtOnceWhileTheTablesCannotBePrepared() async throws {
         var options = PostgresDatabase.Options()
         options.connectTimeout = .seconds(10)
@@ -125,18 +127,35 @@ struct PostgresReadinessTests {
             return
         }
         #expect(reason.hasPrefix("tables not prepared yet"), "\(reason)")
+        let log = LogCapture()
+        let refusal = GatewayError(.storeUnavailable, .sessionStoreUnavailable)
         let started = ContinuousClock.now
         do {
-            _ = try await database.perform("a page's operation", failingAtOnceWhenDown: true) { client in
-                try await client.query("SELECT 1").collect().count
+            _ = try await database.storeCall("a page's operation", whileDown: .refuseAtOnce, refusal: refusal, logger: log.logger, failure: "failed")
+            {
+                () async throws(PostgresStorageError) -> Int in
+                try await database.perform("a page's operation") { client in try await client.query("SELECT 1").collect().count }
             }
             Issue.record("answered without a server")
         } catch {
-            #expect(error.code == .unavailable, "\(error)")
-            #expect(error.message.contains("not asked, the database cannot serve (tables not prepared yet"), "\(error.message)")
+            #expect(error.code == .storeUnavailable, "\(error)")
         }
         // At once: nothing is asked. A second is room for a loaded machine; asking would take the operation's 20 s.
         #expect(ContinuousClock.now - started < .seconds(1), "\(ContinuousClock.now - started)")
+        #expect(log.text.contains("not asked, the database cannot serve (tables not prepared yet"), "\(log.text)")
+        // Work that must land is asked all the same: its failure is the database's, not a refusal.
+        let asking = LogCapture()
+        do {
+            _ = try await database.storeCall("a hand-over's end", whileDown: .askAnyway, refusal: refusal, logger: asking.logger, failure: "failed") {
+                () async throws(PostgresStorageError) -> Int in
+                try await database.perform("a hand-over's end", limit: .seconds(2)) { client in try await client.query("SELECT 1").collect().count }
+            }
+            Issue.record("answered without a server")
+        } catch {
+            #expect(error.code == .storeUnavailable, "\(error)")
+        }
+        #expect(asking.text.contains("warning failed"), "\(asking.text)")
+        #expect(!asking.text.contains("not asked"), "\(asking.text)")
     }
 
     /// Readiness of a database at `url` soon after it starts running (asked for at most 60 s): what `/readyz` would say.

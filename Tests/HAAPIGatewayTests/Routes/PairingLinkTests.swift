@@ -22,8 +22,10 @@ extension SecurityAndReliabilityTests {
                 clientAuthentication: .secretBasic(DemoServer.clientSecret),
                 redirectURI: DemoServer.redirectURI,
                 scopes: ["openid"],
-                connectTimeout: .seconds(1),
-                requestTimeout: .seconds(1)
+                // Nothing listens on the port at first: refused at once, whatever the timeout. Once the demo runs, a loaded
+                // machine's calls take their time (at 1 s the first step's page was an upstream failure in a full run).
+                connectTimeout: .seconds(10),
+                requestTimeout: .seconds(10)
             )
             var configuration = GatewayConfiguration(
                 server: ServerSettings(host: "127.0.0.1", port: 0),

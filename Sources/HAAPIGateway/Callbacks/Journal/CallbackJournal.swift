@@ -20,11 +20,6 @@ package protocol CallbackJournal: Sendable {
     ///   or `cancelled` outcome is then not kept, and is not to be delivered).
     func keepOutcome(_ entries: [CallbackEntry]) async -> (kept: Set<String>, earlier: String?)
 
-    /// Deliveries another statement kept in this journal, claimed by this replica (a device's approval kept its
-    /// outcome's, ``DeviceAuthorizationStore/approve(reference:tokens:keepingOutcome:)``): from now on they are this
-    /// journal's, as if ``keepOutcome(_:)`` had kept them.
-    func adopt(_ entries: [CallbackEntry]) async
-
     /// A delivery it holds is done for its sink: accepted (`delivered`), or given up by the dispatcher.
     func done(_ entry: CallbackEntry, delivered: Bool) async
 
@@ -41,9 +36,6 @@ package protocol CallbackJournal: Sendable {
 }
 
 extension CallbackJournal {
-    /// Only a journal that a store shares keeps deliveries another statement wrote: the others have nothing to adopt.
-    func adopt(_ entries: [CallbackEntry]) async {}
-
     /// A journal of one process notes no outcome: a sign-in that process ended cannot go on elsewhere.
     func keepOutcome(_ entries: [CallbackEntry]) async -> (kept: Set<String>, earlier: String?) {
         (await keep(entries, firstTime: true), nil)

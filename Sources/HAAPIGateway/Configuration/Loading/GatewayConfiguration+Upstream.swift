@@ -10,22 +10,7 @@ extension GatewayConfiguration {
             reader.list(.upstreamScopes).map { $0.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) } }
             ?? DemoUpstreamSettings().scopes
         let timeout = reader.integer(.upstreamTimeoutSeconds, default: 5)
-        // Scopes and the timeout apply to the demo upstream too; every other upstream key needs a real one.
-        let sharedKeys: Set<ConfigurationKey> = [.upstreamBaseURL, .upstreamScopes, .upstreamTimeoutSeconds]
-        let upstreamKeys = ConfigurationKey.all.filter { $0.section == "upstream" && !sharedKeys.contains($0) }
-        guard reader.isSet(.upstreamBaseURL) else {
-            for key in upstreamKeys where reader.isSet(key) {
-                reader.problem(key, "is set, but \(ConfigurationKey.upstreamBaseURL.path) is not (without it the embedded demo upstream is used)")
-            }
-            return .demo(
-                DemoUpstreamSettings(
-                    requireDPoPNonce: reader.boolean(.demoRequireDPoPNonce, default: false),
-                    strict: reader.boolean(.demoStrict, default: false),
-                    scopes: scopes,
-                    timeoutSeconds: timeout
-                )
-            )
-        }
+        guard reader.isSet(.upstreamBaseURL) else { return .demo(resolveDemoUpstream(&reader, scopes: scopes, timeoutSeconds: timeout)) }
         for key: ConfigurationKey in [.demoRequireDPoPNonce, .demoStrict] where reader.isSet(key) {
             reader.problem(key, "applies to the embedded demo upstream only; remove it or \(ConfigurationKey.upstreamBaseURL.path)")
         }
@@ -66,5 +51,20 @@ extension GatewayConfiguration {
             reader.problem(inSection: "upstream", problem)
         }
         return .haapi(client)
+    }
+
+    /// The embedded demo upstream's settings (no `upstream.baseURL`): scopes and the timeout apply to it too; every other
+    /// `upstream` key needs a real upstream, and is a problem here.
+    private static func resolveDemoUpstream(_ reader: inout ConfigurationReader, scopes: [String], timeoutSeconds: Int) -> DemoUpstreamSettings {
+        let sharedKeys: Set<ConfigurationKey> = [.upstreamBaseURL, .upstreamScopes, .upstreamTimeoutSeconds]
+        for key in ConfigurationKey.all where key.section == "upstream" && !sharedKeys.contains(key) && reader.isSet(key) {
+            reader.problem(key, "is set, but \(ConfigurationKey.upstreamBaseURL.path) is not (without it the embedded demo upstream is used)")
+        }
+        return DemoUpstreamSettings(
+            requireDPoPNonce: reader.boolean(.demoRequireDPoPNonce, default: false),
+            strict: reader.boolean(.demoStrict, default: false),
+            scopes: scopes,
+            timeoutSeconds: timeoutSeconds
+        )
     }
 }

@@ -12,16 +12,7 @@ extension GatewayConfiguration {
         scopes: [String]
     ) -> (internalURL: URL?, endpoints: HAAPIEndpoints?) {
         var address: (internalURL: URL?, endpoints: HAAPIEndpoints?) = (nil, nil)
-        if let internalURL = reader.httpURL(.upstreamInternalURL) {
-            requireHTTPS(&reader, .upstreamInternalURL, internalURL, because: "the client's credentials and the person's sign-in go over it")
-            if !(internalURL.path.isEmpty || internalURL.path == "/") || internalURL.query != nil || internalURL.fragment != nil {
-                reader.problem(
-                    .upstreamInternalURL,
-                    "must be an origin only (scheme, host and port): requests keep the paths of \(ConfigurationKey.upstreamBaseURL.path)'s URLs"
-                )
-            }
-            address.internalURL = internalURL
-        }
+        address.internalURL = resolveUpstreamInternalURL(&reader)
         let endpointKeys: [ConfigurationKey] = [
             .upstreamEndpointsAuthorization, .upstreamEndpointsToken, .upstreamEndpointsRevocation, .upstreamEndpointsJWKS,
             .upstreamEndpointsUserinfo,
@@ -31,12 +22,10 @@ extension GatewayConfiguration {
             guard let url = reader.httpURL(key) else { continue }
             requireHTTPS(&reader, key, url)
             if address.internalURL != nil, let baseURL, OriginGuard.origin(of: url) != OriginGuard.origin(of: baseURL) {
+                let origin = OriginGuard.origin(of: baseURL)
                 reader.problem(
                     key,
-                    """
-                    must be on \(ConfigurationKey.upstreamBaseURL.path)'s origin \(OriginGuard.origin(of: baseURL)): with \
-                    \(ConfigurationKey.upstreamInternalURL.path) only that origin is reached
-                    """
+                    "must be on \(ConfigurationKey.upstreamBaseURL.path)'s origin \(origin): with \(ConfigurationKey.upstreamInternalURL.path) only that origin is reached"
                 )
             }
             endpoints[key] = url
@@ -76,5 +65,19 @@ extension GatewayConfiguration {
             userinfo: endpoints[.upstreamEndpointsUserinfo]
         )
         return address
+    }
+
+    /// `upstream.internalURL`: an origin only (https beyond this host), where requests go with the paths of
+    /// `upstream.baseURL`'s URLs.
+    private static func resolveUpstreamInternalURL(_ reader: inout ConfigurationReader) -> URL? {
+        guard let internalURL = reader.httpURL(.upstreamInternalURL) else { return nil }
+        requireHTTPS(&reader, .upstreamInternalURL, internalURL, because: "the client's credentials and the person's sign-in go over it")
+        if !(internalURL.path.isEmpty || internalURL.path == "/") || internalURL.query != nil || internalURL.fragment != nil {
+            reader.problem(
+                .upstreamInternalURL,
+                "must be an origin only (scheme, host and port): requests keep the paths of \(ConfigurationKey.upstreamBaseURL.path)'s URLs"
+            )
+        }
+        return internalURL
     }
 }

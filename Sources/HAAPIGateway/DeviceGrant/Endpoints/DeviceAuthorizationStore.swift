@@ -39,16 +39,14 @@ package protocol DeviceAuthorizationStore: Sendable {
     /// The refusal counts as an entry of the code.
     /// - Returns: Whether the code was waiting (and not entered too often).
     func refuse(userCode: String) async throws(GatewayError) -> Bool
-    /// The sign-in succeeded: the tokens wait for the device's next poll.
-    /// - Returns: Whether the device can still collect them (false once the code has expired or was decided otherwise;
-    ///   the tokens are then dropped).
-    func approve(reference: String, tokens: OAuthTokens) async throws(GatewayError) -> Bool
-    /// ``approve(reference:tokens:)``, and in the same change the deliveries of the sign-in's `success` outcome, where
-    /// this store and the callback journal share a database (``PostgresDeviceAuthorizations`` and the outbox): a gateway
-    /// killed between an approval and its outcome's journal left the device with tokens and the sinks without the
-    /// sign-in. A store that keeps no journal (the memory store, whose approvals end with the process as its journal's
-    /// entries do) approves only.
-    /// - Returns: Whether the device was approved, and whether the deliveries were kept with it (only when it was).
+    /// The sign-in succeeded: the device's hand-over, as one operation. The tokens wait for the device's next poll and,
+    /// where this store and the callback journal share a database (``PostgresDeviceAuthorizations`` and the outbox), the
+    /// deliveries of the sign-in's `success` outcome (`entries`, claimed by this replica for their first attempt) are
+    /// kept in the same change: a gateway killed between an approval and its outcome's journal would leave the device
+    /// with tokens and the sinks without the sign-in. A store that keeps no journal (the memory store, whose approvals
+    /// end with the process as its journal's entries do) approves only, and the dispatcher keeps the deliveries.
+    /// - Returns: Whether the device can still collect the tokens (false once the code has expired or was decided
+    ///   otherwise; the tokens are then dropped), and whether the deliveries were kept with them (only when it can).
     func approve(reference: String, tokens: OAuthTokens, keepingOutcome entries: [CallbackEntry]) async throws(GatewayError) -> DeviceApproval
     /// The sign-in was cancelled or failed: the device is told `access_denied`.
     func deny(reference: String) async throws(GatewayError)
@@ -66,12 +64,4 @@ package protocol DeviceAuthorizationStore: Sendable {
     func recordIssued(accessToken: String, to clientID: String, forSeconds seconds: Int) async throws(GatewayError)
     /// Whether `accessToken` was handed to `clientID` and has not expired.
     func wasIssued(accessToken: String, to clientID: String) async throws(GatewayError) -> Bool
-}
-
-extension DeviceAuthorizationStore {
-    /// Approves only: the dispatcher keeps the outcome's deliveries itself.
-    package func approve(reference: String, tokens: OAuthTokens, keepingOutcome entries: [CallbackEntry]) async throws(GatewayError) -> DeviceApproval
-    {
-        DeviceApproval(approved: try await approve(reference: reference, tokens: tokens), outcomeKept: false)
-    }
 }

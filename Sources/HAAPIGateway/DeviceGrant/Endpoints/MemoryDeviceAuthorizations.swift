@@ -78,6 +78,12 @@ actor MemoryDeviceAuthorizations: DeviceAuthorizationStore {
         decide(userCode: userCode, becoming: .denied) != nil
     }
 
+    /// Approves only: this store keeps no journal, so the dispatcher keeps the outcome's deliveries itself.
+    func approve(reference: String, tokens: OAuthTokens, keepingOutcome entries: [CallbackEntry]) -> DeviceApproval {
+        DeviceApproval(approved: approve(reference: reference, tokens: tokens), outcomeKept: false)
+    }
+
+    /// The tokens wait for the device's next poll, while its sign-in is under way and its code has not expired.
     func approve(reference: String, tokens: OAuthTokens) -> Bool {
         var approved = false
         let now = now()

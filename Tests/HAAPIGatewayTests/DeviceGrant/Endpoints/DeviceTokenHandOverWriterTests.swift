@@ -122,8 +122,8 @@ struct DeviceTokenHandOverWriterTests {
         func knows(userCode: String) async throws(GatewayError) -> Bool { try await inner.knows(userCode: userCode) }
         func reopen(reference: String) async throws(GatewayError) { try await inner.reopen(reference: reference) }
         func refuse(userCode: String) async throws(GatewayError) -> Bool { try await inner.refuse(userCode: userCode) }
-        func approve(reference: String, tokens: OAuthTokens) async throws(GatewayError) -> Bool {
-            try await inner.approve(reference: reference, tokens: tokens)
+        func approve(reference: String, tokens: OAuthTokens, keepingOutcome entries: [CallbackEntry]) async throws(GatewayError) -> DeviceApproval {
+            try await inner.approve(reference: reference, tokens: tokens, keepingOutcome: entries)
         }
         func deny(reference: String) async throws(GatewayError) { try await inner.deny(reference: reference) }
         func poll(deviceCode: String, clientID: String) async throws(GatewayError) -> DevicePollAnswer {

@@ -1,33 +1,36 @@
+import HAAPIGateway
 import Synchronization
 
 /// What a store that keeps session documents remembers of one checkout: the version, document and session revision it
 /// loaded (or last saved), so that a check-in writes only what changed and only over that version, and the claim the
 /// request holds.
-package final class SessionTicket: Sendable {
-    package struct State: Sendable {
+final class SessionTicket: SessionHold {
+    struct State: Sendable {
         /// The row's version as loaded or last saved.
-        package var version: Int64
+        var version: Int64
         /// The document as loaded or last saved (in clear: it never leaves this process).
-        package var document: [UInt8]
+        var document: [UInt8]
         /// The session's revision (``SignInSession/revision``) when it was loaded or last saved: while it is the same,
         /// the session is unchanged and a check-in writes nothing.
-        package var revision: Int
+        var revision: Int
         /// The claim this request holds, until checked in.
-        package var claim: String?
+        var claim: String?
         /// Whether the session went to the store's cache at a check-in (once per checkout: another request may have
         /// taken it from there since).
-        package var cached = false
+        var cached = false
     }
 
-    package let state: Mutex<State>
+    let state: Mutex<State>
 
-    package init(version: Int64, document: [UInt8], revision: Int, claim: String? = nil) {
+    init(version: Int64, document: [UInt8], revision: Int, claim: String? = nil) {
         state = Mutex(State(version: version, document: document, revision: revision, claim: claim))
     }
 
+    var storedVersion: Int64 { state.withLock { $0.version } }
+
     /// Ends the request's hold for a check-in: takes the claim (the check-in's write releases it).
     /// - Returns: The version and document a write is over, and the claim it releases.
-    package func takeHold() -> (version: Int64, document: [UInt8], claim: String?) {
+    func takeHold() -> (version: Int64, document: [UInt8], claim: String?) {
         state.withLock { state in
             defer { state.claim = nil }
             return (state.version, state.document, state.claim)
@@ -35,7 +38,7 @@ package final class SessionTicket: Sendable {
     }
 
     /// Records a write of `document` as `version` (the session's `revision` when it was encoded, if it changed).
-    package func saved(version: Int64, document: [UInt8], revision: Int?) {
+    func saved(version: Int64, document: [UInt8], revision: Int?) {
         state.withLock { state in
             state.version = version
             state.document = document

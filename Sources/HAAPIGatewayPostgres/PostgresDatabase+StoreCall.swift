@@ -1,0 +1,27 @@
+import HAAPIGateway
+import Logging
+
+extension PostgresDatabase {
+    /// Runs one operation of a store (`work`, whose database calls name `operation`) as `whileDown` says, the one place
+    /// that says what a down database means for the stores: refused at once, or asked anyway. A failure is logged as
+    /// `failure` naming the operation and the error, and becomes `refusal` (a "try again" the page or the device gets).
+    func storeCall<Value>(
+        _ operation: String,
+        whileDown: WhileDatabaseDown,
+        refusal: GatewayError,
+        logger: Logger,
+        failure: Logger.Message,
+        _ work: () async throws(PostgresStorageError) -> Value
+    ) async throws(GatewayError) -> Value {
+        if whileDown == .refuseAtOnce, let reason = pageRefusal {
+            logger.debug("\(failure)", metadata: ["operation": "\(operation)", "error": "not asked, the database cannot serve (\(reason))"])
+            throw refusal
+        }
+        do {
+            return try await work()
+        } catch {
+            logger.warning(failure, metadata: ["operation": "\(operation)", "error": "\(error.message)"])
+            throw refusal
+        }
+    }
+}
