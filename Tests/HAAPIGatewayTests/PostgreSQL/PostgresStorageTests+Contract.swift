@@ -33,6 +33,7 @@ struct PostgresContractBackend: StorageContractBackend {
     }
 
     func makePlace() async throws -> any StorageContractPlace { Place(database: try await StorageTestDatabase.make()) }
+    var keepsOutcomeWithApproval: Bool { true }
 }
 
 extension PostgresStorageTests {

@@ -11,6 +11,9 @@ import Logging
 protocol StorageContractBackend: Sendable {
     /// A place nothing has been kept in yet, with a clock of its own that the check moves.
     func makePlace() async throws -> any StorageContractPlace
+    /// Whether its device store keeps a sign-in's outcome in the same change as the device's approval (its journal and
+    /// its device authorizations share one database), or approves only and leaves the outcome to the dispatcher.
+    var keepsOutcomeWithApproval: Bool { get }
 }
 
 /// Where the storages of one check keep their state (a spool file, a database), and the clock they read.
@@ -40,4 +43,5 @@ struct MemoryContractBackend: StorageContractBackend {
     }
 
     func makePlace() async throws -> any StorageContractPlace { Place() }
+    var keepsOutcomeWithApproval: Bool { false }
 }
