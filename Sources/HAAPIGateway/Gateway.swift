@@ -152,10 +152,7 @@ public enum Gateway {
             }
             if refreshTokenKeys.isEmpty {
                 logger.warning(
-                    """
-                    \(ConfigurationKey.devicesRefreshTokenKeyFile.path) is not set: refresh tokens handed to devices stop working when the \
-                    gateway restarts
-                    """
+                    "\(ConfigurationKey.devicesRefreshTokenKeyFile.path) is not set: refresh tokens handed to devices stop working when the gateway restarts"
                 )
                 refreshTokenKeys = [SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }]
             }

@@ -1,4 +1,5 @@
 import HAAPIGateway
+
 /// Where `haapi-gateway proxy` listens (`--listen`): a loopback address and a port, never anything else. The proxy adds
 /// the token of this host's sign-in to every request it forwards, so whoever reaches it acts as the person who signed
 /// in: only processes of this host may.
@@ -38,10 +39,7 @@ public struct ProxyListenAddress: Sendable, Equatable, CustomStringConvertible {
         guard Self.isLoopback(host) else {
             throw GatewayError(
                 .configuration,
-                """
-                --listen \(shown) is not a loopback address: the proxy adds this host's token to every request it forwards, so it \
-                listens on 127.0.0.1, ::1 or localhost only
-                """
+                "--listen \(shown) is not a loopback address: the proxy adds this host's token to every request it forwards, so it listens on 127.0.0.1, ::1 or localhost only"
             )
         }
         self.host = host

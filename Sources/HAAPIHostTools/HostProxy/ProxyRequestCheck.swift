@@ -1,4 +1,5 @@
 import HAAPIGateway
+
 /// What `haapi-gateway proxy` refuses before looking at a request's path: whatever is not a plain request for the
 /// target, sent by a program on this host to the proxy's own address.
 ///
@@ -38,10 +39,7 @@ public enum ProxyRequestCheck {
         guard let authority, isOwn(authority, port: port) else {
             return ProxyRefusal(
                 status: 421,
-                """
-                the request is for \(LogText.untrusted(authority ?? "no host")), not for this proxy: it forwards only what is sent to \
-                it, to \(target.origin)
-                """
+                "the request is for \(LogText.untrusted(authority ?? "no host")), not for this proxy: it forwards only what is sent to it, to \(target.origin)"
             )
         }
         if let field = fields.first(where: { browserFields.contains($0.name.lowercased()) }) {

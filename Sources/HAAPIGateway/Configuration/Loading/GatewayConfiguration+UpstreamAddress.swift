@@ -33,10 +33,7 @@ extension GatewayConfiguration {
             if address.internalURL != nil, let baseURL, OriginGuard.origin(of: url) != OriginGuard.origin(of: baseURL) {
                 reader.problem(
                     key,
-                    """
-                    must be on \(ConfigurationKey.upstreamBaseURL.path)'s origin \(OriginGuard.origin(of: baseURL)): with \
-                    \(ConfigurationKey.upstreamInternalURL.path) only that origin is reached
-                    """
+                    "must be on \(ConfigurationKey.upstreamBaseURL.path)'s origin \(OriginGuard.origin(of: baseURL)): with \(ConfigurationKey.upstreamInternalURL.path) only that origin is reached"
                 )
             }
             endpoints[key] = url
