@@ -52,7 +52,9 @@ struct FindableMessagesTests {
             range.filter { scan.places[$0] != .comment && !scan.scalars[$0].properties.isWhitespace }
         }
         // A line break inside a multi-line literal joins nothing.
-        guard first.upperBound < scan.places.count, scan.places[first.upperBound] == .code else { return false }
+        guard first.upperBound < scan.places.count, scan.places[first.upperBound] == .code,
+            scan.scalars[first].contains("+") || scan.scalars[second].contains("+")
+        else { return false }
         let before = tokens(first)
         let after = tokens(second)
         guard let last = before.last, let next = after.first else { return false }

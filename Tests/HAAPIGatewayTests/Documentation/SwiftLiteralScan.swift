@@ -57,7 +57,16 @@ struct SwiftLiteralScan {
 
     /// Code, or the code of an interpolation (which belongs to its literal).
     private mutating func scanCode(depth: Int) {
-        if has("//", at: index) {
+        let scalar = scalars[index]
+        if scalar != "/", scalar != "#", scalar != "\"" {
+            places[index] = outermost.map { .literal($0) } ?? .code
+            if scalar == "(" {
+                stack[stack.count - 1] = .code(depth: depth + 1)
+            } else if scalar == ")" {
+                if depth == 0, stack.count > 1 { stack.removeLast() } else { stack[stack.count - 1] = .code(depth: depth - 1) }
+            }
+            index += 1
+        } else if has("//", at: index) {
             var end = index
             while end < scalars.count, scalars[end] != "\n" { end += 1 }
             mark(index..<end, .comment)
@@ -88,11 +97,6 @@ struct SwiftLiteralScan {
             index += opening.length
         } else {
             places[index] = outermost.map { .literal($0) } ?? .code
-            if scalars[index] == "(" {
-                stack[stack.count - 1] = .code(depth: depth + 1)
-            } else if scalars[index] == ")" {
-                if depth == 0, stack.count > 1 { stack.removeLast() } else { stack[stack.count - 1] = .code(depth: depth - 1) }
-            }
             index += 1
         }
     }
@@ -100,6 +104,11 @@ struct SwiftLiteralScan {
     /// The text of a literal: an escape (an interpolation's opening, a continuation), its end, or a character.
     private mutating func scanLiteral(hashes: Int, multiline: Bool) {
         let place = Place.literal(outermost ?? 0)
+        guard scalars[index] == "\\" || scalars[index] == "\"" else {
+            places[index] = place
+            index += 1
+            return
+        }
         let pounds = String(repeating: "#", count: hashes)
         if has("\\" + pounds, at: index) {
             let next = index + 1 + hashes
