@@ -72,10 +72,7 @@ public final class HAAPIClient: Sendable {
                 try? await resolvedTransport.shutdown()
                 throw HAAPIError(
                     .invalidConfiguration,
-                    """
-                    the discovery document names a \(outside.name) endpoint on \(OriginGuard.origin(of: outside.url)), but with an \
-                    internal URL only the base URL's origin \(originGuard.origin) is reached
-                    """
+                    "the discovery document names a \(outside.name) endpoint on \(OriginGuard.origin(of: outside.url)), but with an internal URL only the base URL's origin \(originGuard.origin) is reached"
                 )
             }
             logger.debug("HAAPI endpoints discovered")

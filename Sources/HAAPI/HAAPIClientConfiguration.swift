@@ -119,12 +119,9 @@ public struct HAAPIClientConfiguration: Sendable, CustomStringConvertible, Custo
     public var description: String {
         let named = endpoints.map { $0.named.map { "\($0.name) \($0.url.absoluteString)" }.joined(separator: ", ") }
         let endpointsDescription = endpoints.map { "explicit (issuer \($0.issuer ?? "none"), \(named ?? ""))" } ?? "discovery"
-        return "HAAPIClientConfiguration(baseURL: \(baseURL.absoluteString), clientID: \(clientID), clientAuthentication: \(clientAuthentication), "
-            + """
-            redirectURI: \(redirectURI), scopes: \(scopes.joined(separator: " ")), endpoints: \(endpointsDescription), \
-
-            """
-            + "bindTokensToDPoP: \(bindTokensToDPoP)\(internalURL.map { ", internalURL: \($0.absoluteString)" } ?? ""))"
+        let internalPart = internalURL.map { ", internalURL: \($0.absoluteString)" } ?? ""
+        return
+            "HAAPIClientConfiguration(baseURL: \(baseURL.absoluteString), clientID: \(clientID), clientAuthentication: \(clientAuthentication), redirectURI: \(redirectURI), scopes: \(scopes.joined(separator: " ")), endpoints: \(endpointsDescription), bindTokensToDPoP: \(bindTokensToDPoP)\(internalPart))"
     }
 
     /// The same as ``description``.

@@ -71,10 +71,7 @@ actor OutboxJournal: CallbackJournal {
         } catch {
             if firstTime {
                 logger.error(
-                    """
-                    the callback outbox cannot be written; these deliveries are kept in this replica's memory only, retried from there \
-                    and recorded when the database answers
-                    """,
+                    "the callback outbox cannot be written; these deliveries are kept in this replica's memory only, retried from there and recorded when the database answers",
                     metadata: ["delivery": "\(entries[0].delivery.id)", "count": .stringConvertible(entries.count), "error": "\(error.message)"]
                 )
             }

@@ -66,12 +66,9 @@ enum PostgresConnectionProbe {
         guard let error = error as? PSQLError else { return connectionFailure(error, url: url) }
         switch error.code {
         case .sslUnsupported:
-            return "the database at \(place(url)) does not offer TLS, and sslmode=\(url.tlsMode.rawValue) requires it"
-                + (url.tlsMode == .verifyFull ? " (verify-full is what a URL without sslmode means)" : "")
-                    + """
-                    : turn TLS on at the server, or, for a server on this machine or a network you trust, add ?sslmode=disable to \
-                    \(ConfigurationKey.sessionsPostgresURL.path)
-                    """
+            let implied = url.tlsMode == .verifyFull ? " (verify-full is what a URL without sslmode means)" : ""
+            return
+                "the database at \(place(url)) does not offer TLS, and sslmode=\(url.tlsMode.rawValue) requires it\(implied): turn TLS on at the server, or, for a server on this machine or a network you trust, add ?sslmode=disable to \(ConfigurationKey.sessionsPostgresURL.path)"
         case .failedToAddSSLHandler:
             return "TLS with the database at \(place(url)) could not be set up (sslmode=\(url.tlsMode.rawValue))"
         case .unsupportedAuthMechanism:
@@ -105,10 +102,7 @@ enum PostgresConnectionProbe {
             return "the host name \(url.host ?? "") could not be resolved"
         case is NIOSSLError, is BoringSSLError:
             return
-                """
-                the TLS handshake with the database at \(place(url)) failed (sslmode=\(url.tlsMode.rawValue): its certificate is not \
-                trusted, or not for this host name; sslrootcert names a CA)
-                """
+                "the TLS handshake with the database at \(place(url)) failed (sslmode=\(url.tlsMode.rawValue): its certificate is not trusted, or not for this host name; sslrootcert names a CA)"
         case is ChannelError:
             return "no answer from \(place(url)) (a firewall, or the wrong address)"
         default:

@@ -123,11 +123,7 @@ package final class PostgresDatabase: Service, Sendable {
             // adds a table): say what to do, not only the SQLSTATE.
             throw PostgresStorageError(
                 .serverError,
-                """
-                the gateway's database user may not create or change its tables \
-                (\(found.map { "schema version \($0) → \(current)" } ?? "none yet, version \(current) needed")): run \
-                docs/postgres-schema.sql once as a user that may, and grant the gateway's user what its comments say (SQLSTATE 42501)
-                """
+                "the gateway's database user may not create or change its tables (\(found.map { "schema version \($0) → \(current)" } ?? "none yet, version \(current) needed")): run docs/postgres-schema.sql once as a user that may, and grant the gateway's user what its comments say (SQLSTATE 42501)"
             )
         }
         markPrepared()
@@ -371,10 +367,7 @@ package final class PostgresDatabase: Service, Sendable {
         case .serverError where error.isMissingPrivilege: error.message
         case .authenticationFailed: "the session database refused the credentials of \(ConfigurationKey.sessionsPostgresURL.path): \(error.message)"
         case .serverError:
-            """
-            the session database's tables cannot be prepared (\(error.message)); if the gateway's user may not create tables, create \
-            them with docs/postgres-schema.sql
-            """
+            "the session database's tables cannot be prepared (\(error.message)); if the gateway's user may not create tables, create them with docs/postgres-schema.sql"
         default: "the session database cannot be used: \(error.message)"
         }
     }
@@ -382,10 +375,7 @@ package final class PostgresDatabase: Service, Sendable {
     private static func newerSchemaError(_ stored: Int) -> PostgresStorageError {
         PostgresStorageError(
             .newerSchema,
-            """
-            the session database's tables are at schema version \(stored), newer than this gateway's \(PostgresSchema.currentVersion); \
-            run a gateway that knows version \(stored)
-            """
+            "the session database's tables are at schema version \(stored), newer than this gateway's \(PostgresSchema.currentVersion); run a gateway that knows version \(stored)"
         )
     }
 

@@ -69,10 +69,8 @@ final class PostgresDeviceAuthorizations: DeviceAuthorizationStore {
             let insert = statement(
                 """
                 INSERT INTO haapi_gateway_device_authorizations
-                    (device_code_hash, reference, user_code_hash, client_id, scopes, created_at, expires_at, forget_at, interval_seconds, state, \
-                    address)
-                SELECT $2, $3, $4, $5, $6, \(Self.now), \(Self.now) + make_interval(secs => $7), \(Self.now) + make_interval(secs => 2 * $7), $8, \
-                'waiting', $11
+                    (device_code_hash, reference, user_code_hash, client_id, scopes, created_at, expires_at, forget_at, interval_seconds, state, address)
+                SELECT $2, $3, $4, $5, $6, \(Self.now), \(Self.now) + make_interval(secs => $7), \(Self.now) + make_interval(secs => 2 * $7), $8, 'waiting', $11
                 WHERE (SELECT count(*) FROM haapi_gateway_device_authorizations WHERE forget_at > \(Self.now)) < $9
                     AND NOT EXISTS (SELECT 1 FROM haapi_gateway_device_authorizations WHERE user_code_hash = ANY($10))
                 ON CONFLICT DO NOTHING

@@ -58,10 +58,7 @@ struct PostgresStorage: GatewayStorage {
     func callbackJournal(metrics: GatewayMetrics?) -> any CallbackJournal {
         if let spoolFile {
             logger.warning(
-                """
-                \(ConfigurationKey.callbacksSpoolFile.path) is not used with \(ConfigurationKey.sessionsStore.path): postgres: pending \
-                callback deliveries are kept in the database's outbox
-                """,
+                "\(ConfigurationKey.callbacksSpoolFile.path) is not used with \(ConfigurationKey.sessionsStore.path): postgres: pending callback deliveries are kept in the database's outbox",
                 metadata: ["spoolFile": "\(spoolFile)"]
             )
         }

@@ -23,10 +23,8 @@ struct DevicePollsCommand: AsyncParsableCommand {
     var deviceCodes: String
 
     @Option(
-        help: """
-            The gateway's \(ConfigurationKey.devicesPollIntervalSeconds.path): a device is polled again no sooner (and 250 ms more: a \
-            poll's way to the database).
-            """
+        help:
+            "The gateway's \(ConfigurationKey.devicesPollIntervalSeconds.path): a device is polled again no sooner (and 250 ms more: a poll's way to the database)."
     )
     var intervalSeconds = 5.0
 

@@ -45,10 +45,7 @@ final class CodeExchangeProof: Sendable {
         guard previous != Self.value(of: finding) else { return nil }
         if required {
             logger.notice(
-                """
-                the upstream issues token-bound authorization codes (it refused the code exchange without a DPoP proof): every exchange \
-                is proved with the flow's DPoP key from now on, and the tokens are DPoP-bound
-                """
+                "the upstream issues token-bound authorization codes (it refused the code exchange without a DPoP proof): every exchange is proved with the flow's DPoP key from now on, and the tokens are DPoP-bound"
             )
         } else {
             logger.notice("the upstream exchanged an authorization code without a DPoP proof: codes are not token-bound")
@@ -64,11 +61,7 @@ final class CodeExchangeProof: Sendable {
         let previous = state.exchange(Self.required, ordering: .relaxed)
         guard previous != Self.required else { return nil }
         logger.notice(
-            """
-            the upstream binds authorization codes to a DPoP key (it refused the authorize request without dpop_jkt and accepted it \
-            with one; Curity: the client's authorization-code-dpop-binding is required): every authorize request carries dpop_jkt \
-            and every exchange is proved with the flow's DPoP key from now on, and the tokens are DPoP-bound
-            """
+            "the upstream binds authorization codes to a DPoP key (it refused the authorize request without dpop_jkt and accepted it with one; Curity: the client's authorization-code-dpop-binding is required): every authorize request carries dpop_jkt and every exchange is proved with the flow's DPoP key from now on, and the tokens are DPoP-bound"
         )
         return .proofRequired
     }

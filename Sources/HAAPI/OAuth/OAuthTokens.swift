@@ -79,11 +79,7 @@ public struct OAuthTokens: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// Token types and lifetime; every token and the key are redacted.
     public var description: String {
-        """
-        OAuthTokens(tokenType: \(tokenType), expiresIn: \(expiresIn.map(String.init) ?? "nil"), scope: \(scope ?? "nil"), refreshToken: \
-        \(refreshToken == nil ? "none" : "<redacted>"), idToken: \(idToken == nil ? "none" : "<redacted>"), dpopKey: \
-        \(dpopKey == nil ? "none" : "<redacted>"))
-        """
+        "OAuthTokens(tokenType: \(tokenType), expiresIn: \(expiresIn.map(String.init) ?? "nil"), scope: \(scope ?? "nil"), refreshToken: \(refreshToken == nil ? "none" : "<redacted>"), idToken: \(idToken == nil ? "none" : "<redacted>"), dpopKey: \(dpopKey == nil ? "none" : "<redacted>"))"
     }
 
     /// Equal when the six token fields are equal and both have the same DPoP public key (or none).

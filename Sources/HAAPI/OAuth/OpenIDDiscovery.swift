@@ -80,10 +80,7 @@ enum OpenIDDiscovery {
     ) async -> (text: String, foundIssuer: String?) {
         guard let curity = curityIssuer(near: issuer), !sameIssuer(curity.absoluteString, issuer.absoluteString) else {
             return (
-                """
-                Curity publishes them there only when the token service exposes its OpenID Connect metadata (or, for RFC 8414's, its \
-                authorization server metadata); otherwise name the endpoints
-                """,
+                "Curity publishes them there only when the token service exposes its OpenID Connect metadata (or, for RFC 8414's, its authorization server metadata); otherwise name the endpoints",
                 nil
             )
         }
@@ -92,10 +89,7 @@ enum OpenIDDiscovery {
             return ("there is one at \(curityDocument.absoluteString), naming the issuer \(named)", named)
         }
         return (
-            """
-            Curity publishes its metadata under its anonymous endpoint, by default \(curity.absoluteString), and only when the token \
-            service exposes it; otherwise name the endpoints
-            """,
+            "Curity publishes its metadata under its anonymous endpoint, by default \(curity.absoluteString), and only when the token service exposes it; otherwise name the endpoints",
             nil
         )
     }

@@ -38,10 +38,8 @@ struct DemoPagesController: Sendable {
                 title: "Approve login",
                 body: """
                     <p>Someone is signing in to the demo HAAPI server as <strong>\(HTMLPage.escape(username))</strong>.</p>
-                    <form method="post" action="\(action)"><input type="hidden" name="decision" value="approve"><button \
-                    type="submit">Approve</button></form>
-                    <form method="post" action="\(action)"><input type="hidden" name="decision" value="deny"><button \
-                    type="submit">Deny</button></form>
+                    <form method="post" action="\(action)"><input type="hidden" name="decision" value="approve"><button type="submit">Approve</button></form>
+                    <form method="post" action="\(action)"><input type="hidden" name="decision" value="deny"><button type="submit">Deny</button></form>
                     """
             )
         )

@@ -5,8 +5,7 @@ enum HTMLPage {
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(escape(title))</title>
-        <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}form{margin:1rem \
-        0}label{display:block;margin:.5rem 0}.error{color:#b00}</style>
+        <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}form{margin:1rem 0}label{display:block;margin:.5rem 0}.error{color:#b00}</style>
         </head><body><h1>\(escape(title))</h1>
         <p><em>Demo HAAPI server: not an identity provider.</em></p>
         \(body)

@@ -31,8 +31,7 @@ enum StickinessCookie {
             return .unexpected(
                 code: "missing_stickiness_cookie",
                 messages: [
-                    "The cookie \(name) set by the authorize response is missing: this request would reach another node of the cluster. "
-                        + "Send the flow's cookies back on every request of the flow."
+                    "The cookie \(name) set by the authorize response is missing: this request would reach another node of the cluster. Send the flow's cookies back on every request of the flow."
                 ]
             )
         }

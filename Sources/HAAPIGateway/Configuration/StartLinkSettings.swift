@@ -22,11 +22,7 @@ public struct StartLinkSettings: Sendable, Equatable, CustomStringConvertible, C
 
     /// The settings with the secrets redacted.
     public var description: String {
-        """
-        StartLinkSettings(secret: \(secret == nil ? "none" : SecretRedaction.marker), previousSecret: \
-        \(previousSecret == nil ? "none" : SecretRedaction.marker), 
-        """
-            + "allowedParameters: \(allowedParameters), maximumLifetimeSeconds: \(maximumLifetimeSeconds))"
+        "StartLinkSettings(secret: \(secret == nil ? "none" : SecretRedaction.marker), previousSecret: \(previousSecret == nil ? "none" : SecretRedaction.marker), allowedParameters: \(allowedParameters), maximumLifetimeSeconds: \(maximumLifetimeSeconds))"
     }
 
     /// The same as ``description``.

@@ -105,11 +105,7 @@ enum CuritySetting {
     static let ephemeralClientDPoP = CurityNames.ephemeralClientDPoP.name
 
     private static func dpopSetting(_ setting: CurityName, _ clientID: String) -> String {
-        """
-        the \(setting) DPoP setting of \(client(clientID)) (\(CurityNames.dpopRequired) or \(CurityNames.dpopClientRequested); \
-        its exact place under the client is not in the configuration reference read, only \(ephemeralClientDPoP)/\(setting) \
-        for ephemeral clients)
-        """
+        "the \(setting) DPoP setting of \(client(clientID)) (\(CurityNames.dpopRequired) or \(CurityNames.dpopClientRequested); its exact place under the client is not in the configuration reference read, only \(ephemeralClientDPoP)/\(setting) for ephemeral clients)"
     }
 
     /// Where the client's authentication of `method` (the gateway's `upstream.clientAuthentication`) is set. Mutual TLS
@@ -125,11 +121,7 @@ enum CuritySetting {
             element = "\(client(clientID, CurityNames.asymmetricKey)) (or \(CurityNames.jwksKeys), \(CurityNames.jwksURI))"
         case "mtls":
             element =
-                """
-                \(client(clientID, CurityNames.mutualTLS)) when this machine's TLS reaches Curity, or \
-                \(client(clientID, CurityNames.mutualTLSByProxy)) when a proxy ends it and forwards the certificate \
-                (allowed by \(inProfile(CurityNames.mutualTLSByProxySettings)))
-                """
+                "\(client(clientID, CurityNames.mutualTLS)) when this machine's TLS reaches Curity, or \(client(clientID, CurityNames.mutualTLSByProxy)) when a proxy ends it and forwards the certificate (allowed by \(inProfile(CurityNames.mutualTLSByProxySettings)))"
         default: element = client(clientID, CurityNames.noAuthentication)
         }
         return "\(element) (\(adminUI(clientID, clientAuthenticationPlaces)))"

@@ -10,19 +10,9 @@ extension UpstreamDoctor {
         let bindTokens = ConfigurationKey.upstreamBindTokensToDPoP.path
         return .note(
             "dpop-bound-codes",
-            """
-            the server refused the authorize request without dpop_jkt (invalid_request) and accepted it with one: \
-            \(CuritySetting.authorizationCodeDPoPBinding(configuration.clientID)) is \(CurityNames.dpopRequired) (Curity 11.4 and \
-            later). The gateway learns it at its first sign-in: from then on every authorize request carries dpop_jkt and every \
-            code exchange is proved with the flow's DPoP key, so the tokens are DPoP-bound.
-            """,
+            "the server refused the authorize request without dpop_jkt (invalid_request) and accepted it with one: \(CuritySetting.authorizationCodeDPoPBinding(configuration.clientID)) is \(CurityNames.dpopRequired) (Curity 11.4 and later). The gateway learns it at its first sign-in: from then on every authorize request carries dpop_jkt and every code exchange is proved with the flow's DPoP key, so the tokens are DPoP-bound.",
             fix:
-                """
-                set \(bindTokens): true to say so from the start (each sign-in's outcome then carries dpopPrivateKey, and \
-                \(ConfigurationKey.devicesClients.path) get the tokens only with receivesDPoPKey: true); or, for bearer tokens, \
-                set the setting to \(CurityNames.dpopClientRequested) (with \(CuritySetting.tokenDPoPBinding(configuration.clientID)) \
-                not \(CurityNames.dpopRequired)).
-                """
+                "set \(bindTokens): true to say so from the start (each sign-in's outcome then carries dpopPrivateKey, and \(ConfigurationKey.devicesClients.path) get the tokens only with receivesDPoPKey: true); or, for bearer tokens, set the setting to \(CurityNames.dpopClientRequested) (with \(CuritySetting.tokenDPoPBinding(configuration.clientID)) not \(CurityNames.dpopRequired))."
         )
     }
 }

@@ -13,12 +13,7 @@ extension UpstreamDoctor {
                 "discovery",
                 error.message + ".",
                 fix:
-                    """
-                    let Curity publish its metadata, OpenID Connect's (\(CuritySetting.exposeMetadata)) or RFC 8414's \
-                    (\(CuritySetting.exposeOAuthMetadata)), with \(ConfigurationKey.upstreamBaseURL.path) its issuer (the anonymous endpoint, \
-                    https://<base-url>\(CuritySetting.anonymousEndpointExamplePath) in Curity's examples); or name the endpoints \
-                    (\(ConfigurationKey.upstreamEndpointsAuthorization.path), .token, .jwks).
-                    """
+                    "let Curity publish its metadata, OpenID Connect's (\(CuritySetting.exposeMetadata)) or RFC 8414's (\(CuritySetting.exposeOAuthMetadata)), with \(ConfigurationKey.upstreamBaseURL.path) its issuer (the anonymous endpoint, https://<base-url>\(CuritySetting.anonymousEndpointExamplePath) in Curity's examples); or name the endpoints (\(ConfigurationKey.upstreamEndpointsAuthorization.path), .token, .jwks)."
             )
         case .issuerMismatch:
             return await issuerMismatch(error)
@@ -29,30 +24,21 @@ extension UpstreamDoctor {
                 "reachable",
                 "the upstream could not be reached\(reach): \(error.message).",
                 fix:
-                    """
-                    check \(ConfigurationKey.upstreamBaseURL.path)\(alsoInternalURL); for a certificate of a private CA, \
-                    \(ConfigurationKey.upstreamTrustRootsFile.path).
-                    """
+                    "check \(ConfigurationKey.upstreamBaseURL.path)\(alsoInternalURL); for a certificate of a private CA, \(ConfigurationKey.upstreamTrustRootsFile.path)."
             )
         case .invalidConfiguration:
             return .failed(
                 "discovery",
                 error.message + ".",
                 fix:
-                    """
-                    name the endpoints on \(ConfigurationKey.upstreamBaseURL.path)'s origin (upstream.endpoints), or drop \
-                    \(ConfigurationKey.upstreamInternalURL.path).
-                    """
+                    "name the endpoints on \(ConfigurationKey.upstreamBaseURL.path)'s origin (upstream.endpoints), or drop \(ConfigurationKey.upstreamInternalURL.path)."
             )
         default:
             return .failed(
                 "discovery",
                 "the discovery document could not be read: \(error.message)\(error.status.map { " (HTTP \($0))" } ?? "").",
                 fix:
-                    """
-                    \(ConfigurationKey.upstreamBaseURL.path) must be the issuer; Curity publishes its metadata only with \
-                    \(CuritySetting.exposeMetadata) (or \(CuritySetting.exposeOAuthMetadata) for RFC 8414's).
-                    """
+                    "\(ConfigurationKey.upstreamBaseURL.path) must be the issuer; Curity publishes its metadata only with \(CuritySetting.exposeMetadata) (or \(CuritySetting.exposeOAuthMetadata) for RFC 8414's)."
             )
         }
     }
@@ -63,22 +49,15 @@ extension UpstreamDoctor {
     private func issuerMismatch(_ error: HAAPIError) async -> DoctorCheck {
         let found = error.foundIssuer ?? "(none)"
         guard let issuer = URL(string: found), Self.sameOrigin(issuer, configuration.baseURL) else {
+            let causes = Self.mostLikelyFirst([
+                "that issuer's host is Curity's external URL (\(CuritySetting.baseURL)) and not how this machine reaches the server: keep the external URL in \(ConfigurationKey.upstreamBaseURL.path) and set \(ConfigurationKey.upstreamInternalURL.path) to where the server is reached",
+                "the issuer is set by Curity's \(CuritySetting.issuerOverride): name the endpoints (upstream.endpoints) with \(ConfigurationKey.upstreamIssuer.path): \(found), or remove the override",
+            ])
             return .failed(
                 "discovery",
                 error.message + ".",
                 fix:
-                    "\(ConfigurationKey.upstreamBaseURL.path) must be the issuer the document names: "
-                    + Self.mostLikelyFirst([
-                        """
-                        that issuer's host is Curity's external URL (\(CuritySetting.baseURL)) and not how this machine reaches the \
-                        server: keep the external URL in \(ConfigurationKey.upstreamBaseURL.path) and set \
-                        \(ConfigurationKey.upstreamInternalURL.path) to where the server is reached
-                        """,
-                        """
-                        the issuer is set by Curity's \(CuritySetting.issuerOverride): name the endpoints (upstream.endpoints) with \
-                        \(ConfigurationKey.upstreamIssuer.path): \(found), or remove the override
-                        """,
-                    ]) + "."
+                    "\(ConfigurationKey.upstreamBaseURL.path) must be the issuer the document names: \(causes)."
             )
         }
         var probe = configuration
@@ -91,10 +70,7 @@ extension UpstreamDoctor {
                 "discovery",
                 error.message + "; that issuer's own metadata is at \(document).",
                 fix:
-                    """
-                    set \(ConfigurationKey.upstreamBaseURL.path) to \(found), the issuer (Curity's \(CuritySetting.issuerOverride) makes it \
-                    differ from the anonymous endpoint).
-                    """
+                    "set \(ConfigurationKey.upstreamBaseURL.path) to \(found), the issuer (Curity's \(CuritySetting.issuerOverride) makes it differ from the anonymous endpoint)."
             )
         } catch {
             let places = [probe.discoveryDocumentURL, probe.oauthMetadataURL].compactMap { $0?.absoluteString }.joined(separator: " nor at ")
@@ -102,12 +78,7 @@ extension UpstreamDoctor {
                 "discovery",
                 error.message + "; that issuer publishes no metadata of its own (none at \(places)).",
                 fix:
-                    """
-                    the issuer is not the anonymous endpoint, as Curity's \(CuritySetting.issuerOverride) makes it: name the endpoints \
-                    (\(ConfigurationKey.upstreamEndpointsAuthorization.path), .token, .jwks, from the document under \
-                    \(ConfigurationKey.upstreamBaseURL.path)) with \(ConfigurationKey.upstreamIssuer.path): \
-                    \(found); or remove the override.
-                    """
+                    "the issuer is not the anonymous endpoint, as Curity's \(CuritySetting.issuerOverride) makes it: name the endpoints (\(ConfigurationKey.upstreamEndpointsAuthorization.path), .token, .jwks, from the document under \(ConfigurationKey.upstreamBaseURL.path)) with \(ConfigurationKey.upstreamIssuer.path): \(found); or remove the override."
             )
         }
     }
@@ -123,10 +94,7 @@ extension UpstreamDoctor {
         if document != openID {
             return .passed(
                 "discovery",
-                """
-                no OpenID Connect metadata at \(openID); the RFC 8414 metadata at \(document) names the issuer \
-                \(endpoints.issuer ?? "(none)"): \(list).
-                """
+                "no OpenID Connect metadata at \(openID); the RFC 8414 metadata at \(document) names the issuer \(endpoints.issuer ?? "(none)"): \(list)."
             )
         }
         return .passed("discovery", "\(document) names the issuer \(endpoints.issuer ?? "(none)"): \(list).")

@@ -57,19 +57,13 @@ extension UpstreamDoctor {
         if await flow.receivedDPoPNonce {
             return .note(
                 "dpop-nonces",
-                """
-                the server sent a DPoP nonce, as Curity does when the client's \(CurityNames.useLegacyDPoP) is false (the default \
-                since 8.0); the gateway answers \(CurityNames.useDPoPNonce).
-                """
+                "the server sent a DPoP nonce, as Curity does when the client's \(CurityNames.useLegacyDPoP) is false (the default since 8.0); the gateway answers \(CurityNames.useDPoPNonce)."
             )
         }
         if configuration.bindTokensToDPoP {
             return .warning(
                 "dpop-nonces",
-                """
-                the server sent no DPoP nonce in this flow, though \(ConfigurationKey.upstreamBindTokensToDPoP.path) is true: Curity's \
-                token-bound codes require \(CurityNames.useLegacyDPoP) false, and with it false Curity uses nonces.
-                """,
+                "the server sent no DPoP nonce in this flow, though \(ConfigurationKey.upstreamBindTokensToDPoP.path) is true: Curity's token-bound codes require \(CurityNames.useLegacyDPoP) false, and with it false Curity uses nonces.",
                 fix: "check \(legacy) = false beside \(CuritySetting.tokenBoundCodes(configuration.clientID)) = true."
             )
         }
@@ -93,26 +87,13 @@ extension UpstreamDoctor {
         let notAdvertised =
             unlisted.isEmpty
             ? ""
-            : """
-             (\(unlisted.joined(separator: " ")) \(unlisted.count == 1 ? "is" : "are") not advertised in the server's \
-            scopes_supported: not defined in the profile, or a prefix scope (\(CurityNames.isPrefix)) or one left out of the \
-            metadata (\(CurityNames.exposeInMetadata) false))
-            """
+            : " (\(unlisted.joined(separator: " ")) \(unlisted.count == 1 ? "is" : "are") not advertised in the server's scopes_supported: not defined in the profile, or a prefix scope (\(CurityNames.isPrefix)) or one left out of the metadata (\(CurityNames.exposeInMetadata) false))"
         let redirect =
-            """
-            the redirect URI \(configuration.redirectURI) is not among the client's redirect URIs: \(CuritySetting.redirectURIs(id)) \
-            (\(CuritySetting.adminUI(id, CuritySetting.redirectURIPlaces))); or set \(ConfigurationKey.upstreamRedirectURI.path) to one that is
-            """
+            "the redirect URI \(configuration.redirectURI) is not among the client's redirect URIs: \(CuritySetting.redirectURIs(id)) (\(CuritySetting.adminUI(id, CuritySetting.redirectURIPlaces))); or set \(ConfigurationKey.upstreamRedirectURI.path) to one that is"
         let scope =
-            """
-            a scope of \(scopes) is not among the client's scopes\(notAdvertised): \(CuritySetting.scope(id)) \
-            (\(CuritySetting.adminUI(id, CuritySetting.scopePlaces))); or remove it from \(ConfigurationKey.upstreamScopes.path)
-            """
+            "a scope of \(scopes) is not among the client's scopes\(notAdvertised): \(CuritySetting.scope(id)) (\(CuritySetting.adminUI(id, CuritySetting.scopePlaces))); or remove it from \(ConfigurationKey.upstreamScopes.path)"
         let codeFlow =
-            """
-            the client lacks the \(CurityNames.codeFlow) capability: \(CuritySetting.codeCapability(id)) \
-            (\(CuritySetting.adminUI(id, CuritySetting.codeFlowPlaces)))
-            """
+            "the client lacks the \(CurityNames.codeFlow) capability: \(CuritySetting.codeCapability(id)) (\(CuritySetting.adminUI(id, CuritySetting.codeFlowPlaces)))"
         let causes = [redirect, scope, codeFlow]
         guard problem.kind == .errorAuthorizationResponse, let error = problem.error else {
             return .failed(
@@ -128,11 +109,7 @@ extension UpstreamDoctor {
                 "authorize",
                 "\(refused): a scope of \(ConfigurationKey.upstreamScopes.path) is not allowed.",
                 fix:
-                    """
-                    the client's scopes must include each of \(scopes)\(notAdvertised), each defined in the profile first: \
-                    \(CuritySetting.scope(id)) (\(CuritySetting.adminUI(id, CuritySetting.scopePlaces))); or remove it from \
-                    \(ConfigurationKey.upstreamScopes.path).
-                    """
+                    "the client's scopes must include each of \(scopes)\(notAdvertised), each defined in the profile first: \(CuritySetting.scope(id)) (\(CuritySetting.adminUI(id, CuritySetting.scopePlaces))); or remove it from \(ConfigurationKey.upstreamScopes.path)."
             )
         }
         if (problem.errorDescription ?? "").lowercased().contains("redirect") || error == "invalid_redirect_uri" {
@@ -140,10 +117,7 @@ extension UpstreamDoctor {
                 "authorize",
                 "\(refused): the redirect URI \(configuration.redirectURI) is not registered.",
                 fix:
-                    """
-                    register it: \(CuritySetting.redirectURIs(id)) (\(CuritySetting.adminUI(id, CuritySetting.redirectURIPlaces))); or set \
-                    \(ConfigurationKey.upstreamRedirectURI.path) to one that is.
-                    """
+                    "register it: \(CuritySetting.redirectURIs(id)) (\(CuritySetting.adminUI(id, CuritySetting.redirectURIPlaces))); or set \(ConfigurationKey.upstreamRedirectURI.path) to one that is."
             )
         }
         if error == "unauthorized_client" {

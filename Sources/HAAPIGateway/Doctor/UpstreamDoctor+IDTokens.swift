@@ -11,10 +11,7 @@ extension UpstreamDoctor {
                     "id-token",
                     "the server names no jwks_uri (or no issuer): ID tokens cannot be validated, so every sign-in would end with invalid_id_token.",
                     fix:
-                        """
-                        Curity publishes its keys under the anonymous endpoint (\(CurityNames.jwksPath)): with named endpoints set \
-                        \(ConfigurationKey.upstreamEndpointsJWKS.path).
-                        """
+                        "Curity publishes its keys under the anonymous endpoint (\(CurityNames.jwksPath)): with named endpoints set \(ConfigurationKey.upstreamEndpointsJWKS.path)."
                 )
             ]
         }
@@ -23,10 +20,7 @@ extension UpstreamDoctor {
             return [
                 .note(
                     "id-token-algorithms",
-                    """
-                    the server names no id_token_signing_alg_values_supported; the gateway validates RS256/384/512, PS256/384/512, \
-                    ES256/384/512 and EdDSA with Ed25519 keys.
-                    """
+                    "the server names no id_token_signing_alg_values_supported; the gateway validates RS256/384/512, PS256/384/512, ES256/384/512 and EdDSA with Ed25519 keys."
                 )
             ]
         }
@@ -53,10 +47,7 @@ extension UpstreamDoctor {
         return [
             .warning(
                 "id-token-algorithms",
-                """
-                the server names \(advertised.joined(separator: ", ")); the gateway cannot validate \
-                \(unvalidatable.joined(separator: ", "))\(eddsa): a token signed so ends its sign-in with invalid_id_token.
-                """,
+                "the server names \(advertised.joined(separator: ", ")); the gateway cannot validate \(unvalidatable.joined(separator: ", "))\(eddsa): a token signed so ends its sign-in with invalid_id_token.",
                 fix: fix
             )
         ]
@@ -77,11 +68,7 @@ extension UpstreamDoctor {
                 "id-token-keys",
                 "the JWKS at \(url.absoluteString) could not be read (\(error.message)): every sign-in would end with invalid_id_token.",
                 fix:
-                    """
-                    Curity serves it under the anonymous endpoint (\(CurityNames.jwksPath)) when the metadata names it so; it must answer this \
-                    machine (\(ConfigurationKey.upstreamInternalURL.path), \(ConfigurationKey.upstreamTrustRootsFile.path)); with named \
-                    endpoints, \(ConfigurationKey.upstreamEndpointsJWKS.path).
-                    """
+                    "Curity serves it under the anonymous endpoint (\(CurityNames.jwksPath)) when the metadata names it so; it must answer this machine (\(ConfigurationKey.upstreamInternalURL.path), \(ConfigurationKey.upstreamTrustRootsFile.path)); with named endpoints, \(ConfigurationKey.upstreamEndpointsJWKS.path)."
             )
         }
         let advertised = endpoints.idTokenSigningAlgorithms
@@ -102,10 +89,7 @@ extension UpstreamDoctor {
         if ed448 > 0 && eddsaMeant {
             return .warning(
                 "id-token-keys",
-                """
-                the JWKS at \(url.absoluteString) holds \(usable) (\(verifies))\(ed448Text): an ID token signed with an Ed448 key ends \
-                its sign-in with invalid_id_token.
-                """,
+                "the JWKS at \(url.absoluteString) holds \(usable) (\(verifies))\(ed448Text): an ID token signed with an Ed448 key ends its sign-in with invalid_id_token.",
                 fix: fix
             )
         }

@@ -8,24 +8,14 @@ extension UpstreamDoctor {
         guard let url = externalBrowserReturnURL else {
             return .note(
                 "external-browser",
-                """
-                an authenticator that opens an external browser sends it back to <the gateway's \
-                origin>\(StepPageBuilder.externalBrowserReturnPath); without \(ConfigurationKey.serverPublicURL.path) that origin is whatever the \
-                browser used.
-                """,
+                "an authenticator that opens an external browser sends it back to <the gateway's origin>\(StepPageBuilder.externalBrowserReturnPath); without \(ConfigurationKey.serverPublicURL.path) that origin is whatever the browser used.",
                 fix:
-                    """
-                    set \(ConfigurationKey.serverPublicURL.path), then register <it>\(StepPageBuilder.externalBrowserReturnPath) in \
-                    \(client).
-                    """
+                    "set \(ConfigurationKey.serverPublicURL.path), then register <it>\(StepPageBuilder.externalBrowserReturnPath) in \(client)."
             )
         }
         return .note(
             "external-browser",
-            """
-            an authenticator that opens an external browser sends it back to \(url) (the gateway appends it as redirect_uri, as Curity's \
-            SDKs append their registered one).
-            """,
+            "an authenticator that opens an external browser sends it back to \(url) (the gateway appends it as redirect_uri, as Curity's SDKs append their registered one).",
             fix: "register \(url) in \(client) (\(CuritySetting.adminUI(configuration.clientID, CuritySetting.redirectURIPlaces)))."
         )
     }
@@ -36,17 +26,9 @@ extension UpstreamDoctor {
         guard !configuration.bindTokensToDPoP else { return nil }
         return .note(
             "token-bound-codes",
-            """
-            \(ConfigurationKey.upstreamBindTokensToDPoP.path) is false: a server with token-bound codes, or (Curity 11.4 and later) \
-            one that requires a DPoP proof on token requests, refuses the first code exchange without a proof, and the gateway \
-            proves and retries.
-            """,
+            "\(ConfigurationKey.upstreamBindTokensToDPoP.path) is false: a server with token-bound codes, or (Curity 11.4 and later) one that requires a DPoP proof on token requests, refuses the first code exchange without a proof, and the gateway proves and retries.",
             fix:
-                """
-                if the client has \(CuritySetting.tokenBoundCodes(configuration.clientID)) = true (which requires \
-                \(CurityNames.useLegacyDPoP) false), or \(CuritySetting.tokenDPoPBinding(configuration.clientID)) is \
-                \(CurityNames.dpopRequired), set \(ConfigurationKey.upstreamBindTokensToDPoP.path): true.
-                """
+                "if the client has \(CuritySetting.tokenBoundCodes(configuration.clientID)) = true (which requires \(CurityNames.useLegacyDPoP) false), or \(CuritySetting.tokenDPoPBinding(configuration.clientID)) is \(CurityNames.dpopRequired), set \(ConfigurationKey.upstreamBindTokensToDPoP.path): true."
         )
     }
 

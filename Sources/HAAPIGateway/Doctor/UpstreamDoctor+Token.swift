@@ -27,11 +27,7 @@ extension UpstreamDoctor {
                         "haapi-token",
                         "the HAAPI token request failed: \(error.message).",
                         fix:
-                            """
-                            the token endpoint (\(client.endpoints.token.absoluteString)) answered without an OAuth error: check that \
-                            \(ConfigurationKey.upstreamBaseURL.path) (and \(ConfigurationKey.upstreamInternalURL.path)) lead to Curity's token \
-                            endpoint, not to a proxy's page.
-                            """
+                            "the token endpoint (\(client.endpoints.token.absoluteString)) answered without an OAuth error: check that \(ConfigurationKey.upstreamBaseURL.path) (and \(ConfigurationKey.upstreamInternalURL.path)) lead to Curity's token endpoint, not to a proxy's page."
                     )
                 ]
             }
@@ -47,23 +43,14 @@ extension UpstreamDoctor {
         let id = configuration.clientID
         let secret = method.hasPrefix("secret") ? ", holding the secret in \(ConfigurationKey.upstreamClientSecret.path)" : ""
         let authentication =
-            """
-            the client must exist with this id and authenticate as \(ConfigurationKey.upstreamClientAuthentication.path) says (\(method)): \
-            \(CuritySetting.clientAuthentication(id, method: method))\(secret)
-            """
+            "the client must exist with this id and authenticate as \(ConfigurationKey.upstreamClientAuthentication.path) says (\(method)): \(CuritySetting.clientAuthentication(id, method: method))\(secret)"
         let attestation =
-            """
-            the client must attest, which a server cannot: it needs \(CuritySetting.haapiWithoutAttestation(id)) (Curity does not \
-            document which error a missing attestation gets)
-            """
+            "the client must attest, which a server cannot: it needs \(CuritySetting.haapiWithoutAttestation(id)) (Curity does not document which error a missing attestation gets)"
         let capability =
             "the client has no HAAPI capability: \(CuritySetting.haapiCapability(id)) (\(CuritySetting.adminUI(id, CuritySetting.capabilityPlaces)))"
         let authenticated = DoctorCheck.passed(
             "client-authentication",
-            """
-            the token endpoint authenticated the client \(id) (it answered \(DoctorText.quoted(refusal.error)), which RFC 6749 §5.2 \
-            gives an authenticated client not allowed the grant).
-            """
+            "the token endpoint authenticated the client \(id) (it answered \(DoctorText.quoted(refusal.error)), which RFC 6749 §5.2 gives an authenticated client not allowed the grant)."
         )
         switch refusal.error {
         case "invalid_client":
@@ -93,10 +80,7 @@ extension UpstreamDoctor {
                     "haapi-token",
                     "the token endpoint refused the HAAPI scope \(CurityNames.haapiScope) (\(said)).",
                     fix:
-                        """
-                        Curity does not document which settings give a client the HAAPI scope; its own server-side client has \
-                        the HAAPI capability and \(CurityNames.allowWithoutAttestation): \(Self.mostLikelyFirst([capability, attestation])).
-                        """
+                        "Curity does not document which settings give a client the HAAPI scope; its own server-side client has the HAAPI capability and \(CurityNames.allowWithoutAttestation): \(Self.mostLikelyFirst([capability, attestation]))."
                 )
             ]
         default:
@@ -121,27 +105,16 @@ extension UpstreamDoctor {
         let internalURL =
             configuration.internalURL.map { "\(ConfigurationKey.upstreamInternalURL.path) is \($0.absoluteString)" }
             ?? "\(ConfigurationKey.upstreamInternalURL.path) is not set"
+        let causes = Self.mostLikelyFirst([
+            "this machine reaches Curity by another URL, or through a proxy that changes the host or path: keep the external URL in \(ConfigurationKey.upstreamBaseURL.path) and set \(ConfigurationKey.upstreamInternalURL.path) to the URL this machine uses (\(internalURL))",
+            "\(ConfigurationKey.upstreamBaseURL.path) (or \(ConfigurationKey.upstreamEndpointsToken.path)) is not on Curity's external URL: use the issuer its metadata names",
+            "a proxy between this machine and Curity drops or changes the DPoP header",
+        ])
         return .failed(
             "haapi-token",
             "the token endpoint refused the DPoP proof (\(said)); the proof named POST \(tokenEndpoint.absoluteString).",
             fix:
-                """
-                Curity checks that a proof's method and URL match the request; the gateway's proofs name the token endpoint its \
-                metadata names (Curity's external URL, \(CuritySetting.baseURL), or the endpoint's own in \
-                \(CuritySetting.metadataBaseURLs)): 
-                """
-                    + Self.mostLikelyFirst([
-                        """
-                        this machine reaches Curity by another URL, or through a proxy that changes the host or path: keep the \
-                        external URL in \(ConfigurationKey.upstreamBaseURL.path) and set \(ConfigurationKey.upstreamInternalURL.path) to \
-                        the URL this machine uses (\(internalURL))
-                        """,
-                        """
-                        \(ConfigurationKey.upstreamBaseURL.path) (or \(ConfigurationKey.upstreamEndpointsToken.path)) is not on \
-                        Curity's external URL: use the issuer its metadata names
-                        """,
-                        "a proxy between this machine and Curity drops or changes the DPoP header",
-                    ]) + "."
+                "Curity checks that a proof's method and URL match the request; the gateway's proofs name the token endpoint its metadata names (Curity's external URL, \(CuritySetting.baseURL), or the endpoint's own in \(CuritySetting.metadataBaseURLs)): \(causes)."
         )
     }
 
@@ -149,25 +122,15 @@ extension UpstreamDoctor {
     /// fresh `DPoP-Nonce`, so a second one points at the nonce, not at URLs.
     private func nonceRefused(_ said: String) -> DoctorCheck {
         let id = configuration.clientID
+        let causes = Self.mostLikelyFirst([
+            "a proxy between this machine and Curity drops the \(CurityNames.dpopNonceHeader) response header, so the retry carried no fresh nonce",
+            "the nonces come from the client's \(CuritySetting.useLegacyDPoP(id)) (false: nonces; true: none): set it true to turn them off (the gateway works either way; \(CurityNames.tokenBoundCodes) needs it false), and read Curity's log for why the nonce was refused",
+        ])
         return .failed(
             "haapi-token",
             "the token endpoint asked for a DPoP nonce again after the gateway retried with the one it sent (\(said)).",
             fix:
-                """
-                Curity answers \(CurityNames.useDPoPNonce) when a proof's nonce is missing or stale, with a fresh one in the \
-                \(CurityNames.dpopNonceHeader) response header, and the gateway retried once with it: 
-                """
-                    + Self.mostLikelyFirst([
-                        """
-                        a proxy between this machine and Curity drops the \(CurityNames.dpopNonceHeader) response header, so the retry \
-                        carried no fresh nonce
-                        """,
-                        """
-                        the nonces come from the client's \(CuritySetting.useLegacyDPoP(id)) (false: nonces; true: none): set it true \
-                        to turn them off (the gateway works either way; \(CurityNames.tokenBoundCodes) needs it false), and read \
-                        Curity's log for why the nonce was refused
-                        """,
-                    ]) + "."
+                "Curity answers \(CurityNames.useDPoPNonce) when a proof's nonce is missing or stale, with a fresh one in the \(CurityNames.dpopNonceHeader) response header, and the gateway retried once with it: \(causes)."
         )
     }
 }

@@ -19,12 +19,8 @@ public struct StartupFailure: Error, Sendable, CustomStringConvertible {
     public static let otherStatus: Int32 = 1
 
     /// The exit statuses, for `--help`.
-    public static let exitStatusHelp = """
-        Exit status: 0 done; 1 another failure; 66 a file it needs is missing or unreadable (TLS certificate or key, \
-        templates, a secret; the line names the user it runs as and the file's mode); 68 the address to listen on is not \
-        on this machine; 69 the address is already in use; 70 a stop cut short at \(ConfigurationKey.serverDrainSeconds.path) + \
-        \(ConfigurationKey.serverStopSeconds.path); 77 the port needs privileges (below 1024); 78 invalid configuration.
-        """
+    public static let exitStatusHelp =
+        "Exit status: 0 done; 1 another failure; 66 a file it needs is missing or unreadable (TLS certificate or key, templates, a secret; the line names the user it runs as and the file's mode); 68 the address to listen on is not on this machine; 69 the address is already in use; 70 a stop cut short at \(ConfigurationKey.serverDrainSeconds.path) + \(ConfigurationKey.serverStopSeconds.path); 77 the port needs privileges (below 1024); 78 invalid configuration."
 
     /// The line for standard error (without the program name).
     public let message: String

@@ -34,10 +34,7 @@ public struct ConnectionNotices: Sendable {
         }
         self.refusals = refusals
         self.timeouts = ThrottledNotice(logger: logger, interval: interval, now: now, schedule: schedule) { count, seconds in
-            """
-            connection closed \(count) more \(count == 1 ? "time" : "times") in \(seconds) s: request not complete in time \
-            (\(ConfigurationKey.serverRequestTimeoutSeconds.path))
-            """
+            "connection closed \(count) more \(count == 1 ? "time" : "times") in \(seconds) s: request not complete in time (\(ConfigurationKey.serverRequestTimeoutSeconds.path))"
         }
     }
 

@@ -99,10 +99,7 @@ public struct OpenFileLimit: Sendable, Equatable {
         let cap = cap(maximumConnections, softLimit: limit.soft)
         if cap < maximumConnections {
             logger.warning(
-                """
-                the open-file limit \(limit.soft) (hard limit \(limit.hard)) has no room for \(ConfigurationKey.serverMaximumConnections.path) \
-                \(maximumConnections) and \(reserve) more descriptors: at most \(cap) connections are accepted; raise LimitNOFILE or ulimit -n
-                """
+                "the open-file limit \(limit.soft) (hard limit \(limit.hard)) has no room for \(ConfigurationKey.serverMaximumConnections.path) \(maximumConnections) and \(reserve) more descriptors: at most \(cap) connections are accepted; raise LimitNOFILE or ulimit -n"
             )
         }
         return cap

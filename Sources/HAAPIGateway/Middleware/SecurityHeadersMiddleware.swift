@@ -17,11 +17,7 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
     static func contentSecurityPolicy(completionURL: URL? = nil) -> String {
         let formAction = (["'self'"] + [RequestOriginGuard.origin(of: completionURL)].compactMap { $0 }).joined(separator: " ")
         return
-            """
-            default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action \
-            \(formAction); frame-ancestors 'none'; 
-            """
-                + "base-uri 'none'; object-src 'none'"
+            "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action \(formAction); frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

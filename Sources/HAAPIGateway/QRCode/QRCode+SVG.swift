@@ -21,8 +21,6 @@ extension QRCode {
         // upstream title with a quote joined by a combining mark would end the attribute.
         let name = HTMLEscaping.escape(label)
         return
-            ##"<svg xmlns="http://www.w3.org/2000/svg" class="qr-code" viewBox="0 0 \##(width) \##(width)" role="img" "##
-            + ##"aria-label="\##(name)" shape-rendering="crispEdges">"##
-            + ##"<rect width="\##(width)" height="\##(width)" fill="#fff"/><path fill="#000" d="\##(path)"/></svg>"##
+            ##"<svg xmlns="http://www.w3.org/2000/svg" class="qr-code" viewBox="0 0 \##(width) \##(width)" role="img" aria-label="\##(name)" shape-rendering="crispEdges"><rect width="\##(width)" height="\##(width)" fill="#fff"/><path fill="#000" d="\##(path)"/></svg>"##
     }
 }

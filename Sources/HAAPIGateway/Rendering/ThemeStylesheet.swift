@@ -4,8 +4,8 @@ enum ThemeStylesheet {
     static func css(for theme: ThemeSettings) -> String {
         switch theme.colorScheme {
         case .auto:
-            return ":root { color-scheme: light dark; \(properties(theme.light)) }\n"
-                + "@media (prefers-color-scheme: dark) { :root { \(properties(theme.dark)) } }\n"
+            return
+                ":root { color-scheme: light dark; \(properties(theme.light)) }\n@media (prefers-color-scheme: dark) { :root { \(properties(theme.dark)) } }\n"
         case .light:
             return ":root { color-scheme: light; \(properties(theme.light)) }\n"
         case .dark:

@@ -98,11 +98,7 @@ struct SignInCompletion: Sendable {
             // (Curity does not document whether it does). The client proves every later exchange at once.
             message = .gateway(.tokenBoundCodeUsedUp)
             logger.warning(
-                """
-                the upstream issues token-bound authorization codes and used this sign-in's code up when it refused its exchange without \
-                a DPoP proof: this sign-in failed (invalid_grant); the next sign-ins prove every exchange at once, and \
-                \(ConfigurationKey.upstreamBindTokensToDPoP.path): true avoids even this one
-                """,
+                "the upstream issues token-bound authorization codes and used this sign-in's code up when it refused its exchange without a DPoP proof: this sign-in failed (invalid_grant); the next sign-ins prove every exchange at once, and \(ConfigurationKey.upstreamBindTokensToDPoP.path): true avoids even this one",
                 metadata: ["error": "invalid_grant"]
             )
         } else {

@@ -20,10 +20,7 @@ public struct GatewayStorageChoice: Sendable {
         guard case .memory = configuration.sessions.store else {
             throw GatewayError(
                 .configuration,
-                """
-                \(ConfigurationKey.sessionsStore.path): postgres needs the PostgreSQL storage of HAAPIGatewayPostgres \
-                (GatewayStorageChoice.bySessionsStore)
-                """
+                "\(ConfigurationKey.sessionsStore.path): postgres needs the PostgreSQL storage of HAAPIGatewayPostgres (GatewayStorageChoice.bySessionsStore)"
             )
         }
         return MemoryStorage(spoolFile: configuration.callbackDelivery.spoolFile, now: now, logger: logger)

@@ -96,10 +96,7 @@ public final class UpstreamConnection: Service, Sendable {
         case .failure(let error):
             let message =
                 [.noDiscoveryDocument, .issuerMismatch].contains(error.code)
-                ? """
-                \(ConfigurationKey.upstreamBaseURL.path) must be the issuer, under which the server publishes its metadata (OpenID Connect \
-                Discovery 1.0 §4): \(error.message)
-                """
+                ? "\(ConfigurationKey.upstreamBaseURL.path) must be the issuer, under which the server publishes its metadata (OpenID Connect Discovery 1.0 §4): \(error.message)"
                 : "the upstream \(upstreamName) answered, but not as a HAAPI server for this client: \(error.message)"
             state.withLock { $0.status = .misconfigured(message) }
             logger.error(
@@ -121,11 +118,7 @@ public final class UpstreamConnection: Service, Sendable {
         let unvalidatable = JWSAlgorithm.unvalidatable(client.endpoints.idTokenSigningAlgorithms)
         guard !unvalidatable.isEmpty else { return }
         logger.warning(
-            """
-            the upstream names ID-token signing algorithms the gateway cannot validate; a sign-in whose ID token is signed with one of \
-            them ends with invalid_id_token: sign with an RSA, EC or Ed25519 key (Curity: \
-            token-issuers/default-token-issuer/jwt-issuer-settings)
-            """,
+            "the upstream names ID-token signing algorithms the gateway cannot validate; a sign-in whose ID token is signed with one of them ends with invalid_id_token: sign with an RSA, EC or Ed25519 key (Curity: token-issuers/default-token-issuer/jwt-issuer-settings)",
             metadata: ["upstream": "\(upstreamName)", "algorithms": "\(unvalidatable.joined(separator: ", "))"]
         )
     }

@@ -61,10 +61,7 @@ final class UpstreamFactKeeper: Sendable {
         switch finding {
         case .proofRequired:
             logger.notice(
-                """
-                the upstream issues token-bound authorization codes (learned before, kept in \(store.place)): every code exchange is \
-                proved with the flow's DPoP key from the start, and the tokens are DPoP-bound
-                """,
+                "the upstream issues token-bound authorization codes (learned before, kept in \(store.place)): every code exchange is proved with the flow's DPoP key from the start, and the tokens are DPoP-bound",
                 metadata: ["issuer": "\(key.issuer)", "clientID": "\(key.clientID)"]
             )
         case .proofNotRequired, .unknown:

@@ -61,10 +61,7 @@ public struct LoginReport: Sendable, Equatable {
             return LoginReport(
                 exitStatus: 0,
                 standardOutput:
-                    """
-                    Signed in as \(subject ?? "(no subject)") with scopes \(tokens.scope ?? "(none)"); \(expiry). Tokens written to \(tokenPath) \
-                    (mode 0600).\n
-                    """
+                    "Signed in as \(subject ?? "(no subject)") with scopes \(tokens.scope ?? "(none)"); \(expiry). Tokens written to \(tokenPath) (mode 0600).\n"
             )
         case .cancelled:
             return LoginReport(

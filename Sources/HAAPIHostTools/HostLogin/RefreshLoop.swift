@@ -94,10 +94,7 @@ public struct RefreshLoop<Waiting: Clock>: Sendable where Waiting.Duration == Du
                 backoff = .seconds(1)
                 refreshedAt = now()
                 announce(
-                    """
-                    Refreshed the tokens in \(keeper.path); the access token expires in \
-                    \(merged.expiresIn.map { "\($0) s" } ?? "an unknown time").\n
-                    """
+                    "Refreshed the tokens in \(keeper.path); the access token expires in \(merged.expiresIn.map { "\($0) s" } ?? "an unknown time").\n"
                 )
                 await hook?.run(tokenFile: keeper.path, logger: logger)
                 if once { return .stopped }

@@ -40,10 +40,7 @@ public enum TokenFile {
         guard mode & 0o077 == 0 else {
             throw GatewayError(
                 .configuration,
-                """
-                the token directory \(directory) is accessible by other users (mode \(String(mode, radix: 8))); use a private directory \
-                (chmod 700) or another --token-file
-                """
+                "the token directory \(directory) is accessible by other users (mode \(String(mode, radix: 8))); use a private directory (chmod 700) or another --token-file"
             )
         }
     }
@@ -106,10 +103,7 @@ public enum TokenFile {
         if mode & 0o022 != 0 {
             return GatewayError(
                 .configuration,
-                """
-                the token file \(path) can be written by other users (mode \(String(mode, radix: 8))); it is not used: chmod 600 it, or \
-                sign in again with haapi-gateway login
-                """
+                "the token file \(path) can be written by other users (mode \(String(mode, radix: 8))); it is not used: chmod 600 it, or sign in again with haapi-gateway login"
             )
         }
         return nil

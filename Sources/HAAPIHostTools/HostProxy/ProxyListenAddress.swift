@@ -38,10 +38,7 @@ public struct ProxyListenAddress: Sendable, Equatable, CustomStringConvertible {
         guard Self.isLoopback(host) else {
             throw GatewayError(
                 .configuration,
-                """
-                --listen \(shown) is not a loopback address: the proxy adds this host's token to every request it forwards, so it \
-                listens on 127.0.0.1, ::1 or localhost only
-                """
+                "--listen \(shown) is not a loopback address: the proxy adds this host's token to every request it forwards, so it listens on 127.0.0.1, ::1 or localhost only"
             )
         }
         self.host = host

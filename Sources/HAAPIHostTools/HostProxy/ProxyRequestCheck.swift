@@ -38,10 +38,7 @@ public enum ProxyRequestCheck {
         guard let authority, isOwn(authority, port: port) else {
             return ProxyRefusal(
                 status: 421,
-                """
-                the request is for \(LogText.untrusted(authority ?? "no host")), not for this proxy: it forwards only what is sent to \
-                it, to \(target.origin)
-                """
+                "the request is for \(LogText.untrusted(authority ?? "no host")), not for this proxy: it forwards only what is sent to it, to \(target.origin)"
             )
         }
         if let field = fields.first(where: { browserFields.contains($0.name.lowercased()) }) {

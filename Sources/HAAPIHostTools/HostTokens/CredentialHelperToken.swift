@@ -25,10 +25,7 @@ public struct CredentialHelperToken: Sendable, Equatable {
         guard !tokens.isDPoPBound else {
             return .failure(
                 HostTokenProblem(
-                    """
-                    the access token in \(path) is DPoP-bound: \(tool) cannot send the DPoP proof each request needs; run haapi-gateway \
-                    proxy, which adds one, and point \(tool) at it
-                    """
+                    "the access token in \(path) is DPoP-bound: \(tool) cannot send the DPoP proof each request needs; run haapi-gateway proxy, which adds one, and point \(tool) at it"
                 )
             )
         }

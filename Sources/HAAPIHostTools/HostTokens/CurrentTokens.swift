@@ -33,10 +33,7 @@ public struct CurrentTokens: Sendable {
         if TokenFile.issuedByEmbeddedDemo(path) {
             return .failure(
                 HostTokenProblem(
-                    """
-                    the tokens in \(path) came from the embedded demo upstream, which ended with the login that issued them: they cannot \
-                    be refreshed; sign in again with haapi-gateway login and an upstream (--upstream, \(ConfigurationKey.upstreamBaseURL.path))
-                    """
+                    "the tokens in \(path) came from the embedded demo upstream, which ended with the login that issued them: they cannot be refreshed; sign in again with haapi-gateway login and an upstream (--upstream, \(ConfigurationKey.upstreamBaseURL.path))"
                 )
             )
         }
@@ -62,10 +59,7 @@ public struct CurrentTokens: Sendable {
         case .noRefreshToken:
             return .failure(
                 HostTokenProblem(
-                    """
-                    the access token in \(path) expires within \(Int(minimum)) s and there is no refresh token: sign in again with \
-                    haapi-gateway login
-                    """
+                    "the access token in \(path) expires within \(Int(minimum)) s and there is no refresh token: sign in again with haapi-gateway login"
                 )
             )
         case .failed(let error): return .failure(HostTokenProblem("the refresh failed: \(error.message)"))

@@ -22,10 +22,7 @@ public enum ExecCredentialVersion: String, Sendable, CaseIterable {
         guard let version = Self(rawValue: apiVersion) else {
             return .failure(
                 HostTokenProblem(
-                    """
-                    KUBERNETES_EXEC_INFO asks for \(LogText.untrusted(apiVersion)); kube-credential answers \(Self.v1.rawValue) and \
-                    \(Self.v1beta1.rawValue): set one of them as the kubeconfig's exec apiVersion
-                    """,
+                    "KUBERNETES_EXEC_INFO asks for \(LogText.untrusted(apiVersion)); kube-credential answers \(Self.v1.rawValue) and \(Self.v1beta1.rawValue): set one of them as the kubeconfig's exec apiVersion",
                     exitStatus: 78
                 )
             )

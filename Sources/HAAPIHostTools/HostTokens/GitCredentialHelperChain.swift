@@ -32,9 +32,7 @@ public struct GitCredentialHelperChain: Sendable, Equatable {
         }
         let url = "\(request.scheme ?? "https")://\(request.host ?? "")"
         return HostTokenProblem(
-            "git-credential: git would also hand the token to \(named.joined(separator: ", ")), which may keep it; not answering. "
-                + "Remove it or scope it to other hosts, or run git config --global --remove-section "
-                + "\(LogText.untrusted("credential.\(url)")) and haapi-gateway setup-git again, so that setup-git's empty helper comes after it"
+            "git-credential: git would also hand the token to \(named.joined(separator: ", ")), which may keep it; not answering. Remove it or scope it to other hosts, or run git config --global --remove-section \(LogText.untrusted("credential.\(url)")) and haapi-gateway setup-git again, so that setup-git's empty helper comes after it"
         )
     }
 

@@ -71,10 +71,7 @@ public struct HAAPIFlowState: Codable, Sendable, Equatable, CustomStringConverti
 
     /// The format version, the client, whether the flow started or completed, and which secrets are present; no secret.
     public var description: String {
-        "HAAPIFlowState(formatVersion: \(formatVersion), clientID: \(clientID), upstreamOrigin: \(upstreamOrigin), started: \(started), "
-            + "codeExchanged: \(codeExchanged), haapiToken: \(haapiToken == nil ? "none" : "<redacted>"), "
-            + "sessionID: \(sessionID == nil ? "none" : "<redacted>"), cookies: \(cookies.count), "
-            + "currentStep: \(currentStep == nil ? "none" : "<redacted>"), DPoP key and PKCE verifier <redacted>)"
+        "HAAPIFlowState(formatVersion: \(formatVersion), clientID: \(clientID), upstreamOrigin: \(upstreamOrigin), started: \(started), codeExchanged: \(codeExchanged), haapiToken: \(haapiToken == nil ? "none" : "<redacted>"), sessionID: \(sessionID == nil ? "none" : "<redacted>"), cookies: \(cookies.count), currentStep: \(currentStep == nil ? "none" : "<redacted>"), DPoP key and PKCE verifier <redacted>)"
     }
 
     /// The same as ``description``.

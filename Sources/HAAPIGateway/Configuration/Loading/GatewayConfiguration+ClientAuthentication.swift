@@ -33,14 +33,8 @@ extension GatewayConfiguration {
         guard reader.isSet(.upstreamClientSecret) || reader.isSet(.upstreamClientSecretFile) else {
             let needs =
                 method == "secret-jwt"
-                ? """
-                secret-jwt needs \(ConfigurationKey.upstreamClientSecret.path) or \(ConfigurationKey.upstreamClientSecretFile.path) (the \
-                HS256 key, at least 32 bytes)
-                """
-                : """
-                \(method) needs \(ConfigurationKey.upstreamClientSecret.path) or \(ConfigurationKey.upstreamClientSecretFile.path) (or \
-                \(ConfigurationKey.upstreamClientSecret.environmentName))
-                """
+                ? "secret-jwt needs \(ConfigurationKey.upstreamClientSecret.path) or \(ConfigurationKey.upstreamClientSecretFile.path) (the HS256 key, at least 32 bytes)"
+                : "\(method) needs \(ConfigurationKey.upstreamClientSecret.path) or \(ConfigurationKey.upstreamClientSecretFile.path) (or \(ConfigurationKey.upstreamClientSecret.environmentName))"
             reader.problem(.upstreamClientSecret, needs)
             return nil
         }
@@ -91,11 +85,7 @@ extension GatewayConfiguration {
         guard reader.booleanOrDefault(.upstreamAllowUnauthenticatedClient) else {
             reader.problem(
                 .upstreamClientAuthentication,
-                """
-                none cannot work against a Curity server: a HAAPI client without authentication must attest, and a gateway cannot; use \
-                secret-basic, secret-post, secret-jwt, private-key-jwt or mtls (or set \
-                \(ConfigurationKey.upstreamAllowUnauthenticatedClient.path): true if your server really allows it)
-                """
+                "none cannot work against a Curity server: a HAAPI client without authentication must attest, and a gateway cannot; use secret-basic, secret-post, secret-jwt, private-key-jwt or mtls (or set \(ConfigurationKey.upstreamAllowUnauthenticatedClient.path): true if your server really allows it)"
             )
             return nil
         }

@@ -83,8 +83,7 @@ extension GatewayConfiguration {
                 guard let text = FileManager.default.contents(atPath: url.path).flatMap({ String(data: $0, encoding: .utf8) }) else {
                     reader.problem(
                         key,
-                        "\(entry) ('\(id)'): cannot read the secret file \(url.path)"
-                            + (FileAccess.reason(reading: url.path).map { ": \($0)" } ?? ""),
+                        "\(entry) ('\(id)'): cannot read the secret file \(url.path)\(FileAccess.reason(reading: url.path).map { ": \($0)" } ?? "")",
                         unreadableInput: true
                     )
                     continue

@@ -141,11 +141,7 @@ extension GatewayConfiguration {
         guard devices.enabled, server.publicBaseURL == nil, !isLoopback(server.host) else { return }
         reader.problem(
             .devicesEnabled,
-            """
-            needs \(ConfigurationKey.serverPublicURL.path) (the https origin people reach) when the gateway listens beyond loopback \
-            (\(ConfigurationKey.serverHost.path) \(server.host)): the issuer and the verification_uri shown on devices would \
-            otherwise follow the Host header any client can send
-            """
+            "needs \(ConfigurationKey.serverPublicURL.path) (the https origin people reach) when the gateway listens beyond loopback (\(ConfigurationKey.serverHost.path) \(server.host)): the issuer and the verification_uri shown on devices would otherwise follow the Host header any client can send"
         )
     }
 

@@ -19,10 +19,7 @@ extension GatewayConfiguration {
             } else {
                 reader.problem(
                     .callbacksSinks,
-                    """
-                    a webhook needs \(ConfigurationKey.callbacksWebhookSecret.path) or \(ConfigurationKey.callbacksWebhookSecretFile.path) to \
-                    sign its requests
-                    """
+                    "a webhook needs \(ConfigurationKey.callbacksWebhookSecret.path) or \(ConfigurationKey.callbacksWebhookSecretFile.path) to sign its requests"
                 )
             }
         } else if reader.isSet(.callbacksWebhookSecret) || reader.isSet(.callbacksWebhookSecretFile) {
@@ -95,10 +92,7 @@ extension GatewayConfiguration {
             if !names.isEmpty, !scopes.contains("openid") {
                 reader.problem(
                     key,
-                    """
-                    needs the openid scope in \(ConfigurationKey.upstreamScopes.path) (without it there is no \
-                    \(key == .outcomeIdTokenClaims ? "ID token" : "userinfo"))
-                    """
+                    "needs the openid scope in \(ConfigurationKey.upstreamScopes.path) (without it there is no \(key == .outcomeIdTokenClaims ? "ID token" : "userinfo"))"
                 )
             }
             if key == .outcomeIdTokenClaims { settings.idTokenClaims = names } else { settings.userinfoClaims = names }

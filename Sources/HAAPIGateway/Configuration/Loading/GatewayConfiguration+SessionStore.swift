@@ -15,10 +15,7 @@ extension GatewayConfiguration {
             for key in postgresKeys where reader.isSet(key) {
                 reader.problem(
                     key,
-                    """
-                    is set, but \(ConfigurationKey.sessionsStore.path) is memory (set \(ConfigurationKey.sessionsStore.path): postgres to \
-                    keep sessions in PostgreSQL)
-                    """
+                    "is set, but \(ConfigurationKey.sessionsStore.path) is memory (set \(ConfigurationKey.sessionsStore.path): postgres to keep sessions in PostgreSQL)"
                 )
             }
             return .memory
@@ -35,10 +32,7 @@ extension GatewayConfiguration {
             } else {
                 reader.problem(
                     .sessionsStore,
-                    """
-                    postgres needs \(ConfigurationKey.sessionsPostgresURL.path) or \(ConfigurationKey.sessionsPostgresURLFile.path) (or \
-                    \(ConfigurationKey.sessionsPostgresURL.environmentName))
-                    """
+                    "postgres needs \(ConfigurationKey.sessionsPostgresURL.path) or \(ConfigurationKey.sessionsPostgresURLFile.path) (or \(ConfigurationKey.sessionsPostgresURL.environmentName))"
                 )
             }
             if let root = url?.trustRootsFile, !FileManager.default.isReadableFile(atPath: root) {
@@ -54,10 +48,7 @@ extension GatewayConfiguration {
             } else {
                 reader.problem(
                     .sessionsStore,
-                    """
-                    postgres needs \(ConfigurationKey.sessionsEncryptionKeysFile.path) (one base64 256-bit key per line, such as \
-                    `openssl rand -base64 32`)
-                    """
+                    "postgres needs \(ConfigurationKey.sessionsEncryptionKeysFile.path) (one base64 256-bit key per line, such as `openssl rand -base64 32`)"
                 )
             }
             let synchronousCommit = reader.booleanOrDefault(.sessionsSynchronousCommit)

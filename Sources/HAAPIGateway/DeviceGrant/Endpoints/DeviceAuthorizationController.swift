@@ -228,13 +228,7 @@ struct DeviceAuthorizationController: Sendable {
     private func tokenResponse(_ tokens: OAuthTokens, client: DeviceClient) async throws(OAuthEndpointError) -> Response {
         if tokens.isDPoPBound, !client.receivesDPoPKey {
             logger.warning(
-                """
-                the upstream bound a device's tokens to a DPoP key, and this device client is not configured to receive the key: the tokens were \
-                refused to the device and revoked; set receivesDPoPKey: true on this client in \(ConfigurationKey.devicesClients.path) if it can \
-                use DPoP-bound tokens, or turn off what binds them (Curity: \(CurityNames.tokenBoundCodes); since 11.4 also \
-                \(CurityNames.authorizationCodeDPoPBinding) and \(CurityNames.tokenDPoPBinding) \(CurityNames.dpopRequired)) and \
-                \(ConfigurationKey.upstreamBindTokensToDPoP.path)
-                """,
+                "the upstream bound a device's tokens to a DPoP key, and this device client is not configured to receive the key: the tokens were refused to the device and revoked; set receivesDPoPKey: true on this client in \(ConfigurationKey.devicesClients.path) if it can use DPoP-bound tokens, or turn off what binds them (Curity: \(CurityNames.tokenBoundCodes); since 11.4 also \(CurityNames.authorizationCodeDPoPBinding) and \(CurityNames.tokenDPoPBinding) \(CurityNames.dpopRequired)) and \(ConfigurationKey.upstreamBindTokensToDPoP.path)",
                 metadata: ["client": "\(client.id)"]
             )
             services.metrics.deviceGrant(.boundTokensRefused)

@@ -104,10 +104,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
         }
         if response.status == 404 {
             throw .unsupported(
-                """
-                the gateway at \(issuer.absoluteString) publishes no authorization server metadata (HTTP 404 for \(url.path)); is device \
-                sign-in enabled there?
-                """
+                "the gateway at \(issuer.absoluteString) publishes no authorization server metadata (HTTP 404 for \(url.path)); is device sign-in enabled there?"
             )
         }
         guard (200..<300).contains(response.status) else {
@@ -129,10 +126,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
         guard let named = json["issuer"]?.stringValue else { throw .malformedAnswer("the gateway's authorization server metadata names no issuer") }
         guard trimmedSlash(named) == trimmedSlash(issuer.absoluteString) else {
             throw .malformedAnswer(
-                """
-                the gateway's authorization server metadata is for the issuer \(named), not \(issuer.absoluteString) (RFC 8414 §3.3); \
-                use that URL with --via
-                """
+                "the gateway's authorization server metadata is for the issuer \(named), not \(issuer.absoluteString) (RFC 8414 §3.3); use that URL with --via"
             )
         }
         func endpoint(_ name: String) throws(DeviceClientError) -> URL? {
@@ -146,10 +140,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
         func list(_ name: String) -> [String]? { json[name]?.arrayValue?.compactMap(\.stringValue) }
         guard let deviceAuthorization = try endpoint("device_authorization_endpoint") else {
             throw .unsupported(
-                """
-                the gateway at \(issuer.absoluteString) does not offer device sign-in: its authorization server metadata names no \
-                device_authorization_endpoint
-                """
+                "the gateway at \(issuer.absoluteString) does not offer device sign-in: its authorization server metadata names no device_authorization_endpoint"
             )
         }
         guard let token = try endpoint("token_endpoint") else {

@@ -82,11 +82,7 @@ public struct DeviceAuthorizationGrant: Sendable, Hashable, CustomStringConverti
 
     /// The user code, the URIs and the timing; never the device code.
     public var description: String {
-        "DeviceAuthorizationGrant(userCode: \(userCode), verificationURI: \(verificationURI.absoluteString), "
-            + """
-            verificationURIComplete: \(verificationURIComplete?.absoluteString ?? "none"), expiresIn: \(expiresIn), interval: \
-            \(interval), deviceCode: <redacted>)
-            """
+        "DeviceAuthorizationGrant(userCode: \(userCode), verificationURI: \(verificationURI.absoluteString), verificationURIComplete: \(verificationURIComplete?.absoluteString ?? "none"), expiresIn: \(expiresIn), interval: \(interval), deviceCode: <redacted>)"
     }
 
     /// Printable ASCII only: nothing a terminal would take as a control sequence.

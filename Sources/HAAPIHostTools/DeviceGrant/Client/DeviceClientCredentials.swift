@@ -46,10 +46,7 @@ public struct DeviceClientCredentials: Sendable, CustomStringConvertible, Custom
         guard let secret else {
             guard supportedMethods?.contains("none") ?? true else {
                 throw .unsupported(
-                    """
-                    the gateway does not accept device clients without a secret (its metadata lists no \"none\" authentication); give \
-                    --device-client-secret-file
-                    """
+                    "the gateway does not accept device clients without a secret (its metadata lists no \"none\" authentication); give --device-client-secret-file"
                 )
             }
             return .none
@@ -57,10 +54,7 @@ public struct DeviceClientCredentials: Sendable, CustomStringConvertible, Custom
         guard let supportedMethods, !supportedMethods.contains("client_secret_basic") else { return .secretBasic(secret) }
         guard supportedMethods.contains("client_secret_post") else {
             throw .unsupported(
-                """
-                the gateway accepts neither client_secret_basic nor client_secret_post (its metadata lists \
-                \(supportedMethods.joined(separator: ", ")))
-                """
+                "the gateway accepts neither client_secret_basic nor client_secret_post (its metadata lists \(supportedMethods.joined(separator: ", ")))"
             )
         }
         return .secretPost(secret)
