@@ -66,19 +66,23 @@ extension SecurityAndReliabilityTests {
         }
 
         @Test(
-            "a path is routed as it is logged, normalised (`/x/../device` is `/device`, `//healthz` is `/healthz`); HEAD is answered for every GET route, without a body, and logged as HEAD"
+            "a path is routed as it is logged, normalised (`/x/../device` is `/device`, `//healthz` is `/healthz`); HEAD is answered for every GET route, without a body, and logged as HEAD",
+            arguments: [true, false]
         )
-        func routedAsLoggedAndHead() async throws {
+        func routedAsLoggedAndHead(kiosk: Bool) async throws {
             let capture = LogCapture()
             let routes = GatewayRoutes()
             let ticket = PairingTicket.make(lifetime: .seconds(120))
-            // Every optional group of routes on: devices, start links, kiosk mode, the pairing of `login`, the embedded
-            // demo's outbox.
+            // Every optional group of routes on: devices, start links, the embedded demo's outbox, and kiosk mode or the
+            // pairing of `login` (one sign-in mode at a time: ``SignInMode``).
             let everyRoute: (inout GatewayConfiguration) -> Void = { configuration in
                 TestDevice.configure(&configuration)
                 configuration.startLinks.secret = "start-link-secret-0123456789abcdef"
-                configuration.kiosk = KioskSettings(enabled: true, resetAfterSeconds: 7, idleResetSeconds: 90)
-                configuration.pairing = PairingSettings(ticket: ticket, hostName: "build-host-7")
+                if kiosk {
+                    configuration.kiosk = KioskSettings(enabled: true, resetAfterSeconds: 7, idleResetSeconds: 90)
+                } else {
+                    configuration.pairing = PairingSettings(ticket: ticket, hostName: "build-host-7")
+                }
             }
             try await GatewayHarness.withGateway(
                 logger: capture.logger,
@@ -98,7 +102,7 @@ extension SecurityAndReliabilityTests {
                 #expect(unrouted.status == 404)
                 let values = ["name": "gateway.css", "token": ticket.token, "version": "1", "index": "0", "outcome": "signed-in"]
                 let paths = try Self.getPaths(routes.all, values: values)
-                for expected in ["/", "/healthz", "/assets/gateway.css", "/device", "/start", "/kiosk/next", "/demo/outbox", ticket.path] {
+                for expected in ["/", "/healthz", "/assets/gateway.css", "/device", "/start", "/demo/outbox", kiosk ? "/kiosk/next" : ticket.path] {
                     #expect(paths.contains(expected), "\(expected) is not among the GET routes: \(paths)")
                 }
                 for path in paths {
