@@ -65,6 +65,11 @@ public enum ProxyRequestCheck {
             host = authority[..<colon]
             portText = authority[authority.index(after: colon)...]
         }
-        return ProxyListenAddress.isLoopback(String(host)) && Int(portText) == port
+        return ProxyListenAddress.isLoopback(String(host)) && isPort(portText) && Int(portText) == port
+    }
+
+    /// Whether `text` is a port as RFC 3986 writes one: ASCII digits only (`Int` alone would take `+8787`).
+    static func isPort(_ text: Substring) -> Bool {
+        !text.isEmpty && text.count <= 5 && text.allSatisfy { $0.isASCII && $0.isNumber }
     }
 }

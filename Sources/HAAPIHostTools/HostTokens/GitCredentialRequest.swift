@@ -45,18 +45,19 @@ public struct GitCredentialRequest: Sendable, Equatable {
     }
 
     /// Whether `hostname` (without a port) is this host itself: `localhost`, `[::1]`, or an IPv4 address in 127.0.0.0/8
-    /// written as four numbers (`127.0.0.1.example.com` is a name anywhere).
+    /// written as four numbers (`127.0.0.1.example.com` is a name anywhere); ``ProxyListenAddress/isLoopback(_:)``.
     static func isLoopback(_ hostname: String) -> Bool {
-        let hostname = hostname.lowercased()
-        if hostname == "localhost" || hostname == "[::1]" || hostname == "::1" { return true }
-        let parts = hostname.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "127" else { return false }
-        return parts.allSatisfy { part in !part.isEmpty && part.count <= 3 && part.allSatisfy { $0.isASCII && $0.isNumber } && UInt8(part) != nil }
+        ProxyListenAddress.isLoopback(hostname)
     }
 
-    /// `host` without its `:port` (an IPv6 address keeps its brackets).
+    /// `host` without its `:port` (an IPv6 address keeps its brackets). Anything after an address's closing bracket
+    /// but a port (`[::1]evil.example`) leaves `host` whole: it is then no address, and no loopback.
     static func hostname(of host: String) -> String {
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") { return String(host[...close]) }
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            let rest = host[host.index(after: close)...]
+            guard rest.isEmpty || (rest.hasPrefix(":") && ProxyRequestCheck.isPort(rest.dropFirst())) else { return host }
+            return String(host[...close])
+        }
         if let colon = host.lastIndex(of: ":"), host.firstIndex(of: ":") == colon { return String(host[..<colon]) }
         return host
     }

@@ -30,6 +30,9 @@ struct ProxyRequestCheckTests {
         #expect(Self.status(host: "rebound.attacker.example:8787") == 421, "DNS rebinding: a name that resolved to 127.0.0.1")
         #expect(Self.status(host: "127.0.0.1:9999") == 421)
         #expect(Self.status(host: "127.0.0.1") == 421, "port 80 is not the proxy's")
+        #expect(Self.status(host: "127.0.0.1:+8787") == 421, "a port is digits only")
+        #expect(Self.status(host: "[::1]:+8787") == 421)
+        #expect(Self.status(host: "127.0.0.1: 8787") == 421)
         #expect(Self.status(host: nil) == 421)
     }
 

@@ -39,7 +39,8 @@ struct GitCredentialProtocolTests {
         for unsafe in [
             "protocol=http\nhost=git.example.com\n", "protocol=http\nhost=127.0.0.1.example.com\n", "protocol=ssh\nhost=git.example.com\n",
             "protocol=https\n", "host=git.example.com\n", "protocol=http\nhost=10.0.0.1:80\n", "protocol=http\nhost=localhost.example.com\n",
-            "protocol=http\nhost=[::2]:80\n",
+            "protocol=http\nhost=[::2]:80\n", "protocol=http\nhost=[::1]evil.example\n", "protocol=http\nhost=[::1].evil.example:80\n",
+            "protocol=http\nhost=[::1]:+80\n",
         ] {
             #expect(try !safe(unsafe), "\(unsafe)")
         }
