@@ -61,6 +61,17 @@ struct DemoServerArgumentsTests {
         #expect(try DemoServerArguments().configuration().authorizationCodeDPoPBinding == .clientRequested)
     }
 
+    @Test("the embedded demo: a free port, nonces or strict as asked, passkeys for the gateway's public host")
+    func embedded() {
+        let plain = DemoServerConfiguration.embedded(requireDPoPNonce: false, strict: false, publicURL: nil)
+        #expect(plain.port == 0 && !plain.requireDPoPNonce && !plain.noncesPerKey && plain.passkeyRelyingPartyID == "localhost")
+        #expect(DemoServerConfiguration.embedded(requireDPoPNonce: true, strict: false, publicURL: nil).requireDPoPNonce)
+        let strict = DemoServerConfiguration.embedded(requireDPoPNonce: false, strict: true, publicURL: URL(string: "https://Login.Example:8443"))
+        #expect(strict.noncesPerKey && strict.tokenDPoPBinding == .required)
+        #expect(strict.passkeyRelyingPartyID == "login.example")
+        #expect(strict.passkeyAllowedOrigins == ["https://login.example:8443"])
+    }
+
     @Test("the banner names the issuer, its metadata, the client and the outbox; in strict mode what strict means")
     func banner() throws {
         let url = URL(string: "http://127.0.0.1:8443")!
