@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HAAPI
 import HAAPIGateway
 import HAAPIHostTools
 
@@ -22,30 +21,14 @@ struct GitCredentialCommand: AsyncParsableCommand {
     func run() async throws {
         let input = String(decoding: await StandardInput.readToEnd(), as: UTF8.self)
         guard operation == "get" else { return }
-        let request: GitCredentialRequest
-        switch GitCredentialRequest.parse(input) {
-        case .success(let parsed): request = parsed
-        case .failure(let problem): exitWith(problem)
+        let host = host
+        let outcome = await GitCredentialAnswer.get(input: input, helperEntries: GitCredentialHelperChain.configuredEntries, tokenPath: host.tokenFile.path) {
+            await host.current(validFor: $0)
         }
-        guard request.isSafeForToken else {
-            let place = "\(request.scheme ?? "?")://\(request.host ?? "?")"
-            FileHandle.standardError.write(
-                Data(
-                    "haapi-gateway: git-credential answers https, and http to this host only: not sending the token to \(LogText.untrusted(place))\n"
-                        .utf8
-                )
-            )
-            return
-        }
-        if let entries = await GitCredentialHelperChain.configuredEntries(),
-            let refusal = GitCredentialHelperChain(entries, for: request).refusal(for: request)
-        {
-            exitWith(refusal)
-        }
-        let (tokens, written) = await host.currentOrExit(validFor: CredentialHelperToken.minimumValidSeconds)
-        switch CredentialHelperToken.accessToken(of: tokens, writtenAt: written, path: host.tokenFile.path, tool: "git") {
-        case .success(let token): FileHandle.standardOutput.write(Data(GitCredentialAnswer(token: token).text.utf8))
-        case .failure(let problem): exitWith(problem)
+        switch outcome {
+        case .answer(let text): FileHandle.standardOutput.write(Data(text.utf8))
+        case .declined(let line): FileHandle.standardError.write(Data((line + "\n").utf8))
+        case .refused(let problem): exitWith(problem)
         }
     }
 }

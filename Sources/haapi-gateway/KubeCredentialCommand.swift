@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HAAPI
 import HAAPIGateway
 import HAAPIHostTools
 

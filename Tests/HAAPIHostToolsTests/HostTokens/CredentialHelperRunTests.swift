@@ -57,6 +57,34 @@ struct CredentialHelperRunTests {
         #expect(unread.map { _ in "" } == .failure(HostTokenProblem("haapi-gateway: bad config.json", exitStatus: 78)))
     }
 
+    @Test("git-credential get: the token for https; nothing, with one line, for plain http elsewhere; a bad request refused")
+    func gitGet() async {
+        let current: Result<(tokens: OAuthTokens, written: Date), HostTokenProblem> = .success((Self.tokens, Date()))
+        let answer = await GitCredentialAnswer.get(input: "protocol=https\nhost=git.example\n\n", helperEntries: { [] }, tokenPath: "/t") { _ in
+            current
+        }
+        guard case .answer(let text) = answer else {
+            Issue.record("https was not answered: \(answer)")
+            return
+        }
+        #expect(text.contains("password=access-1"))
+        let plain = await GitCredentialAnswer.get(input: "protocol=http\nhost=git.example\n\n", helperEntries: { nil }, tokenPath: "/t") { _ in
+            current
+        }
+        #expect(
+            plain == .declined("haapi-gateway: git-credential answers https, and http to this host only: not sending the token to http://git.example")
+        )
+        let bad = await GitCredentialAnswer.get(input: "no key value", helperEntries: { nil }, tokenPath: "/t") { _ in current }
+        guard case .refused = bad else {
+            Issue.record("a request that is not key=value lines was answered: \(bad)")
+            return
+        }
+        let none = await GitCredentialAnswer.get(input: "protocol=https\nhost=git.example\n\n", helperEntries: { nil }, tokenPath: "/t") { _ in
+            .failure(HostTokenProblem("no sign-in"))
+        }
+        #expect(none == .refused(HostTokenProblem("no sign-in")))
+    }
+
     @Test("kube-credential: the ID token, refreshed first when it expires before the access token; the access token when asked")
     func kubeCredential() async throws {
         let now = Date()
