@@ -8,18 +8,8 @@ import HAAPIGateway
 struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-config",
-        abstract:
-            """
-            Check a configuration file (with the HAAPI_GATEWAY_… environment) and print the effective configuration; --reference prints \
-            every setting.
-            """,
-        discussion: """
-            Without FILE it checks the file $HAAPI_GATEWAY_CONFIG names, as serve reads it (the container sets it). \
-            Exits 0 when the configuration is valid; otherwise lists every problem and exits 78 (EX_CONFIG), or 66 (EX_NOINPUT) \
-            when every problem is a file that is missing or cannot be read (a certificate, a key, the templates). With \
-            --reference it prints every setting (its environment variable, type, default, allowed values and when a change \
-            takes effect) as Markdown, what docs/configuration.md holds.
-            """
+        abstract: "Check a configuration file (with the HAAPI_GATEWAY_… environment) and print the effective configuration; --reference prints every setting.",
+        discussion: "Without FILE it checks the file $HAAPI_GATEWAY_CONFIG names, as serve reads it (the container sets it). Exits 0 when the configuration is valid; otherwise lists every problem and exits 78 (EX_CONFIG), or 66 (EX_NOINPUT) when every problem is a file that is missing or cannot be read (a certificate, a key, the templates). With --reference it prints every setting (its environment variable, type, default, allowed values and when a change takes effect) as Markdown, what docs/configuration.md holds."
     )
 
     @Argument(help: ArgumentHelp("The YAML configuration file (default: $HAAPI_GATEWAY_CONFIG).", valueName: "file"))
@@ -37,22 +27,15 @@ struct CheckConfigCommand: ParsableCommand {
             print(ConfigurationReference.markdown, terminator: "")
             return
         }
-        var options = try ConfigurationOptions.parse([])
-        options.configFile = file
+        var flags = ConfigurationFlags()
+        flags.configFile = file
         // The file serve would read: the one named, else $HAAPI_GATEWAY_CONFIG.
-        guard let file = options.configurationFile(environment: ProcessInfo.processInfo.environment) else {
+        guard let file = flags.configurationFile(environment: ProcessInfo.processInfo.environment) else {
             throw ValidationError("name the configuration file to check, or set \(ConfigurationLayers.configurationFileVariable)")
         }
-        options.configFile = file
+        flags.configFile = file
         do {
-            let configuration = try options.loadConfiguration()
-            print("\(file): configuration OK")
-            for line in configuration.summary { print("  \(line)") }
-            let changed = configuration.settingsChangedFromDefaults
-            if !changed.isEmpty {
-                print("  settings changed from the defaults:")
-                for line in changed { print("    \(line)") }
-            }
+            print(try flags.load().checkReport(file: file))
         } catch {
             FileHandle.standardError.write(Data("haapi-gateway: \(file): \(error.description)\n".utf8))
             throw ExitCode(error.exitStatus)

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HAAPI
 import HAAPIGateway
 import HAAPIHostTools
 
@@ -16,23 +15,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "docker-credential",
         abstract: "Docker's credential helper (docker-credential-haapi-gateway): the access token of 'login' for a registry.",
-        discussion: """
-            Answers the registries whose credHelpers entry in Docker's configuration ($DOCKER_CONFIG/config.json, else \
-            ~/.docker/config.json) is "\(DockerCredentialRegistries.helperName)", and no other: made the store of every \
-            registry (credsStore), it would otherwise hand the token to each, Docker Hub's too. get reads the server URL on \
-            standard input and prints {"ServerURL":…,"Username":"\(DockerCredential.username)","Secret":<the access token>}, \
-            the token refreshed first when it expires within \(Int(CredentialHelperToken.minimumValidSeconds)) s, under the \
-            token file's lock as token refreshes; for another registry it prints "\(DockerCredential.notFoundMessage)" and \
-            exits 1, as the protocol has it, and Docker goes on without credentials. list prints each registry with its \
-            username. store and erase read their input and keep or delete nothing (erase never ends the sign-in). \
-            DPoP-bound tokens are refused: Docker cannot send the proof each request needs (use haapi-gateway proxy). \
-            A server URL or credHelpers entry naming plain http:// to a host other than this one is refused: the token \
-            would cross the network in clear. \
-            As the protocol has it, an error is one line on standard output. Run as docker-credential-haapi-gateway (a \
-            symlink to haapi-gateway), the action is the only argument. \
-            Exit status: 0 answered; 1 not found, no sign-in (run haapi-gateway login), the refresh refused or failed, \
-            DPoP-bound tokens, plain http beyond this host; 78 bad configuration, token file or Docker configuration.
-            """
+        discussion: "Answers the registries whose credHelpers entry in Docker's configuration ($DOCKER_CONFIG/config.json, else ~/.docker/config.json) is \"\(DockerCredentialRegistries.helperName)\", and no other: made the store of every registry (credsStore), it would otherwise hand the token to each, Docker Hub's too. get reads the server URL on standard input and prints {\"ServerURL\":…,\"Username\":\"\(DockerCredential.username)\",\"Secret\":<the access token>}, the token refreshed first when it expires within \(Int(CredentialHelperToken.minimumValidSeconds)) s, under the token file's lock as token refreshes; for another registry it prints \"\(DockerCredential.notFoundMessage)\" and exits 1, as the protocol has it, and Docker goes on without credentials. list prints each registry with its username. store and erase read their input and keep or delete nothing (erase never ends the sign-in). DPoP-bound tokens are refused: Docker cannot send the proof each request needs (use haapi-gateway proxy). A server URL or credHelpers entry naming plain http:// to a host other than this one is refused: the token would cross the network in clear. As the protocol has it, an error is one line on standard output. Run as docker-credential-haapi-gateway (a symlink to haapi-gateway), the action is the only argument. Exit status: 0 answered; 1 not found, no sign-in (run haapi-gateway login), the refresh refused or failed, DPoP-bound tokens, plain http beyond this host; 78 bad configuration, token file or Docker configuration."
     )
 
     @OptionGroup var host: HostTokenOptions
@@ -48,19 +31,13 @@ struct DockerCredentialCommand: AsyncParsableCommand {
             print(Self.registries().listing)
         case .get:
             let input = String(decoding: await StandardInput.readToEnd(), as: UTF8.self)
-            guard let serverURL = DockerCredential.serverURL(in: input) else { Self.answer(DockerCredential.missingServerURLMessage, status: 1) }
-            guard let registry = Self.registries().registry(for: serverURL) else { Self.answer(DockerCredential.notFoundMessage, status: 1) }
-            if let refusal = DockerCredentialRegistries.plainHTTPRefusal(serverURL: serverURL, registry: registry) {
-                Self.answer("haapi-gateway: \(refusal.message)", status: refusal.exitStatus)
+            let (host, registries) = (host, { DockerCredentialRegistries.read() })
+            let answer = await DockerCredential.get(input: input, registries: registries, tokenPath: host.tokenFile.path) { minimum in
+                await host.current(validFor: minimum)
             }
-            let tokens: OAuthTokens, written: Date
-            switch await host.current(validFor: CredentialHelperToken.minimumValidSeconds) {
-            case .success(let current): (tokens, written) = current
-            case .failure(let problem): Self.answer("haapi-gateway: \(problem.message)", status: problem.exitStatus)
-            }
-            switch CredentialHelperToken.accessToken(of: tokens, writtenAt: written, path: host.tokenFile.path, tool: "docker") {
-            case .success(let token): print(DockerCredential(serverURL: serverURL, token: token).json)
-            case .failure(let problem): Self.answer("haapi-gateway: \(problem.message)", status: problem.exitStatus)
+            switch answer {
+            case .success(let json): print(json)
+            case .failure(let problem): Self.answer(problem.message, status: problem.exitStatus)
             }
         }
     }

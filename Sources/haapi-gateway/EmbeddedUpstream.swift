@@ -1,5 +1,3 @@
-import Foundation
-import HAAPI
 import HAAPIDemoServer
 import HAAPIGateway
 import Logging
@@ -11,22 +9,12 @@ enum EmbeddedUpstream {
         guard case .demo(let settings) = configuration.upstream else { return (configuration, nil) }
         var demoLogger = logger
         demoLogger.logLevel = max(logger.logLevel, .warning)
-        var demoConfiguration = DemoServerConfiguration(port: 0, requireDPoPNonce: settings.requireDPoPNonce)
-        if settings.strict { demoConfiguration.makeStrict() }
-        if let publicURL = configuration.server.publicBaseURL { demoConfiguration.usePasskeys(for: publicURL) }
-        let server = try await DemoServer.start(configuration: demoConfiguration, logger: demoLogger)
+        let publicURL = configuration.server.publicBaseURL
+        let demo = DemoServerConfiguration.embedded(requireDPoPNonce: settings.requireDPoPNonce, strict: settings.strict, publicURL: publicURL)
+        let server = try await DemoServer.start(configuration: demo, logger: demoLogger)
         var resolved = configuration
-        resolved.upstream = .haapi(
-            HAAPIClientConfiguration(
-                baseURL: server.issuerURL,
-                clientID: DemoServer.clientID,
-                clientAuthentication: .secretBasic(DemoServer.clientSecret),
-                redirectURI: DemoServer.redirectURI,
-                scopes: settings.scopes,
-                connectTimeout: .seconds(settings.timeoutSeconds),
-                requestTimeout: .seconds(settings.timeoutSeconds)
-            )
-        )
+        let (clientID, secret, redirectURI) = (DemoServer.clientID, DemoServer.clientSecret, DemoServer.redirectURI)
+        resolved.upstream = .haapi(settings.clientConfiguration(issuer: server.issuerURL, clientID: clientID, clientSecret: secret, redirectURI: redirectURI))
         return (resolved, server)
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HAAPI
 import HAAPIGateway
 import HAAPIHostTools
 
@@ -11,19 +10,7 @@ struct GitCredentialCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "git-credential",
         abstract: "git's credential helper: the access token of 'login' as the password (configured by setup-git).",
-        discussion: """
-            git runs it with an operation and the request on standard input (key=value lines). get answers \
-            username=\(GitCredentialAnswer.username), password=<the access token> and password_expiry_utc (its expiry, Unix \
-            time), the token refreshed first when it expires within \(Int(CredentialHelperToken.minimumValidSeconds)) s, \
-            under the token file's lock as token refreshes; it answers nothing for plain http to a host other than this one \
-            (a loopback address), which would carry the token in clear, and nothing while git would also hand the token to \
-            another credential helper for that URL (git config's credential.helper values, in git's order: a generic \
-            credential.helper store configured after setup-git's lines would write it to ~/.git-credentials). store and erase read the request and keep or \
-            delete nothing (erase never ends the sign-in); other operations are ignored, as git-credential(1) asks. \
-            DPoP-bound tokens are refused: git cannot send the proof each request needs (use haapi-gateway proxy). \
-            Exit status: 0 answered, or nothing to answer; 1 no sign-in (run haapi-gateway login), the refresh refused or \
-            failed, DPoP-bound tokens, a request that is not key=value lines, another helper that would be handed the token; 78 bad configuration or token file.
-            """
+        discussion: "git runs it with an operation and the request on standard input (key=value lines). get answers username=\(GitCredentialAnswer.username), password=<the access token> and password_expiry_utc (its expiry, Unix time), the token refreshed first when it expires within \(Int(CredentialHelperToken.minimumValidSeconds)) s, under the token file's lock as token refreshes; it answers nothing for plain http to a host other than this one (a loopback address), which would carry the token in clear, and nothing while git would also hand the token to another credential helper for that URL (git config's credential.helper values, in git's order: a generic credential.helper store configured after setup-git's lines would write it to ~/.git-credentials). store and erase read the request and keep or delete nothing (erase never ends the sign-in); other operations are ignored, as git-credential(1) asks. DPoP-bound tokens are refused: git cannot send the proof each request needs (use haapi-gateway proxy). Exit status: 0 answered, or nothing to answer; 1 no sign-in (run haapi-gateway login), the refresh refused or failed, DPoP-bound tokens, a request that is not key=value lines, another helper that would be handed the token; 78 bad configuration or token file."
     )
 
     @OptionGroup var host: HostTokenOptions
@@ -34,30 +21,14 @@ struct GitCredentialCommand: AsyncParsableCommand {
     func run() async throws {
         let input = String(decoding: await StandardInput.readToEnd(), as: UTF8.self)
         guard operation == "get" else { return }
-        let request: GitCredentialRequest
-        switch GitCredentialRequest.parse(input) {
-        case .success(let parsed): request = parsed
-        case .failure(let problem): exitWith("haapi-gateway: \(problem.message)", status: problem.exitStatus)
+        let host = host
+        let outcome = await GitCredentialAnswer.get(input: input, helperEntries: GitCredentialHelperChain.configuredEntries, tokenPath: host.tokenFile.path) {
+            await host.current(validFor: $0)
         }
-        guard request.isSafeForToken else {
-            let place = "\(request.scheme ?? "?")://\(request.host ?? "?")"
-            FileHandle.standardError.write(
-                Data(
-                    "haapi-gateway: git-credential answers https, and http to this host only: not sending the token to \(LogText.untrusted(place))\n"
-                        .utf8
-                )
-            )
-            return
-        }
-        if let entries = await GitCredentialHelperChain.configuredEntries(),
-            let refusal = GitCredentialHelperChain(entries, for: request).refusal(for: request)
-        {
-            exitWith("haapi-gateway: \(refusal.message)", status: refusal.exitStatus)
-        }
-        let (tokens, written) = await host.currentOrExit(validFor: CredentialHelperToken.minimumValidSeconds)
-        switch CredentialHelperToken.accessToken(of: tokens, writtenAt: written, path: host.tokenFile.path, tool: "git") {
-        case .success(let token): FileHandle.standardOutput.write(Data(GitCredentialAnswer(token: token).text.utf8))
-        case .failure(let problem): exitWith("haapi-gateway: \(problem.message)", status: problem.exitStatus)
+        switch outcome {
+        case .answer(let text): FileHandle.standardOutput.write(Data(text.utf8))
+        case .declined(let line): FileHandle.standardError.write(Data((line + "\n").utf8))
+        case .refused(let problem): exitWith(problem)
         }
     }
 }

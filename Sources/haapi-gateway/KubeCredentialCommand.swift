@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HAAPI
 import HAAPIGateway
 import HAAPIHostTools
 
@@ -11,18 +10,7 @@ struct KubeCredentialCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kube-credential",
         abstract: "kubectl's exec credential plugin: an ExecCredential with the ID token of 'login' (or its access token).",
-        discussion: """
-            Prints one ExecCredential (JSON) with status.token, the ID token (what the API server's OIDC authenticator \
-            checks: its issuer and client id are the sign-in's), or with --access-token the access token, and \
-            status.expirationTimestamp (RFC 3339, UTC: the ID token's exp, or the access token's expiry), until which \
-            kubectl uses it without asking again. The apiVersion is the one KUBERNETES_EXEC_INFO names \
-            (client.authentication.k8s.io/v1 or v1beta1), else v1. The token is refreshed first when it expires within \
-            \(Int(CredentialHelperToken.minimumValidSeconds)) s, under the token file's lock as token refreshes. The ID \
-            token is not bound to a DPoP key and is given whatever the access token is; a DPoP-bound access token is \
-            refused (use haapi-gateway proxy). \
-            Exit status: 0 printed; 1 no sign-in (run haapi-gateway login), the refresh refused or failed, no ID token, \
-            --access-token for DPoP-bound tokens; 78 bad configuration or token file, or an apiVersion it does not answer.
-            """
+        discussion: "Prints one ExecCredential (JSON) with status.token, the ID token (what the API server's OIDC authenticator checks: its issuer and client id are the sign-in's), or with --access-token the access token, and status.expirationTimestamp (RFC 3339, UTC: the ID token's exp, or the access token's expiry), until which kubectl uses it without asking again. The apiVersion is the one KUBERNETES_EXEC_INFO names (client.authentication.k8s.io/v1 or v1beta1), else v1. The token is refreshed first when it expires within \(Int(CredentialHelperToken.minimumValidSeconds)) s, under the token file's lock as token refreshes. The ID token is not bound to a DPoP key and is given whatever the access token is; a DPoP-bound access token is refused (use haapi-gateway proxy). Exit status: 0 printed; 1 no sign-in (run haapi-gateway login), the refresh refused or failed, no ID token, --access-token for DPoP-bound tokens; 78 bad configuration or token file, or an apiVersion it does not answer."
     )
 
     @OptionGroup var host: HostTokenOptions
@@ -34,27 +22,15 @@ struct KubeCredentialCommand: AsyncParsableCommand {
         let version: ExecCredentialVersion
         switch ExecCredentialVersion.requested(by: ProcessInfo.processInfo.environment["KUBERNETES_EXEC_INFO"]) {
         case .success(let requested): version = requested
-        case .failure(let problem): exitWith("haapi-gateway: \(problem.message)", status: problem.exitStatus)
+        case .failure(let problem): exitWith(problem)
         }
-        let minimum = CredentialHelperToken.minimumValidSeconds
-        let path = host.tokenFile.path
-        var (tokens, written) = await host.currentOrExit(validFor: minimum)
-        let token: Result<CredentialHelperToken, HostTokenProblem>
-        if accessToken {
-            token = CredentialHelperToken.accessToken(of: tokens, writtenAt: written, path: path, tool: "kubectl")
-        } else {
-            // An ID token that outlives the access token less: a refresh brings a new one. Should that refresh fail, the
-            // ID token read is still given while it has not expired.
-            if let validity = CredentialHelperToken.accessValidityForFreshIDToken(tokens, writtenAt: written, minimum: minimum),
-                case .success(let refreshed) = await host.current(validFor: validity)
-            {
-                (tokens, written) = refreshed
-            }
-            token = CredentialHelperToken.idToken(of: tokens, path: path)
+        let host = host
+        let answer = await ExecCredential.get(version: version, accessToken: accessToken, tokenPath: host.tokenFile.path) { minimum in
+            await host.current(validFor: minimum)
         }
-        switch token {
-        case .success(let token): print(ExecCredential(version: version, token: token).json)
-        case .failure(let problem): exitWith("haapi-gateway: \(problem.message)", status: problem.exitStatus)
+        switch answer {
+        case .success(let credential): print(credential.json)
+        case .failure(let problem): exitWith(problem)
         }
     }
 }

@@ -4,7 +4,6 @@ import HAAPI
 import HAAPIGateway
 import HAAPIHostTools
 import Logging
-import ServiceLifecycle
 
 /// `haapi-gateway proxy --to https://api.example.com`: a local HTTP proxy on loopback that forwards each request to
 /// that origin with the sign-in of `login` added (``HostProxy``), for programs that cannot use its tokens themselves.
@@ -12,61 +11,17 @@ struct ProxyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "proxy",
         abstract: "Forward requests from this host to one API with the sign-in of 'login' added, DPoP-bound tokens too.",
-        discussion: """
-            Listens on --listen (loopback only) and forwards every request sent to it to the same path under --to, and \
-            nowhere else: CONNECT, TRACE, a request naming another host, a path with a . or .. segment (..;x too) and a path with a \
-            percent-escape that is not UTF-8 text (%ff) are refused, and so are requests from web pages (Origin, \
-            Sec-Fetch-*). Hop-by-hop fields and the client's own Authorization and \
-            DPoP are dropped; the proxy adds Authorization: Bearer <token>, or for a DPoP-bound token Authorization: DPoP \
-            <token> and a new DPoP proof (htm, htu of the target URL without query, ath, signed with the key in the token \
-            file). A use_dpop_nonce challenge is answered once with the server's nonce, which is kept for the next requests; \
-            for that a request body of at most 1 MiB (by its Content-Length) is held in memory, a larger one streams and \
-            its challenge goes to the client. Answers stream back. The tokens are read for every request and refreshed \
-            first, under the lock beside the token file as 'token' does, when they expire within --min-valid-seconds; \
-            when there are none (no sign-in, a refresh refused or failed), or the access token holds a control \
-            character, a space or anything but ASCII (which no header can carry), the answer is 503 with one line saying \
-            why, never the token; a target that cannot be reached, 502. One line per request on standard error (method, \
-            the path sent under --to without its query, status, milliseconds; never a token); --log-level warning \
-            silences them. The proxy's address is printed on standard output once it listens. SIGTERM or SIGINT stops it: \
-            it takes no new request, and those under way have --stop-seconds to end, whatever the target does; then the \
-            proxy exits 70. The configuration (upstream options, --via) is used only for a refresh: a problem with it \
-            answers that request 503 with its line. Exit status: 0 stopped; 70 a stop cut short at --stop-seconds; 78 \
-            --to, --listen, --host or --port refused (plain http to a host that is not loopback, an address that is not \
-            loopback); 69 the address is in use; 1 another failure to start.
-            """
+        discussion: "Listens on --listen (loopback only) and forwards every request sent to it to the same path under --to, and nowhere else: CONNECT, TRACE, a request naming another host, a path with a . or .. segment (..;x too) and a path with a percent-escape that is not UTF-8 text (%ff) are refused, and so are requests from web pages (Origin, Sec-Fetch-*). Hop-by-hop fields and the client's own Authorization and DPoP are dropped; the proxy adds Authorization: Bearer <token>, or for a DPoP-bound token Authorization: DPoP <token> and a new DPoP proof (htm, htu of the target URL without query, ath, signed with the key in the token file). A use_dpop_nonce challenge is answered once with the server's nonce, which is kept for the next requests; for that a request body of at most 1 MiB (by its Content-Length) is held in memory, a larger one streams and its challenge goes to the client. Answers stream back. The tokens are read for every request and refreshed first, under the lock beside the token file as 'token' does, when they expire within --min-valid-seconds; when there are none (no sign-in, a refresh refused or failed), or the access token holds a control character, a space or anything but ASCII (which no header can carry), the answer is 503 with one line saying why, never the token; a target that cannot be reached, 502. One line per request on standard error (method, the path sent under --to without its query, status, milliseconds; never a token); --log-level warning silences them. The proxy's address is printed on standard output once it listens. SIGTERM or SIGINT stops it: it takes no new request, and those under way have --stop-seconds to end, whatever the target does; then the proxy exits 70. The configuration (upstream options, --via) is used only for a refresh: a problem with it answers that request 503 with its line. Exit status: 0 stopped; 70 a stop cut short at --stop-seconds; 78 --to, --listen, --host or --port refused (plain http to a host that is not loopback, an address that is not loopback); 69 the address is in use; 1 another failure to start."
     )
 
     @OptionGroup var host: HostTokenOptions
-
-    @Option(
-        help: ArgumentHelp(
-            "Where requests go: an origin, with a base path if wanted (https://api.example.com/v1); https, or plain http to a loopback address.",
-            valueName: "url"
-        )
-    )
+    @Option(help: ArgumentHelp("Where requests go: an origin, with a base path if wanted (https://api.example.com/v1); https, or plain http to a loopback address.", valueName: "url"))
     var to: String
-
-    @Option(
-        help: ArgumentHelp(
-            "Where the proxy listens: ADDRESS:PORT on loopback (127.0.0.1, ::1 or localhost; port 0 picks a free one).",
-            valueName: "address:port"
-        )
-    )
+    @Option(help: ArgumentHelp("Where the proxy listens: ADDRESS:PORT on loopback (127.0.0.1, ::1 or localhost; port 0 picks a free one).", valueName: "address:port"))
     var listen: String = "127.0.0.1:\(ProxyListenAddress.defaultPort)"
-
-    @Option(
-        name: .customLong("min-valid-seconds"),
-        help: ArgumentHelp("Refresh first when the access token expires within this many seconds.", valueName: "seconds")
-    )
+    @Option(name: .customLong("min-valid-seconds"), help: ArgumentHelp("Refresh first when the access token expires within this many seconds.", valueName: "seconds"))
     var minimumValidSeconds: Int = 60
-
-    @Option(
-        name: .customLong("stop-seconds"),
-        help: ArgumentHelp(
-            "After SIGTERM or SIGINT, how long requests under way may take to end before the proxy exits 70 (1 to 600).",
-            valueName: "seconds"
-        )
-    )
+    @Option(name: .customLong("stop-seconds"), help: ArgumentHelp("After SIGTERM or SIGINT, how long requests under way may take to end before the proxy exits 70 (1 to 600).", valueName: "seconds"))
     var stopSeconds: Int = 10
 
     func validate() throws {
@@ -75,49 +30,22 @@ struct ProxyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let target: ProxyTarget, address: ProxyListenAddress
-        do {
-            target = try ProxyTarget(to)
-            address = try ProxyListenAddress(listen)
-        } catch {
-            exitWith("haapi-gateway: \(error.message)", status: 78)
-        }
-        if host.options.host != nil || host.options.port != nil {
-            exitWith("haapi-gateway: --host and --port set login's local gateway; the proxy listens where --listen says (ADDRESS:PORT)", status: 78)
-        }
+        let place: (target: ProxyTarget, address: ProxyListenAddress)
+        do { place = try HostProxy.place(to: to, listen: listen, flags: host.options.flags) } catch { exitWith(error) }
         let logger = LoggingSettings(level: host.options.logLevel.flatMap { Logger.Level(rawValue: $0) } ?? .info).makeLogger(label: "haapi-gateway")
         let tokenPath = host.tokenFile.path
         if !FileManager.default.fileExists(atPath: tokenPath) {
             logger.warning("no sign-in in \(tokenPath) yet: every request is answered 503 until haapi-gateway login")
         }
-        // A target that answers slowly, or streams for ever, does not hold the stop: the deadline runs from the signal, on a
-        // thread of its own.
-        let stopDeadline = StopDeadline(seconds: stopSeconds, logger: logger, limit: "--stop-seconds after the signal")
-        let stopSignals = StopSignalWatch(stopDeadline)
-        defer { withExtendedLifetime(stopSignals) {} }
         let (host, minimum) = (host, TimeInterval(minimumValidSeconds))
-        let proxy = HostProxy(
-            target: target,
-            tokens: { await host.current(validFor: minimum).map(\.tokens) },
-            tokenFile: tokenPath,
-            logger: logger
-        )
-        // The listener's own lines (where it listens) stay out: the address is printed once, on standard output.
-        var listenerLogger = logger
-        listenerLogger.logLevel = .warning
-        let application = proxy.application(listening: address, logger: listenerLogger) { url in
-            let line = "haapi-gateway proxy: \(url.absoluteString) forwards to \(target.origin)\(target.basePath) with the sign-in in \(tokenPath)\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
-        }
-        let group = ServiceGroup(
-            configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: listenerLogger)
-        )
+        let tokens: @Sendable () async -> Result<OAuthTokens, HostTokenProblem> = { await host.current(validFor: minimum).map(\.tokens) }
+        let proxy = HostProxy(target: place.target, tokens: tokens, tokenFile: tokenPath, logger: logger)
         do {
-            try await group.run()
+            try await proxy.serve(listening: place.address, stopSeconds: stopSeconds, logger: logger) { line in
+                FileHandle.standardOutput.write(Data(line.utf8))
+            }
         } catch {
-            await proxy.shutdown()
-            exitStarting(error, listening: address.host, port: address.port)
+            exitStarting(error, listening: place.address.host, port: place.address.port)
         }
-        await proxy.shutdown()
     }
 }

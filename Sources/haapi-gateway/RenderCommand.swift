@@ -15,15 +15,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: "A configuration file whose templates and theme sections apply (flags and HAAPI_GATEWAY_* variables win as for serve).")
     var config: String?
 
-    @Option(
-        help: ArgumentHelp(
-            """
-            Write DIR/index.html and DIR/assets/ (stylesheet, theme.css, scripts, logo) instead of printing the page, so it can be \
-            opened styled, e.g. with python3 -m http.server -d DIR.
-            """,
-            valueName: "DIR"
-        )
-    )
+    @Option(help: ArgumentHelp("Write DIR/index.html and DIR/assets/ (stylesheet, theme.css, scripts, logo) instead of printing the page, so it can be opened styled, e.g. with python3 -m http.server -d DIR.", valueName: "DIR"))
     var output: String?
 
     @Option(help: "Templates directory used instead of the built-in templates.")
@@ -32,9 +24,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(name: .customLong("template-overrides"), help: "Directory of templates layered over the defaults, file by file.")
     var templateOverrides: String?
 
-    @Option(
-        help: ArgumentHelp("Language of the gateway's own texts (a tag such as sv, or an Accept-Language value); default en.", valueName: "locale")
-    )
+    @Option(help: ArgumentHelp("Language of the gateway's own texts (a tag such as sv, or an Accept-Language value); default en.", valueName: "locale"))
     var locale: String?
 
     func run() async throws {
@@ -58,11 +48,6 @@ struct RenderCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data(page.utf8))
             return
         }
-        let directory = URL(fileURLWithPath: output)
-        let assets = directory.appendingPathComponent("assets")
-        try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
-        try Data(page.utf8).write(to: directory.appendingPathComponent("index.html"))
-        for (name, bytes) in renderer.assetFiles { try bytes.write(to: assets.appendingPathComponent(name)) }
-        print("wrote \(directory.appendingPathComponent("index.html").path) and \(renderer.assetFiles.count) files in \(assets.path)")
+        print(try renderer.write(page, to: URL(fileURLWithPath: output)))
     }
 }

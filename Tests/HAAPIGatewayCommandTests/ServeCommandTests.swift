@@ -13,7 +13,7 @@ import Testing
     @Test func serveIsTheDefaultSubcommandOnLoopback8080WithTheDemoUpstream() throws {
         let command = try HAAPIGatewayCommand.parseAsRoot(templates)
         let serve = try #require(command as? ServeCommand)
-        let configuration = try serve.options.loadConfiguration(environment: [:])
+        let configuration = try serve.options.flags.load(environment: [:])
         #expect(configuration.server.host == "127.0.0.1")
         #expect(configuration.server.port == 8080)
         guard case .demo(let demo) = configuration.upstream else {
@@ -34,7 +34,7 @@ import Testing
                 "--client-secret-file", secretFile.path, "--redirect-uri", "app:cb", "--log-level", "debug",
             ] + templates
         )
-        let configuration = try serve.options.loadConfiguration(environment: [:])
+        let configuration = try serve.options.flags.load(environment: [:])
         #expect(configuration.server.host == "127.0.0.2")
         #expect(configuration.server.port == 0)
         #expect(configuration.server.servesTLS)
@@ -56,7 +56,7 @@ import Testing
 
     @Test func aClientSecretFlagIsAccepted() throws {
         let serve = try ServeCommand.parse(["--upstream", "https://idsvr.example", "--client-id", "c", "--client-secret", "flag-secret"] + templates)
-        guard case .haapi(let client) = try serve.options.loadConfiguration(environment: [:]).upstream,
+        guard case .haapi(let client) = try serve.options.flags.load(environment: [:]).upstream,
             case .secretBasic(let secret) = client.clientAuthentication
         else {
             Issue.record("expected client_secret_basic")
@@ -69,19 +69,19 @@ import Testing
         let file = try Repository.temporaryDirectory().appendingPathComponent("gateway.yaml")
         try "server:\n  port: 9000\n  host: 127.0.0.3\n".write(to: file, atomically: true, encoding: .utf8)
         let environment = ["HAAPI_GATEWAY_CONFIG": file.path, "HAAPI_GATEWAY_SERVER_PORT": "9001"]
-        let fileOnly = try ServeCommand.parse(templates).options.loadConfiguration(environment: ["HAAPI_GATEWAY_CONFIG": file.path])
+        let fileOnly = try ServeCommand.parse(templates).options.flags.load(environment: ["HAAPI_GATEWAY_CONFIG": file.path])
         #expect(fileOnly.server.port == 9000)
-        let withEnvironment = try ServeCommand.parse(templates).options.loadConfiguration(environment: environment)
+        let withEnvironment = try ServeCommand.parse(templates).options.flags.load(environment: environment)
         #expect(withEnvironment.server.port == 9001)
         #expect(withEnvironment.server.host == "127.0.0.3")
-        let withFlag = try ServeCommand.parse(["--port", "9002"] + templates).options.loadConfiguration(environment: environment)
+        let withFlag = try ServeCommand.parse(["--port", "9002"] + templates).options.flags.load(environment: environment)
         #expect(withFlag.server.port == 9002)
     }
 
     @Test func reportsEveryProblemAtOnceNamingTheFlag() throws {
         let serve = try ServeCommand.parse(["--port", "70000", "--upstream", "idsvr.example", "--callback", "ftp:x", "--templates", "/nonexistent"])
         do {
-            _ = try serve.options.loadConfiguration(environment: ["HAAPI_GATEWAY_SERVER_PROT": "1"])
+            _ = try serve.options.flags.load(environment: ["HAAPI_GATEWAY_SERVER_PROT": "1"])
             Issue.record("expected a configuration error")
         } catch {
             let text = error.description

@@ -35,9 +35,9 @@ public final class HostProxy: HTTPResponder, Sendable {
     /// The largest answer to a nonce challenge read and dropped before the request is sent again.
     static let challengeBodyLimit = 64 << 10
 
-    private let target: ProxyTarget
+    let target: ProxyTarget
     private let tokens: @Sendable () async -> Result<OAuthTokens, HostTokenProblem>
-    private let tokenFile: String
+    let tokenFile: String
     private let client: HTTPClient
     private let nonces = DPoPNonceStore()
     private let logger: Logger
