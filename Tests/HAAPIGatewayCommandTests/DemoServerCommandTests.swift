@@ -41,7 +41,8 @@ import Testing
         #expect(strict.authorizationCodeDPoPBinding == .required && strict.tokenDPoPBinding == .required)
         let plain = try DemoServerCommand.parse([]).options.arguments.configuration()
         #expect(plain.authorizationCodeDPoPBinding == .clientRequested && plain.tokenDPoPBinding == .clientRequested)
-        let relaxed = try DemoServerCommand.parse(["--strict", "--authorization-code-dpop-binding", "client-requested"]).options.arguments.configuration()
+        let relaxed = try DemoServerCommand.parse(["--strict", "--authorization-code-dpop-binding", "client-requested"]).options.arguments
+            .configuration()
         #expect(relaxed.authorizationCodeDPoPBinding == .clientRequested && relaxed.tokenDPoPBinding == .required)
         let tokensOnly = try DemoServerCommand.parse(["--token-dpop-binding", "required"]).options.arguments.configuration()
         #expect(tokensOnly.authorizationCodeDPoPBinding == .clientRequested && tokensOnly.tokenDPoPBinding == .required)
