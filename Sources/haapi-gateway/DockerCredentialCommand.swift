@@ -20,7 +20,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
 
     @OptionGroup var host: HostTokenOptions
 
-    @Argument(help: ArgumentHelp("The protocol's action: get, store, erase or list.", valueName: "action"))
+    @Argument(help: .valued("action", "The protocol's action: get, store, erase or list."))
     var action: Action
 
     func run() async throws {

@@ -13,8 +13,13 @@ enum EmbeddedUpstream {
         let demo = DemoServerConfiguration.embedded(requireDPoPNonce: settings.requireDPoPNonce, strict: settings.strict, publicURL: publicURL)
         let server = try await DemoServer.start(configuration: demo, logger: demoLogger)
         var resolved = configuration
-        let (clientID, secret, redirectURI) = (DemoServer.clientID, DemoServer.clientSecret, DemoServer.redirectURI)
-        resolved.upstream = .haapi(settings.clientConfiguration(issuer: server.issuerURL, clientID: clientID, clientSecret: secret, redirectURI: redirectURI))
+        let client = settings.clientConfiguration(
+            issuer: server.issuerURL,
+            clientID: DemoServer.clientID,
+            clientSecret: DemoServer.clientSecret,
+            redirectURI: DemoServer.redirectURI
+        )
+        resolved.upstream = .haapi(client)
         return (resolved, server)
     }
 }

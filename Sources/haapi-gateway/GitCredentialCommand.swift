@@ -15,16 +15,15 @@ struct GitCredentialCommand: AsyncParsableCommand {
 
     @OptionGroup var host: HostTokenOptions
 
-    @Argument(help: ArgumentHelp("git's operation: get, store or erase.", valueName: "operation"))
+    @Argument(help: .valued("operation", "git's operation: get, store or erase."))
     var operation: String
 
     func run() async throws {
         let input = String(decoding: await StandardInput.readToEnd(), as: UTF8.self)
         guard operation == "get" else { return }
         let host = host
-        let outcome = await GitCredentialAnswer.get(input: input, helperEntries: GitCredentialHelperChain.configuredEntries, tokenPath: host.tokenFile.path) {
-            await host.current(validFor: $0)
-        }
+        let (entries, tokenPath) = (GitCredentialHelperChain.configuredEntries, host.tokenFile.path)
+        let outcome = await GitCredentialAnswer.get(input: input, helperEntries: entries, tokenPath: tokenPath) { await host.current(validFor: $0) }
         switch outcome {
         case .answer(let text): FileHandle.standardOutput.write(Data(text.utf8))
         case .declined(let line): FileHandle.standardError.write(Data((line + "\n").utf8))

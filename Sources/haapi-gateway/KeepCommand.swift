@@ -16,7 +16,7 @@ struct KeepCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigurationOptions
     @OptionGroup var device: DeviceClientOptions
     @OptionGroup var tokenFile: TokenFileOption
-    @Option(name: .customLong("exec"), help: ArgumentHelp("A program run after each refresh (no arguments; HAAPI_GATEWAY_TOKEN_FILE names the file).", valueName: "program"))
+    @Option(name: .customLong("exec"), help: .valued("program", "A program run after each refresh (no arguments; HAAPI_GATEWAY_TOKEN_FILE names the file)."))
     var hook: String?
     @Flag(help: "Refresh once now and exit.")
     var once = false

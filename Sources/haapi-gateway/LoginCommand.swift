@@ -65,7 +65,8 @@ struct LoginCommand: AsyncParsableCommand {
         let logger = logging.makeLogger(label: "haapi-gateway")
         let (resolved, demo) = try await EmbeddedUpstream.start(for: configuration, logger: logger)
         do {
-            let report = try await login.signInLocally(configuration: resolved, embeddedDemo: demo != nil, storageChoice: .bySessionsStore, logger: logger)
+            let (embedded, storage) = (demo != nil, GatewayStorageChoice.bySessionsStore)
+            let report = try await login.signInLocally(configuration: resolved, embeddedDemo: embedded, storageChoice: storage, logger: logger)
             await demo?.shutdown()
             return report
         } catch {

@@ -15,13 +15,13 @@ struct ProxyCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var host: HostTokenOptions
-    @Option(help: ArgumentHelp("Where requests go: an origin, with a base path if wanted (https://api.example.com/v1); https, or plain http to a loopback address.", valueName: "url"))
+    @Option(help: .valued("url", "Where requests go: an origin, with a base path if wanted (https://api.example.com/v1); https, or plain http to a loopback address."))
     var to: String
-    @Option(help: ArgumentHelp("Where the proxy listens: ADDRESS:PORT on loopback (127.0.0.1, ::1 or localhost; port 0 picks a free one).", valueName: "address:port"))
+    @Option(help: .valued("address:port", "Where the proxy listens: ADDRESS:PORT on loopback (127.0.0.1, ::1 or localhost; port 0 picks a free one)."))
     var listen: String = "127.0.0.1:\(ProxyListenAddress.defaultPort)"
-    @Option(name: .customLong("min-valid-seconds"), help: ArgumentHelp("Refresh first when the access token expires within this many seconds.", valueName: "seconds"))
+    @Option(name: .customLong("min-valid-seconds"), help: .valued("seconds", "Refresh first when the access token expires within this many seconds."))
     var minimumValidSeconds: Int = 60
-    @Option(name: .customLong("stop-seconds"), help: ArgumentHelp("After SIGTERM or SIGINT, how long requests under way may take to end before the proxy exits 70 (1 to 600).", valueName: "seconds"))
+    @Option(name: .customLong("stop-seconds"), help: .valued("seconds", "After SIGTERM or SIGINT, how long requests under way may take to end before the proxy exits 70 (1 to 600)."))
     var stopSeconds: Int = 10
 
     func validate() throws {

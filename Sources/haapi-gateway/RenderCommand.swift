@@ -15,7 +15,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: "A configuration file whose templates and theme sections apply (flags and HAAPI_GATEWAY_* variables win as for serve).")
     var config: String?
 
-    @Option(help: ArgumentHelp("Write DIR/index.html and DIR/assets/ (stylesheet, theme.css, scripts, logo) instead of printing the page, so it can be opened styled, e.g. with python3 -m http.server -d DIR.", valueName: "DIR"))
+    @Option(help: .valued("DIR", "Write DIR/index.html and DIR/assets/ (stylesheet, theme.css, scripts, logo) instead of printing the page, so it can be opened styled, e.g. with python3 -m http.server -d DIR."))
     var output: String?
 
     @Option(help: "Templates directory used instead of the built-in templates.")
@@ -24,7 +24,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(name: .customLong("template-overrides"), help: "Directory of templates layered over the defaults, file by file.")
     var templateOverrides: String?
 
-    @Option(help: ArgumentHelp("Language of the gateway's own texts (a tag such as sv, or an Accept-Language value); default en.", valueName: "locale"))
+    @Option(help: .valued("locale", "Language of the gateway's own texts (a tag such as sv, or an Accept-Language value); default en."))
     var locale: String?
 
     func run() async throws {

@@ -14,7 +14,7 @@ struct TokenCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var host: HostTokenOptions
-    @Option(name: .customLong("min-valid-seconds"), help: ArgumentHelp("Refresh first when the access token expires within this many seconds.", valueName: "seconds"))
+    @Option(name: .customLong("min-valid-seconds"), help: .valued("seconds", "Refresh first when the access token expires within this many seconds."))
     var minimumValidSeconds: Int = 60
     @Flag(name: .customLong("id-token"), help: "Print the ID token instead.")
     var idToken = false

@@ -72,10 +72,12 @@ struct FindableMessagesTests {
     /// commas or semicolons.
     static func beyondIsLiteral(_ scan: SwiftLiteralScan, _ line: Range<Int>) -> Bool {
         let first = line.lowerBound + columns
-        guard case .literal(let literal) = scan.places[first] else { return false }
-        var end = first
-        while end < line.upperBound, scan.places[end] == .literal(literal) { end += 1 }
-        return scan.scalars[end..<line.upperBound].allSatisfy { ")]},; ".unicodeScalars.contains($0) }
+        let closers = ")]},; ".unicodeScalars
+        // The closing brackets that end the line, then the literal they close (its quotes are the literal's).
+        var end = line.upperBound
+        while end > line.lowerBound, scan.places[end - 1] == .code, closers.contains(scan.scalars[end - 1]) { end -= 1 }
+        guard end > line.lowerBound, case .literal(let literal) = scan.places[end - 1] else { return false }
+        return (min(first, end)..<end).allSatisfy { scan.places[$0] == .literal(literal) }
     }
 
     @Test("every Swift file of Sources/ keeps each sentence in one literal on one line, and its code within 150 columns")
@@ -123,5 +125,11 @@ struct FindableMessagesTests {
         #expect(Self.offences(in: "\(indent)call(\"\(long)\" + x)\n").map(\.rule) == [.width])
         #expect(Self.offences(in: "\(indent)call(\"\(long)\\(x) \(long)\"),\n").isEmpty)
         #expect(Self.offences(in: "\"\"\"\n\(indent)\(long)\n\"\"\"\n").isEmpty)
+        // A literal that ends at the 150th column, only its brackets beyond: still one literal and its call's end.
+        let upTo150 = String(repeating: " ", count: 150 - 10) + "f(\"abcdef\"))"
+        #expect(upTo150.count == 152)
+        #expect(Self.offences(in: upTo150 + "\n").isEmpty)
+        let codeAt150 = String(repeating: " ", count: 140) + "f(abcdefgh, x))\n"
+        #expect(Self.offences(in: codeAt150).map(\.rule) == [.width], "code, not a literal, ends there")
     }
 }
