@@ -18,16 +18,7 @@ public struct RefreshHook: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HAAPI_GATEWAY_TOKEN_FILE": path]
-        let status: Int32? = await withCheckedContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(returning: nil)
-            }
-        }
-        guard let status else {
+        guard let status = await process.runToExit() else {
             logger.warning("refresh hook could not run", metadata: ["program": "\(program)"])
             return false
         }
