@@ -68,7 +68,8 @@ struct GatewayCore: Sendable {
                 publicOrigin: RequestOriginGuard.origin(of: configuration.server.publicBaseURL),
                 listensWithTLS: configuration.server.tls != nil
             ),
-            logger: logger
+            logger: logger,
+            signInMode: SignInMode(configuration)
         )
         return GatewayCore(
             live: live,

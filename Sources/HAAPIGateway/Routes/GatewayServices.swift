@@ -23,8 +23,9 @@ struct GatewayServices: Sendable {
     let originGuard: RequestOriginGuard
     let logger: Logger
 
-    /// How the sign-in pages behave (browser, kiosk or `login`'s pairing), as the gateway started.
-    var signInMode: SignInMode { SignInMode(live.configuration) }
+    /// How the sign-in pages behave (browser, kiosk or `login`'s pairing), as the gateway started (neither
+    /// `kiosk.enabled` nor the pairing is reloaded).
+    let signInMode: SignInMode
 
     /// The settings of this request: taken at its first call and the same for the rest of the request.
     func settings(for context: GatewayRequestContext) -> LiveSettings.Snapshot {
