@@ -58,7 +58,7 @@ final class HAAPIClientContext: Sendable {
         if let issuer = endpoints.issuer, let keySet = endpoints.keySet {
             self.idTokenValidator = IDTokenValidator(issuer: issuer, clientID: configuration.clientID, keySetURL: keySet, logger: logger) {
                 (request: HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData in
-                try await Self.send(request, transport: transport, configuration: configuration, logger: logger)
+                try await Self.send(request, transport: transport, endpoints: endpoints, configuration: configuration, logger: logger)
             }
         } else {
             self.idTokenValidator = nil
@@ -68,12 +68,13 @@ final class HAAPIClientContext: Sendable {
     /// Sends one request with the configured timeout (or less, within a ``HAAPIDeadline``) and body cap and maps every
     /// failure to ``HAAPIError``.
     func send(_ request: HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData {
-        try await Self.send(request, transport: transport, configuration: configuration, logger: logger)
+        try await Self.send(request, transport: transport, endpoints: endpoints, configuration: configuration, logger: logger)
     }
 
     private static func send(
         _ request: HTTPRequestData,
         transport: any HAAPITransport,
+        endpoints: HAAPIEndpoints,
         configuration: HAAPIClientConfiguration,
         logger: Logger
     ) async throws(HAAPIError) -> HTTPResponseData {
@@ -83,7 +84,15 @@ final class HAAPIClientContext: Sendable {
         }
         let response: HTTPResponseData
         do {
-            response = try await transport.send(request, timeout: timeout, maxBodyBytes: configuration.maxResponseBodyBytes)
+            response = try await UpstreamCallSpan.around(request, endpoints: endpoints) { (traced) async throws(HAAPIError) in
+                do {
+                    return try await transport.send(traced, timeout: timeout, maxBodyBytes: configuration.maxResponseBodyBytes)
+                } catch let error as HAAPIError {
+                    throw error
+                } catch {
+                    throw AsyncHTTPClientTransport.map(error, phase: "sending the request")
+                }
+            }
         } catch let error as HAAPIError {
             logger.debug("HAAPI HTTP request failed", metadata: ["code": "\(error.code)", "path": "\(request.url.path)"])
             throw error

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 
 extension GatewayCore {
-    /// The sign-in listener's routes, behind its middlewares (client address, request log, security headers, error
+    /// The sign-in listener's routes, behind its middlewares (client address, the request's span when tracing, request log, security headers, error
     /// pages, trusted hosts, session check-in), for what `configuration` enables; and the health controller, which the
     /// metrics listener serves too.
     func router(
@@ -12,6 +12,10 @@ extension GatewayCore {
     ) -> (router: Router<GatewayRequestContext>, health: HealthController) {
         let router = Router(context: GatewayRequestContext.self)
         router.middlewares.add(ClientAddressMiddleware(trustedProxies: configuration.server.trustedProxies))
+        if let marks = services.traceMarks {
+            let cookieName = BrowserSignIns(services: services).cookieName
+            router.middlewares.add(RequestSpanMiddleware(trustedParents: configuration.tracing.trustedParents, marks: marks, cookieName: cookieName))
+        }
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(SecurityHeadersMiddleware(live: live))
         router.middlewares.add(ErrorPageMiddleware(live: live))

@@ -69,7 +69,9 @@ struct GatewayCore: Sendable {
                 listensWithTLS: configuration.server.tls != nil
             ),
             logger: logger,
-            signInMode: SignInMode(configuration)
+            signInMode: SignInMode(configuration),
+            traceMarks: configuration.tracing.isEnabled()
+                ? SignInTraceMark(keys: HMACToken.keys(for: "sign-in trace marks", derivedFrom: storage.sharedKeys)) : nil
         )
         return GatewayCore(
             live: live,

@@ -33,7 +33,7 @@ struct DemoServerCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data(banner.utf8))
         }
         do {
-            try await application.runService()
+            try await TracedService.run(application, tracing: TracingSettings(serviceName: "haapi-demo-server"), logger: logger)
         } catch {
             exitStarting(error, listening: arguments.host, port: arguments.port)
         }

@@ -19,6 +19,8 @@ enum TestTools {
 
     /// Python's requests-oauth2client: a maintained RFC 8628 device client this project did not write.
     static let deviceClientAvailable: Bool = requireAll || pythonHas("requests_oauth2client")
+    /// The test collector decodes OTLP with the OpenTelemetry project's protobuf classes (Python's opentelemetry-proto).
+    static let otlpCollectorAvailable: Bool = requireAll || pythonHas("opentelemetry.proto")
 
     /// git (with its `git http-backend`), for the git credential helper's test: a real `git clone` over smart HTTP.
     static let gitAvailable: Bool = requireAll || onPath("git")

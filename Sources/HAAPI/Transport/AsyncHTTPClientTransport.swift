@@ -56,7 +56,7 @@ public final class AsyncHTTPClientTransport: HAAPITransport {
         // gets "try again" without waiting out the timeout, and no pool slot sits in AsyncHTTPClient's reconnect backoff
         // (up to a minute) after an outage, which kept the pool from growing again (found by `scripts/soak --faults`).
         pool.retryConnectionEstablishment = false
-        let clientConfiguration = HTTPClient.Configuration(
+        var clientConfiguration = HTTPClient.Configuration(
             tlsConfiguration: tls,
             redirectConfiguration: .disallow,
             timeout: .init(
@@ -65,6 +65,8 @@ public final class AsyncHTTPClientTransport: HAAPITransport {
             ),
             connectionPool: pool
         )
+        // The call's span is the client's own (``UpstreamCallSpan``): AsyncHTTPClient's would record the URL with its query.
+        clientConfiguration.tracing.tracer = nil
         self.httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
         self.ownsClient = true
         self.logger = logger

@@ -60,6 +60,7 @@ public enum DemoServer {
             logger.warning("Demo HAAPI server bound to a non-loopback address", metadata: ["host": "\(configuration.host)"])
         }
         let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(DemoTracingMiddleware())
         router.middlewares.add(DemoRequestLogMiddleware(logger: logger))
         DiscoveryController(context: context).register(on: router)
         TokenController(context: context).register(on: router)

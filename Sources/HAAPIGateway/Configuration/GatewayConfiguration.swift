@@ -35,6 +35,8 @@ public struct GatewayConfiguration: Sendable {
     public var devices = DeviceSettings()
     /// Signed start links (off unless a secret is configured).
     public var startLinks = StartLinkSettings()
+    /// OpenTelemetry tracing (off unless a collector is configured).
+    public var tracing = TracingSettings()
     /// Single sign-in mode (`haapi-gateway login`); `nil` serves sign-ins to any browser (not from configuration files).
     public var pairing: PairingSettings? = nil
 

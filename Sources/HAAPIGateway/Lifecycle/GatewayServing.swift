@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import Tracing
 
 /// `serve` once its configuration is loaded and its upstream reached: the gateway's application with reloads on SIGHUP
 /// (``ReloadOnHangupService``), the drain (``GatewayDrainService``) and the stop deadline, until SIGTERM or SIGINT.
@@ -23,6 +24,37 @@ public enum GatewayServing {
         logger: Logger,
         write: @escaping @Sendable (String) -> Void
     ) async throws {
+        let metrics = GatewayMetrics()
+        let export = try TraceExport.make(configuration.tracing, metrics: metrics, logger: logger)
+        let serving = { @Sendable () async throws in
+            try await serve(
+                configuration: configuration,
+                resolved: resolved,
+                flags: flags,
+                demoOutbox: demoOutbox,
+                storageChoice: storageChoice,
+                metrics: metrics,
+                traceExport: export,
+                logger: logger,
+                write: write
+            )
+        }
+        guard let export else { return try await serving() }
+        // Every span of the process is made by the export's tracer: the listener's tasks inherit it.
+        try await withTracer(export.tracer) { try await serving() }
+    }
+
+    private static func serve(
+        configuration: GatewayConfiguration,
+        resolved: GatewayConfiguration,
+        flags: ConfigurationFlags,
+        demoOutbox: (@Sendable () -> [UInt8])?,
+        storageChoice: GatewayStorageChoice,
+        metrics: GatewayMetrics,
+        traceExport: TraceExport?,
+        logger: Logger,
+        write: @escaping @Sendable (String) -> Void
+    ) async throws {
         let embeddedDemo: DemoUpstreamSettings? = if case .demo(let settings) = configuration.upstream { settings } else { nil }
         let (discardsTokens, logging, server) = (configuration.callbacks.isEmpty, configuration.logging, configuration.server)
         let drain = GatewayDrain()
@@ -39,6 +71,7 @@ public enum GatewayServing {
                 if discardsTokens { logger.warning(ServeAnnouncement.noCallbackWarning) }
             },
             drain: drain,
+            metrics: metrics,
             reloader: reloader,
             stopDeadline: stopDeadline,
             embeddedDemo: embeddedDemo,
@@ -47,10 +80,12 @@ public enum GatewayServing {
         )
         // The drain service comes after the application, so SIGTERM reaches it first: readiness goes down, new sign-ins
         // are refused, and only after server.drainSeconds does the listener stop.
-        let services: [any Service] = [
-            ReloadOnHangupService(flags: flags, reloader: reloader, logger: logger), application,
-            GatewayDrainService(drain: drain, seconds: server.drainSeconds, stopDeadline: stopDeadline, logger: logger),
-        ]
+        // The trace export comes first, so that it stops last and sends the spans of the stop.
+        let services: [any Service] =
+            (traceExport.map { [$0.service] } ?? []) + [
+                ReloadOnHangupService(flags: flags, reloader: reloader, logger: logger), application,
+                GatewayDrainService(drain: drain, seconds: server.drainSeconds, stopDeadline: stopDeadline, logger: logger),
+            ]
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

@@ -27,6 +27,8 @@ import Prometheus
 /// - `haapi_gateway_connections_timed_out_total`: closed because a whole request did not come within
 ///   `server.requestTimeoutSeconds`
 /// - `haapi_gateway_device_grant_total{event}`: the device authorization grant (`devices.enabled`), ``DeviceGrantEvent``
+/// - `haapi_gateway_trace_spans_dropped_total`: spans the trace export could not send (the collector down or slow) or
+///   had no room for (``TraceExportWatch``)
 public struct GatewayMetrics: Sendable {
     /// The registry the metrics live in.
     public let registry: PrometheusCollectorRegistry
@@ -68,6 +70,7 @@ public struct GatewayMetrics: Sendable {
         for bound in ConnectionBound.allCases { _ = connectionsRefused(bound) }
         _ = connectionsTimedOut
         for event in DeviceGrantEvent.allCases { _ = deviceGrants(event) }
+        _ = traceSpansDroppedTotal
     }
 
     // MARK: - Recording
@@ -107,6 +110,8 @@ public struct GatewayMetrics: Sendable {
 
     func connectionTimedOut() { connectionsTimedOut.increment() }
 
+    func traceSpansDropped(_ count: Int) { traceSpansDroppedTotal.increment(by: Int64(count)) }
+
     /// The Prometheus text exposition.
     public func exposition() -> String { registry.emitToString() }
 
@@ -144,6 +149,10 @@ public struct GatewayMetrics: Sendable {
 
     private func connectionsRefused(_ bound: ConnectionBound) -> CoreMetrics.Counter {
         CoreMetrics.Counter(label: "haapi_gateway_connections_refused_total", dimensions: [("reason", bound.metricReason)], factory: factory)
+    }
+
+    private var traceSpansDroppedTotal: CoreMetrics.Counter {
+        CoreMetrics.Counter(label: "haapi_gateway_trace_spans_dropped_total", factory: factory)
     }
 
     private var connectionsTimedOut: CoreMetrics.Counter { CoreMetrics.Counter(label: "haapi_gateway_connections_timed_out_total", factory: factory) }

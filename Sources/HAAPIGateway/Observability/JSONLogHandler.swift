@@ -1,12 +1,16 @@
 import Foundation
 import Logging
+import OTel
 
 /// A swift-log handler writing one JSON object per line to standard error: `time` (ISO 8601, UTC), `level`, `label`,
 /// `message`, then every metadata key. A value logged as a number or a boolean (`.stringConvertible(200)`, as the
 /// request line's `status` is) is a JSON number or boolean, a list a JSON array, a dictionary a JSON object, and
 /// anything else a string: a collector can compare and sum without parsing text. For log collectors; what is logged
-/// never holds a secret in any format.
+/// never holds a secret in any format. A line logged within a span (tracing on) carries its `trace_id` and `span_id`.
 public struct JSONLogHandler: LogHandler {
+    /// The trace and span ids of the span current where a line is logged, as OpenTelemetry names them.
+    private static let traceIDs = OTel.makeLoggingMetadataProvider()
+
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
     private let label: String
@@ -36,6 +40,7 @@ public struct JSONLogHandler: LogHandler {
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
             object[key] = Self.json(value)
         }
+        for (key, value) in Self.traceIDs.get() where key != "trace_flags" { object[key] = Self.json(value) }
         object["time"] = timestamps.utc
         object["level"] = event.level.rawValue
         object["label"] = label

@@ -97,7 +97,7 @@ struct BrowserSignIns: Sendable {
     ) async throws
         -> SessionCheckout<SignInSession>?
     {
-        guard let id = request.cookieValue(cookieName) else { throw GatewayError(.sessionExpired, .sessionExpired) }
+        guard let id = sessionID(of: request) else { throw GatewayError(.sessionExpired, .sessionExpired) }
         if try await endedAsLeftAlone(id: id, context: context) { throw GatewayError(.sessionExpired, .sessionExpired) }
         switch try await services.store.checkOut(id: id, for: use) {
         case .found(let checkout):
@@ -126,7 +126,7 @@ struct BrowserSignIns: Sendable {
     /// The session of a state-changing request after the failed-post bounds, the origin and the CSRF checks; a refusal
     /// counts as a failed post of the session and the client address.
     func verifiedSession(_ request: Request, context: GatewayRequestContext) async throws -> (SessionCheckout<SignInSession>, FormBody) {
-        let id = request.cookieValue(cookieName)
+        let id = sessionID(of: request)
         if let wait = await services.limiter.retryAfter(session: id, address: context.clientAddress) {
             services.logger.notice("post refused: too many failed posts")
             throw GatewayError(.tooManyAttempts, .tooManyAttempts).retrying(after: wait)
@@ -169,8 +169,16 @@ struct BrowserSignIns: Sendable {
         return Response(status: .seeOther, headers: headers)
     }
 
-    /// The session cookie's `Set-Cookie` value: `HttpOnly`, `SameSite=Lax`, `Secure` over HTTPS.
-    func cookie(_ value: String, maxAge: Int? = nil) -> String {
-        services.cookie(cookieName, value, sameSite: "Lax", maxAge: maxAge)
+    /// The session cookie's `Set-Cookie` value: `HttpOnly`, `SameSite=Lax`, `Secure` over HTTPS; with tracing on, the
+    /// session id marked with the current trace (``SignInTraceMark``).
+    func cookie(_ id: String, maxAge: Int? = nil) -> String {
+        services.cookie(cookieName, services.traceMarks?.cookieValue(id: id) ?? id, sameSite: "Lax", maxAge: maxAge)
+    }
+
+    /// The session id of the request's session cookie, without its trace mark (one a gateway with tracing on made, even
+    /// where tracing is now off: a sign-in goes on across that change).
+    func sessionID(of request: Request) -> String? {
+        guard let value = request.cookieValue(cookieName) else { return nil }
+        return services.traceMarks?.read(value).id ?? value.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init)
     }
 }

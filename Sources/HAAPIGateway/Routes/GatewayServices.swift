@@ -26,6 +26,8 @@ struct GatewayServices: Sendable {
     /// How the sign-in pages behave (browser, kiosk or `login`'s pairing), as the gateway started (neither
     /// `kiosk.enabled` nor the pairing is reloaded).
     let signInMode: SignInMode
+    /// What marks a sign-in's cookie with its trace, when tracing is on (``SignInTraceMark``).
+    let traceMarks: SignInTraceMark?
 
     /// The settings of this request: taken at its first call and the same for the rest of the request.
     func settings(for context: GatewayRequestContext) -> LiveSettings.Snapshot {

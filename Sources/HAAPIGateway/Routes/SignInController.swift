@@ -134,7 +134,7 @@ struct SignInController: Sendable {
         }
         router.post("/start-again") { request, _ in
             try services.originGuard.check(request)
-            if let id = request.cookieValue(cookieName) {
+            if let id = signIns.sessionID(of: request) {
                 await signIns.remove(id: id)
             }
             return signIns.redirectHome(clearingCookie: true)
@@ -143,7 +143,7 @@ struct SignInController: Sendable {
 
     private func show(_ request: Request, context: GatewayRequestContext) async throws -> Response {
         let settings = services.settings(for: context)
-        var cookie = request.cookieValue(cookieName)
+        var cookie = signIns.sessionID(of: request)
         // A kiosk's sign-in left alone: whoever opens the page now is the next person, and starts afresh.
         if let id = cookie, try await signIns.endedAsLeftAlone(id: id, context: context) { cookie = nil }
         guard let id = cookie else {
@@ -319,7 +319,7 @@ struct SignInController: Sendable {
         router.get("/kiosk/next") { request, context in
             let settings = services.settings(for: context)
             // A HEAD resets nothing.
-            guard let id = request.cookieValue(cookieName), !context.answeredAsHead else { return signIns.redirectHome() }
+            guard let id = signIns.sessionID(of: request), !context.answeredAsHead else { return signIns.redirectHome() }
             let idle = try await store.idleDuration(id: id)
             let checkout: SessionCheckout<SignInSession>
             do {

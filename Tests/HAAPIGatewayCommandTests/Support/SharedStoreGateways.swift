@@ -21,9 +21,13 @@ final class SharedStoreGateways: @unchecked Sendable {
         self.demoURL = demoURL
     }
 
-    /// Runs `body` with the database, the demo upstream (strict unless `strict` is false) and the key file ready; stops
-    /// every process and deletes everything afterwards.
-    static func run(strict: Bool = true, _ body: (SharedStoreGateways) async throws -> Void) async throws {
+    /// Runs `body` with the database, the demo upstream (strict unless `strict` is false, with `demoEnvironment`) and the
+    /// key file ready; stops every process and deletes everything afterwards.
+    static func run(
+        strict: Bool = true,
+        demoEnvironment: [String: String] = [:],
+        _ body: (SharedStoreGateways) async throws -> Void
+    ) async throws {
         let directory = try Repository.temporaryDirectory()
         let postgres = try await PostgresTestServer.start()
         var demo: RunningGateway?
@@ -40,7 +44,7 @@ final class SharedStoreGateways: @unchecked Sendable {
             cat > '\(directory.path)/delivered-'"$HAAPI_GATEWAY_DELIVERY"
             """.write(to: sink, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: sink.path)
-            let started = try RunningGateway(["demo-server", "--port", "0"] + (strict ? ["--strict"] : []))
+            let started = try RunningGateway(["demo-server", "--port", "0"] + (strict ? ["--strict"] : []), environment: demoEnvironment)
             demo = started
             let demoURL = try await started.waitForOutput(#"Demo HAAPI server: issuer (http://127\.0\.0\.1:\d+)/oauth/v2/oauth-anonymous"#)
             let shared = SharedStoreGateways(directory: directory, postgres: postgres, database: database, demo: started, demoURL: demoURL)
@@ -95,7 +99,9 @@ final class SharedStoreGateways: @unchecked Sendable {
             environment: environment
         )
         gateways.append(gateway)
-        let url = try await gateway.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#)
+        // In JSON the line is a log line, on standard error.
+        let json = environment["HAAPI_GATEWAY_LOGGING_FORMAT"] == "json"
+        let url = try await gateway.waitForOutput(#"open (http://127\.0\.0\.1:\d+)/ in a browser"#, inStandardError: json)
         try await TestBrowser.using(url) { browser in
             for _ in 0..<120 {
                 if try await browser.get("/readyz").status == 200 { return }

@@ -5,7 +5,7 @@ extension ConfigurationKey {
     /// Every setting, in the order of `config/haapi-gateway.yaml` (which explains each one at length, with examples).
     public static let all: [ConfigurationKey] =
         serverKeys + upstreamKeys + demoKeys + sessionsKeys + templatesKeys + outcomesKeys + pagesKeys + metricsKeys + devicesKeys
-        + startLinksKeys + loggingKeys
+        + startLinksKeys + loggingKeys + tracingKeys
 
     /// The keys by path, for the file's keys (code names a key by its constant, never looks one up by path).
     static let byPath: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0) })

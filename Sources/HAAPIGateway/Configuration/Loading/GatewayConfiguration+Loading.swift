@@ -66,6 +66,7 @@ extension GatewayConfiguration {
         requirePublicURLForDevices(&reader, devices: configuration.devices, server: configuration.server)
         configuration.startLinks = resolveStartLinks(&reader)
         configuration.logging = resolveLogging(&reader)
+        configuration.tracing = resolveTracing(&reader)
         guard reader.problems.isEmpty else {
             var error = ConfigurationError(problems: reader.problems, unreadableInputs: reader.unreadableInputs)
             error.logging = configuration.logging
