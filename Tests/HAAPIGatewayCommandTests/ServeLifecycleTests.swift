@@ -164,7 +164,7 @@ import Testing
                 "haapi_gateway_upstream_duration_seconds", "haapi_gateway_upstream_errors_total", "haapi_gateway_sessions_open",
                 "haapi_gateway_sessions_evicted_total", "haapi_gateway_sign_ins_refused_total", "haapi_gateway_callback_deliveries_total",
                 "haapi_gateway_connections_open", "haapi_gateway_connections_refused_total", "haapi_gateway_connections_timed_out_total",
-                "haapi_gateway_device_grant_total",
+                "haapi_gateway_device_grant_total", "haapi_gateway_trace_spans_dropped_total",
             ],
             "docs/operations.md § Metrics"
         )
