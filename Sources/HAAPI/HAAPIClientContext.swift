@@ -84,20 +84,12 @@ final class HAAPIClientContext: Sendable {
         }
         let response: HTTPResponseData
         do {
-            response = try await UpstreamCallSpan.around(request, endpoints: endpoints) { (traced) async throws(HAAPIError) in
-                do {
-                    return try await transport.send(traced, timeout: timeout, maxBodyBytes: configuration.maxResponseBodyBytes)
-                } catch let error as HAAPIError {
-                    throw error
-                } catch {
-                    throw AsyncHTTPClientTransport.map(error, phase: "sending the request")
-                }
+            response = try await UpstreamCallSpan.around(request, endpoints: endpoints) { traced in
+                try await transport.send(traced, timeout: timeout, maxBodyBytes: configuration.maxResponseBodyBytes)
             }
-        } catch let error as HAAPIError {
+        } catch {
             logger.debug("HAAPI HTTP request failed", metadata: ["code": "\(error.code)", "path": "\(request.url.path)"])
             throw error
-        } catch {
-            throw AsyncHTTPClientTransport.map(error, phase: "sending the request")
         }
         logger.trace("HAAPI HTTP response", metadata: ["status": .stringConvertible(response.status), "path": "\(request.url.path)"])
         return response

@@ -3,9 +3,9 @@ import Foundation
 import Hummingbird
 
 extension GatewayCore {
-    /// The sign-in listener's routes, behind its middlewares (client address, the request's span when tracing, request log, security headers, error
-    /// pages, trusted hosts, session check-in), for what `configuration` enables; and the health controller, which the
-    /// metrics listener serves too.
+    /// The sign-in listener's routes, behind its middlewares (client address, the request's span when tracing, request
+    /// log, security headers, error pages, trusted hosts, session check-in), for what `configuration` enables; and the
+    /// health controller, which the metrics listener serves too.
     func router(
         configuration: GatewayConfiguration,
         demoOutbox: (@Sendable () -> [UInt8])?

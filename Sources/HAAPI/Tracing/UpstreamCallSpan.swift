@@ -7,11 +7,11 @@ import Tracing
 /// (tokens, codes, DPoP proofs, passwords, client credentials): only the method, the scheme, host, port and path, the
 /// status and, for the token endpoint, the grant type.
 enum UpstreamCallSpan {
-    /// Sends `request` with `send` inside a client span.
+    /// Sends `request` with `send` inside a client span; a failure that is not a ``HAAPIError`` is mapped to one.
     static func around(
         _ request: HTTPRequestData,
         endpoints: HAAPIEndpoints,
-        send: (HTTPRequestData) async throws(HAAPIError) -> HTTPResponseData
+        send: (HTTPRequestData) async throws -> HTTPResponseData
     ) async throws(HAAPIError) -> HTTPResponseData {
         let call = UpstreamCall(request, endpoints: endpoints)
         do {

@@ -58,6 +58,18 @@ struct ConfigurationReader {
         }
     }
 
+    /// A list of IP addresses or CIDR blocks (`server.trustedProxies`, `tracing.trustedParents`), each entry that is neither
+    /// a problem; empty when unset.
+    mutating func addressRanges(_ key: ConfigurationKey) -> [IPAddressRange] {
+        (list(key) ?? []).compactMap { entry in
+            guard let range = IPAddressRange(entry) else {
+                problem(key, "'\(entry)' is not an IP address or CIDR block (such as 127.0.0.1 or 10.0.0.0/8)")
+                return nil
+            }
+            return range
+        }
+    }
+
     /// A list of records: from a file as written; from an environment variable or flag, a JSON array of objects whose
     /// members are strings.
     mutating func records(_ key: ConfigurationKey) -> [ConfigurationRecord]? {

@@ -17,13 +17,7 @@ extension GatewayConfiguration {
         server.drainSeconds = reader.integer(.serverDrainSeconds, default: defaults.drainSeconds)
         server.stopSeconds = reader.integer(.serverStopSeconds, default: defaults.stopSeconds)
         server.healthEndpoints = reader.boolean(.serverHealthEndpoints, default: defaults.healthEndpoints)
-        for entry in reader.list(.serverTrustedProxies) ?? [] {
-            if let range = IPAddressRange(entry) {
-                server.trustedProxies.append(range)
-            } else {
-                reader.problem(.serverTrustedProxies, "'\(entry)' is not an IP address or CIDR block (such as 127.0.0.1 or 10.0.0.0/8)")
-            }
-        }
+        server.trustedProxies = reader.addressRanges(.serverTrustedProxies)
         server.requestTimeoutSeconds = reader.integer(
             .serverRequestTimeoutSeconds,
             default: defaults.requestTimeoutSeconds
