@@ -8,8 +8,10 @@ import HAAPIGateway
 struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-config",
-        abstract: "Check a configuration file (with the HAAPI_GATEWAY_… environment) and print the effective configuration; --reference prints every setting.",
-        discussion: "Without FILE it checks the file $HAAPI_GATEWAY_CONFIG names, as serve reads it (the container sets it). Exits 0 when the configuration is valid; otherwise lists every problem and exits 78 (EX_CONFIG), or 66 (EX_NOINPUT) when every problem is a file that is missing or cannot be read (a certificate, a key, the templates). With --reference it prints every setting (its environment variable, type, default, allowed values and when a change takes effect) as Markdown, what docs/configuration.md holds."
+        abstract:
+            "Check a configuration file (with the HAAPI_GATEWAY_… environment) and print the effective configuration; --reference prints every setting.",
+        discussion:
+            "Without FILE it checks the file $HAAPI_GATEWAY_CONFIG names, as serve reads it (the container sets it). Exits 0 when the configuration is valid; otherwise lists every problem and exits 78 (EX_CONFIG), or 66 (EX_NOINPUT) when every problem is a file that is missing or cannot be read (a certificate, a key, the templates). With --reference it prints every setting (its environment variable, type, default, allowed values and when a change takes effect) as Markdown, what docs/configuration.md holds."
     )
 
     @Argument(help: .valued("file", "The YAML configuration file (default: $HAAPI_GATEWAY_CONFIG)."))

@@ -5,11 +5,11 @@ import HAAPIHostTools
 /// ``HostTokenOptions``: use a central gateway as a device client (RFC 8628) instead of a local gateway and its upstream,
 /// as ``DeviceClientFlags`` (which checks them).
 struct DeviceClientOptions: ParsableArguments {
-    @Option(help: .valued("url", "A central haapi-gateway to sign in through as a device client (RFC 8628) instead of starting a local one: its URL (https; http only on a loopback address)."))
+    @Option(help: .valued("url", HostToolOptionHelp.via))
     var via: String?
-    @Option(name: .customLong("device-client"), help: .valued("id", "The device client's id at the central gateway (with --via)."))
+    @Option(name: .customLong("device-client"), help: .valued("id", HostToolOptionHelp.deviceClient))
     var deviceClient: String?
-    @Option(name: .customLong("device-client-secret-file"), help: .valued("file", "File holding the device client's secret (with --via); without it the device is a public client."))
+    @Option(name: .customLong("device-client-secret-file"), help: .valued("file", HostToolOptionHelp.deviceClientSecretFile))
     var deviceClientSecretFile: String?
 
     /// The flags given.

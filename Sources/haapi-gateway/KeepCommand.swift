@@ -10,15 +10,16 @@ struct KeepCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keep",
         abstract: "Keep the tokens of 'login' fresh: refresh them before they expire, until stopped.",
-        discussion: "Uses the upstream and client 'login' recorded in the token file (or the configured one), with the client authentication of the configuration (file, HAAPI_GATEWAY_… environment or flags); with --via URL the central gateway's token endpoint, as --device-client. Refreshes under the lock beside the token file, as 'token' does. Exit status: 0 stopped or --once done, 1 the refresh token is no longer valid (the token file is deleted: sign in again), the tokens are the embedded demo upstream's (which ended with its login) or another OAuth error, 78 bad configuration or token file."
+        discussion:
+            "Uses the upstream and client 'login' recorded in the token file (or the configured one), with the client authentication of the configuration (file, HAAPI_GATEWAY_… environment or flags); with --via URL the central gateway's token endpoint, as --device-client. Refreshes under the lock beside the token file, as 'token' does. Exit status: 0 stopped or --once done, 1 the refresh token is no longer valid (the token file is deleted: sign in again), the tokens are the embedded demo upstream's (which ended with its login) or another OAuth error, 78 bad configuration or token file."
     )
 
     @OptionGroup var options: ConfigurationOptions
     @OptionGroup var device: DeviceClientOptions
     @OptionGroup var tokenFile: TokenFileOption
-    @Option(name: .customLong("exec"), help: .valued("program", "A program run after each refresh (no arguments; HAAPI_GATEWAY_TOKEN_FILE names the file)."))
+    @Option(name: .customLong("exec"), help: .valued("program", HostToolOptionHelp.hook))
     var hook: String?
-    @Flag(help: "Refresh once now and exit.")
+    @Flag(help: .init(HostToolOptionHelp.once))
     var once = false
 
     func validate() throws {

@@ -10,7 +10,8 @@ struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Revoke the tokens of 'login' at the upstream (or the central gateway, --via) and delete the token file.",
-        discussion: "Without --via the refresh token is revoked at the upstream (the access token when there is none); with --via URL the refresh token and then the access token are revoked at the central gateway's revocation endpoint, as --device-client. Tokens of the embedded demo upstream (login without an upstream) cannot be used or revoked once that login has ended: their file is deleted and nothing is asked. Exit status: 0 revoked (or nothing to revoke) and deleted; 1 the server refused or could not be reached (the file is kept, to try again); 78 bad configuration or token file."
+        discussion:
+            "Without --via the refresh token is revoked at the upstream (the access token when there is none); with --via URL the refresh token and then the access token are revoked at the central gateway's revocation endpoint, as --device-client. Tokens of the embedded demo upstream (login without an upstream) cannot be used or revoked once that login has ended: their file is deleted and nothing is asked. Exit status: 0 revoked (or nothing to revoke) and deleted; 1 the server refused or could not be reached (the file is kept, to try again); 78 bad configuration or token file."
     )
 
     @OptionGroup var options: ConfigurationOptions

@@ -12,19 +12,19 @@ struct RenderCommand: AsyncParsableCommand {
     @Argument(help: "A HAAPI step or problem (JSON).")
     var step: String
 
-    @Option(help: "A configuration file whose templates and theme sections apply (flags and HAAPI_GATEWAY_* variables win as for serve).")
+    @Option(help: .init(GatewayOptionHelp.config))
     var config: String?
 
-    @Option(help: .valued("DIR", "Write DIR/index.html and DIR/assets/ (stylesheet, theme.css, scripts, logo) instead of printing the page, so it can be opened styled, e.g. with python3 -m http.server -d DIR."))
+    @Option(help: .valued("DIR", GatewayOptionHelp.output))
     var output: String?
 
-    @Option(help: "Templates directory used instead of the built-in templates.")
+    @Option(help: .init(GatewayOptionHelp.renderTemplates))
     var templates: String?
 
-    @Option(name: .customLong("template-overrides"), help: "Directory of templates layered over the defaults, file by file.")
+    @Option(name: .customLong("template-overrides"), help: .init(GatewayOptionHelp.renderTemplateOverrides))
     var templateOverrides: String?
 
-    @Option(help: .valued("locale", "Language of the gateway's own texts (a tag such as sv, or an Accept-Language value); default en."))
+    @Option(help: .valued("locale", GatewayOptionHelp.locale))
     var locale: String?
 
     func run() async throws {

@@ -12,7 +12,8 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the sign-in pages (with the embedded demo HAAPI server unless an upstream is configured).",
-        discussion: "Configuration layers, later ones winning: built-in defaults, the YAML file (--config or $HAAPI_GATEWAY_CONFIG), HAAPI_GATEWAY_… environment variables (e.g. \(ConfigurationKey.upstreamClientSecret.environmentName)), then these flags. An invalid configuration stops startup with every problem listed and exit status 78. SIGHUP reloads the configuration and templates (an invalid one is refused and the running one stays); SIGTERM drains, then stops. A failure to start is one line on standard error (with \(ConfigurationKey.loggingFormat.path) json, a JSON object as every log line, and the \"open … in a browser\" line too). \(StartupFailure.exitStatusHelp)"
+        discussion:
+            "Configuration layers, later ones winning: built-in defaults, the YAML file (--config or $HAAPI_GATEWAY_CONFIG), HAAPI_GATEWAY_… environment variables (e.g. \(ConfigurationKey.upstreamClientSecret.environmentName)), then these flags. An invalid configuration stops startup with every problem listed and exit status 78. SIGHUP reloads the configuration and templates (an invalid one is refused and the running one stays); SIGTERM drains, then stops. A failure to start is one line on standard error (with \(ConfigurationKey.loggingFormat.path) json, a JSON object as every log line, and the \"open … in a browser\" line too). \(StartupFailure.exitStatusHelp)"
     )
 
     @OptionGroup var options: ConfigurationOptions

@@ -5,7 +5,7 @@ import HAAPIHostTools
 
 /// `--token-file`, shared by `login`, `keep` and `logout`.
 struct TokenFileOption: ParsableArguments {
-    @Option(name: .customLong("token-file"), help: .valued("file", "The token file (default: $XDG_CONFIG_HOME/haapi-gateway/tokens.json, else ~/.config/haapi-gateway/tokens.json)."))
+    @Option(name: .customLong("token-file"), help: .valued("file", HostToolOptionHelp.tokenFile))
     var tokenFile: String?
 
     /// The file in use, as an absolute path.

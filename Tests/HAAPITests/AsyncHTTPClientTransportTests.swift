@@ -3,7 +3,6 @@ import Synchronization
 import Testing
 
 @testable import GatewayTestSupport
-
 @testable import HAAPI
 
 @Suite struct AsyncHTTPClientTransportTests {

@@ -1,4 +1,5 @@
 import HAAPIGateway
+
 /// Where `haapi-gateway proxy` listens (`--listen`): a loopback address and a port, never anything else. The proxy adds
 /// the token of this host's sign-in to every request it forwards, so whoever reaches it acts as the person who signed
 /// in: only processes of this host may.

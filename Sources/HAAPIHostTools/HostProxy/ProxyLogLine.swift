@@ -1,4 +1,5 @@
 import HAAPIGateway
+
 /// The one line `haapi-gateway proxy` logs per request: method, path, status, how long until the answer began, and what
 /// the proxy did besides forwarding (a nonce demanded and answered, or why it answered itself).
 ///

@@ -1,4 +1,5 @@
 import HAAPIGateway
+
 /// What `haapi-gateway proxy` refuses before looking at a request's path: whatever is not a plain request for the
 /// target, sent by a program on this host to the proxy's own address.
 ///
