@@ -51,7 +51,8 @@ public final class HAAPIClient: Sendable {
             let discoveryURL = OpenIDDiscovery.documentURL(issuer: configuration.baseURL, discoveryPath: configuration.discoveryPath)
             let bootstrap = HAAPIClientContext(
                 configuration: configuration,
-                endpoints: HAAPIEndpoints(authorization: discoveryURL, token: discoveryURL),
+                // Only the discovery document is fetched through it: it is the metadata (as the call's span names it).
+                endpoints: HAAPIEndpoints(authorization: discoveryURL, token: discoveryURL, metadataDocument: discoveryURL),
                 transport: resolvedTransport,
                 nonceStore: nonceStore,
                 originGuard: originGuard,

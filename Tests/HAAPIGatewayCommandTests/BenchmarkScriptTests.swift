@@ -90,6 +90,18 @@ struct BenchmarkScriptTests {
         let startup: Startup
         let postgres: Postgres
         let targets: [Target]
+        let tracing: Tracing
+    }
+    struct Tracing: Decodable {
+        struct Variant: Decodable {
+            let sign_ins_per_second: Double
+            let gateway_cpu_ms_per_sign_in: Double
+        }
+        let skipped: String?
+        let off: Variant?
+        let unsampled: Variant?
+        let sampled: Variant?
+        let dropped_spans: Double?
     }
 
     @Test(.enabled(if: TestTools.benchmarkToolsAvailable, "needs Debian's nginx and wrk (.ci/run installs them)"))
@@ -126,6 +138,14 @@ struct BenchmarkScriptTests {
         #expect(postgresTargets.prefix(2).allSatisfy { $0.name.hasPrefix("PostgreSQL session store") })
         #expect(postgresTargets.dropFirst(2).first?.name.hasPrefix("two PostgreSQL replicas") == true)
         #expect(postgresTargets.last?.name.hasPrefix("PostgreSQL session store: statements per pending device poll") == true)
+        // The cost of tracing (#57): off, on unsampled, on exporting, where opentelemetry-proto is installed (.ci/run installs it).
+        if TestTools.otlpCollectorAvailable {
+            let variants = [results.tracing.off, results.tracing.unsampled, results.tracing.sampled]
+            #expect(variants.allSatisfy { ($0?.sign_ins_per_second ?? 0) > 0 && ($0?.gateway_cpu_ms_per_sign_in ?? 0) > 0 }, "\(results.tracing)")
+            #expect(results.tracing.dropped_spans != nil && table.contains("| on, every trace exported |"))
+        } else {
+            #expect(results.tracing.skipped != nil && table.contains("Tracing: skipped"))
+        }
         // The charts (scripts/benchmark-charts, matplotlib, which .ci/run installs): drawn beside results.md.
         if TestTools.chartsAvailable {
             for chart in ["sign-in-steps", "page-throughput", "memory-per-session"] + (results.postgres.skipped == nil ? ["session-stores"] : []) {

@@ -40,7 +40,7 @@ struct TracingAcrossProcessesTests {
     }
 
     @Test(
-        "a browser sign-in through two PostgreSQL replicas behind a balancer is one trace: spans of both replicas and of the demo upstream, each under its parent, no secret in any attribute, and the JSON log lines name the trace"
+        "a browser sign-in through two PostgreSQL replicas behind a balancer is one trace: spans of both replicas, of their PostgreSQL operations, of the demo upstream and of the webhook delivery, each under its parent, traceparent sent to the webhook, no secret in any attribute, and the JSON log lines name the trace"
     )
     func oneSignInOneTrace() async throws {
         let directory = try Repository.temporaryDirectory()
@@ -54,12 +54,20 @@ struct TracingAcrossProcessesTests {
         defer { collector.signal(SIGTERM) }
         let port = try await collector.waitForOutput(#"listening (\d+)"#)
         let export = ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:\(port)/v1/traces", "OTEL_BSP_SCHEDULE_DELAY": "200"]
+        let receiver = WebhookReceiver()
+        try await receiver.serving { hook in
+            try await signInThroughReplicas(export: export, hook: hook, receiver: receiver, received: received)
+        }
+    }
+
+    /// The sign-in of ``oneSignInOneTrace()`` and what the collector and the webhook received of it.
+    private func signInThroughReplicas(export: [String: String], hook: URL, receiver: WebhookReceiver, received: URL) async throws {
         try await SharedStoreGateways.run(demoEnvironment: export) { shared in
             let replica = { (name: String) in
                 export.merging(["HAAPI_GATEWAY_LOGGING_FORMAT": "json", "OTEL_RESOURCE_ATTRIBUTES": "service.instance.id=\(name)"]) { $1 }
             }
-            let (replicaA, first) = try await shared.start(extraEnvironment: replica("a"))
-            let (replicaB, second) = try await shared.start(extraEnvironment: replica("b"))
+            let (replicaA, first) = try await shared.start(callback: hook.absoluteString, extraEnvironment: replica("a"))
+            let (replicaB, second) = try await shared.start(callback: hook.absoluteString, extraEnvironment: replica("b"))
             var cookies: [String] = []
             var requests = 0
             try await TestBrowser(roundRobin: [first, second]).closing { browser in
@@ -77,7 +85,8 @@ struct TracingAcrossProcessesTests {
                 let root = spans.first { $0.service == "haapi-gateway" && $0.kind == 2 && $0.parentSpanID.isEmpty && $0.name == "GET /" }
                 trace = spans.filter { $0.traceID == root?.traceID }
                 if trace.filter({ $0.service == "haapi-gateway" && $0.kind == 2 }).count >= requests,
-                    trace.contains(where: { $0.service == "haapi-demo-server" && $0.attributes["url.path"] as? String == "/oauth/v2/oauth-token" })
+                    trace.contains(where: { $0.service == "haapi-demo-server" && $0.attributes["url.path"] as? String == "/oauth/v2/oauth-token" }),
+                    trace.contains(where: { $0.name == "callback delivery webhook" })
                 {
                     break
                 }
@@ -106,6 +115,16 @@ struct TracingAcrossProcessesTests {
                 }
             }
             #expect(trace.contains { $0.service == "haapi-gateway" && $0.kind == 3 && $0.name == "HAAPI token" }, "\(trace.map(\.name))")
+            #expect(trace.contains { $0.kind == 3 && $0.name == "PostgreSQL load a sign-in" }, "\(trace.map(\.name))")
+            #expect(
+                trace.contains {
+                    $0.kind == 3 && $0.name == "PostgreSQL save a sign-in" && $0.attributes["db.system.name"] as? String == "postgresql"
+                }
+            )
+            // The webhook delivery: a client span of the trace, whose context the webhook got as traceparent.
+            let delivery = try #require(trace.first { $0.name == "callback delivery webhook" }, "\(trace.map(\.name))")
+            #expect(delivery.kind == 3 && delivery.attributes["haapi_gateway.callback.attempt"] as? Int == 1)
+            #expect(receiver.traceparents.contains("00-\(delivery.traceID)-\(delivery.spanID)-01"), "\(receiver.traceparents)")
 
             // No secret in any attribute of any span received: no query string, no cookie, no client secret, token or code.
             let secrets = cookies + cookies.flatMap { $0.split(separator: ".").map(String.init) } + ["demo-secret"]

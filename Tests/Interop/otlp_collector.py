@@ -5,6 +5,7 @@ gateway's code. Every span received is appended as one JSON line to the output f
 parent's, name, kind and attributes. Prints `listening <port>` once it listens on 127.0.0.1.
 
     otlp_collector.py OUTPUT
+    otlp_collector.py --discard     (answers every export at once, keeping nothing: scripts/benchmark's collector)
 """
 import gzip
 import json
@@ -13,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
 
-OUTPUT = sys.argv[1]
+OUTPUT = None if sys.argv[1] == "--discard" else sys.argv[1]
 
 
 def value_of(any_value):
@@ -26,6 +27,9 @@ def value_of(any_value):
 class Receiver(BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        if OUTPUT is None:
+            self.answer()
+            return
         if self.headers.get("Content-Encoding") == "gzip":
             body = gzip.decompress(body)
         if self.path != "/v1/traces" or "protobuf" not in (self.headers.get("Content-Type") or ""):
@@ -51,6 +55,9 @@ class Receiver(BaseHTTPRequestHandler):
                     }))
         with open(OUTPUT, "a", encoding="utf-8") as output:
             output.write("".join(line + "\n" for line in lines))
+        self.answer()
+
+    def answer(self):
         answer = trace_service_pb2.ExportTraceServiceResponse().SerializeToString()
         self.send_response(200)
         self.send_header("Content-Type", "application/x-protobuf")

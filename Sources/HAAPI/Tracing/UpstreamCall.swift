@@ -30,8 +30,8 @@ struct UpstreamCall {
 
     private static func kind(of url: URL, endpoints: HAAPIEndpoints) -> Kind {
         let candidates: [(URL?, Kind)] = [
-            (endpoints.authorization, .authorize), (endpoints.token, .token), (endpoints.revocation, .revocation),
-            (endpoints.userinfo, .userinfo), (endpoints.keySet, .jwks), (endpoints.metadataDocument, .metadata),
+            (endpoints.metadataDocument, .metadata), (endpoints.authorization, .authorize), (endpoints.token, .token),
+            (endpoints.revocation, .revocation), (endpoints.userinfo, .userinfo), (endpoints.keySet, .jwks),
         ]
         for (endpoint, kind) in candidates where endpoint.map({ sameEndpoint($0, url) }) == true { return kind }
         return .step

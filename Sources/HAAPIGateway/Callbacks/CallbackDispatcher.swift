@@ -303,7 +303,7 @@ package actor CallbackDispatcher {
     private func attempt(_ key: String, atShutdown: Bool = false) async -> Bool {
         guard var entry = inFlight[key] else { return false }
         entry.attempts += 1
-        let sinkAttempt = Task { [entry] in try await entry.sink.deliver(entry.delivery) }
+        let sinkAttempt = Task { [entry] in try await CallbackDeliverySpan.attempt(entry.delivery, to: entry.sink, number: entry.attempts) }
         sinkAttempts[key] = sinkAttempt
         let outcome = await withTaskCancellationHandler {
             await sinkAttempt.result

@@ -15,11 +15,13 @@ struct RequestSpanMiddleware: RouterMiddleware {
     let cookieName: String
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
         var parent = ServiceContext.topLevel
         if let peer = context.remoteAddress?.ipAddress, trustedParents.contains(where: { $0.contains(peer) }) {
             InstrumentationSystem.instrument.extract(request.headers, into: &parent, using: HeaderExtractor())
-        } else if let cookie = request.cookieValue(cookieName), let traceparent = marks.read(cookie).traceparent {
-            InstrumentationSystem.instrument.extract(["traceparent": traceparent], into: &parent, using: DictionaryInjector())
+        } else if let cookie = request.cookieValue(cookieName), let carrier = marks.context(in: cookie) {
+            InstrumentationSystem.instrument.extract(carrier, into: &parent, using: DictionaryInjector())
+            context.continuesSignInTrace = true
         }
         let method = context.answeredAsHead ? "HEAD" : request.method.rawValue
         let span = startSpan(method, context: parent, ofKind: .server)

@@ -2,6 +2,7 @@ import Foundation
 import HAAPI
 import HTTPTypes
 import Hummingbird
+import Tracing
 
 /// The sign-ins browsers hold by cookie, for every controller that starts or continues one (the sign-in pages, start
 /// links, the device verification page, `login`'s pairing link, the external browser's return): starting one, storing
@@ -42,12 +43,29 @@ struct BrowserSignIns: Sendable {
         return session
     }
 
+    /// Runs `body`, which starts a sign-in, in the trace the new sign-in is to have: the request's, or a trace of its own
+    /// (a root span `sign-in`, linked to the request's span) when the request continues an earlier sign-in's trace (its
+    /// cookie's mark: a kiosk's next person, a sign-in that cannot be continued, a device's or `login`'s sign-in in a
+    /// browser that had one). The new sign-in's cookie is marked with the trace current when it is made.
+    func inNewSignInTrace<Result>(context: GatewayRequestContext, _ body: () async throws -> Result) async throws -> Result {
+        guard context.continuesSignInTrace, let request = ServiceContext.current else { return try await body() }
+        return try await withSpan("sign-in", context: .topLevel, ofKind: .internal) { span in
+            span.addLink(SpanLink(context: request, attributes: [:]))
+            return try await body()
+        }
+    }
+
     /// Starts a sign-in for a browser without a session. Before any upstream call: past its address's bound on new
     /// sign-ins it gets 429, and at the cap, when no session can be pushed out, 503; the sign-ins under way go on.
     /// - Parameters:
     ///   - link: The signed start link this sign-in was started by, if any.
     ///   - notice: A message for its first page.
     func start(_ request: Request, context: GatewayRequestContext, link: StartLink? = nil, notice: PageText? = nil) async throws -> Response {
+        try await inNewSignInTrace(context: context) { try await begin(request, context: context, link: link, notice: notice) }
+    }
+
+    /// ``start(_:context:link:notice:)`` in the new sign-in's trace.
+    private func begin(_ request: Request, context: GatewayRequestContext, link: StartLink?, notice: PageText?) async throws -> Response {
         let address = context.clientAddress
         guard try await services.store.hasRoom() else {
             services.metrics.signInRefused(.sessionsFull)
@@ -175,10 +193,8 @@ struct BrowserSignIns: Sendable {
         services.cookie(cookieName, services.traceMarks?.cookieValue(id: id) ?? id, sameSite: "Lax", maxAge: maxAge)
     }
 
-    /// The session id of the request's session cookie, without its trace mark (one a gateway with tracing on made, even
-    /// where tracing is now off: a sign-in goes on across that change).
+    /// The session id of the request's session cookie, without its trace mark (``SignInTraceMark/sessionID(in:)``).
     func sessionID(of request: Request) -> String? {
-        guard let value = request.cookieValue(cookieName) else { return nil }
-        return services.traceMarks?.read(value).id ?? value.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init)
+        request.cookieValue(cookieName).map(SignInTraceMark.sessionID(in:))
     }
 }

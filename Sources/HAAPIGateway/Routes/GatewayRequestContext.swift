@@ -24,6 +24,9 @@ struct GatewayRequestContext: RequestContext, RemoteAddressRequestContext {
     let flow = RequestFlow()
     /// The sessions this request checked out, checked in when it ends (``SessionCheckInMiddleware``).
     let checkouts = RequestCheckouts()
+    /// The request's span continues the trace of the sign-in its cookie names (``RequestSpanMiddleware``): a sign-in the
+    /// request starts begins a trace of its own (``BrowserSignIns/inNewSignInTrace(context:_:)``).
+    var continuesSignInTrace = false
     /// The settings this request works with, read once (``GatewayServices/settings(for:)``).
     let settings = RequestSettings()
 }

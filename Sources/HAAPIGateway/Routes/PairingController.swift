@@ -35,16 +35,18 @@ struct PairingController: Sendable {
             try services.originGuard.check(request)
             // The flow first: while the upstream is not reached this answers "try again" and leaves the link usable.
             let flow = try services.newFlow()
-            guard let checkout = try await redeem(request, context: context, flow: flow) else { return refused(request, context: context) }
-            let cookie = signIns.cookie(checkout.id)
-            do throws(GatewayError) {
-                try await checkout.session.confirmPairing(acceptLanguage: request.headers[.acceptLanguage])
-            } catch {
-                // The sign-in holds the link now: its page asks again, and "Try again" reaches it by this cookie.
-                throw error.settingCookie(cookie)
+            return try await signIns.inNewSignInTrace(context: context) {
+                guard let checkout = try await redeem(request, context: context, flow: flow) else { return refused(request, context: context) }
+                let cookie = signIns.cookie(checkout.id)
+                do throws(GatewayError) {
+                    try await checkout.session.confirmPairing(acceptLanguage: request.headers[.acceptLanguage])
+                } catch {
+                    // The sign-in holds the link now: its page asks again, and "Try again" reaches it by this cookie.
+                    throw error.settingCookie(cookie)
+                }
+                try await services.store.checkIn(checkout)
+                return signIns.redirectHome(cookie: cookie)
             }
-            try await services.store.checkIn(checkout)
-            return signIns.redirectHome(cookie: cookie)
         }
         router.post("/pair/:token/refuse") { request, context in
             try services.originGuard.check(request)

@@ -10,11 +10,14 @@ final class WebhookReceiver: Sendable {
     private let held = Mutex(false)
     private let arrived = Mutex<[String]>([])
     private let acceptedIDs = Mutex<[String]>([])
+    private let traceparentsSent = Mutex<[String]>([])
 
     /// The delivery ids of every request, in order of arrival.
     var arrivals: [String] { arrived.withLock { $0 } }
     /// The delivery ids of the requests answered 200.
     var accepted: [String] { acceptedIDs.withLock { $0 } }
+    /// The `traceparent` of every request that carried one, in order of arrival.
+    var traceparents: [String] { traceparentsSent.withLock { $0 } }
 
     /// Holds (or releases) the deliveries that arrive from now on.
     func hold(_ holding: Bool) {
@@ -28,6 +31,7 @@ final class WebhookReceiver: Sendable {
             _ = try await request.body.collect(upTo: 1 << 20)
             let id = request.headers[HTTPField.Name("X-HAAPI-Gateway-Delivery")!] ?? ""
             self.arrived.withLock { $0.append(id) }
+            if let traceparent = request.headers[HTTPField.Name("traceparent")!] { self.traceparentsSent.withLock { $0.append(traceparent) } }
             guard self.held.withLock({ $0 }) else {
                 self.acceptedIDs.withLock { $0.append(id) }
                 return Response(status: .ok)

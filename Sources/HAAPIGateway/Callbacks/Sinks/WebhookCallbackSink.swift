@@ -40,8 +40,7 @@ struct WebhookCallbackSink: CallbackSink, CustomStringConvertible, CustomDebugSt
         ([secret] + (previousSecret.map { [$0] } ?? [])).map { Self.signature(secret: $0, timestamp: timestamp, body: body) }.joined(separator: ", ")
     }
 
-    /// The webhooks' client: AsyncHTTPClient's own spans off (they would record the URL with its query), the delivery's
-    /// span made here, with `traceparent` sent along.
+    /// The webhooks' client, AsyncHTTPClient's own spans off: they would record the URL with its query.
     private static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.tracing.tracer = nil
@@ -59,19 +58,11 @@ struct WebhookCallbackSink: CallbackSink, CustomStringConvertible, CustomDebugSt
         request.body = .bytes(ByteBuffer(bytes: delivery.document))
         let response: HTTPClientResponse
         do {
-            response = try await withSpan("webhook delivery", ofKind: .client) { span in
-                span.attributes["http.request.method"] = "POST"
-                span.attributes["server.address"] = url.host ?? ""
-                span.attributes["url.scheme"] = url.scheme ?? ""
-                var trace: [String: String] = [:]
-                if let context = ServiceContext.current {
-                    InstrumentationSystem.instrument.inject(context, into: &trace, using: DictionaryInjector())
-                }
-                for (name, value) in trace { request.headers.replaceOrAdd(name: name, value: value) }
-                let response = try await Self.client.execute(request, timeout: timeout)
-                span.attributes["http.response.status_code"] = Int(response.status.code)
-                return response
-            }
+            // The delivery's span (``CallbackDeliverySpan``) goes on at the receiver.
+            var trace: [String: String] = [:]
+            if let context = ServiceContext.current { InstrumentationSystem.instrument.inject(context, into: &trace, using: DictionaryInjector()) }
+            for (name, value) in trace { request.headers.replaceOrAdd(name: name, value: value) }
+            response = try await Self.client.execute(request, timeout: timeout)
             _ = try? await response.body.collect(upTo: 64 * 1024)
         } catch {
             throw GatewayError(.internalError, "the webhook could not be reached")

@@ -133,9 +133,11 @@ struct DeviceVerificationController: Sendable {
                 "device sign-in started",
                 metadata: ["client": "\(authorization.client.id)", "device": "\(authorization.reference)"]
             )
-            try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
-            guard let checkout = try await signIns.add(session, context: context) else { throw BrowserSignIns.sessionsFull }
-            return signIns.redirectHome(cookie: signIns.cookie(checkout.id))
+            return try await signIns.inNewSignInTrace(context: context) {
+                try await session.begin(acceptLanguage: request.headers[.acceptLanguage])
+                guard let checkout = try await signIns.add(session, context: context) else { throw BrowserSignIns.sessionsFull }
+                return signIns.redirectHome(cookie: signIns.cookie(checkout.id))
+            }
         } catch {
             try? await store.reopen(reference: authorization.reference)
             throw error
